@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * render.h - one renderer per game for the `conclave` client. A renderer only
+ * reads views (never rules): it draws a view as text and turns a short typed
+ * command into an action object for `act`. The server decides legality.
+ */
+#ifndef CONCLAVE_RENDER_H
+#define CONCLAVE_RENDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+/* ANSI styling that collapses to nothing when colour is off. */
+struct render_style {
+    bool colour;
+};
+
+/* Returns the escape sequence `seq` (e.g. "1;31") as "\033[1;31m" when
+ * colour is on, "" otherwise. `buf` must hold 16 bytes. */
+const char *render_sgr(const struct render_style *st, const char *seq, char buf[16]);
+
+struct render_ops {
+    const char *game; /* wire id */
+
+    /* Draws `view` (borrowed) for `seat` (-1 spectator) to `out`. */
+    void (*draw)(FILE *out, const json_t *view, int seat, const struct render_style *st);
+
+    /* Turns a typed command line (already trimmed, not empty) into a new
+     * action object in *ret_action. Returns 0, or -1 with a message in err
+     * (for an unknown or malformed command). `view` may be NULL. */
+    int (*parse)(const char *line, const json_t *view, int seat, json_t **ret_action,
+                 char *err, size_t errlen);
+
+    /* Help text listing every command, one per line. */
+    const char *help;
+};
+
+/* The renderer for `game`, or NULL. */
+const struct render_ops *render_find(const char *game);
+
+extern const struct render_ops render_stones;
+extern const struct render_ops render_sorcerers;
+
+#endif

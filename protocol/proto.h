@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * proto.h - the wire protocol library shared by the server, the CLI and the
+ * tests: NDJSON framing, the request/reply/event envelope, the error code
+ * table, RFC 6902 diff and apply, canonical serialisation with its BLAKE2b
+ * view hash, and room codes.
+ *
+ * It knows nothing of sockets, event loops or games. Functions that allocate
+ * return -ENOMEM (or NULL) on failure and never abort.
+ */
+#ifndef CONCLAVE_PROTO_H
+#define CONCLAVE_PROTO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#define PROTO_VERSION 1
+#define PROTO_LINE_MAX_DEFAULT 65536
+#define PROTO_OUT_LINE_MAX (4u * 1024u * 1024u)
+#define PROTO_ID_MAX 64
+#define PROTO_NAME_MAX_CHARS 32
+#define PROTO_CHAT_MAX_CHARS 500
+#define PROTO_ROOM_CODE_LEN 6
+#define PROTO_HASH_HEX_LEN 64
+
+/* ---- Error codes (PROTOCOL.md section 8) ---- */
+
+#define PROTO_ERR_MAP(XX)                                                        \
+    XX(BAD_JSON, "bad_json", "the line is not valid JSON")                      \
+    XX(BAD_REQUEST, "bad_request", "the request is not an object with an op")   \
+    XX(UNKNOWN_OP, "unknown_op", "no such op")                                  \
+    XX(HELLO_REQUIRED, "hello_required", "send hello first")                    \
+    XX(PROTO_UNSUPPORTED, "proto_unsupported", "this server speaks protocol 1") \
+    XX(BAD_NAME, "bad_name", "a name is 1 to 32 characters, no control characters") \
+    XX(FRAME_TOO_LARGE, "frame_too_large", "the line is longer than the server accepts") \
+    XX(RATE_LIMITED, "rate_limited", "too many requests; slow down")            \
+    XX(ROOM_NOT_FOUND, "room_not_found", "no such room")                        \
+    XX(ROOM_FULL, "room_full", "every seat of the room is taken")               \
+    XX(SEAT_TAKEN, "seat_taken", "that seat is taken")                          \
+    XX(ALREADY_STARTED, "already_started", "the game has started; spectate instead") \
+    XX(NOT_HOST, "not_host", "only the host may do that")                       \
+    XX(NOT_ENOUGH_PLAYERS, "not_enough_players", "every seat must be filled (or start with bots)") \
+    XX(NOT_IN_ROOM, "not_in_room", "join a room first")                         \
+    XX(NOT_IN_GAME, "not_in_game", "only seated players may act")               \
+    XX(NOT_YOUR_TURN, "not_your_turn", "it is not your turn")                   \
+    XX(ILLEGAL_ACTION, "illegal_action", "the rules do not allow that")         \
+    XX(BAD_ACTION, "bad_action", "the action is malformed")                     \
+    XX(STALE, "stale", "your view is out of date; the room has moved on")       \
+    XX(GAME_OVER, "game_over", "the game is over")                              \
+    XX(GAME_NOT_OVER, "game_not_over", "the record is available once the game has ended") \
+    XX(BAD_TOKEN, "bad_token", "that token does not open any seat")             \
+    XX(UNKNOWN_GAME, "unknown_game", "no such game")                            \
+    XX(BAD_OPTION, "bad_option", "an option or the seat count is not valid")    \
+    XX(SERVER_BUSY, "server_busy", "the server is at capacity; try again later") \
+    XX(INTERNAL, "internal", "internal server error")
+
+enum proto_err {
+    PROTO_OK = 0,
+#define XX(sym, name, msg) PROTO_ERR_##sym,
+    PROTO_ERR_MAP(XX)
+#undef XX
+    PROTO_ERR__COUNT
+};
+
+/* Wire name of `code` ("room_full"); "internal" for out-of-range values. */
+const char *proto_err_name(enum proto_err code);
+
+/* Default English message of `code`. */
+const char *proto_err_message(enum proto_err code);
+
+/* Code for a wire name; PROTO_OK when unknown. */
+enum proto_err proto_err_from_name(const char *name);
+
+/* ---- NDJSON framer ---- */
+
+/* Splits a byte stream into lines. Feed it bytes in any chunking; take whole
+ * lines out. CR before LF is dropped; empty (or all-whitespace) lines are
+ * skipped. The framer owns its buffer. */
+struct proto_framer {
+    char *buf;
+    size_t len;     /* bytes held */
+    size_t cap;
+    size_t start;   /* first unconsumed byte */
+    size_t scan;    /* bytes from start already known to hold no LF */
+    size_t max_line;
+    bool overflow;  /* a line exceeded max_line: the stream is unusable */
+};
+
+/* Initialises an empty framer with a line limit in bytes (without the LF). */
+void proto_framer_init(struct proto_framer *f, size_t max_line);
+
+/* Frees the framer's buffer. Accepts a zeroed or already finished framer. */
+void proto_framer_fini(struct proto_framer *f);
+
+/* Appends `n` bytes. Returns 0, -ENOMEM, or -E2BIG when the pending partial
+ * line already exceeds the limit (the framer is then in overflow state). */
+int proto_framer_feed(struct proto_framer *f, const char *data, size_t n);
+
+/* Takes the next whole line. Returns >0 and sets *ret_line / *ret_len (the
+ * line without CR/LF, NUL-terminated, valid until the next feed or next call)
+ * when a line is ready; 0 when more bytes are needed; -E2BIG when a line is
+ * longer than the limit (the framer stays in overflow state). */
+int proto_framer_next(struct proto_framer *f, const char **ret_line, size_t *ret_len);
+
+/* ---- Envelope ---- */
+
+/* A decoded request. `msg` holds the whole object (owned); `op` and `id`
+ * borrow from it. */
+struct proto_request {
+    json_t *msg;
+    const char *op;
+    json_t *id; /* NULL when absent */
+};
+
+/* Parses one line into a request. Returns PROTO_OK, PROTO_ERR_BAD_JSON (not
+ * JSON, or not UTF-8, or nested deeper than the limit) or
+ * PROTO_ERR_BAD_REQUEST (not an object, no string op, bad id). On error
+ * req->id is still set when the line carried a usable id (owned by req->msg,
+ * which the caller frees with proto_request_fini). */
+enum proto_err proto_request_parse(const char *line, size_t len, struct proto_request *req,
+                                   char *errbuf, size_t errlen);
+
+/* Releases the request's object. Accepts a zeroed request. */
+void proto_request_fini(struct proto_request *req);
+
+/* New reference: {"re": id?, "ok": true}. `id` borrowed, may be NULL. */
+json_t *proto_reply_ok(const json_t *id);
+
+/* New reference: {"re": id?, "ok": false, "error": {"code", "message"}}.
+ * message NULL means the code's default message. Newlines are replaced. */
+json_t *proto_reply_error(const json_t *id, enum proto_err code, const char *message);
+
+/* New reference: {"ev": ev}. */
+json_t *proto_event_new(const char *ev);
+
+/* New reference: {"ev":"error","error":{"code","message"}}. */
+json_t *proto_event_error(enum proto_err code, const char *message);
+
+/* Serialises `msg` as one line ending in "\n" (compact, UTF-8, integers).
+ * Returns a malloc'ed buffer and sets *ret_len, or NULL on ENOMEM. */
+char *proto_line_dump(const json_t *msg, size_t *ret_len);
+
+/* Checks a display name: 1..32 Unicode characters after trimming spaces, no
+ * control characters, valid UTF-8. Writes the trimmed name (NUL-terminated)
+ * to out (outlen >= 129). Returns 0 or -1. */
+int proto_name_check(const char *name, char *out, size_t outlen);
+
+/* Number of Unicode code points in a valid UTF-8 string. */
+size_t proto_utf8_len(const char *s);
+
+/* ---- RFC 6902 ---- */
+
+/* New reference: the JSON Patch (array) turning `a` into `b`. Objects are
+ * diffed key by key (add / remove / replace); arrays element by element with
+ * add / remove at the tail; other changes are replace. An empty array when
+ * equal; NULL on ENOMEM. */
+json_t *proto_patch_diff(const json_t *a, const json_t *b);
+
+/* Applies `patch` to `*doc` in place (it may replace the root). Supports
+ * add, remove, replace, move, copy and test. Returns 0, -EINVAL for an
+ * invalid patch or failed test (the document may be partly changed), or
+ * -ENOMEM. */
+int proto_patch_apply(json_t **doc, const json_t *patch);
+
+/* ---- Canonical form and view hash (PROTOCOL.md section 5) ---- */
+
+/* Canonical serialisation: keys sorted by their UTF-8 bytes, no whitespace,
+ * raw UTF-8 with only '"' and '\\' escaped, integers. Malloc'ed and
+ * NUL-terminated, *ret_len set; NULL on ENOMEM or a non-integer number. */
+char *proto_canonical(const json_t *v, size_t *ret_len);
+
+/* Lowercase hex BLAKE2b-256 of the canonical form of `v` into out[65].
+ * Returns 0 or -ENOMEM. */
+int proto_view_hash(const json_t *v, char out[PROTO_HASH_HEX_LEN + 1]);
+
+/* Lowercase hex of `n` bytes into out (2n+1 bytes). */
+void proto_hex(const uint8_t *bytes, size_t n, char *out);
+
+/* ---- Room codes ---- */
+
+/* Encodes 30 random bits (low bits of `bits`) as 6 Crockford base32
+ * characters into out[7]. */
+void proto_room_code_encode(uint32_t bits, char out[PROTO_ROOM_CODE_LEN + 1]);
+
+/* Normalises a typed code: case-insensitive, '-' and spaces ignored, and the
+ * Crockford confusables I/L -> 1, O -> 0. Writes 6 upper-case characters to
+ * out[7]. Returns 0, or -1 when it is not a valid code (U or other symbols,
+ * wrong length). */
+int proto_room_code_parse(const char *typed, char out[PROTO_ROOM_CODE_LEN + 1]);
+
+#endif
