@@ -117,7 +117,9 @@ struct proto_request {
 
 /* Parses one line into a request. Returns PROTO_OK, PROTO_ERR_BAD_JSON (not
  * JSON, or not UTF-8, or nested deeper than the limit) or
- * PROTO_ERR_BAD_REQUEST (not an object, no string op, bad id). On error
+ * PROTO_ERR_BAD_REQUEST (not an object, no string op, bad id), or
+ * PROTO_ERR_INTERNAL when out of memory. errbuf (may be NULL) gets a short
+ * reason. On error
  * req->id is still set when the line carried a usable id (owned by req->msg,
  * which the caller frees with proto_request_fini). */
 enum proto_err proto_request_parse(const char *line, size_t len, struct proto_request *req,
@@ -140,7 +142,9 @@ json_t *proto_event_new(const char *ev);
 json_t *proto_event_error(enum proto_err code, const char *message);
 
 /* Serialises `msg` as one line ending in "\n" (compact, UTF-8, integers).
- * Returns a malloc'ed buffer and sets *ret_len, or NULL on ENOMEM. */
+ * Returns a malloc'ed buffer and sets *ret_len, or NULL with errno ENOMEM,
+ * E2BIG (the line would exceed PROTO_OUT_LINE_MAX bytes with its LF) or
+ * EINVAL (`msg` holds a real number). */
 char *proto_line_dump(const json_t *msg, size_t *ret_len);
 
 /* Checks a display name: 1..32 Unicode characters after trimming spaces, no
@@ -169,11 +173,12 @@ int proto_patch_apply(json_t **doc, const json_t *patch);
 
 /* Canonical serialisation: keys sorted by their UTF-8 bytes, no whitespace,
  * raw UTF-8 with only '"' and '\\' escaped, integers. Malloc'ed and
- * NUL-terminated, *ret_len set; NULL on ENOMEM or a non-integer number. */
+ * NUL-terminated, *ret_len set; NULL on ENOMEM or a non-integer number
+ * (errno ENOMEM or EINVAL). */
 char *proto_canonical(const json_t *v, size_t *ret_len);
 
 /* Lowercase hex BLAKE2b-256 of the canonical form of `v` into out[65].
- * Returns 0 or -ENOMEM. */
+ * Returns 0, -ENOMEM, or -EINVAL when `v` holds a non-integer number. */
 int proto_view_hash(const json_t *v, char out[PROTO_HASH_HEX_LEN + 1]);
 
 /* Lowercase hex of `n` bytes into out (2n+1 bytes). */

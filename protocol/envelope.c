@@ -1,0 +1,417 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * envelope.c - the request/reply/event envelope of PROTOCOL.md section 2:
+ * parsing and validating a request line (JSON, nesting depth, object, op,
+ * id), building replies and events, dumping a message as one line, and the
+ * display-name and UTF-8 checks. It must never trust the bytes it is given,
+ * echo control characters or newlines back in an error, or emit a line that
+ * breaks the wire contract (more than 4 MiB, a non-integer number).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proto.h"
+
+#define PROTO_DEPTH_MAX 64
+
+/* ---- UTF-8 ---- */
+
+/* Decodes one strictly valid UTF-8 sequence (no overlong forms, no
+ * surrogates, at most U+10FFFF) at s[0..n). Returns its length and sets *cp,
+ * or 0 when the bytes are not valid UTF-8. */
+static size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
+{
+    if (n == 0) {
+        return 0;
+    }
+    unsigned char c = s[0];
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    size_t len;
+    uint32_t v;
+    uint32_t min;
+    if (c >= 0xc2 && c <= 0xdf) {
+        len = 2;
+        v = c & 0x1fu;
+        min = 0x80;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        len = 3;
+        v = c & 0x0fu;
+        min = 0x800;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        len = 4;
+        v = c & 0x07u;
+        min = 0x10000;
+    } else {
+        return 0;
+    }
+    if (n < len) {
+        return 0;
+    }
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xc0) != 0x80) {
+            return 0;
+        }
+        v = (v << 6) | (s[i] & 0x3fu);
+    }
+    if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff)) {
+        return 0;
+    }
+    *cp = v;
+    return len;
+}
+
+static bool is_control(uint32_t cp)
+{
+    return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f);
+}
+
+size_t proto_utf8_len(const char *s)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
+        if ((*p & 0xc0) != 0x80) {
+            n++;
+        }
+    }
+    return n;
+}
+
+int proto_name_check(const char *name, char *out, size_t outlen)
+{
+    if (name == NULL || out == NULL) {
+        return -1;
+    }
+    size_t n = strlen(name);
+    size_t begin = 0;
+    while (begin < n && name[begin] == ' ') {
+        begin++;
+    }
+    while (n > begin && name[n - 1] == ' ') {
+        n--;
+    }
+    if (n == begin) {
+        return -1;
+    }
+    const unsigned char *s = (const unsigned char *)name + begin;
+    size_t bytes = n - begin;
+    size_t chars = 0;
+    for (size_t i = 0; i < bytes;) {
+        uint32_t cp = 0;
+        size_t step = utf8_decode(s + i, bytes - i, &cp);
+        if (step == 0 || is_control(cp)) {
+            return -1;
+        }
+        i += step;
+        if (++chars > PROTO_NAME_MAX_CHARS) {
+            return -1;
+        }
+    }
+    if (bytes + 1 > outlen) {
+        return -1;
+    }
+    memcpy(out, s, bytes);
+    out[bytes] = '\0';
+    return 0;
+}
+
+/* ---- Requests ---- */
+
+static void set_err(char *errbuf, size_t errlen, const char *fmt, ...)
+{
+    if (errbuf == NULL || errlen == 0) {
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    (void)vsnprintf(errbuf, errlen, fmt, ap);
+    va_end(ap);
+}
+
+/* True when brackets outside strings nest deeper than the limit. The scan
+ * only has to be right for valid JSON; anything else jansson refuses. */
+static bool nested_too_deep(const char *s, size_t n)
+{
+    size_t depth = 0;
+    bool in_string = false;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (in_string) {
+            if (c == '\\') {
+                i++;
+            } else if (c == '"') {
+                in_string = false;
+            }
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > PROTO_DEPTH_MAX) {
+                return true;
+            }
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            depth--;
+        }
+    }
+    return false;
+}
+
+static bool id_is_valid(const json_t *id)
+{
+    if (json_is_integer(id)) {
+        return true;
+    }
+    return json_is_string(id) && json_string_length(id) <= PROTO_ID_MAX;
+}
+
+enum proto_err proto_request_parse(const char *line, size_t len, struct proto_request *req,
+                                   char *errbuf, size_t errlen)
+{
+    req->msg = NULL;
+    req->op = NULL;
+    req->id = NULL;
+    set_err(errbuf, errlen, "%s", "");
+    if (line == NULL) {
+        set_err(errbuf, errlen, "empty line");
+        return PROTO_ERR_BAD_JSON;
+    }
+    if (nested_too_deep(line, len)) {
+        set_err(errbuf, errlen, "nested too deep (more than %d levels)", PROTO_DEPTH_MAX);
+        return PROTO_ERR_BAD_JSON;
+    }
+    json_error_t jerr;
+    json_t *msg = json_loadb(line, len, JSON_DECODE_ANY, &jerr);
+    if (msg == NULL) {
+        if (json_error_code(&jerr) == json_error_out_of_memory) {
+            set_err(errbuf, errlen, "out of memory");
+            return PROTO_ERR_INTERNAL;
+        }
+        set_err(errbuf, errlen, "invalid JSON at column %d: %s", jerr.column, jerr.text);
+        return PROTO_ERR_BAD_JSON;
+    }
+    if (!json_is_object(msg)) {
+        json_decref(msg);
+        set_err(errbuf, errlen, "a request must be a JSON object");
+        return PROTO_ERR_BAD_REQUEST;
+    }
+    req->msg = msg;
+    json_t *id = json_object_get(msg, "id");
+    if (id != NULL) {
+        if (!id_is_valid(id)) {
+            set_err(errbuf, errlen, "id must be an integer or a string of at most %d bytes",
+                    PROTO_ID_MAX);
+            return PROTO_ERR_BAD_REQUEST;
+        }
+        req->id = id;
+    }
+    json_t *op = json_object_get(msg, "op");
+    if (!json_is_string(op)) {
+        set_err(errbuf, errlen, "a request needs a string \"op\"");
+        return PROTO_ERR_BAD_REQUEST;
+    }
+    req->op = json_string_value(op);
+    return PROTO_OK;
+}
+
+void proto_request_fini(struct proto_request *req)
+{
+    if (req == NULL) {
+        return;
+    }
+    json_decref(req->msg);
+    req->msg = NULL;
+    req->op = NULL;
+    req->id = NULL;
+}
+
+/* ---- Replies and events ---- */
+
+/* New reference: a string holding `text` with every control character
+ * (newlines included) replaced by a space and every byte that is not valid
+ * UTF-8 replaced by '?'. NULL on ENOMEM. */
+static json_t *clean_string(const char *text)
+{
+    size_t n = strlen(text);
+    char *copy = malloc(n + 1);
+    if (copy == NULL) {
+        return NULL;
+    }
+    const unsigned char *s = (const unsigned char *)text;
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        uint32_t cp = 0;
+        size_t step = utf8_decode(s + i, n - i, &cp);
+        if (step == 0) {
+            copy[o++] = '?';
+            i++;
+        } else if (is_control(cp)) {
+            copy[o++] = ' ';
+            i += step;
+        } else {
+            memcpy(copy + o, s + i, step);
+            o += step;
+            i += step;
+        }
+    }
+    json_t *str = json_stringn(copy, o);
+    free(copy);
+    return str;
+}
+
+/* New reference: {"code": .., "message": ..}; NULL on ENOMEM. */
+static json_t *error_object(enum proto_err code, const char *message)
+{
+    json_t *err = json_object();
+    if (err == NULL) {
+        return NULL;
+    }
+    json_t *msg = clean_string(message != NULL ? message : proto_err_message(code));
+    if (json_object_set_new(err, "code", json_string(proto_err_name(code))) < 0 ||
+        json_object_set_new(err, "message", msg) < 0) {
+        json_decref(err);
+        return NULL;
+    }
+    return err;
+}
+
+/* Starts a reply with "re" (a copy of id, when given) and "ok". */
+static json_t *reply_new(const json_t *id, bool ok)
+{
+    json_t *reply = json_object();
+    if (reply == NULL) {
+        return NULL;
+    }
+    if (id != NULL && json_object_set_new(reply, "re", json_deep_copy(id)) < 0) {
+        json_decref(reply);
+        return NULL;
+    }
+    if (json_object_set_new(reply, "ok", json_boolean(ok)) < 0) {
+        json_decref(reply);
+        return NULL;
+    }
+    return reply;
+}
+
+json_t *proto_reply_ok(const json_t *id)
+{
+    return reply_new(id, true);
+}
+
+json_t *proto_reply_error(const json_t *id, enum proto_err code, const char *message)
+{
+    json_t *reply = reply_new(id, false);
+    if (reply == NULL) {
+        return NULL;
+    }
+    if (json_object_set_new(reply, "error", error_object(code, message)) < 0) {
+        json_decref(reply);
+        return NULL;
+    }
+    return reply;
+}
+
+json_t *proto_event_new(const char *ev)
+{
+    json_t *event = json_object();
+    if (event == NULL) {
+        return NULL;
+    }
+    if (json_object_set_new(event, "ev", json_string(ev)) < 0) {
+        json_decref(event);
+        return NULL;
+    }
+    return event;
+}
+
+json_t *proto_event_error(enum proto_err code, const char *message)
+{
+    json_t *event = proto_event_new("error");
+    if (event == NULL) {
+        return NULL;
+    }
+    if (json_object_set_new(event, "error", error_object(code, message)) < 0) {
+        json_decref(event);
+        return NULL;
+    }
+    return event;
+}
+
+/* ---- Dumping ---- */
+
+struct dump_buf {
+    char *data;
+    size_t len;
+    size_t cap;
+    int err;
+};
+
+static int dump_cb(const char *chunk, size_t n, void *data)
+{
+    struct dump_buf *b = data;
+    /* One byte stays free for the final LF. */
+    if (n > PROTO_OUT_LINE_MAX - 1 - b->len) {
+        b->err = E2BIG;
+        return -1;
+    }
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap < 256 ? 256 : b->cap;
+        while (cap < b->len + n + 1) {
+            cap *= 2;
+        }
+        char *p = realloc(b->data, cap);
+        if (p == NULL) {
+            b->err = ENOMEM;
+            return -1;
+        }
+        b->data = p;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, chunk, n);
+    b->len += n;
+    return 0;
+}
+
+/* True when `v` holds a real anywhere. */
+static bool has_real(const json_t *v)
+{
+    if (json_is_real(v)) {
+        return true;
+    }
+    if (json_is_array(v)) {
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            if (has_real(json_array_get(v, i))) {
+                return true;
+            }
+        }
+    } else if (json_is_object(v)) {
+        json_t *obj = (json_t *)v;
+        for (void *it = json_object_iter(obj); it != NULL; it = json_object_iter_next(obj, it)) {
+            if (has_real(json_object_iter_value(it))) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+char *proto_line_dump(const json_t *msg, size_t *ret_len)
+{
+    if (msg == NULL || has_real(msg)) {
+        errno = EINVAL;
+        return NULL;
+    }
+    struct dump_buf b = {NULL, 0, 0, 0};
+    if (json_dump_callback(msg, dump_cb, &b, JSON_COMPACT | JSON_ENCODE_ANY) < 0 ||
+        b.data == NULL) {
+        free(b.data);
+        errno = b.err != 0 ? b.err : EINVAL;
+        return NULL;
+    }
+    b.data[b.len++] = '\n';
+    *ret_len = b.len;
+    return b.data;
+}
