@@ -1,0 +1,473 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_jsonpatch.c - unit tests of protocol/jsonpatch.c: the examples of
+ * RFC 6902 appendix A (successes and failures), pointer edge cases, exact
+ * minimal diffs for hand-made cases, and a seeded property test that
+ * apply(a, diff(a, b)) == b over thousands of random document pairs.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+
+#include "proto.h"
+
+static json_t *load(const char *text)
+{
+    json_error_t err;
+    json_t *v = json_loads(text, JSON_DECODE_ANY, &err);
+    ck_assert_msg(v != NULL, "bad test JSON %s: %s", text, err.text);
+    return v;
+}
+
+/* Applies `patch` to `doc`; expects result `want` (NULL: expects -EINVAL). */
+static void check_apply(const char *doc, const char *patch, const char *want)
+{
+    json_t *d = load(doc);
+    json_t *p = load(patch);
+    int r = proto_patch_apply(&d, p);
+    if (want == NULL) {
+        ck_assert_msg(r == -EINVAL, "patch %s on %s gave %d", patch, doc, r);
+    } else {
+        json_t *w = load(want);
+        ck_assert_msg(r == 0, "patch %s on %s gave %d", patch, doc, r);
+        char *got = json_dumps(d, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+        ck_assert_msg(json_equal(d, w), "patch %s on %s gave %s", patch, doc, got);
+        free(got);
+        json_decref(w);
+    }
+    json_decref(d);
+    json_decref(p);
+}
+
+/* Diffs a and b; expects exactly the patch `want` (same order). */
+static void check_diff(const char *a, const char *b, const char *want)
+{
+    json_t *ja = load(a);
+    json_t *jb = load(b);
+    json_t *w = load(want);
+    json_t *p = proto_patch_diff(ja, jb);
+    ck_assert_ptr_nonnull(p);
+    char *got = json_dumps(p, JSON_COMPACT);
+    ck_assert_msg(json_equal(p, w), "diff %s -> %s gave %s", a, b, got);
+    free(got);
+    ck_assert_int_eq(proto_patch_apply(&ja, p), 0);
+    ck_assert(json_equal(ja, jb));
+    json_decref(ja);
+    json_decref(jb);
+    json_decref(w);
+    json_decref(p);
+}
+
+/* ---- RFC 6902 appendix A ---- */
+
+START_TEST(test_rfc_add)
+{
+    /* A.1 Adding an Object Member */
+    check_apply("{\"foo\":\"bar\"}", "[{\"op\":\"add\",\"path\":\"/baz\",\"value\":\"qux\"}]",
+                "{\"baz\":\"qux\",\"foo\":\"bar\"}");
+    /* A.2 Adding an Array Element */
+    check_apply("{\"foo\":[\"bar\",\"baz\"]}",
+                "[{\"op\":\"add\",\"path\":\"/foo/1\",\"value\":\"qux\"}]",
+                "{\"foo\":[\"bar\",\"qux\",\"baz\"]}");
+    /* A.10 Adding a Nested Member Object */
+    check_apply("{\"foo\":\"bar\"}",
+                "[{\"op\":\"add\",\"path\":\"/child\",\"value\":{\"grandchild\":{}}}]",
+                "{\"foo\":\"bar\",\"child\":{\"grandchild\":{}}}");
+    /* A.11 Ignoring Unrecognized Elements */
+    check_apply("{\"foo\":\"bar\"}",
+                "[{\"op\":\"add\",\"path\":\"/baz\",\"value\":\"qux\",\"xyz\":123}]",
+                "{\"foo\":\"bar\",\"baz\":\"qux\"}");
+    /* A.16 Adding an Array Value */
+    check_apply("{\"foo\":[\"bar\"]}",
+                "[{\"op\":\"add\",\"path\":\"/foo/-\",\"value\":[\"abc\",\"def\"]}]",
+                "{\"foo\":[\"bar\",[\"abc\",\"def\"]]}");
+}
+END_TEST
+
+START_TEST(test_rfc_remove_replace)
+{
+    /* A.3 Removing an Object Member */
+    check_apply("{\"baz\":\"qux\",\"foo\":\"bar\"}", "[{\"op\":\"remove\",\"path\":\"/baz\"}]",
+                "{\"foo\":\"bar\"}");
+    /* A.4 Removing an Array Element */
+    check_apply("{\"foo\":[\"bar\",\"qux\",\"baz\"]}", "[{\"op\":\"remove\",\"path\":\"/foo/1\"}]",
+                "{\"foo\":[\"bar\",\"baz\"]}");
+    /* A.5 Replacing a Value */
+    check_apply("{\"baz\":\"qux\",\"foo\":\"bar\"}",
+                "[{\"op\":\"replace\",\"path\":\"/baz\",\"value\":\"boo\"}]",
+                "{\"baz\":\"boo\",\"foo\":\"bar\"}");
+}
+END_TEST
+
+START_TEST(test_rfc_move)
+{
+    /* A.6 Moving a Value */
+    check_apply("{\"foo\":{\"bar\":\"baz\",\"waldo\":\"fred\"},\"qux\":{\"corge\":\"grault\"}}",
+                "[{\"op\":\"move\",\"from\":\"/foo/waldo\",\"path\":\"/qux/thud\"}]",
+                "{\"foo\":{\"bar\":\"baz\"},\"qux\":{\"corge\":\"grault\",\"thud\":\"fred\"}}");
+    /* A.7 Moving an Array Element */
+    check_apply("{\"foo\":[\"all\",\"grass\",\"cows\",\"eat\"]}",
+                "[{\"op\":\"move\",\"from\":\"/foo/1\",\"path\":\"/foo/3\"}]",
+                "{\"foo\":[\"all\",\"cows\",\"eat\",\"grass\"]}");
+}
+END_TEST
+
+START_TEST(test_rfc_test)
+{
+    /* A.8 Testing a Value: Success */
+    check_apply("{\"baz\":\"qux\",\"foo\":[\"a\",2,\"c\"]}",
+                "[{\"op\":\"test\",\"path\":\"/baz\",\"value\":\"qux\"},"
+                "{\"op\":\"test\",\"path\":\"/foo/1\",\"value\":2}]",
+                "{\"baz\":\"qux\",\"foo\":[\"a\",2,\"c\"]}");
+    /* A.9 Testing a Value: Error */
+    check_apply("{\"baz\":\"qux\"}", "[{\"op\":\"test\",\"path\":\"/baz\",\"value\":\"bar\"}]",
+                NULL);
+    /* A.14 ~ Escape Ordering */
+    check_apply("{\"/\":9,\"~1\":10}", "[{\"op\":\"test\",\"path\":\"/~01\",\"value\":10}]",
+                "{\"/\":9,\"~1\":10}");
+    /* A.15 Comparing Strings and Numbers */
+    check_apply("{\"/\":9,\"~1\":10}", "[{\"op\":\"test\",\"path\":\"/~01\",\"value\":\"10\"}]",
+                NULL);
+    /* Numbers compare by value; objects ignore key order. */
+    check_apply("{\"a\":1,\"b\":{\"x\":1,\"y\":[1,2]}}",
+                "[{\"op\":\"test\",\"path\":\"/a\",\"value\":1.0},"
+                "{\"op\":\"test\",\"path\":\"/b\",\"value\":{\"y\":[1,2],\"x\":1}}]",
+                "{\"a\":1,\"b\":{\"x\":1,\"y\":[1,2]}}");
+    check_apply("{\"a\":[1,2]}", "[{\"op\":\"test\",\"path\":\"/a\",\"value\":[2,1]}]", NULL);
+    check_apply("{\"a\":1}", "[{\"op\":\"test\",\"path\":\"/b\",\"value\":null}]", NULL);
+}
+END_TEST
+
+START_TEST(test_rfc_errors)
+{
+    /* A.12 Adding to a Nonexistent Target */
+    check_apply("{\"foo\":\"bar\"}", "[{\"op\":\"add\",\"path\":\"/baz/bat\",\"value\":\"qux\"}]",
+                NULL);
+    /* A.13 Invalid JSON Patch Document: the duplicate "op" member must not
+     * produce an "add"; here the last member wins and the remove fails. */
+    check_apply("{\"foo\":\"bar\"}",
+                "[{\"op\":\"add\",\"path\":\"/baz\",\"value\":\"qux\",\"op\":\"remove\"}]", NULL);
+    /* Missing targets for remove, replace, move and copy. */
+    check_apply("{\"a\":1}", "[{\"op\":\"remove\",\"path\":\"/b\"}]", NULL);
+    check_apply("{\"a\":[1]}", "[{\"op\":\"remove\",\"path\":\"/a/1\"}]", NULL);
+    check_apply("{\"a\":1}", "[{\"op\":\"replace\",\"path\":\"/b\",\"value\":2}]", NULL);
+    check_apply("{\"a\":1}", "[{\"op\":\"move\",\"from\":\"/b\",\"path\":\"/c\"}]", NULL);
+    check_apply("{\"a\":1}", "[{\"op\":\"copy\",\"from\":\"/b\",\"path\":\"/c\"}]", NULL);
+}
+END_TEST
+
+START_TEST(test_apply_pointers)
+{
+    /* Escapes in object keys; "~" and "/" round trip through the pointer. */
+    check_apply("{\"a/b\":1,\"m~n\":2}",
+                "[{\"op\":\"replace\",\"path\":\"/a~1b\",\"value\":3},"
+                "{\"op\":\"remove\",\"path\":\"/m~0n\"}]",
+                "{\"a/b\":3}");
+    /* The empty key and the whole document. */
+    check_apply("{\"\":1}", "[{\"op\":\"replace\",\"path\":\"/\",\"value\":2}]", "{\"\":2}");
+    check_apply("{\"a\":1}", "[{\"op\":\"replace\",\"path\":\"\",\"value\":[1]}]", "[1]");
+    check_apply("{\"a\":1}", "[{\"op\":\"add\",\"path\":\"\",\"value\":3}]", "3");
+    check_apply("{\"a\":1}", "[{\"op\":\"test\",\"path\":\"\",\"value\":{\"a\":1}}]",
+                "{\"a\":1}");
+    check_apply("[1,2]", "[{\"op\":\"add\",\"path\":\"/-\",\"value\":3},"
+                         "{\"op\":\"add\",\"path\":\"/0\",\"value\":0},"
+                         "{\"op\":\"add\",\"path\":\"/4\",\"value\":4}]",
+                "[0,1,2,3,4]");
+    /* Bad pointers and indices. */
+    check_apply("{\"a\":1}", "[{\"op\":\"remove\",\"path\":\"a\"}]", NULL);
+    check_apply("{\"a\":1}", "[{\"op\":\"remove\",\"path\":\"/~2\"}]", NULL);
+    check_apply("{\"a\":1}", "[{\"op\":\"remove\",\"path\":\"/a~\"}]", NULL);
+    check_apply("[1,2]", "[{\"op\":\"remove\",\"path\":\"/01\"}]", NULL);
+    check_apply("[1,2]", "[{\"op\":\"remove\",\"path\":\"/-\"}]", NULL);
+    check_apply("[1,2]", "[{\"op\":\"remove\",\"path\":\"/-1\"}]", NULL);
+    check_apply("[1,2]", "[{\"op\":\"add\",\"path\":\"/3\",\"value\":9}]", NULL);
+    check_apply("[1,2]", "[{\"op\":\"replace\",\"path\":\"/2\",\"value\":9}]", NULL);
+    check_apply("[1,2]", "[{\"op\":\"remove\",\"path\":\"/99999999999999999999999\"}]", NULL);
+    check_apply("{\"a\":1}", "[{\"op\":\"add\",\"path\":\"/a/b\",\"value\":9}]", NULL);
+    check_apply("{\"a\":1}", "[{\"op\":\"remove\",\"path\":\"\"}]", NULL);
+}
+END_TEST
+
+START_TEST(test_apply_move_copy)
+{
+    check_apply("{\"a\":{\"b\":[1,2]}}", "[{\"op\":\"copy\",\"from\":\"/a/b\",\"path\":\"/c\"},"
+                                      "{\"op\":\"add\",\"path\":\"/c/-\",\"value\":3}]",
+                "{\"a\":{\"b\":[1,2]},\"c\":[1,2,3]}");
+    check_apply("{\"a\":{\"b\":1}}", "[{\"op\":\"move\",\"from\":\"/a\",\"path\":\"/a\"}]",
+                "{\"a\":{\"b\":1}}");
+    check_apply("{\"a\":{\"b\":1}}", "[{\"op\":\"move\",\"from\":\"/a\",\"path\":\"/a/c\"}]", NULL);
+    check_apply("{\"a\":{\"b\":1},\"ab\":2}",
+                "[{\"op\":\"move\",\"from\":\"/a\",\"path\":\"/ab\"}]", "{\"ab\":{\"b\":1}}");
+    check_apply("{\"a\":1}", "[{\"op\":\"move\",\"from\":\"/a\",\"path\":\"\"}]", "1");
+}
+END_TEST
+
+START_TEST(test_apply_invalid_patch)
+{
+    check_apply("{}", "{\"op\":\"add\"}", NULL);
+    check_apply("{}", "[1]", NULL);
+    check_apply("{}", "[{\"path\":\"/a\",\"value\":1}]", NULL);
+    check_apply("{}", "[{\"op\":\"add\",\"value\":1}]", NULL);
+    check_apply("{}", "[{\"op\":\"add\",\"path\":\"/a\"}]", NULL);
+    check_apply("{}", "[{\"op\":\"replace\",\"path\":\"\"}]", NULL);
+    check_apply("{}", "[{\"op\":\"test\",\"path\":\"\"}]", NULL);
+    check_apply("{}", "[{\"op\":\"move\",\"path\":\"/a\"}]", NULL);
+    check_apply("{}", "[{\"op\":\"frob\",\"path\":\"/a\",\"value\":1}]", NULL);
+    check_apply("{}", "[{\"op\":\"add\",\"path\":7,\"value\":1}]", NULL);
+    /* The patch's values are copied, never shared with the document. */
+    json_t *doc = load("{}");
+    json_t *patch = load("[{\"op\":\"add\",\"path\":\"/a\",\"value\":{\"x\":1}}]");
+    ck_assert_int_eq(proto_patch_apply(&doc, patch), 0);
+    ck_assert_int_eq(json_object_set_new(json_object_get(doc, "a"), "y", json_true()), 0);
+    ck_assert_uint_eq(json_object_size(json_object_get(json_array_get(patch, 0), "value")), 1);
+    json_decref(doc);
+    json_decref(patch);
+}
+END_TEST
+
+/* ---- Minimal diffs ---- */
+
+START_TEST(test_diff_objects)
+{
+    check_diff("{\"a\":1,\"b\":2}", "{\"a\":1,\"b\":2}", "[]");
+    check_diff("{\"a\":1,\"b\":2}", "{\"a\":1,\"b\":3,\"c\":4}",
+               "[{\"op\":\"replace\",\"path\":\"/b\",\"value\":3},"
+               "{\"op\":\"add\",\"path\":\"/c\",\"value\":4}]");
+    check_diff("{\"a\":{\"b\":{\"c\":1,\"d\":2}},\"e\":0}", "{\"a\":{\"b\":{\"c\":1}},\"e\":0}",
+               "[{\"op\":\"remove\",\"path\":\"/a/b/d\"}]");
+    check_diff("{\"a/b\":1,\"m~n\":1}", "{\"a/b\":2}",
+               "[{\"op\":\"replace\",\"path\":\"/a~1b\",\"value\":2},"
+               "{\"op\":\"remove\",\"path\":\"/m~0n\"}]");
+    check_diff("{\"a\":[1]}", "{\"a\":{\"0\":1}}",
+               "[{\"op\":\"replace\",\"path\":\"/a\",\"value\":{\"0\":1}}]");
+    check_diff("{\"a\":null}", "{\"a\":false}",
+               "[{\"op\":\"replace\",\"path\":\"/a\",\"value\":false}]");
+    check_diff("{\"a\":1}", "[1]", "[{\"op\":\"replace\",\"path\":\"\",\"value\":[1]}]");
+    check_diff("1", "2", "[{\"op\":\"replace\",\"path\":\"\",\"value\":2}]");
+}
+END_TEST
+
+START_TEST(test_diff_arrays)
+{
+    check_diff("[1,2,3]", "[1,2,3]", "[]");
+    check_diff("[1,2,3,4]", "[1]",
+               "[{\"op\":\"remove\",\"path\":\"/3\"},{\"op\":\"remove\",\"path\":\"/2\"},"
+               "{\"op\":\"remove\",\"path\":\"/1\"}]");
+    check_diff("[1]", "[1,2,3]",
+               "[{\"op\":\"add\",\"path\":\"/1\",\"value\":2},"
+               "{\"op\":\"add\",\"path\":\"/2\",\"value\":3}]");
+    check_diff("{\"x\":{\"y\":[1,2,3]}}", "{\"x\":{\"y\":[1,9]}}",
+               "[{\"op\":\"replace\",\"path\":\"/x/y/1\",\"value\":9},"
+               "{\"op\":\"remove\",\"path\":\"/x/y/2\"}]");
+    check_diff("[{\"a\":1,\"b\":[true]}]", "[{\"a\":2,\"b\":[true,null]}]",
+               "[{\"op\":\"replace\",\"path\":\"/0/a\",\"value\":2},"
+               "{\"op\":\"add\",\"path\":\"/0/b/1\",\"value\":null}]");
+    check_diff("[[1,2],[3]]", "[[1],[3,4],[]]",
+               "[{\"op\":\"remove\",\"path\":\"/0/1\"},"
+               "{\"op\":\"add\",\"path\":\"/1/1\",\"value\":4},"
+               "{\"op\":\"add\",\"path\":\"/2\",\"value\":[]}]");
+    check_diff("[]", "[]", "[]");
+}
+END_TEST
+
+/* ---- Property test ---- */
+
+static uint64_t rng_state;
+
+static uint32_t rnd(uint32_t n)
+{
+    /* xorshift64*: deterministic for a fixed seed. */
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return (uint32_t)((rng_state * 0x2545f4914f6cdd1dull) >> 32) % n;
+}
+
+static const char *const keys[] = {
+    "a", "b", "c", "a/b", "~", "~1", "~0/", "/", "", "0", "1", "-", "\xc3\xa9", "seats", "you",
+};
+
+static json_t *random_value(int depth)
+{
+    uint32_t kind = rnd(depth > 0 ? 8 : 5);
+    switch (kind) {
+    case 0:
+        return json_integer((json_int_t)rnd(7) - 3);
+    case 1:
+        return json_boolean(rnd(2));
+    case 2:
+        return json_null();
+    case 3:
+        return json_string(keys[rnd(sizeof(keys) / sizeof(keys[0]))]);
+    case 4:
+        return json_integer((json_int_t)rnd(1000000));
+    case 5:
+    case 6: {
+        json_t *o = json_object();
+        uint32_t n = rnd(5);
+        for (uint32_t i = 0; i < n; i++) {
+            json_object_set_new(o, keys[rnd(sizeof(keys) / sizeof(keys[0]))],
+                                random_value(depth - 1));
+        }
+        return o;
+    }
+    default: {
+        json_t *a = json_array();
+        uint32_t n = rnd(5);
+        for (uint32_t i = 0; i < n; i++) {
+            json_array_append_new(a, random_value(depth - 1));
+        }
+        return a;
+    }
+    }
+}
+
+/* A random container somewhere inside v (v itself included), or NULL. */
+static json_t *random_container(json_t *v)
+{
+    json_t *pick = json_is_object(v) || json_is_array(v) ? v : NULL;
+    json_t *cur = v;
+    for (int steps = 0; steps < 6; steps++) {
+        json_t *next = NULL;
+        if (json_is_object(cur) && json_object_size(cur) > 0) {
+            uint32_t k = rnd((uint32_t)json_object_size(cur));
+            void *it = json_object_iter(cur);
+            while (k-- > 0) {
+                it = json_object_iter_next(cur, it);
+            }
+            next = json_object_iter_value(it);
+        } else if (json_is_array(cur) && json_array_size(cur) > 0) {
+            next = json_array_get(cur, rnd((uint32_t)json_array_size(cur)));
+        }
+        if (next == NULL) {
+            break;
+        }
+        cur = next;
+        if ((json_is_object(cur) || json_is_array(cur)) && rnd(2) == 0) {
+            pick = cur;
+        }
+    }
+    return pick;
+}
+
+/* Applies one small random change inside the container c. */
+static void mutate(json_t *c)
+{
+    const char *key = keys[rnd(sizeof(keys) / sizeof(keys[0]))];
+    if (json_is_object(c)) {
+        if (rnd(3) == 0 && json_object_size(c) > 0) {
+            json_object_del(c, json_object_iter_key(json_object_iter(c)));
+        } else {
+            json_object_set_new(c, key, random_value(2));
+        }
+        return;
+    }
+    size_t n = json_array_size(c);
+    switch (rnd(4)) {
+    case 0:
+        json_array_append_new(c, random_value(2));
+        break;
+    case 1:
+        if (n > 0) {
+            json_array_remove(c, rnd((uint32_t)n));
+        }
+        break;
+    case 2:
+        json_array_insert_new(c, n > 0 ? rnd((uint32_t)n) : 0, random_value(1));
+        break;
+    default:
+        if (n > 0) {
+            json_array_set_new(c, rnd((uint32_t)n), random_value(2));
+        }
+        break;
+    }
+}
+
+START_TEST(test_property_roundtrip)
+{
+    rng_state = 0x0123456789abcdefull;
+    for (int iter = 0; iter < 5000; iter++) {
+        json_t *a = random_value(4);
+        json_t *b;
+        if (rnd(2) == 0) {
+            b = random_value(4);
+        } else {
+            b = json_deep_copy(a);
+            int changes = 1 + (int)rnd(4);
+            for (int c = 0; c < changes; c++) {
+                json_t *target = random_container(b);
+                if (target != NULL) {
+                    mutate(target);
+                }
+            }
+        }
+        ck_assert_ptr_nonnull(a);
+        ck_assert_ptr_nonnull(b);
+
+        json_t *patch = proto_patch_diff(a, b);
+        ck_assert_ptr_nonnull(patch);
+        json_t *work = json_deep_copy(a);
+        ck_assert_int_eq(proto_patch_apply(&work, patch), 0);
+        if (!json_equal(work, b)) {
+            char *sa = json_dumps(a, JSON_COMPACT | JSON_ENCODE_ANY);
+            char *sb = json_dumps(b, JSON_COMPACT | JSON_ENCODE_ANY);
+            char *sp = json_dumps(patch, JSON_COMPACT);
+            ck_abort_msg("iteration %d: a=%s b=%s patch=%s", iter, sa, sb, sp);
+        }
+        /* Equal documents diff to nothing; different ones never do. */
+        json_t *same = proto_patch_diff(b, work);
+        ck_assert_ptr_nonnull(same);
+        ck_assert_uint_eq(json_array_size(same), 0);
+        if (json_equal(a, b)) {
+            ck_assert_uint_eq(json_array_size(patch), 0);
+        } else {
+            ck_assert_uint_gt(json_array_size(patch), 0);
+        }
+        json_decref(same);
+        json_decref(work);
+        json_decref(patch);
+        json_decref(a);
+        json_decref(b);
+    }
+}
+END_TEST
+
+static Suite *jsonpatch_suite(void)
+{
+    Suite *s = suite_create("jsonpatch");
+    struct {
+        const char *name;
+        const TTest *test;
+    } cases[] = {
+        {"rfc_add", test_rfc_add},
+        {"rfc_remove_replace", test_rfc_remove_replace},
+        {"rfc_move", test_rfc_move},
+        {"rfc_test", test_rfc_test},
+        {"rfc_errors", test_rfc_errors},
+        {"apply_pointers", test_apply_pointers},
+        {"apply_move_copy", test_apply_move_copy},
+        {"apply_invalid_patch", test_apply_invalid_patch},
+        {"diff_objects", test_diff_objects},
+        {"diff_arrays", test_diff_arrays},
+        {"property_roundtrip", test_property_roundtrip},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        TCase *tc = tcase_create(cases[i].name);
+        tcase_add_test(tc, cases[i].test);
+        tcase_set_timeout(tc, 120);
+        suite_add_tcase(s, tc);
+    }
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(jsonpatch_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
