@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * client.h - the pieces of the `conclave` client: a line connection to the
+ * server, the view tracker (state + diffs, checked against the hash), the
+ * saved resume token, the interactive and scripted modes, and replay.
+ * The client renders views and sends intentions; the server decides.
+ */
+#ifndef CONCLAVE_CLIENT_H
+#define CONCLAVE_CLIENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "proto.h"
+
+struct cli_conn {
+    int fd;
+    struct proto_framer framer;
+    long next_id;
+};
+
+/* Connects to "HOST:PORT". Returns 0 or -1 with a message on stderr. */
+int cli_conn_open(struct cli_conn *c, const char *server);
+
+/* Closes the socket and frees the framer. */
+void cli_conn_close(struct cli_conn *c);
+
+/* Sends `msg` (borrowed) as one line. 0 or -1. */
+int cli_conn_send(struct cli_conn *c, const json_t *msg);
+
+/* Sends a request {"id": n, "op": op, ...fields}; steals `fields` (may be
+ * NULL). Returns the id used, or -1. */
+long cli_conn_request(struct cli_conn *c, const char *op, json_t *fields);
+
+/* Reads the next message, waiting at most timeout_ms (-1: forever). Returns
+ * 1 with a new reference in *ret, 0 on timeout, -1 when the connection is
+ * closed or sends something that is not a JSON object. */
+int cli_conn_read(struct cli_conn *c, int timeout_ms, json_t **ret);
+
+/* Waits for the reply to request `id`, handing every event that arrives
+ * first to `on_event` (may be NULL). New reference, or NULL on close. */
+json_t *cli_conn_wait_reply(struct cli_conn *c, long id, void (*on_event)(void *, json_t *),
+                            void *arg);
+
+/* The seat view as the server streams it. */
+struct cli_view {
+    json_t *view;
+    long rev;
+    int seat;
+    char room[PROTO_ROOM_CODE_LEN + 1];
+    char game[32];
+    json_t *room_ev; /* last room event */
+    json_t *result;  /* set once ended */
+};
+
+/* Applies a state or diff event to `v`. Returns 1 when the view changed,
+ * 0 when the event is not about the view, -1 when the client lost track
+ * (hash mismatch, missing base, bad patch): the caller sends sync. */
+int cli_view_event(struct cli_view *v, const json_t *ev);
+
+void cli_view_fini(struct cli_view *v);
+
+/* Saves / loads the resume token in $XDG_STATE_HOME/conclave/session.json
+ * (default ~/.local/state/conclave). */
+int cli_token_save(const char *server, const char *room, int seat, const char *token);
+json_t *cli_token_load(void);
+
+/* Interactive play on an open, hello'd connection; `first` is the reply of
+ * the create/join/spectate/resume that started it (borrowed). Returns the
+ * exit status. */
+int cli_repl(struct cli_conn *c, const json_t *first, const char *server);
+
+/* Scripted mode: stdin lines go to the server as they are, server lines go
+ * to stdout. Returns the exit status. */
+int cli_script(struct cli_conn *c);
+
+/* Replays a game record file through the rules engines. */
+int cli_replay(const char *path);
+
+#endif

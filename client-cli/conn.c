@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * conn.c - the client's connection: a blocking TCP socket read through the
+ * protocol framer, and the view tracker that applies state and diff events
+ * and checks each against the server's hash. Also the saved resume token.
+ */
+#include "client.h"
+
+#include <errno.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- Connection ---- */
+
+int cli_conn_open(struct cli_conn *c, const char *server)
+{
+    char host[256];
+    const char *colon = strrchr(server, ':');
+    struct addrinfo hints, *res = NULL, *ai;
+    const char *orig = server;
+    size_t hl;
+    int rc;
+
+    memset(c, 0, sizeof(*c));
+    c->fd = -1;
+    if (!colon || colon == server) {
+        fprintf(stderr, "conclave: server must be HOST:PORT, not %s\n", server);
+        return -1;
+    }
+    hl = (size_t)(colon - server);
+    if (server[0] == '[' && hl >= 2 && server[hl - 1] == ']') {
+        server++;
+        hl -= 2;
+    }
+    if (hl >= sizeof(host)) {
+        fprintf(stderr, "conclave: host name too long\n");
+        return -1;
+    }
+    memcpy(host, server, hl);
+    host[hl] = '\0';
+    memset(&hints, 0, sizeof(hints));
+    hints.ai_socktype = SOCK_STREAM;
+    rc = getaddrinfo(host, colon + 1, &hints, &res);
+    if (rc != 0) {
+        fprintf(stderr, "conclave: %s: %s\n", host, gai_strerror(rc));
+        return -1;
+    }
+    for (ai = res; ai; ai = ai->ai_next) {
+        c->fd = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
+        if (c->fd < 0) {
+            continue;
+        }
+        if (connect(c->fd, ai->ai_addr, ai->ai_addrlen) == 0) {
+            break;
+        }
+        close(c->fd);
+        c->fd = -1;
+    }
+    freeaddrinfo(res);
+    if (c->fd < 0) {
+        fprintf(stderr, "conclave: cannot connect to %s: %s\n", orig, strerror(errno));
+        return -1;
+    }
+    proto_framer_init(&c->framer, PROTO_OUT_LINE_MAX + 1);
+    c->next_id = 1;
+    return 0;
+}
+
+void cli_conn_close(struct cli_conn *c)
+{
+    if (c->fd >= 0) {
+        close(c->fd);
+        c->fd = -1;
+    }
+    proto_framer_fini(&c->framer);
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR) {
+            continue;
+        }
+        if (w <= 0) {
+            return -1;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+int cli_conn_send(struct cli_conn *c, const json_t *msg)
+{
+    size_t len;
+    char *line = proto_line_dump(msg, &len);
+    int rc;
+
+    if (!line) {
+        return -1;
+    }
+    rc = write_all(c->fd, line, len);
+    free(line);
+    return rc;
+}
+
+long cli_conn_request(struct cli_conn *c, const char *op, json_t *fields)
+{
+    json_t *msg = fields ? fields : json_object();
+    long id = c->next_id++;
+    int rc;
+
+    if (!msg) {
+        return -1;
+    }
+    json_object_set_new(msg, "id", json_integer(id));
+    json_object_set_new(msg, "op", json_string(op));
+    rc = cli_conn_send(c, msg);
+    json_decref(msg);
+    return rc == 0 ? id : -1;
+}
+
+int cli_conn_read(struct cli_conn *c, int timeout_ms, json_t **ret)
+{
+    for (;;) {
+        const char *line;
+        size_t len;
+        int rc = proto_framer_next(&c->framer, &line, &len);
+
+        if (rc > 0) {
+            json_error_t err;
+            json_t *msg = json_loadb(line, len, 0, &err);
+            if (!json_is_object(msg)) {
+                json_decref(msg);
+                return -1;
+            }
+            *ret = msg;
+            return 1;
+        }
+        if (rc < 0) {
+            return -1;
+        }
+        struct pollfd pfd = {.fd = c->fd, .events = POLLIN};
+        int pr = poll(&pfd, 1, timeout_ms);
+        if (pr < 0 && errno == EINTR) {
+            continue;
+        }
+        if (pr == 0) {
+            return 0;
+        }
+        char buf[65536];
+        ssize_t n = recv(c->fd, buf, sizeof(buf), 0);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0 || proto_framer_feed(&c->framer, buf, (size_t)n) != 0) {
+            return -1;
+        }
+    }
+}
+
+json_t *cli_conn_wait_reply(struct cli_conn *c, long id, void (*on_event)(void *, json_t *),
+                            void *arg)
+{
+    for (;;) {
+        json_t *msg = NULL;
+        if (cli_conn_read(c, -1, &msg) <= 0) {
+            return NULL;
+        }
+        json_t *re = json_object_get(msg, "re");
+        if (json_is_integer(re) && json_integer_value(re) == id) {
+            return msg;
+        }
+        if (on_event && json_object_get(msg, "ev")) {
+            on_event(arg, msg);
+        }
+        json_decref(msg);
+    }
+}
+
+/* ---- View tracker ---- */
+
+static bool hash_matches(const json_t *view, const json_t *ev)
+{
+    char hash[PROTO_HASH_HEX_LEN + 1];
+    const char *want = json_string_value(json_object_get(ev, "hash"));
+
+    if (!want) {
+        return true;
+    }
+    return proto_view_hash(view, hash) == 0 && strcmp(hash, want) == 0;
+}
+
+int cli_view_event(struct cli_view *v, const json_t *ev)
+{
+    const char *kind = json_string_value(json_object_get(ev, "ev"));
+
+    if (!kind) {
+        return 0;
+    }
+    if (strcmp(kind, "room") == 0) {
+        json_decref(v->room_ev);
+        v->room_ev = json_deep_copy(ev);
+        const char *g = json_string_value(json_object_get(ev, "game"));
+        const char *r = json_string_value(json_object_get(ev, "room"));
+        if (g) {
+            snprintf(v->game, sizeof(v->game), "%s", g);
+        }
+        if (r) {
+            snprintf(v->room, sizeof(v->room), "%s", r);
+        }
+        return 1;
+    }
+    if (strcmp(kind, "ended") == 0) {
+        json_decref(v->result);
+        v->result = json_incref(json_object_get(ev, "result"));
+        return 1;
+    }
+    if (strcmp(kind, "state") == 0) {
+        json_t *view = json_object_get(ev, "view");
+        if (!json_is_object(view)) {
+            return -1;
+        }
+        json_decref(v->view);
+        v->view = json_deep_copy(view);
+        v->rev = (long)json_integer_value(json_object_get(ev, "rev"));
+        if (json_is_integer(json_object_get(ev, "seat"))) {
+            v->seat = (int)json_integer_value(json_object_get(ev, "seat"));
+        }
+        return hash_matches(v->view, ev) ? 1 : -1;
+    }
+    if (strcmp(kind, "diff") == 0) {
+        long rev = (long)json_integer_value(json_object_get(ev, "rev"));
+        if (!v->view || rev != v->rev + 1) {
+            return -1;
+        }
+        if (proto_patch_apply(&v->view, json_object_get(ev, "patch")) != 0) {
+            return -1;
+        }
+        v->rev = rev;
+        return hash_matches(v->view, ev) ? 1 : -1;
+    }
+    return 0;
+}
+
+void cli_view_fini(struct cli_view *v)
+{
+    json_decref(v->view);
+    json_decref(v->room_ev);
+    json_decref(v->result);
+    memset(v, 0, sizeof(*v));
+}
+
+/* ---- Saved token ---- */
+
+static int state_path(char *out, size_t outlen, bool create)
+{
+    const char *xdg = getenv("XDG_STATE_HOME");
+    const char *home = getenv("HOME");
+    char dir[4096];
+
+    if (xdg && *xdg) {
+        snprintf(dir, sizeof(dir), "%s/conclave", xdg);
+    } else if (home && *home) {
+        snprintf(dir, sizeof(dir), "%s/.local/state/conclave", home);
+    } else {
+        return -1;
+    }
+    if (create) {
+        /* Create each missing component with owner-only access. */
+        for (char *p = dir + 1; *p; p++) {
+            if (*p == '/') {
+                *p = '\0';
+                (void)mkdir(dir, 0700);
+                *p = '/';
+            }
+        }
+        if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+            return -1;
+        }
+    }
+    if ((size_t)snprintf(out, outlen, "%s/session.json", dir) >= outlen) {
+        return -1;
+    }
+    return 0;
+}
+
+int cli_token_save(const char *server, const char *room, int seat, const char *token)
+{
+    char path[4200];
+    json_t *o;
+    int rc;
+
+    if (state_path(path, sizeof(path), true) != 0) {
+        return -1;
+    }
+    o = json_pack("{s:s, s:s, s:i, s:s}", "server", server, "room", room, "seat", seat, "token",
+                  token);
+    if (!o) {
+        return -1;
+    }
+    rc = json_dump_file(o, path, JSON_COMPACT);
+    if (rc == 0) {
+        (void)chmod(path, 0600);
+    }
+    json_decref(o);
+    return rc;
+}
+
+json_t *cli_token_load(void)
+{
+    char path[4200];
+    json_error_t err;
+
+    if (state_path(path, sizeof(path), false) != 0) {
+        return NULL;
+    }
+    return json_load_file(path, 0, &err);
+}

@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * main.c - `conclave`, the reference client: create, join, spectate or
+ * resume a room and play it from the terminal, list public rooms, replay a
+ * record, or (--json) pass NDJSON between stdin/stdout and the server.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "client.h"
+
+static const char usage[] =
+    "usage: conclave [--server HOST:PORT] [--name NAME] [--json] COMMAND\n"
+    "\n"
+    "Commands:\n"
+    "  create GAME [--seats N] [--bots] [--public] [--option KEY=VALUE]...\n"
+    "                      open a room (you take seat 0 and host it); --bots starts\n"
+    "                      at once with bots in the empty seats\n"
+    "  join CODE [--seat N]   take a seat in a friend's room\n"
+    "  spectate CODE       watch a room\n"
+    "  resume              go back to your last seat (token kept in\n"
+    "                      $XDG_STATE_HOME/conclave/session.json)\n"
+    "  list                public rooms waiting for players\n"
+    "  games               the games this server offers, with their options\n"
+    "  replay RECORD.json  check a finished game's record with the rules engine\n"
+    "\n"
+    "Options:\n"
+    "  --server HOST:PORT  default $CONCLAVE_SERVER or 127.0.0.1:7717\n"
+    "  --name NAME         default $CONCLAVE_NAME or $USER\n"
+    "  --json              scripted mode: after the command (or straight away when\n"
+    "                      there is none, without hello), stdin lines go to the server\n"
+    "                      and server lines to stdout\n"
+    "\n"
+    "Example: conclave create stones --seats 2, share the code it prints,\n"
+    "         your friend runs: conclave join K7QF2M\n";
+
+struct args {
+    const char *server;
+    const char *name;
+    bool json;
+    const char *cmd;
+    const char *arg;
+    int seats;
+    int seat;
+    bool bots;
+    bool is_public;
+    json_t *options;
+};
+
+static int parse_option(json_t *options, const char *kv)
+{
+    const char *eq = strchr(kv, '=');
+    char key[64];
+    json_error_t err;
+    json_t *val;
+
+    if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof(key)) {
+        fprintf(stderr, "conclave: --option takes KEY=VALUE\n");
+        return -1;
+    }
+    memcpy(key, kv, (size_t)(eq - kv));
+    key[eq - kv] = '\0';
+    /* Numbers, booleans and JSON values as such; anything else a string. */
+    val = json_loads(eq + 1, JSON_DECODE_ANY, &err);
+    if (!val) {
+        val = json_string(eq + 1);
+    }
+    return json_object_set_new(options, key, val);
+}
+
+static int parse_args(struct args *a, int argc, char **argv)
+{
+    memset(a, 0, sizeof(*a));
+    a->server = getenv("CONCLAVE_SERVER") ? getenv("CONCLAVE_SERVER") : "127.0.0.1:7717";
+    a->name = getenv("CONCLAVE_NAME") ? getenv("CONCLAVE_NAME")
+                                      : (getenv("USER") ? getenv("USER") : "player");
+    a->seat = -1;
+    a->options = json_object();
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
+            fputs(usage, stdout);
+            exit(0);
+        } else if (strcmp(s, "--json") == 0) {
+            a->json = true;
+        } else if (strcmp(s, "--bots") == 0) {
+            a->bots = true;
+        } else if (strcmp(s, "--public") == 0) {
+            a->is_public = true;
+        } else if (strcmp(s, "--server") == 0 && next) {
+            a->server = argv[++i];
+        } else if (strcmp(s, "--name") == 0 && next) {
+            a->name = argv[++i];
+        } else if (strcmp(s, "--seats") == 0 && next) {
+            a->seats = atoi(argv[++i]);
+        } else if (strcmp(s, "--seat") == 0 && next) {
+            a->seat = atoi(argv[++i]);
+        } else if (strcmp(s, "--option") == 0 && next) {
+            if (parse_option(a->options, argv[++i]) != 0) {
+                return -1;
+            }
+        } else if (s[0] == '-') {
+            fprintf(stderr, "conclave: unknown option %s\n", s);
+            return -1;
+        } else if (!a->cmd) {
+            a->cmd = s;
+        } else if (!a->arg) {
+            a->arg = s;
+        } else {
+            fprintf(stderr, "conclave: unexpected argument %s\n", s);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void print_error(const json_t *reply)
+{
+    json_t *e = json_object_get(reply, "error");
+
+    fprintf(stderr, "conclave: %s: %s\n", json_string_value(json_object_get(e, "code")),
+            json_string_value(json_object_get(e, "message")));
+}
+
+/* Sends a request and waits for its reply, printing events to stdout in
+ * --json mode. New reference or NULL. */
+static json_t *roundtrip(struct cli_conn *c, const struct args *a, const char *op, json_t *fields)
+{
+    long id = cli_conn_request(c, op, fields);
+
+    if (id < 0) {
+        return NULL;
+    }
+    return cli_conn_wait_reply(c, id, NULL, NULL);
+}
+
+static int run_games(struct cli_conn *c, json_t *hello)
+{
+    size_t i;
+    json_t *g;
+
+    json_array_foreach(json_object_get(hello, "games"), i, g) {
+        char *opts = json_dumps(json_object_get(g, "options"), JSON_COMPACT);
+        printf("%-10s %-28s %lld-%lld players  options %s\n",
+               json_string_value(json_object_get(g, "id")),
+               json_string_value(json_object_get(g, "title")),
+               (long long)json_integer_value(json_object_get(g, "min_players")),
+               (long long)json_integer_value(json_object_get(g, "max_players")), opts ? opts : "");
+        free(opts);
+    }
+    (void)c;
+    return 0;
+}
+
+static int run_list(struct cli_conn *c, const struct args *a)
+{
+    json_t *r = roundtrip(c, a, "list", NULL);
+    size_t i;
+    json_t *room;
+
+    if (!r || !json_is_true(json_object_get(r, "ok"))) {
+        if (r) {
+            print_error(r);
+        }
+        json_decref(r);
+        return 1;
+    }
+    if (json_array_size(json_object_get(r, "rooms")) == 0) {
+        printf("no public rooms are waiting\n");
+    }
+    json_array_foreach(json_object_get(r, "rooms"), i, room) {
+        printf("%s  %-10s %lld/%lld seats  host %s\n", json_string_value(json_object_get(room, "room")),
+               json_string_value(json_object_get(room, "game")),
+               (long long)json_integer_value(json_object_get(room, "taken")),
+               (long long)json_integer_value(json_object_get(room, "seats")),
+               json_string_value(json_object_get(room, "host")));
+    }
+    json_decref(r);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct args a;
+    struct cli_conn c;
+    json_t *reply = NULL, *fields = NULL;
+    const char *op = NULL;
+    int status = 1;
+
+    if (parse_args(&a, argc, argv) != 0) {
+        fputs(usage, stderr);
+        json_decref(a.options);
+        return 2;
+    }
+    if (sodium_init() < 0) {
+        return 1;
+    }
+    if (a.cmd && strcmp(a.cmd, "replay") == 0) {
+        json_decref(a.options);
+        if (!a.arg) {
+            fputs(usage, stderr);
+            return 2;
+        }
+        return cli_replay(a.arg);
+    }
+    json_t *saved = NULL;
+    if (a.cmd && strcmp(a.cmd, "resume") == 0) {
+        saved = cli_token_load();
+        if (!saved) {
+            fprintf(stderr, "conclave: no saved seat to resume\n");
+            json_decref(a.options);
+            return 1;
+        }
+        bool explicit_server = false;
+        for (int i = 1; i < argc; i++) {
+            explicit_server |= strcmp(argv[i], "--server") == 0;
+        }
+        if (!explicit_server && json_string_value(json_object_get(saved, "server"))) {
+            a.server = json_string_value(json_object_get(saved, "server"));
+        }
+    }
+    if (cli_conn_open(&c, a.server) != 0) {
+        json_decref(saved);
+        json_decref(a.options);
+        return 1;
+    }
+    if (a.json && !a.cmd) {
+        status = cli_script(&c);
+        goto out;
+    }
+    reply = roundtrip(&c, &a, "hello", json_pack("{s:i, s:s}", "proto", PROTO_VERSION, "name", a.name));
+    if (!reply || !json_is_true(json_object_get(reply, "ok"))) {
+        if (reply) {
+            print_error(reply);
+        } else {
+            fprintf(stderr, "conclave: no answer from %s\n", a.server);
+        }
+        goto out;
+    }
+    if (!a.cmd || strcmp(a.cmd, "games") == 0) {
+        status = a.cmd ? run_games(&c, reply) : (fputs(usage, stderr), 2);
+        goto out;
+    }
+    json_decref(reply);
+    reply = NULL;
+    if (strcmp(a.cmd, "list") == 0) {
+        status = run_list(&c, &a);
+        goto out;
+    } else if (strcmp(a.cmd, "create") == 0 && a.arg) {
+        op = "create";
+        if (a.is_public) {
+            json_object_set_new(a.options, "public", json_true());
+        }
+        fields = json_pack("{s:s, s:O}", "game", a.arg, "options", a.options);
+        if (fields && a.seats > 0) {
+            json_object_set_new(fields, "seats", json_integer(a.seats));
+        }
+    } else if ((strcmp(a.cmd, "join") == 0 || strcmp(a.cmd, "spectate") == 0) && a.arg) {
+        op = a.cmd;
+        fields = json_pack("{s:s}", "room", a.arg);
+        if (fields && a.seat >= 0 && strcmp(a.cmd, "join") == 0) {
+            json_object_set_new(fields, "seat", json_integer(a.seat));
+        }
+    } else if (strcmp(a.cmd, "resume") == 0) {
+        op = "resume";
+        fields = json_pack("{s:O}", "token", json_object_get(saved, "token"));
+    } else {
+        fputs(usage, stderr);
+        status = 2;
+        goto out;
+    }
+    if (a.json) {
+        /* Scripted: send the command and pass everything through. */
+        long id = cli_conn_request(&c, op, fields);
+        status = id < 0 ? 1 : cli_script(&c);
+        goto out;
+    }
+    reply = roundtrip(&c, &a, op, fields);
+    if (!reply || !json_is_true(json_object_get(reply, "ok"))) {
+        if (reply) {
+            print_error(reply);
+        }
+        goto out;
+    }
+    const char *token = json_string_value(json_object_get(reply, "token"));
+    const char *room = json_string_value(json_object_get(reply, "room"));
+    if (token && room) {
+        if (cli_token_save(a.server, room, (int)json_integer_value(json_object_get(reply, "seat")),
+                           token) != 0) {
+            fprintf(stderr, "conclave: could not save the resume token\n");
+        }
+    }
+    if (a.bots && strcmp(op, "create") == 0) {
+        long id = cli_conn_request(&c, "start", json_pack("{s:b}", "bots", 1));
+        (void)id;
+    }
+    status = cli_repl(&c, reply, a.server);
+out:
+    json_decref(reply);
+    json_decref(saved);
+    json_decref(a.options);
+    cli_conn_close(&c);
+    return status;
+}

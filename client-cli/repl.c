@@ -1,0 +1,443 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * repl.c - interactive play and the scripted mode.
+ *
+ * Interactive: shows the room and the game through the game's renderer,
+ * turns typed commands into requests, prints refusals as the server words
+ * them. It keeps the seat's view by applying diffs and asks for a sync when
+ * a hash disagrees. Scripted: lines pass through unchanged both ways.
+ */
+#include "client.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "render.h"
+
+#define PENDING_MAX 64
+
+struct repl {
+    struct cli_conn *conn;
+    struct cli_view v;
+    struct render_style st;
+    const char *server;
+    json_t *legal; /* last listed legal actions */
+    struct {
+        long id;
+        char op[16];
+    } pending[PENDING_MAX];
+    bool quit;
+    int status;
+};
+
+static const char general_help[] =
+    "Commands:\n"
+    "  help                 this list (and the game's commands)\n"
+    "  legal                list what you may do now, numbered\n"
+    "  #N                   do the N-th action of the last `legal` list\n"
+    "  act {JSON}           send an action object as it is\n"
+    "  say TEXT             chat to the room\n"
+    "  start [bots]         (host) start the game; `bots` fills empty seats\n"
+    "  who                  show the room and its seats\n"
+    "  view                 draw the game again\n"
+    "  raw                  print your view as JSON\n"
+    "  sync                 ask the server for a fresh view\n"
+    "  record FILE          (after the end) save the game record for `conclave replay`\n"
+    "  leave                leave the room\n"
+    "  quit                 disconnect (your seat waits for `conclave resume`)\n";
+
+static void track(struct repl *r, long id, const char *op)
+{
+    for (int i = 0; i < PENDING_MAX; i++) {
+        if (r->pending[i].id == 0) {
+            r->pending[i].id = id;
+            snprintf(r->pending[i].op, sizeof(r->pending[i].op), "%s", op);
+            return;
+        }
+    }
+}
+
+static long send_req(struct repl *r, const char *op, json_t *fields)
+{
+    long id = cli_conn_request(r->conn, op, fields);
+
+    if (id < 0) {
+        fprintf(stderr, "conclave: connection lost\n");
+        r->quit = true;
+        r->status = 1;
+        return -1;
+    }
+    track(r, id, op);
+    return id;
+}
+
+static void draw_room(struct repl *r)
+{
+    const json_t *ev = r->v.room_ev;
+    size_t i;
+    json_t *s;
+
+    if (!ev) {
+        return;
+    }
+    printf("Room %s  game %s  %s  host seat %lld  spectators %lld\n",
+           json_string_value(json_object_get(ev, "room")),
+           json_string_value(json_object_get(ev, "game")),
+           json_string_value(json_object_get(ev, "status")),
+           (long long)json_integer_value(json_object_get(ev, "host")),
+           (long long)json_integer_value(json_object_get(ev, "spectators")));
+    json_array_foreach(json_object_get(ev, "seats"), i, s) {
+        const char *kind = json_string_value(json_object_get(s, "kind"));
+        bool conn = json_is_true(json_object_get(s, "connected"));
+        printf("  seat %zu: %-20s %-6s %s%s\n", i, json_string_value(json_object_get(s, "name")),
+               kind, strcmp(kind, "empty") == 0 ? "" : (conn ? "connected" : "away"),
+               (int)i == r->v.seat ? "  <- you" : "");
+    }
+}
+
+static void draw_view(struct repl *r)
+{
+    const struct render_ops *ro = render_find(r->v.game);
+
+    if (!r->v.view) {
+        return;
+    }
+    printf("\n---- %s  rev %ld ----\n", r->v.game, r->v.rev);
+    if (ro) {
+        ro->draw(stdout, r->v.view, r->v.seat, &r->st);
+    } else {
+        char *s = json_dumps(r->v.view, JSON_INDENT(2) | JSON_SORT_KEYS);
+        if (s) {
+            puts(s);
+        }
+        free(s);
+    }
+    fflush(stdout);
+}
+
+static void on_reply(struct repl *r, json_t *msg)
+{
+    long id = (long)json_integer_value(json_object_get(msg, "re"));
+    char op[16] = "";
+
+    for (int i = 0; i < PENDING_MAX; i++) {
+        if (r->pending[i].id == id) {
+            snprintf(op, sizeof(op), "%s", r->pending[i].op);
+            r->pending[i].id = 0;
+        }
+    }
+    if (!json_is_true(json_object_get(msg, "ok"))) {
+        json_t *e = json_object_get(msg, "error");
+        printf("refused (%s): %s\n", json_string_value(json_object_get(e, "code")),
+               json_string_value(json_object_get(e, "message")));
+        return;
+    }
+    if (strcmp(op, "legal") == 0) {
+        size_t i;
+        json_t *a;
+        json_decref(r->legal);
+        r->legal = json_incref(json_object_get(msg, "actions"));
+        if (json_array_size(r->legal) == 0) {
+            printf("nothing to do now\n");
+        }
+        json_array_foreach(r->legal, i, a) {
+            char *s = json_dumps(a, JSON_COMPACT);
+            printf("  #%zu %s\n", i + 1, s ? s : "?");
+            free(s);
+        }
+    } else if (strcmp(op, "record") == 0) {
+        /* Handled by the command that asked for it. */
+    } else if (strcmp(op, "leave") == 0) {
+        printf("you left the room\n");
+        r->quit = true;
+    }
+}
+
+static char record_path[1024];
+
+static void on_message(struct repl *r, json_t *msg)
+{
+    const char *ev = json_string_value(json_object_get(msg, "ev"));
+
+    if (json_object_get(msg, "re")) {
+        long id = (long)json_integer_value(json_object_get(msg, "re"));
+        bool is_record = false;
+        for (int i = 0; i < PENDING_MAX; i++) {
+            is_record |= r->pending[i].id == id && strcmp(r->pending[i].op, "record") == 0;
+        }
+        if (is_record && json_is_true(json_object_get(msg, "ok")) && record_path[0]) {
+            if (json_dump_file(json_object_get(msg, "record"), record_path, JSON_INDENT(1)) == 0) {
+                printf("record saved to %s (check it with: conclave replay %s)\n", record_path,
+                       record_path);
+            } else {
+                printf("cannot write %s\n", record_path);
+            }
+        }
+        on_reply(r, msg);
+        return;
+    }
+    if (!ev) {
+        return;
+    }
+    int rc = cli_view_event(&r->v, msg);
+    if (rc < 0) {
+        printf("(view out of step; asking for a fresh one)\n");
+        send_req(r, "sync", NULL);
+        return;
+    }
+    if (strcmp(ev, "room") == 0) {
+        draw_room(r);
+    } else if (strcmp(ev, "state") == 0 || strcmp(ev, "diff") == 0) {
+        draw_view(r);
+    } else if (strcmp(ev, "chat") == 0) {
+        printf("[%s] %s\n", json_string_value(json_object_get(msg, "name")),
+               json_string_value(json_object_get(msg, "text")));
+    } else if (strcmp(ev, "ended") == 0) {
+        char *s = json_dumps(json_object_get(msg, "result"), JSON_COMPACT);
+        printf("Game over: %s\n(type `record FILE` to keep the record)\n", s ? s : "");
+        free(s);
+    } else if (strcmp(ev, "replaced") == 0) {
+        printf("this seat was taken over by another connection\n");
+        r->quit = true;
+    } else if (strcmp(ev, "error") == 0) {
+        json_t *e = json_object_get(msg, "error");
+        printf("server: %s: %s\n", json_string_value(json_object_get(e, "code")),
+               json_string_value(json_object_get(e, "message")));
+    }
+    fflush(stdout);
+}
+
+static void send_action(struct repl *r, json_t *action)
+{
+    json_t *f = json_pack("{s:o}", "action", action);
+
+    if (f && r->v.view) {
+        json_object_set_new(f, "rev", json_integer(r->v.rev));
+    }
+    send_req(r, "act", f);
+}
+
+static void command(struct repl *r, char *line)
+{
+    char *p = line;
+    char *end = line + strlen(line);
+
+    while (*p == ' ' || *p == '\t') {
+        p++;
+    }
+    while (end > p && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' ')) {
+        *--end = '\0';
+    }
+    if (!*p) {
+        return;
+    }
+    if (strcmp(p, "help") == 0) {
+        const struct render_ops *ro = render_find(r->v.game);
+        fputs(general_help, stdout);
+        if (ro) {
+            printf("\n%s commands:\n%s", r->v.game, ro->help);
+        }
+    } else if (strcmp(p, "legal") == 0) {
+        send_req(r, "legal", NULL);
+    } else if (p[0] == '#') {
+        long n = strtol(p + 1, NULL, 10);
+        json_t *a = json_array_get(r->legal, (size_t)(n - 1));
+        if (n < 1 || !a) {
+            printf("no action #%s in the last list; type `legal`\n", p + 1);
+            return;
+        }
+        send_action(r, json_deep_copy(a));
+    } else if (strncmp(p, "act ", 4) == 0) {
+        json_error_t err;
+        json_t *a = json_loads(p + 4, 0, &err);
+        if (!json_is_object(a)) {
+            printf("act takes a JSON object: %s\n", err.text);
+            json_decref(a);
+            return;
+        }
+        send_action(r, a);
+    } else if (strncmp(p, "say ", 4) == 0) {
+        send_req(r, "chat", json_pack("{s:s}", "text", p + 4));
+    } else if (strcmp(p, "start") == 0 || strcmp(p, "start bots") == 0) {
+        send_req(r, "start", json_pack("{s:b}", "bots", strcmp(p, "start bots") == 0));
+    } else if (strcmp(p, "who") == 0) {
+        draw_room(r);
+    } else if (strcmp(p, "view") == 0) {
+        draw_view(r);
+    } else if (strcmp(p, "raw") == 0) {
+        char *s = r->v.view ? json_dumps(r->v.view, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
+        puts(s ? s : "(no view yet)");
+        free(s);
+    } else if (strcmp(p, "sync") == 0) {
+        send_req(r, "sync", NULL);
+    } else if (strncmp(p, "record ", 7) == 0) {
+        snprintf(record_path, sizeof(record_path), "%s", p + 7);
+        send_req(r, "record", NULL);
+    } else if (strcmp(p, "leave") == 0) {
+        send_req(r, "leave", NULL);
+    } else if (strcmp(p, "quit") == 0 || strcmp(p, "exit") == 0) {
+        r->quit = true;
+    } else {
+        const struct render_ops *ro = render_find(r->v.game);
+        char err[256] = "";
+        json_t *a = NULL;
+        if (!ro) {
+            printf("unknown command; type `help`\n");
+            return;
+        }
+        if (ro->parse(p, r->v.view, r->v.seat, &a, err, sizeof(err)) != 0) {
+            printf("%s (type `help`)\n", err[0] ? err : "unknown command");
+            return;
+        }
+        send_action(r, a);
+    }
+    fflush(stdout);
+}
+
+int cli_repl(struct cli_conn *c, const json_t *first, const char *server)
+{
+    struct repl r;
+    char line[4096];
+    size_t have = 0;
+
+    memset(&r, 0, sizeof(r));
+    r.conn = c;
+    r.server = server;
+    r.st.colour = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+    r.v.seat = (int)json_integer_value(json_object_get(first, "seat"));
+    const char *room = json_string_value(json_object_get(first, "room"));
+    const char *game = json_string_value(json_object_get(first, "game"));
+    snprintf(r.v.room, sizeof(r.v.room), "%s", room ? room : "");
+    snprintf(r.v.game, sizeof(r.v.game), "%s", game ? game : "");
+    printf("In room %s as seat %d. Share the code; type `help` for commands.\n", r.v.room,
+           r.v.seat);
+    fflush(stdout);
+
+    while (!r.quit) {
+        struct pollfd pfd[2] = {{.fd = STDIN_FILENO, .events = POLLIN}, {.fd = c->fd, .events = POLLIN}};
+        json_t *msg = NULL;
+        int rc;
+
+        /* Drain what the framer already holds before waiting. */
+        while ((rc = cli_conn_read(c, 0, &msg)) == 1) {
+            on_message(&r, msg);
+            json_decref(msg);
+            msg = NULL;
+        }
+        if (rc < 0) {
+            printf("the server closed the connection\n");
+            r.status = 1;
+            break;
+        }
+        if (r.quit) {
+            break;
+        }
+        if (poll(pfd, 2, 30000) < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            break;
+        }
+        if (pfd[0].revents) {
+            ssize_t n = read(STDIN_FILENO, line + have, sizeof(line) - 1 - have);
+            if (n <= 0) {
+                break;
+            }
+            have += (size_t)n;
+            line[have] = '\0';
+            char *nl;
+            while ((nl = strchr(line, '\n'))) {
+                *nl = '\0';
+                command(&r, line);
+                have -= (size_t)(nl + 1 - line);
+                memmove(line, nl + 1, have + 1);
+            }
+            if (have == sizeof(line) - 1) {
+                printf("line too long\n");
+                have = 0;
+            }
+        }
+        if (!pfd[0].revents && !pfd[1].revents) {
+            /* Idle for 30 s: keep the connection alive. */
+            send_req(&r, "ping", NULL);
+        }
+    }
+    json_decref(r.legal);
+    cli_view_fini(&r.v);
+    return r.status;
+}
+
+int cli_script(struct cli_conn *c)
+{
+    char buf[65536];
+    bool stdin_open = true;
+
+    for (;;) {
+        struct pollfd pfd[2] = {{.fd = stdin_open ? STDIN_FILENO : -1, .events = POLLIN},
+                                {.fd = c->fd, .events = POLLIN}};
+        json_t *msg = NULL;
+        int rc;
+
+        while ((rc = cli_conn_read(c, 0, &msg)) == 1) {
+            char *s = json_dumps(msg, JSON_COMPACT);
+            if (s) {
+                puts(s);
+            }
+            free(s);
+            json_decref(msg);
+            msg = NULL;
+        }
+        fflush(stdout);
+        if (rc < 0) {
+            return 0;
+        }
+        /* After stdin ends, print what the server still sends until it has
+         * been quiet for a second. */
+        int pr = poll(pfd, 2, stdin_open ? -1 : 1000);
+        if (pr < 0 && errno == EINTR) {
+            continue;
+        }
+        if (pr <= 0) {
+            return 0;
+        }
+        if (pfd[0].revents) {
+            ssize_t n = read(STDIN_FILENO, buf, sizeof(buf));
+            if (n <= 0) {
+                stdin_open = false;
+                continue;
+            }
+            const char *p = buf;
+            size_t left = (size_t)n;
+            while (left > 0) {
+                ssize_t w = write(c->fd, p, left);
+                if (w < 0 && errno == EINTR) {
+                    continue;
+                }
+                if (w <= 0) {
+                    return 1;
+                }
+                p += w;
+                left -= (size_t)w;
+            }
+        }
+        if (pfd[1].revents) {
+            /* Data is read by cli_conn_read at the top of the loop. */
+            rc = cli_conn_read(c, 0, &msg);
+            if (rc < 0) {
+                return 0;
+            }
+            if (rc == 1) {
+                char *s = json_dumps(msg, JSON_COMPACT);
+                if (s) {
+                    puts(s);
+                }
+                free(s);
+                json_decref(msg);
+            }
+        }
+    }
+}

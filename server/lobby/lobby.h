@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lobby.h - rooms, seats, hosts, tokens, spectators, bots and room expiry.
+ *
+ * The lobby owns every room and the game state inside it. It reaches the
+ * people in a room only through `struct lobby_peer`, which the session layer
+ * embeds in each connection's session: the lobby never touches sockets or
+ * the event loop, and is handed the time by its callers.
+ */
+#ifndef CONCLAVE_LOBBY_H
+#define CONCLAVE_LOBBY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "game.h"
+#include "proto.h"
+
+#define LOBBY_DIFF_KEEP 64 /* diffs kept per seat for resume */
+#define LOBBY_TOKEN_BYTES 32
+
+struct room;
+struct lobby;
+
+/* One member of a room as the lobby sees it. Embedded in a session; the
+ * lobby writes `room`, `seat` and `spectator` as membership changes. */
+struct lobby_peer {
+    uint64_t id;
+    char name[GAME_NAME_MAX];
+    struct room *room;  /* NULL when in no room */
+    int seat;           /* seat index, or -1 */
+    bool spectator;
+    /* Sends one serialised line (ending in '\n'); the peer copies it. */
+    void (*send)(struct lobby_peer *peer, const char *line, size_t len);
+    /* Asks the transport to close this peer's connection after pending
+     * writes. The peer stays valid until lobby_peer_gone() is called. */
+    void (*close)(struct lobby_peer *peer);
+};
+
+/* Limits and times (milliseconds) the lobby enforces. */
+struct lobby_config {
+    unsigned max_rooms;
+    uint64_t lobby_ttl_ms;     /* a lobby nobody is connected to is dropped after this */
+    uint64_t ended_ttl_ms;     /* a finished room is dropped after this */
+    uint64_t abandoned_ttl_ms; /* a running game with no human connected */
+    uint64_t bot_delay_ms;     /* pause before a bot acts */
+};
+
+enum room_status {
+    ROOM_LOBBY,
+    ROOM_PLAYING,
+    ROOM_ENDED,
+};
+
+enum seat_kind {
+    SEAT_EMPTY,
+    SEAT_HUMAN,
+    SEAT_BOT,
+};
+
+/* ---- Lobby ---- */
+
+/* New lobby with `cfg` (copied). NULL on ENOMEM. */
+struct lobby *lobby_new(const struct lobby_config *cfg);
+
+/* Frees every room. Peers still bound are detached (not notified). */
+void lobby_free(struct lobby *lobby);
+
+/* Number of rooms held. */
+unsigned lobby_room_count(const struct lobby *lobby);
+
+/* Runs what is due at `now`: bot moves and room expiry. Returns the absolute
+ * time of the next due item, or UINT64_MAX when nothing is scheduled. */
+uint64_t lobby_run_due(struct lobby *lobby, uint64_t now);
+
+/* The hello game list. New reference, NULL on ENOMEM. */
+json_t *lobby_games_json(void);
+
+/* ---- Operations on behalf of a peer ----
+ * Each returns PROTO_OK or an error code with a message in `msg` (at least
+ * GAME_MSG_MAX bytes; empty means the code's default message). On success
+ * the operation itself sends the reply (carrying `id`, borrowed, may be
+ * NULL) to the peer, before any event it causes; on failure nothing has
+ * been sent or changed and the caller replies with the error. */
+
+int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
+                 const json_t *id, uint64_t now, char *msg);
+int lobby_join(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
+               const json_t *id, uint64_t now, char *msg);
+int lobby_spectate(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
+                   const json_t *id, uint64_t now, char *msg);
+int lobby_start(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
+                const json_t *id, uint64_t now, char *msg);
+int lobby_leave(struct lobby *lobby, struct lobby_peer *peer, const json_t *id, uint64_t now,
+                char *msg);
+int lobby_resume(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
+                 const json_t *id, uint64_t now, char *msg);
+int lobby_list(struct lobby *lobby, struct lobby_peer *peer, const json_t *id, char *msg);
+int lobby_chat(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
+               const json_t *id, char *msg);
+int lobby_sync(struct lobby *lobby, struct lobby_peer *peer, const json_t *id, char *msg);
+int lobby_record(struct lobby *lobby, struct lobby_peer *peer, const json_t *id, char *msg);
+int lobby_legal(struct lobby *lobby, struct lobby_peer *peer, const json_t *id, char *msg);
+
+/* Validates and applies an action for the peer's seat. On success the reply
+ * line (built from `reply_id`, borrowed, may be NULL) is sent to the peer
+ * and the diffs to every member once the action is durable: the caller must
+ * not reply itself. On refusal nothing changes and the caller replies. */
+int lobby_act(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
+              const json_t *reply_id, uint64_t now, char *msg);
+
+/* The peer's connection is gone: leaves its room as a disconnect (a seated
+ * player keeps the seat for resume). Safe to call for a peer in no room. */
+void lobby_peer_gone(struct lobby *lobby, struct lobby_peer *peer, uint64_t now);
+
+/* ---- Tokens (token.c) ---- */
+
+/* Fills `out` (44 bytes) with a fresh base64url token and `hash` with its
+ * stored form. */
+void lobby_token_new(char out[48], uint8_t hash[32]);
+
+/* Hashes a presented token into `hash`; -1 when it is not a well-formed
+ * token. */
+int lobby_token_hash(const char *token, uint8_t hash[32]);
+
+#endif

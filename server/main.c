@@ -1,0 +1,387 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * main.c - conclaved: options and config file, signals, start and stop.
+ *
+ * Reads the command line (and an optional `key = value` config file, which
+ * the command line overrides), starts the listener, prints exactly one line
+ * "listening on HOST:PORT" on stdout, and runs the loop until SIGINT or
+ * SIGTERM, after which it stops accepting, lets writes finish and exits 0.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <sodium.h>
+#include <uv.h>
+
+#include "lobby.h"
+#include "log.h"
+#include "net.h"
+#include "session.h"
+
+struct options {
+    struct net_config net;
+    struct sess_config sess;
+    struct lobby_config lobby;
+    char data_dir[PATH_MAX];
+    int log_level;
+};
+
+static const char usage[] =
+    "usage: conclaved [--listen HOST:PORT] [--data-dir DIR] [--config FILE] [options]\n"
+    "\n"
+    "Serves Conclave game rooms over protocol v1 (NDJSON over TCP).\n"
+    "\n"
+    "  --listen HOST:PORT       address to listen on (default 127.0.0.1:7717; port 0 = any)\n"
+    "  --data-dir DIR           directory for the server's files (default ./conclave-data)\n"
+    "  --config FILE            read `key = value` settings (see docs/operations.md)\n"
+    "  --bot-delay MS           pause before a bot moves (default 300)\n"
+    "  --max-connections N      connections in all (default 1024)\n"
+    "  --max-per-address N      connections per client address (default 64)\n"
+    "  --max-rooms N            rooms held at once (default 1000)\n"
+    "  --max-line BYTES         longest request line (default 65536)\n"
+    "  --write-queue BYTES      unsent bytes per connection before it is cut off (default 8388608)\n"
+    "  --idle-timeout S         close connections silent this long (default 120)\n"
+    "  --hello-timeout S        close connections that send no hello this long (default 10)\n"
+    "  --rate N                 requests per second per connection (default 50)\n"
+    "  --rate-burst N           burst allowance (default 100)\n"
+    "  --lobby-ttl S            drop a lobby nobody is connected to after S (default 600)\n"
+    "  --ended-ttl S            drop a finished room after S (default 1800)\n"
+    "  --abandoned-ttl S        drop a running game no human is connected to after S (default 86400)\n"
+    "  --verbose                log debug lines\n"
+    "  --help                   this text\n"
+    "  --version                print the version\n";
+
+static void options_default(struct options *o)
+{
+    memset(o, 0, sizeof(*o));
+    snprintf(o->net.host, sizeof(o->net.host), "127.0.0.1");
+    o->net.port = 7717;
+    o->net.max_line = PROTO_LINE_MAX_DEFAULT;
+    o->net.write_queue_max = 8u * 1024u * 1024u;
+    o->net.max_conns = 1024;
+    o->net.max_conns_per_addr = 64;
+    o->net.idle_ms = 120000;
+    o->net.hello_ms = 10000;
+    o->sess.rate_per_sec = 50;
+    o->sess.rate_burst = 100;
+    o->sess.abuse_limit = 200;
+    o->lobby.max_rooms = 1000;
+    o->lobby.lobby_ttl_ms = 600000;
+    o->lobby.ended_ttl_ms = 1800000;
+    o->lobby.abandoned_ttl_ms = 86400000;
+    o->lobby.bot_delay_ms = 300;
+    snprintf(o->data_dir, sizeof(o->data_dir), "conclave-data");
+    o->log_level = 1;
+}
+
+static int parse_u64(const char *s, uint64_t max, uint64_t *ret)
+{
+    char *end;
+    unsigned long long v;
+
+    if (!s || !*s || *s == '-') {
+        return -1;
+    }
+    errno = 0;
+    v = strtoull(s, &end, 10);
+    if (errno || *end || v > max) {
+        return -1;
+    }
+    *ret = v;
+    return 0;
+}
+
+static int parse_listen(const char *s, struct net_config *net)
+{
+    const char *colon = strrchr(s, ':');
+    uint64_t port;
+    size_t hostlen;
+    const char *host = s;
+
+    if (!colon || parse_u64(colon + 1, 65535, &port) != 0) {
+        return -1;
+    }
+    hostlen = (size_t)(colon - s);
+    if (hostlen >= 2 && s[0] == '[' && s[hostlen - 1] == ']') {
+        host = s + 1;
+        hostlen -= 2;
+    }
+    if (hostlen == 0 || hostlen >= sizeof(net->host)) {
+        return -1;
+    }
+    memcpy(net->host, host, hostlen);
+    net->host[hostlen] = '\0';
+    net->port = (int)port;
+    return 0;
+}
+
+/* Applies one setting by name. Returns 0, or -1 for an unknown key or a bad
+ * value. */
+static int option_set(struct options *o, const char *key, const char *val)
+{
+    uint64_t v;
+
+    if (strcmp(key, "listen") == 0) {
+        return parse_listen(val, &o->net);
+    }
+    if (strcmp(key, "data-dir") == 0) {
+        if (!*val || strlen(val) >= sizeof(o->data_dir)) {
+            return -1;
+        }
+        snprintf(o->data_dir, sizeof(o->data_dir), "%s", val);
+        return 0;
+    }
+    if (strcmp(key, "verbose") == 0) {
+        o->log_level = 0;
+        return 0;
+    }
+    static const struct {
+        const char *key;
+        uint64_t min, max, scale;
+        int kind; /* 0 u64, 1 unsigned, 2 size_t, 3 double */
+        size_t offset;
+    } num[] = {
+        {"bot-delay", 0, 3600000, 1, 0, offsetof(struct options, lobby.bot_delay_ms)},
+        {"max-connections", 1, 1000000, 1, 1, offsetof(struct options, net.max_conns)},
+        {"max-per-address", 1, 1000000, 1, 1, offsetof(struct options, net.max_conns_per_addr)},
+        {"max-rooms", 1, 10000000, 1, 1, offsetof(struct options, lobby.max_rooms)},
+        {"max-line", 256, 16777216, 1, 2, offsetof(struct options, net.max_line)},
+        {"write-queue", 65536, 1u << 30, 1, 2, offsetof(struct options, net.write_queue_max)},
+        {"idle-timeout", 1, 86400, 1000, 0, offsetof(struct options, net.idle_ms)},
+        {"hello-timeout", 1, 3600, 1000, 0, offsetof(struct options, net.hello_ms)},
+        {"rate", 1, 1000000, 1, 3, offsetof(struct options, sess.rate_per_sec)},
+        {"rate-burst", 1, 1000000, 1, 3, offsetof(struct options, sess.rate_burst)},
+        {"lobby-ttl", 1, 31536000, 1000, 0, offsetof(struct options, lobby.lobby_ttl_ms)},
+        {"ended-ttl", 1, 31536000, 1000, 0, offsetof(struct options, lobby.ended_ttl_ms)},
+        {"abandoned-ttl", 1, 31536000, 1000, 0, offsetof(struct options, lobby.abandoned_ttl_ms)},
+    };
+    for (size_t i = 0; i < sizeof(num) / sizeof(num[0]); i++) {
+        if (strcmp(key, num[i].key) != 0) {
+            continue;
+        }
+        if (parse_u64(val, num[i].max, &v) != 0 || v < num[i].min) {
+            return -1;
+        }
+        char *field = (char *)o + num[i].offset;
+        switch (num[i].kind) {
+        case 0: {
+            uint64_t x = v * num[i].scale;
+            memcpy(field, &x, sizeof(x));
+            break;
+        }
+        case 1: {
+            unsigned x = (unsigned)v;
+            memcpy(field, &x, sizeof(x));
+            break;
+        }
+        case 2: {
+            size_t x = (size_t)v;
+            memcpy(field, &x, sizeof(x));
+            break;
+        }
+        default: {
+            double x = (double)v;
+            memcpy(field, &x, sizeof(x));
+            break;
+        }
+        }
+        return 0;
+    }
+    return -1;
+}
+
+/* Reads `key = value` lines; '#' starts a comment. Keys are the long
+ * option names without dashes in front ("max-rooms = 50"); '_' may stand
+ * for '-'. */
+static int config_load(struct options *o, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char line[1024];
+    int lineno = 0;
+
+    if (!f) {
+        fprintf(stderr, "conclaved: cannot read config %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    while (fgets(line, sizeof(line), f)) {
+        char *p = line, *eq, *key, *val, *end;
+        lineno++;
+        if ((end = strchr(p, '#'))) {
+            *end = '\0';
+        }
+        while (*p == ' ' || *p == '\t') {
+            p++;
+        }
+        end = p + strlen(p);
+        while (end > p && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t')) {
+            *--end = '\0';
+        }
+        if (!*p) {
+            continue;
+        }
+        eq = strchr(p, '=');
+        if (!eq) {
+            fprintf(stderr, "conclaved: %s:%d: expected key = value\n", path, lineno);
+            fclose(f);
+            return -1;
+        }
+        *eq = '\0';
+        key = p;
+        val = eq + 1;
+        for (end = eq; end > key && (end[-1] == ' ' || end[-1] == '\t'); end--) {
+            end[-1] = '\0';
+        }
+        while (*val == ' ' || *val == '\t') {
+            val++;
+        }
+        for (char *k = key; *k; k++) {
+            if (*k == '_') {
+                *k = '-';
+            }
+        }
+        if (option_set(o, key, val) != 0) {
+            fprintf(stderr, "conclaved: %s:%d: bad setting %s\n", path, lineno, key);
+            fclose(f);
+            return -1;
+        }
+    }
+    fclose(f);
+    return 0;
+}
+
+static int parse_args(struct options *o, int argc, char **argv)
+{
+    /* The config file is read first so that the command line overrides it. */
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--config") == 0) {
+            if (i + 1 >= argc || config_load(o, argv[i + 1]) != 0) {
+                return -1;
+            }
+        }
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(usage, stdout);
+            exit(0);
+        }
+        if (strcmp(a, "--version") == 0) {
+            printf("conclaved %s (protocol %d)\n", CONCLAVE_VERSION, PROTO_VERSION);
+            exit(0);
+        }
+        if (strncmp(a, "--", 2) != 0) {
+            fprintf(stderr, "conclaved: unexpected argument %s\n", a);
+            return -1;
+        }
+        if (strcmp(a, "--verbose") == 0) {
+            o->log_level = 0;
+            continue;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "conclaved: %s needs a value\n", a);
+            return -1;
+        }
+        const char *val = argv[++i];
+        if (strcmp(a, "--config") == 0) {
+            continue;
+        }
+        if (option_set(o, a + 2, val) != 0) {
+            fprintf(stderr, "conclaved: bad option %s %s\n", a, val);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int data_dir_ready(const char *dir)
+{
+    struct stat st;
+
+    if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+        fprintf(stderr, "conclaved: cannot create data directory %s: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "conclaved: %s is not a directory\n", dir);
+        return -1;
+    }
+    return 0;
+}
+
+struct runtime {
+    uv_signal_t sigint, sigterm;
+    struct net_server *srv;
+};
+
+static void on_signal(uv_signal_t *sig, int signum)
+{
+    struct runtime *rt = sig->data;
+
+    log_info("signal %d: stopping", signum);
+    uv_close((uv_handle_t *)&rt->sigint, NULL);
+    uv_close((uv_handle_t *)&rt->sigterm, NULL);
+    net_server_stop(rt->srv, 1500);
+}
+
+int main(int argc, char **argv)
+{
+    struct options opt;
+    struct runtime rt;
+    struct lobby *lobby;
+    uv_loop_t loop;
+    char bound[300];
+    int rc;
+
+    options_default(&opt);
+    if (parse_args(&opt, argc, argv) != 0) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    log_set_level(opt.log_level);
+    if (sodium_init() < 0) {
+        fprintf(stderr, "conclaved: libsodium failed to initialise\n");
+        return 1;
+    }
+    if (data_dir_ready(opt.data_dir) != 0) {
+        return 1;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    lobby = lobby_new(&opt.lobby);
+    if (!lobby || uv_loop_init(&loop) != 0) {
+        fprintf(stderr, "conclaved: out of memory\n");
+        lobby_free(lobby);
+        return 1;
+    }
+    memset(&rt, 0, sizeof(rt));
+    rc = net_server_start(&loop, &opt.net, lobby, &opt.sess, &rt.srv, bound, sizeof(bound));
+    if (rc != 0) {
+        fprintf(stderr, "conclaved: cannot listen on %s:%d: %s\n", opt.net.host, opt.net.port,
+                uv_strerror(rc));
+        lobby_free(lobby);
+        uv_loop_close(&loop);
+        return 1;
+    }
+    uv_signal_init(&loop, &rt.sigint);
+    uv_signal_init(&loop, &rt.sigterm);
+    rt.sigint.data = &rt;
+    rt.sigterm.data = &rt;
+    uv_signal_start(&rt.sigint, on_signal, SIGINT);
+    uv_signal_start(&rt.sigterm, on_signal, SIGTERM);
+
+    printf("listening on %s\n", bound);
+    fflush(stdout);
+    log_info("conclaved %s listening on %s, data in %s", CONCLAVE_VERSION, bound, opt.data_dir);
+
+    uv_run(&loop, UV_RUN_DEFAULT);
+
+    net_server_free(rt.srv);
+    lobby_free(lobby);
+    rc = uv_loop_close(&loop);
+    log_info("stopped");
+    return rc == 0 ? 0 : 1;
+}

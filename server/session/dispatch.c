@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dispatch.c - the ops table and the checks every request passes before its
+ * handler: parse, rate limit, hello first, known op. Handlers stay short and
+ * hand the work to the lobby; this file never touches sockets or games.
+ */
+#include "session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum op_flags {
+    OP_BEFORE_HELLO = 1 << 0, /* allowed before hello */
+};
+
+typedef int (*op_handler_fn)(struct sess *s, const json_t *req, const json_t *id, uint64_t now,
+                             char *msg);
+
+struct op {
+    const char *name;
+    op_handler_fn handler;
+    unsigned flags;
+};
+
+/* ---- Sending ---- */
+
+void sess_send_json(struct sess *s, const json_t *msg)
+{
+    size_t len;
+    char *line = msg ? proto_line_dump(msg, &len) : NULL;
+
+    if (line) {
+        s->io->send(s->io_ctx, line, len);
+        free(line);
+    }
+}
+
+static void send_error(struct sess *s, const json_t *id, enum proto_err code, const char *msg)
+{
+    json_t *r = proto_reply_error(id, code, msg && *msg ? msg : NULL);
+
+    sess_send_json(s, r);
+    json_decref(r);
+}
+
+static void peer_send(struct lobby_peer *peer, const char *line, size_t len)
+{
+    struct sess *s = (struct sess *)peer;
+
+    s->io->send(s->io_ctx, line, len);
+}
+
+static void peer_close(struct lobby_peer *peer)
+{
+    struct sess *s = (struct sess *)peer;
+
+    s->closing = true;
+    s->io->close(s->io_ctx);
+}
+
+/* ---- Handlers ---- */
+
+static int op_hello(struct sess *s, const json_t *req, const json_t *id, uint64_t now, char *msg)
+{
+    json_t *jproto = json_object_get(req, "proto");
+    const char *name = json_string_value(json_object_get(req, "name"));
+    char clean[GAME_NAME_MAX];
+    json_t *games, *r;
+
+    if (jproto && (!json_is_integer(jproto) || json_integer_value(jproto) != PROTO_VERSION)) {
+        snprintf(msg, GAME_MSG_MAX, "this server speaks protocol versions [1]");
+        r = proto_reply_error(id, PROTO_ERR_PROTO_UNSUPPORTED, msg);
+        if (r) {
+            json_object_set_new(r, "versions", json_pack("[i]", PROTO_VERSION));
+        }
+        sess_send_json(s, r);
+        json_decref(r);
+        return PROTO_OK;
+    }
+    if (!name || proto_name_check(name, clean, sizeof(clean)) != 0) {
+        snprintf(msg, GAME_MSG_MAX, "a name is 1 to 32 characters, without control characters");
+        return PROTO_ERR_BAD_NAME;
+    }
+    games = lobby_games_json();
+    if (!games) {
+        return PROTO_ERR_INTERNAL;
+    }
+    snprintf(s->peer.name, sizeof(s->peer.name), "%s", clean);
+    s->hello = true;
+    r = proto_reply_ok(id);
+    if (r) {
+        json_object_set_new(r, "proto", json_integer(PROTO_VERSION));
+        json_object_set_new(r, "server", json_string("conclaved/" CONCLAVE_VERSION));
+        json_object_set(r, "games", games);
+    }
+    json_decref(games);
+    sess_send_json(s, r);
+    json_decref(r);
+    return PROTO_OK;
+}
+
+static int op_ping(struct sess *s, const json_t *req, const json_t *id, uint64_t now, char *msg)
+{
+    json_t *r = proto_reply_ok(id);
+
+    sess_send_json(s, r);
+    json_decref(r);
+    return PROTO_OK;
+}
+
+static int op_create(struct sess *s, const json_t *req, const json_t *id, uint64_t now, char *msg)
+{
+    return lobby_create(s->lobby, &s->peer, req, id, now, msg);
+}
+
+static int op_join(struct sess *s, const json_t *req, const json_t *id, uint64_t now, char *msg)
+{
+    return lobby_join(s->lobby, &s->peer, req, id, now, msg);
+}
+
+static int op_spectate(struct sess *s, const json_t *req, const json_t *id, uint64_t now,
+                       char *msg)
+{
+    return lobby_spectate(s->lobby, &s->peer, req, id, now, msg);
+}
+
+static int op_start(struct sess *s, const json_t *req, const json_t *id, uint64_t now, char *msg)
+{
+    return lobby_start(s->lobby, &s->peer, req, id, now, msg);
+}
+
+static int op_leave(struct sess *s, const json_t *req, const json_t *id, uint64_t now, char *msg)
+{
+    return lobby_leave(s->lobby, &s->peer, id, now, msg);
+}
+
+static int op_resume(struct sess *s, const json_t *req, const json_t *id, uint64_t now, char *msg)
+{
+    return lobby_resume(s->lobby, &s->peer, req, id, now, msg);
+}
+
+static int op_list(struct sess *s, const json_t *req, const json_t *id, uint64_t now, char *msg)
+{
+    return lobby_list(s->lobby, &s->peer, id, msg);
+}
+
+static int op_chat(struct sess *s, const json_t *req, const json_t *id, uint64_t now, char *msg)
+{
+    return lobby_chat(s->lobby, &s->peer, req, id, msg);
+}
+
+static int op_act(struct sess *s, const json_t *req, const json_t *id, uint64_t now, char *msg)
+{
+    return lobby_act(s->lobby, &s->peer, req, id, now, msg);
+}
+
+static int op_legal(struct sess *s, const json_t *req, const json_t *id, uint64_t now, char *msg)
+{
+    return lobby_legal(s->lobby, &s->peer, id, msg);
+}
+
+static int op_sync(struct sess *s, const json_t *req, const json_t *id, uint64_t now, char *msg)
+{
+    return lobby_sync(s->lobby, &s->peer, id, msg);
+}
+
+static int op_record(struct sess *s, const json_t *req, const json_t *id, uint64_t now, char *msg)
+{
+    return lobby_record(s->lobby, &s->peer, id, msg);
+}
+
+static const struct op ops[] = {
+    {"hello", op_hello, OP_BEFORE_HELLO},
+    {"ping", op_ping, OP_BEFORE_HELLO},
+    {"create", op_create, 0},
+    {"join", op_join, 0},
+    {"spectate", op_spectate, 0},
+    {"start", op_start, 0},
+    {"leave", op_leave, 0},
+    {"resume", op_resume, 0},
+    {"list", op_list, 0},
+    {"chat", op_chat, 0},
+    {"act", op_act, 0},
+    {"legal", op_legal, 0},
+    {"sync", op_sync, 0},
+    {"record", op_record, 0},
+};
+
+/* ---- Session ---- */
+
+void sess_init(struct sess *s, uint64_t id, struct lobby *lobby, const struct sess_config *cfg,
+               const struct sess_io *io, void *io_ctx, uint64_t now)
+{
+    memset(s, 0, sizeof(*s));
+    s->peer.id = id;
+    s->peer.seat = -1;
+    s->peer.send = peer_send;
+    s->peer.close = peer_close;
+    s->lobby = lobby;
+    s->cfg = cfg;
+    s->io = io;
+    s->io_ctx = io_ctx;
+    s->tokens = cfg->rate_burst;
+    s->last_ms = now;
+}
+
+/* Token bucket: true when the request may run. */
+static bool rate_take(struct sess *s, uint64_t now)
+{
+    if (now > s->last_ms) {
+        s->tokens += (double)(now - s->last_ms) * s->cfg->rate_per_sec / 1000.0;
+        if (s->tokens > s->cfg->rate_burst) {
+            s->tokens = s->cfg->rate_burst;
+        }
+        s->last_ms = now;
+    }
+    if (s->tokens < 1.0) {
+        return false;
+    }
+    s->tokens -= 1.0;
+    return true;
+}
+
+void sess_handle_line(struct sess *s, const char *line, size_t len, uint64_t now)
+{
+    struct proto_request req = {0};
+    char msg[GAME_MSG_MAX] = "";
+    enum proto_err rc;
+    const struct op *op = NULL;
+
+    if (s->closing) {
+        return;
+    }
+    rc = proto_request_parse(line, len, &req, msg, sizeof(msg));
+    if (!rate_take(s, now)) {
+        rc = PROTO_ERR_RATE_LIMITED;
+        snprintf(msg, sizeof(msg), "more than %.0f requests per second; slow down",
+                 s->cfg->rate_per_sec);
+        if (++s->refused_in_row >= s->cfg->abuse_limit) {
+            send_error(s, req.id, rc, msg);
+            proto_request_fini(&req);
+            s->closing = true;
+            s->io->close(s->io_ctx);
+            return;
+        }
+    } else {
+        s->refused_in_row = 0;
+    }
+    if (rc == PROTO_OK) {
+        for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+            if (strcmp(ops[i].name, req.op) == 0) {
+                op = &ops[i];
+                break;
+            }
+        }
+        if (!op) {
+            rc = PROTO_ERR_UNKNOWN_OP;
+            snprintf(msg, sizeof(msg), "no op \"%.40s\"", req.op);
+        } else if (!s->hello && !(op->flags & OP_BEFORE_HELLO)) {
+            rc = PROTO_ERR_HELLO_REQUIRED;
+        } else {
+            msg[0] = '\0';
+            rc = op->handler(s, req.msg, req.id, now, msg);
+        }
+    }
+    if (rc != PROTO_OK) {
+        send_error(s, req.id, rc, msg);
+    }
+    proto_request_fini(&req);
+}
+
+void sess_fini(struct sess *s, uint64_t now)
+{
+    lobby_peer_gone(s->lobby, &s->peer, now);
+}

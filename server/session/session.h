@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session.h - one client session: the protocol state of a connection
+ * (hello, name, rate budget) and the dispatch of its requests to the lobby.
+ *
+ * A session never touches sockets: its transport hands it whole lines and
+ * gives it two callbacks, one to send a line and one to close. Every
+ * precondition (hello first, rate limit, known op) is checked in one place,
+ * sess_handle_line(), before an op's handler runs.
+ */
+#ifndef CONCLAVE_SESSION_H
+#define CONCLAVE_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lobby.h"
+
+struct sess_config {
+    double rate_per_sec;   /* sustained requests per second */
+    double rate_burst;     /* bucket size */
+    unsigned abuse_limit;  /* refused requests in a row before the session is closed */
+};
+
+struct sess_io {
+    /* Queues one line (copied) for the client. */
+    void (*send)(void *ctx, const char *line, size_t len);
+    /* Closes the connection after what is queued has been written. */
+    void (*close)(void *ctx);
+};
+
+struct sess {
+    struct lobby_peer peer; /* the session as a member of a room */
+    struct lobby *lobby;
+    const struct sess_config *cfg;
+    const struct sess_io *io;
+    void *io_ctx;
+    bool hello;
+    bool closing;
+    double tokens;
+    uint64_t last_ms;
+    unsigned refused_in_row;
+};
+
+/* Initialises `s` (caller memory) for a new connection. `cfg`, `io` and
+ * `lobby` are borrowed and must outlive the session. */
+void sess_init(struct sess *s, uint64_t id, struct lobby *lobby, const struct sess_config *cfg,
+               const struct sess_io *io, void *io_ctx, uint64_t now);
+
+/* Handles one request line. May send replies and events through the io
+ * callbacks, and may ask for the connection to be closed. */
+void sess_handle_line(struct sess *s, const char *line, size_t len, uint64_t now);
+
+/* Sends one message (borrowed) to the client. */
+void sess_send_json(struct sess *s, const json_t *msg);
+
+/* The connection is gone: leaves the room as a disconnect. */
+void sess_fini(struct sess *s, uint64_t now);
+
+#endif
