@@ -269,9 +269,9 @@ static json_t *error_object(enum proto_err code, const char *message)
     if (err == NULL) {
         return NULL;
     }
-    json_t *msg = clean_string(message != NULL ? message : proto_err_message(code));
     if (json_object_set_new(err, "code", json_string(proto_err_name(code))) < 0 ||
-        json_object_set_new(err, "message", msg) < 0) {
+        json_object_set_new(err, "message",
+                            clean_string(message != NULL ? message : proto_err_message(code))) < 0) {
         json_decref(err);
         return NULL;
     }
@@ -352,14 +352,14 @@ struct dump_buf {
 static int dump_cb(const char *chunk, size_t n, void *data)
 {
     struct dump_buf *b = data;
-    /* One byte stays free for the final LF. */
+    /* The line keeps one byte for its LF; the buffer one more for a NUL. */
     if (n > PROTO_OUT_LINE_MAX - 1 - b->len) {
         b->err = E2BIG;
         return -1;
     }
-    if (b->len + n + 1 > b->cap) {
+    if (b->len + n + 2 > b->cap) {
         size_t cap = b->cap < 256 ? 256 : b->cap;
-        while (cap < b->len + n + 1) {
+        while (cap < b->len + n + 2) {
             cap *= 2;
         }
         char *p = realloc(b->data, cap);
@@ -412,6 +412,7 @@ char *proto_line_dump(const json_t *msg, size_t *ret_len)
         return NULL;
     }
     b.data[b.len++] = '\n';
+    b.data[b.len] = '\0';
     *ret_len = b.len;
     return b.data;
 }

@@ -142,7 +142,8 @@ json_t *proto_event_new(const char *ev);
 json_t *proto_event_error(enum proto_err code, const char *message);
 
 /* Serialises `msg` as one line ending in "\n" (compact, UTF-8, integers).
- * Returns a malloc'ed buffer and sets *ret_len, or NULL with errno ENOMEM,
+ * Returns a malloc'ed, NUL-terminated buffer and sets *ret_len (the LF
+ * included, the NUL not), or NULL with errno ENOMEM,
  * E2BIG (the line would exceed PROTO_OUT_LINE_MAX bytes with its LF) or
  * EINVAL (`msg` holds a real number). */
 char *proto_line_dump(const json_t *msg, size_t *ret_len);

@@ -6,6 +6,7 @@
  * and display names. Hostile-input cases for the envelope live here.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +29,7 @@ static void assert_line(json_t *msg, const char *want)
     ck_assert_ptr_nonnull(line);
     ck_assert_uint_eq(len, strlen(want));
     ck_assert_mem_eq(line, want, len);
+    ck_assert_int_eq(line[len], '\0');
     free(line);
     json_decref(msg);
 }
@@ -370,6 +372,57 @@ START_TEST(test_utf8_len)
 }
 END_TEST
 
+/* Number of jansson allocations still allowed; negative means no limit. */
+static long alloc_budget = -1;
+
+static void *limited_malloc(size_t n)
+{
+    if (alloc_budget == 0) {
+        return NULL;
+    }
+    if (alloc_budget > 0) {
+        alloc_budget--;
+    }
+    return malloc(n);
+}
+
+START_TEST(test_out_of_memory)
+{
+    static const char line[] = "{\"id\":\"abc\",\"op\":\"act\",\"action\":{\"type\":\"x\",\"n\":[1,2]}}";
+    json_t *id = json_integer(5);
+    json_set_alloc_funcs(limited_malloc, free);
+    bool parsed = false;
+    bool replied = false;
+    for (long budget = 0; budget < 10000 && !(parsed && replied); budget++) {
+        struct proto_request req;
+        alloc_budget = budget;
+        enum proto_err e = proto_request_parse(line, strlen(line), &req, NULL, 0);
+        json_t *reply = proto_reply_error(id, PROTO_ERR_ILLEGAL_ACTION, "no\nway");
+        alloc_budget = -1;
+        if (e == PROTO_OK) {
+            ck_assert_str_eq(req.op, "act");
+            parsed = true;
+        } else {
+            ck_assert(e == PROTO_ERR_INTERNAL || e == PROTO_ERR_BAD_JSON);
+        }
+        proto_request_fini(&req);
+        if (reply != NULL) {
+            size_t len;
+            char *out = proto_line_dump(reply, &len);
+            ck_assert_ptr_nonnull(out);
+            ck_assert_str_eq(out, "{\"re\":5,\"ok\":false,\"error\":{\"code\":\"illegal_action\","
+                                  "\"message\":\"no way\"}}\n");
+            free(out);
+            replied = true;
+        }
+        json_decref(reply);
+    }
+    json_set_alloc_funcs(malloc, free);
+    ck_assert(parsed && replied);
+    json_decref(id);
+}
+END_TEST
+
 static Suite *envelope_suite(void)
 {
     Suite *s = suite_create("envelope");
@@ -391,6 +444,7 @@ static Suite *envelope_suite(void)
         {"names", test_names},
         {"names_refused", test_names_refused},
         {"utf8_len", test_utf8_len},
+        {"out_of_memory", test_out_of_memory},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         TCase *tc = tcase_create(cases[i].name);

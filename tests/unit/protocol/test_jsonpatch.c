@@ -6,6 +6,7 @@
  * apply(a, diff(a, b)) == b over thousands of random document pairs.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -273,6 +274,71 @@ START_TEST(test_diff_arrays)
 }
 END_TEST
 
+/* ---- Allocation failures ---- */
+
+/* Number of jansson allocations still allowed; negative means no limit. */
+static long alloc_budget = -1;
+
+static void *limited_malloc(size_t n)
+{
+    if (alloc_budget == 0) {
+        return NULL;
+    }
+    if (alloc_budget > 0) {
+        alloc_budget--;
+    }
+    return malloc(n);
+}
+
+START_TEST(test_out_of_memory)
+{
+    json_t *a = load("{\"a\":[1,2,{\"b\":\"x\"}],\"c\":{\"d\":null,\"e\":[true]},\"f\":\"g\"}");
+    json_t *b = load("{\"a\":[1,{\"z\":2}],\"c\":{\"e\":[true,false,{\"h\":[]}]},\"i/j\":\"k\"}");
+    json_t *want = proto_patch_diff(a, b);
+    ck_assert_ptr_nonnull(want);
+    json_set_alloc_funcs(limited_malloc, free);
+
+    /* Fail the first, second, ... allocation until the diff succeeds: every
+     * failure returns NULL and leaks nothing. */
+    bool done = false;
+    for (long budget = 0; !done && budget < 10000; budget++) {
+        alloc_budget = budget;
+        json_t *p = proto_patch_diff(a, b);
+        alloc_budget = -1;
+        if (p != NULL) {
+            ck_assert(json_equal(p, want));
+            ck_assert_int_gt(budget, 0);
+            done = true;
+        }
+        json_decref(p);
+    }
+    ck_assert(done);
+
+    /* The same for apply: -ENOMEM until it succeeds. */
+    done = false;
+    for (long budget = 0; !done && budget < 10000; budget++) {
+        json_t *doc = json_deep_copy(a);
+        ck_assert_ptr_nonnull(doc);
+        alloc_budget = budget;
+        int r = proto_patch_apply(&doc, want);
+        alloc_budget = -1;
+        if (r == 0) {
+            ck_assert(json_equal(doc, b));
+            done = true;
+        } else {
+            ck_assert_int_eq(r, -ENOMEM);
+        }
+        json_decref(doc);
+    }
+    ck_assert(done);
+
+    json_set_alloc_funcs(malloc, free);
+    json_decref(want);
+    json_decref(a);
+    json_decref(b);
+}
+END_TEST
+
 /* ---- Property test ---- */
 
 static uint64_t rng_state;
@@ -452,6 +518,7 @@ static Suite *jsonpatch_suite(void)
         {"apply_invalid_patch", test_apply_invalid_patch},
         {"diff_objects", test_diff_objects},
         {"diff_arrays", test_diff_arrays},
+        {"out_of_memory", test_out_of_memory},
         {"property_roundtrip", test_property_roundtrip},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
