@@ -1,0 +1,1054 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stones_codec.c - the JSON edge of the Sorcerer & Stones core: decoding
+ * action objects into struct stones_action and encoding them back (one
+ * spelling per action, R-stones-4.1), the test-position overlay loader and
+ * state dump, and the `stones_game` operations table that binds the pure
+ * rules to game.h. It must never decide a rule itself: legality lives in
+ * stones_rules.c; this file only refuses malformed objects (bad_action).
+ */
+#include "stones.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "json_util.h"
+
+/* ---- Names ---- */
+
+static const char *const type_name[STONES_A_COUNT] = {
+    "place_taoist", "cast", "end_cast", "discard", "choose_stone", "offer", "step",
+    "pay_step", "take_rune", "end_move", "craft", "end_turn", "pay", "pay_pair",
+    "reward_step", "reward_fly", "reward_skip",
+};
+
+static int find_name(const char *s, const char *const *names, int n)
+{
+    if (!s) {
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        if (strcmp(s, names[i]) == 0) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+static int colour_of(const char *s)
+{
+    return find_name(s, stones_colour_letter, STONES_NCOL);
+}
+
+static int tile_of(const char *s)
+{
+    return find_name(s, stones_tile_name, STONES_NTILES);
+}
+
+/* "Tc.TL" -> tile * 4 + slot, or -1. */
+static int slot_of(const char *s)
+{
+    if (!s || strlen(s) != 5 || s[2] != '.') {
+        return -1;
+    }
+    char t[3] = {s[0], s[1], 0};
+    int tile = tile_of(t);
+    int sl = find_name(s + 3, stones_slot_name, STONES_NSLOTS);
+    return tile < 0 || sl < 0 ? -1 : tile * 4 + sl;
+}
+
+static int artifact_of(const char *s)
+{
+    for (int i = 0; s && i < STONES_NART; i++) {
+        if (strcmp(s, stones_artifacts[i].id) == 0) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+static int player_of(const struct stones_state *st, const char *name)
+{
+    for (int p = 0; name && p < st->np; p++) {
+        if (strcmp(name, stones_colour_name[st->pl[p].colour]) == 0) {
+            return p;
+        }
+    }
+    return -1;
+}
+
+/* ---- Decoding ---- */
+
+static int bad(struct game_error *err, const char *msg)
+{
+    return game_error_set(err, GAME_E_BAD_ACTION, "%s", msg);
+}
+
+static int only_keys(const json_t *obj, const char *const *keys, struct game_error *err)
+{
+    const char *key;
+    json_t *val;
+    json_object_foreach((json_t *)obj, key, val) {
+        int ok = strcmp(key, "type") == 0;
+        for (int i = 0; !ok && keys[i]; i++) {
+            ok = strcmp(key, keys[i]) == 0;
+        }
+        if (!ok) {
+            return game_error_set(err, GAME_E_BAD_ACTION, "unexpected field \"%.40s\" in the "
+                                  "action", key);
+        }
+        (void)val;
+    }
+    return 0;
+}
+
+static int get_cell(const json_t *obj, const char *key, int *r, int *c)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!json_is_array(v) || json_array_size(v) != 2 ||
+        !json_is_integer(json_array_get(v, 0)) || !json_is_integer(json_array_get(v, 1))) {
+        return -1;
+    }
+    json_int_t a = json_integer_value(json_array_get(v, 0));
+    json_int_t b = json_integer_value(json_array_get(v, 1));
+    if (a < -20 || a > 20 || b < -20 || b > 20) {
+        return -1;
+    }
+    *r = (int)a;
+    *c = (int)b;
+    return 0;
+}
+
+static int get_pair(const json_t *obj, const char *key, int pair[2])
+{
+    json_t *v = json_object_get(obj, key);
+    if (!json_is_array(v) || json_array_size(v) != 2) {
+        return -1;
+    }
+    for (int i = 0; i < 2; i++) {
+        pair[i] = colour_of(json_string_value(json_array_get(v, i)));
+        if (pair[i] < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int decode_cast(const json_t *obj, struct stones_action *a, struct game_error *err)
+{
+    a->card = find_name(game_json_str(obj, "card"), stones_card_name, STONES_NCARDS);
+    if (a->card < 0) {
+        return bad(err, "cast needs \"card\": one of SPIN-1, SPIN-2, FLY-1, FLY-2, QUAKE-1, "
+                   "QUAKE-2, SHIFT-Y, SHIFT-G, SHIFT-B, SHIFT-R, SHIFT-N");
+    }
+    if (a->card <= STONES_SPIN2) {
+        static const char *const k[] = {"card", "tile", "dir", NULL};
+        const char *d = game_json_str(obj, "dir");
+        a->tile = tile_of(game_json_str(obj, "tile"));
+        if (only_keys(obj, k, err) || a->tile < 0 || !d ||
+            (strcmp(d, "cw") != 0 && strcmp(d, "ccw") != 0)) {
+            return bad(err, "SPIN needs \"tile\" (Tn, Tw, Tc, Te, Ts) and \"dir\" (cw or ccw)");
+        }
+        a->dir = strcmp(d, "ccw") == 0;
+        return 0;
+    }
+    if (a->card <= STONES_FLY2) {
+        static const char *const k[] = {"card", "tile", NULL};
+        a->tile = tile_of(game_json_str(obj, "tile"));
+        if (only_keys(obj, k, err) || a->tile < 0) {
+            return bad(err, "FLY needs \"tile\" (Tn, Tw, Tc, Te, Ts)");
+        }
+        return 0;
+    }
+    if (a->card <= STONES_QUAKE2) {
+        if (json_object_get(obj, "swap")) {
+            static const char *const k[] = {"card", "swap", NULL};
+            json_t *v = json_object_get(obj, "swap");
+            if (only_keys(obj, k, err) || !json_is_array(v) || json_array_size(v) != 2) {
+                return bad(err, "a QUAKE swap needs \"swap\": [tile, tile]");
+            }
+            a->quake = STONES_QUAKE_SWAP;
+            a->tile = tile_of(json_string_value(json_array_get(v, 0)));
+            a->tile2 = tile_of(json_string_value(json_array_get(v, 1)));
+            if (a->tile < 0 || a->tile2 < 0) {
+                return bad(err, "a QUAKE swap needs \"swap\": [tile, tile]");
+            }
+            return 0;
+        }
+        static const char *const k[] = {"card", "move", "to", NULL};
+        a->quake = STONES_QUAKE_MOVE;
+        a->tile = tile_of(game_json_str(obj, "move"));
+        if (only_keys(obj, k, err) || a->tile < 0 || get_cell(obj, "to", &a->to_r, &a->to_c)) {
+            return bad(err, "QUAKE needs \"move\": tile and \"to\": [row, col], or \"swap\": "
+                       "[tile, tile]");
+        }
+        return 0;
+    }
+    static const char *const k[] = {"card", "a", "b", NULL};
+    a->slot_a = slot_of(game_json_str(obj, "a"));
+    a->slot_b = slot_of(game_json_str(obj, "b"));
+    if (only_keys(obj, k, err) || a->slot_a < 0 || a->slot_b < 0) {
+        return bad(err, "SHIFT needs \"a\" and \"b\": slots such as \"Tc.TL\"");
+    }
+    return 0;
+}
+
+/*
+ * Decodes action object `obj` (borrowed) into *ret. Returns 0, or
+ * GAME_E_BAD_ACTION with a message when the object is malformed (unknown
+ * type, missing or extra fields, bad names). Legality is not checked here.
+ */
+int stones_action_decode(const json_t *obj, struct stones_action *ret, struct game_error *err)
+{
+    struct stones_action a;
+    memset(&a, 0, sizeof(a));
+    if (!json_is_object(obj)) {
+        return bad(err, "an action must be a JSON object");
+    }
+    a.type = find_name(game_json_str(obj, "type"), type_name, STONES_A_COUNT);
+    if (a.type < 0) {
+        return bad(err, "unknown action type");
+    }
+    static const char *const none[] = {NULL};
+    static const char *const k_tile[] = {"tile", NULL};
+    static const char *const k_card[] = {"card", NULL};
+    static const char *const k_slot[] = {"slot", NULL};
+    static const char *const k_colour[] = {"colour", NULL};
+    static const char *const k_to[] = {"to", NULL};
+    static const char *const k_paystep[] = {"to", "stones", NULL};
+    static const char *const k_art[] = {"artifact", NULL};
+    static const char *const k_pair[] = {"for", "stones", NULL};
+    switch (a.type) {
+    case STONES_A_PLACE:
+    case STONES_A_REWARD_FLY:
+        a.tile = tile_of(game_json_str(obj, "tile"));
+        if (only_keys(obj, k_tile, err) || a.tile < 0) {
+            return bad(err, "this action needs \"tile\" (Tn, Tw, Tc, Te, Ts)");
+        }
+        break;
+    case STONES_A_CAST:
+        if (decode_cast(obj, &a, err)) {
+            return GAME_E_BAD_ACTION;
+        }
+        break;
+    case STONES_A_DISCARD:
+        a.card = find_name(game_json_str(obj, "card"), stones_card_name, STONES_NCARDS);
+        if (only_keys(obj, k_card, err) || a.card < 0) {
+            return bad(err, "discard needs \"card\"");
+        }
+        break;
+    case STONES_A_CHOOSE:
+        a.slot_a = slot_of(game_json_str(obj, "slot"));
+        if (only_keys(obj, k_slot, err) || a.slot_a < 0) {
+            return bad(err, "choose_stone needs \"slot\" such as \"Tc.TL\"");
+        }
+        break;
+    case STONES_A_OFFER:
+    case STONES_A_PAY:
+        a.colour = colour_of(game_json_str(obj, "colour"));
+        if (only_keys(obj, k_colour, err) || a.colour < 0) {
+            return bad(err, "this action needs \"colour\": Y, G, B, R or N");
+        }
+        break;
+    case STONES_A_STEP:
+    case STONES_A_REWARD_STEP:
+        if (only_keys(obj, k_to, err) || get_cell(obj, "to", &a.to_r, &a.to_c)) {
+            return bad(err, "this action needs \"to\": [row, col] of the Element Zone");
+        }
+        break;
+    case STONES_A_PAY_STEP:
+        if (only_keys(obj, k_paystep, err) || get_cell(obj, "to", &a.to_r, &a.to_c)) {
+            return bad(err, "pay_step needs \"to\": [row, col] and optionally \"stones\": [a, b]");
+        }
+        if (json_object_get(obj, "stones")) {
+            if (get_pair(obj, "stones", a.pair)) {
+                return bad(err, "pay_step \"stones\" must be two colours such as [\"N\", \"B\"]");
+            }
+            a.npair = 2;
+        }
+        break;
+    case STONES_A_CRAFT:
+        a.artifact = artifact_of(game_json_str(obj, "artifact"));
+        if (only_keys(obj, k_art, err) || a.artifact < 0) {
+            return bad(err, "craft needs \"artifact\": A01 to A14");
+        }
+        break;
+    case STONES_A_PAY_PAIR:
+        a.colour = colour_of(game_json_str(obj, "for"));
+        if (only_keys(obj, k_pair, err) || a.colour < 0 || get_pair(obj, "stones", a.pair)) {
+            return bad(err, "pay_pair needs \"for\": colour and \"stones\": [a, b]");
+        }
+        a.npair = 2;
+        break;
+    default:
+        if (only_keys(obj, none, err)) {
+            return GAME_E_BAD_ACTION;
+        }
+        break;
+    }
+    *ret = a;
+    return 0;
+}
+
+/* ---- Encoding ---- */
+
+static json_t *cell_json(int r, int c)
+{
+    return json_pack("[ii]", r, c);
+}
+
+static json_t *slot_json(int s)
+{
+    char buf[8];
+    snprintf(buf, sizeof(buf), "%s.%s", stones_tile_name[(s / 4) % 5], stones_slot_name[s % 4]);
+    return json_string(buf);
+}
+
+/*
+ * Encodes `a` in the one spelling apply() accepts. Returns a new reference,
+ * NULL on allocation failure.
+ */
+json_t *stones_action_encode(const struct stones_action *a)
+{
+    json_t *o = json_object();
+    if (!o) {
+        return NULL;
+    }
+    int rc = game_json_set(o, "type", json_string(type_name[a->type]));
+    switch (a->type) {
+    case STONES_A_PLACE:
+    case STONES_A_REWARD_FLY:
+        rc |= game_json_set(o, "tile", json_string(stones_tile_name[a->tile]));
+        break;
+    case STONES_A_CAST:
+        rc |= game_json_set(o, "card", json_string(stones_card_name[a->card]));
+        if (a->card <= STONES_SPIN2) {
+            rc |= game_json_set(o, "tile", json_string(stones_tile_name[a->tile]));
+            rc |= game_json_set(o, "dir", json_string(a->dir ? "ccw" : "cw"));
+        } else if (a->card <= STONES_FLY2) {
+            rc |= game_json_set(o, "tile", json_string(stones_tile_name[a->tile]));
+        } else if (a->card <= STONES_QUAKE2) {
+            if (a->quake == STONES_QUAKE_SWAP) {
+                rc |= game_json_set(o, "swap", json_pack("[ss]", stones_tile_name[a->tile],
+                                                         stones_tile_name[a->tile2]));
+            } else {
+                rc |= game_json_set(o, "move", json_string(stones_tile_name[a->tile]));
+                rc |= game_json_set(o, "to", cell_json(a->to_r, a->to_c));
+            }
+        } else {
+            rc |= game_json_set(o, "a", slot_json(a->slot_a));
+            rc |= game_json_set(o, "b", slot_json(a->slot_b));
+        }
+        break;
+    case STONES_A_DISCARD:
+        rc |= game_json_set(o, "card", json_string(stones_card_name[a->card]));
+        break;
+    case STONES_A_CHOOSE:
+        rc |= game_json_set(o, "slot", slot_json(a->slot_a));
+        break;
+    case STONES_A_OFFER:
+    case STONES_A_PAY:
+        rc |= game_json_set(o, "colour", json_string(stones_colour_letter[a->colour]));
+        break;
+    case STONES_A_STEP:
+    case STONES_A_REWARD_STEP:
+        rc |= game_json_set(o, "to", cell_json(a->to_r, a->to_c));
+        break;
+    case STONES_A_PAY_STEP:
+        rc |= game_json_set(o, "to", cell_json(a->to_r, a->to_c));
+        if (a->npair == 2) {
+            rc |= game_json_set(o, "stones", json_pack("[ss]", stones_colour_letter[a->pair[0]],
+                                                       stones_colour_letter[a->pair[1]]));
+        }
+        break;
+    case STONES_A_CRAFT:
+        rc |= game_json_set(o, "artifact", json_string(stones_artifacts[a->artifact].id));
+        break;
+    case STONES_A_PAY_PAIR:
+        rc |= game_json_set(o, "for", json_string(stones_colour_letter[a->colour]));
+        rc |= game_json_set(o, "stones", json_pack("[ss]", stones_colour_letter[a->pair[0]],
+                                                   stones_colour_letter[a->pair[1]]));
+        break;
+    default:
+        break;
+    }
+    if (rc) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* ---- Test positions: overlay loader and dump ---- */
+
+static int letters(const char *s, int8_t *out, int max)
+{
+    int n = 0;
+    for (; s && *s && n < max; s++) {
+        char b[2] = {*s, 0};
+        out[n++] = (int8_t)(*s == '.' ? -1 : colour_of(b));
+        if (*s != '.' && out[n - 1] < 0) {
+            return -1;
+        }
+    }
+    return n;
+}
+
+static void counts_from(const char *s, int8_t counts[STONES_NCOL])
+{
+    memset(counts, 0, STONES_NCOL);
+    int8_t tmp[40];
+    int n = letters(s, tmp, 40);
+    for (int i = 0; i < n; i++) {
+        if (tmp[i] >= 0) {
+            counts[tmp[i]]++;
+        }
+    }
+}
+
+static int card_list(const json_t *arr, int8_t *out, int max)
+{
+    int n = 0;
+    size_t i;
+    json_t *v;
+    json_array_foreach(arr, i, v) {
+        int c = find_name(json_string_value(v), stones_card_name, STONES_NCARDS);
+        if (c < 0 || n >= max) {
+            return -1;
+        }
+        out[n++] = (int8_t)c;
+    }
+    return n;
+}
+
+static int load_player(struct stones_state *st, int p, const json_t *o)
+{
+    struct stones_player *pl = &st->pl[p];
+    json_t *v;
+    if ((v = json_object_get(o, "taoist"))) {
+        pl->taoist = (int8_t)tile_of(json_string_value(v));
+    }
+    int r;
+    int c;
+    if (json_object_get(o, "spirit") && get_cell(o, "spirit", &r, &c) == 0) {
+        pl->spirit_r = (int8_t)r;
+        pl->spirit_c = (int8_t)c;
+    }
+    if ((v = json_object_get(o, "held"))) {
+        counts_from(json_string_value(v), pl->held);
+    }
+    if ((v = json_object_get(o, "qi"))) {
+        pl->qi = (int16_t)json_integer_value(v);
+    }
+    if ((v = json_object_get(o, "excess"))) {
+        pl->excess = (int16_t)json_integer_value(v);
+    }
+    if ((v = json_object_get(o, "runes"))) {
+        for (int t = 0; t < STONES_NCOL; t++) {
+            pl->rune_owned[t] = st->variant == STONES_STANDARD && t == pl->colour;
+            pl->rune_val[t] = 0;
+        }
+        const char *key;
+        json_t *val;
+        json_object_foreach(v, key, val) {
+            int t = colour_of(key);
+            if (t < 0) {
+                return -1;
+            }
+            pl->rune_owned[t] = 1;
+            pl->rune_val[t] = (int8_t)json_integer_value(val);
+        }
+    }
+    if ((v = json_object_get(o, "crafted"))) {
+        pl->ncrafted = 0;
+        size_t i;
+        json_t *x;
+        json_array_foreach(v, i, x) {
+            int art = artifact_of(json_string_value(x));
+            if (art < 0 || pl->ncrafted >= STONES_NART) {
+                return -1;
+            }
+            pl->crafted[pl->ncrafted++] = (int8_t)art;
+        }
+    }
+    json_t *row = json_object_get(o, "row");
+    json_t *deck = json_object_get(o, "deck");
+    json_t *disc = json_object_get(o, "discard");
+    if (row || deck || disc) {
+        int8_t rw[STONES_NCARDS];
+        int8_t dk[STONES_NCARDS];
+        int8_t ds[STONES_NCARDS];
+        int nr = row ? card_list(row, rw, STONES_ROW) : -2;
+        int nd = deck ? card_list(deck, dk, STONES_NCARDS) : -2;
+        int nds = disc ? card_list(disc, ds, STONES_NCARDS) : 0;
+        if (nr == -2) {
+            nr = pl->row_n;
+            memcpy(rw, pl->row, STONES_ROW);
+        }
+        if (nr < 0 || nd == -1 || nds < 0) {
+            return -1;
+        }
+        if (nd == -2) {
+            /* Every other card, lowest id on top. */
+            nd = 0;
+            for (int k = 0; k < STONES_NCARDS; k++) {
+                int used = 0;
+                for (int i = 0; i < nr; i++) {
+                    used |= rw[i] == k;
+                }
+                for (int i = 0; i < nds; i++) {
+                    used |= ds[i] == k;
+                }
+                if (!used && st->variant != STONES_COOP) {
+                    dk[nd++] = (int8_t)k;
+                }
+            }
+        }
+        memset(pl->row, -1, sizeof(pl->row));
+        memset(pl->deck, -1, sizeof(pl->deck));
+        memset(pl->discard, -1, sizeof(pl->discard));
+        memcpy(pl->row, rw, (size_t)nr);
+        pl->row_n = (int8_t)nr;
+        for (int i = 0; i < nd; i++) {
+            pl->deck[nd - 1 - i] = dk[i]; /* listed top first */
+        }
+        pl->deck_n = (int8_t)nd;
+        memcpy(pl->discard, ds, (size_t)nds);
+        pl->discard_n = (int8_t)nds;
+        pl->removed_n = st->variant == STONES_COOP ? (int8_t)(STONES_NCARDS - nr - nd) : 0;
+    }
+    return 0;
+}
+
+/* Rebuilds the supply so that 8 stones of each colour exist in all. */
+static void auto_supply(struct stones_state *st, const int8_t *front, int nfront)
+{
+    int left[STONES_NCOL] = {8, 8, 8, 8, 8};
+    for (int t = 0; t < STONES_NTILES; t++) {
+        for (int s = 0; s < STONES_NSLOTS; s++) {
+            if (st->slot[t][s] >= 0) {
+                left[st->slot[t][s]]--;
+            }
+        }
+    }
+    for (int p = 0; p < st->np; p++) {
+        for (int c = 0; c < STONES_NCOL; c++) {
+            left[c] -= st->pl[p].held[c];
+            left[c] -= st->pending[c] * (p == 0);
+        }
+    }
+    int art = stones__leftmost_artifact(st);
+    for (int i = 0; art >= 0 && i < st->coop_filled; i++) {
+        left[stones_artifacts[art].cost[i]]--;
+    }
+    st->supply_n = 0;
+    memset(st->supply, -1, sizeof(st->supply));
+    for (int i = 0; i < nfront; i++) {
+        st->supply[st->supply_n++] = front[i];
+        left[front[i]]--;
+    }
+    int more = 1;
+    while (more) {
+        more = 0;
+        for (int c = 0; c < STONES_NCOL; c++) {
+            if (left[c] > 0 && st->supply_n < STONES_NSTONES) {
+                st->supply[st->supply_n++] = (int8_t)c;
+                left[c]--;
+                more = 1;
+            }
+        }
+    }
+}
+
+static int phase_of(const char *s)
+{
+    static const int n = STONES_PH_OVER + 1;
+    return find_name(s, stones_phase_name, n);
+}
+
+/*
+ * Overlays test position `pos` (borrowed) onto `st`, which holds a game
+ * built by init(). Every key is optional: "current", "start", "phase",
+ * "objectives", "tiles", "supply", "supply_front", "qi_supply",
+ * "artifacts" {row, deck}, "completed", "coop_filled", "stacks", "players"
+ * {colour: {taoist, spirit, held, qi, excess, runes, crafted, row, deck,
+ * discard}}, "turn" {casts, grants, free_steps, batch, batch_steps,
+ * o6_used, owed, pay_art, gained, pending, metrics}. Without "supply" the
+ * supply is rebuilt so that the 40 stones add up ("supply_front" then
+ * fixes its first stones). Returns 0, or -1 on a malformed position. Used
+ * by tests only; the server never calls it.
+ */
+int stones_state_load(const json_t *pos, struct stones_state *st)
+{
+    json_t *v;
+    if (!json_is_object(pos)) {
+        return -1;
+    }
+    if ((v = json_object_get(pos, "objectives"))) {
+        st->objectives = 0;
+        size_t i;
+        json_t *x;
+        json_array_foreach(v, i, x) {
+            const char *s = json_string_value(x);
+            if (!s || s[0] != 'O' || s[1] < '1' || s[1] > '7') {
+                return -1;
+            }
+            st->objectives = (int8_t)(st->objectives | (1 << (s[1] - '1')));
+        }
+    }
+    if ((v = json_object_get(pos, "tiles"))) {
+        const char *key;
+        json_t *val;
+        json_object_foreach(v, key, val) {
+            int t = tile_of(key);
+            if (t < 0) {
+                return -1;
+            }
+            const char *stones = json_is_string(val) ? json_string_value(val) :
+                                 game_json_str(val, "stones");
+            if (stones && letters(stones, st->slot[t], 4) != 4) {
+                return -1;
+            }
+            int r;
+            int c;
+            if (json_is_object(val) && get_cell(val, "pos", &r, &c) == 0) {
+                st->tile_r[t] = (int8_t)r;
+                st->tile_c[t] = (int8_t)c;
+            }
+        }
+    }
+    if ((v = json_object_get(pos, "start"))) {
+        int p = player_of(st, json_string_value(v));
+        if (p < 0) {
+            return -1;
+        }
+        st->start = (int8_t)p;
+    }
+    if ((v = json_object_get(pos, "stacks"))) {
+        const char *key;
+        json_t *val;
+        json_object_foreach(v, key, val) {
+            int t = colour_of(key);
+            if (t < 0 || !json_is_array(val) || json_array_size(val) > 4) {
+                return -1;
+            }
+            memset(st->stack[t], 0, 4);
+            st->stack_n[t] = (int8_t)json_array_size(val);
+            for (size_t i = 0; i < json_array_size(val); i++) {
+                st->stack[t][i] = (int8_t)json_integer_value(json_array_get(val, i));
+            }
+        }
+    }
+    if ((v = json_object_get(pos, "players"))) {
+        const char *key;
+        json_t *val;
+        json_object_foreach(v, key, val) {
+            int p = player_of(st, key);
+            if (p < 0 || load_player(st, p, val)) {
+                return -1;
+            }
+        }
+    }
+    if ((v = json_object_get(pos, "completed"))) {
+        st->coop_done_n = 0;
+        memset(st->coop_done, -1, sizeof(st->coop_done));
+        size_t i;
+        json_t *x;
+        json_array_foreach(v, i, x) {
+            int art = artifact_of(json_string_value(x));
+            if (art < 0) {
+                return -1;
+            }
+            st->coop_done[st->coop_done_n++] = (int8_t)art;
+        }
+    }
+    if ((v = json_object_get(pos, "artifacts"))) {
+        json_t *row = json_object_get(v, "row");
+        json_t *deck = json_object_get(v, "deck");
+        int8_t used[STONES_NART] = {0};
+        for (int p = 0; p < st->np; p++) {
+            for (int i = 0; i < st->pl[p].ncrafted; i++) {
+                used[st->pl[p].crafted[i]] = 1;
+            }
+        }
+        for (int i = 0; i < st->coop_done_n; i++) {
+            used[st->coop_done[i]] = 1;
+        }
+        memset(st->art_row, -1, sizeof(st->art_row));
+        st->art_row_n = 0;
+        size_t i;
+        json_t *x;
+        json_array_foreach(row, i, x) {
+            int art = artifact_of(json_string_value(x));
+            if (art < 0 || st->art_row_n >= STONES_ART_ROW) {
+                return -1;
+            }
+            st->art_row[st->art_row_n++] = (int8_t)art;
+            used[art] = 1;
+        }
+        int8_t dk[STONES_NART];
+        int nd = 0;
+        json_array_foreach(deck, i, x) {
+            int art = artifact_of(json_string_value(x));
+            if (art < 0) {
+                return -1;
+            }
+            dk[nd++] = (int8_t)art;
+            used[art] = 1;
+        }
+        if (!deck || json_object_get(v, "fill")) {
+            for (int k = 0; k < STONES_NART; k++) {
+                if (!used[k]) {
+                    dk[nd++] = (int8_t)k;
+                }
+            }
+        }
+        memset(st->art_deck, -1, sizeof(st->art_deck));
+        st->art_top = (int8_t)(STONES_NART - nd);
+        memcpy(st->art_deck + st->art_top, dk, (size_t)nd);
+    }
+    if ((v = json_object_get(pos, "coop_filled"))) {
+        st->coop_filled = (int8_t)json_integer_value(v);
+    }
+    if ((v = json_object_get(pos, "current"))) {
+        int p = player_of(st, json_string_value(v));
+        if (p < 0) {
+            return -1;
+        }
+        st->cur = (int8_t)p;
+        if (st->phase == STONES_PH_PLACE) {
+            for (int q = 0; q < st->np; q++) {
+                if (st->pl[q].taoist < 0) {
+                    st->pl[q].taoist = (int8_t)q;
+                }
+            }
+        }
+        st->turn_no--;
+        stones__begin_turn(st);
+    }
+    if ((v = json_object_get(pos, "phase"))) {
+        int ph = phase_of(json_string_value(v));
+        if (ph < 0) {
+            return -1;
+        }
+        st->phase = (int8_t)ph;
+    }
+    if ((v = json_object_get(pos, "turn"))) {
+        json_t *x;
+        if ((x = json_object_get(v, "casts"))) {
+            st->casts = (int8_t)json_integer_value(x);
+        }
+        if ((x = json_object_get(v, "grants"))) {
+            counts_from(json_string_value(x), st->grant);
+        }
+        if ((x = json_object_get(v, "gained"))) {
+            counts_from(json_string_value(x), st->gained);
+        }
+        if ((x = json_object_get(v, "pending"))) {
+            counts_from(json_string_value(x), st->pending);
+        }
+        if ((x = json_object_get(v, "free_steps"))) {
+            st->free_steps = (int8_t)json_integer_value(x);
+        }
+        if ((x = json_object_get(v, "batch"))) {
+            st->batch = (int8_t)json_integer_value(x);
+        }
+        if ((x = json_object_get(v, "batch_steps"))) {
+            st->batch_steps = (int8_t)json_integer_value(x);
+        }
+        if ((x = json_object_get(v, "o6_used"))) {
+            st->o6_used = (int8_t)json_is_true(x);
+        }
+        if ((x = json_object_get(v, "metrics"))) {
+            st->m_gained = (int8_t)json_integer_value(json_array_get(x, 0));
+            st->m_same = (int8_t)json_integer_value(json_array_get(x, 1));
+            st->m_maxline = (int8_t)json_integer_value(json_array_get(x, 2));
+            st->m_lines = (int8_t)json_integer_value(json_array_get(x, 3));
+        }
+        if ((x = json_object_get(v, "pay_art"))) {
+            st->pay_art = (int8_t)artifact_of(json_string_value(x));
+        }
+        if ((x = json_object_get(v, "owed"))) {
+            counts_from(json_string_value(x), st->owed);
+        }
+    }
+    if ((v = json_object_get(pos, "qi_supply"))) {
+        st->qi_supply = (int16_t)json_integer_value(v);
+    }
+    int qi = st->qi_supply;
+    for (int p = 0; p < st->np; p++) {
+        qi += st->pl[p].qi;
+    }
+    st->qi_initial = (int16_t)qi;
+    if ((v = json_object_get(pos, "supply"))) {
+        int8_t tmp[STONES_NSTONES];
+        int n = letters(json_string_value(v), tmp, STONES_NSTONES);
+        if (n < 0) {
+            return -1;
+        }
+        memset(st->supply, -1, sizeof(st->supply));
+        memcpy(st->supply, tmp, (size_t)n);
+        st->supply_n = (int8_t)n;
+    } else {
+        int8_t tmp[STONES_NSTONES];
+        int n = 0;
+        if ((v = json_object_get(pos, "supply_front"))) {
+            n = letters(json_string_value(v), tmp, STONES_NSTONES);
+            if (n < 0) {
+                return -1;
+            }
+        }
+        auto_supply(st, tmp, n);
+    }
+    if (json_is_true(json_object_get(pos, "advance"))) {
+        stones__advance(st);
+    }
+    return 0;
+}
+
+static json_t *letters_json(const int8_t *v, int n)
+{
+    char buf[STONES_NSTONES + 1];
+    int k = 0;
+    for (int i = 0; i < n && k < STONES_NSTONES; i++) {
+        buf[k++] = v[i] < 0 ? '.' : stones_colour_letter[v[i]][0];
+    }
+    buf[k] = 0;
+    return json_string(buf);
+}
+
+static json_t *counts_json(const int8_t counts[STONES_NCOL])
+{
+    char buf[STONES_NSTONES + 1];
+    int k = 0;
+    for (int c = 0; c < STONES_NCOL; c++) {
+        for (int i = 0; i < counts[c] && k < STONES_NSTONES; i++) {
+            buf[k++] = stones_colour_letter[c][0];
+        }
+    }
+    buf[k] = 0;
+    return json_string(buf);
+}
+
+static json_t *cards_json(const int8_t *v, int n, int reverse)
+{
+    json_t *a = json_array();
+    for (int i = 0; a && i < n; i++) {
+        int c = reverse ? v[n - 1 - i] : v[i];
+        if (game_json_push(a, json_string(stones_card_name[c]))) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    return a;
+}
+
+static json_t *arts_json(const int8_t *v, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; a && i < n; i++) {
+        if (game_json_push(a, json_string(stones_artifacts[v[i]].id))) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    return a;
+}
+
+/*
+ * Dumps the whole state, hidden parts included, in the key layout that
+ * stones_state_load() reads, plus "over", "end" and "scores". New
+ * reference, NULL on allocation failure. Test use only: never send it to a
+ * client.
+ */
+json_t *stones_state_dump(const struct stones_state *st)
+{
+    json_t *o = json_object();
+    if (!o) {
+        return NULL;
+    }
+    int rc = 0;
+    static const char *const vname[] = {"standard", "novice", "cooperative"};
+    rc |= game_json_set(o, "variant", json_string(vname[st->variant]));
+    rc |= game_json_set(o, "phase", json_string(stones_phase_name[st->phase]));
+    rc |= game_json_set(o, "current", json_string(stones_colour_name[st->pl[st->cur].colour]));
+    rc |= game_json_set(o, "start", json_string(stones_colour_name[st->pl[st->start].colour]));
+    rc |= game_json_set(o, "over", json_boolean(st->phase == STONES_PH_OVER));
+    rc |= game_json_set(o, "end", json_string(stones_end_name[st->end_reason]));
+    rc |= game_json_set(o, "final_round", json_boolean(st->final_round));
+    json_t *obj = json_array();
+    for (int k = 1; obj && k <= 7; k++) {
+        if (st->objectives & (1 << (k - 1))) {
+            char b[4];
+            snprintf(b, sizeof(b), "O%d", k);
+            rc |= game_json_push(obj, json_string(b));
+        }
+    }
+    rc |= game_json_set(o, "objectives", obj);
+    json_t *tiles = json_object();
+    for (int t = 0; tiles && t < STONES_NTILES; t++) {
+        rc |= game_json_set(tiles, stones_tile_name[t],
+                            json_pack("{s:[ii],s:o}", "pos", st->tile_r[t], st->tile_c[t],
+                                      "stones", letters_json(st->slot[t], 4)));
+    }
+    rc |= game_json_set(o, "tiles", tiles);
+    rc |= game_json_set(o, "supply", letters_json(st->supply, st->supply_n));
+    rc |= game_json_set(o, "qi_supply", json_integer(st->qi_supply));
+    rc |= game_json_set(o, "artifacts",
+                        json_pack("{s:o,s:o}", "row", arts_json(st->art_row, st->art_row_n),
+                                  "deck", arts_json(st->art_deck + st->art_top,
+                                                    STONES_NART - st->art_top)));
+    rc |= game_json_set(o, "completed", arts_json(st->coop_done, st->coop_done_n));
+    rc |= game_json_set(o, "coop_filled", json_integer(st->coop_filled));
+    json_t *stacks = json_object();
+    for (int t = 0; stacks && t < STONES_NCOL; t++) {
+        json_t *s = json_array();
+        for (int i = 0; s && i < st->stack_n[t]; i++) {
+            rc |= game_json_push(s, json_integer(st->stack[t][i]));
+        }
+        rc |= game_json_set(stacks, stones_colour_letter[t], s);
+    }
+    rc |= game_json_set(o, "stacks", stacks);
+    json_t *players = json_object();
+    for (int p = 0; players && p < st->np; p++) {
+        const struct stones_player *pl = &st->pl[p];
+        json_t *runes = json_object();
+        for (int t = 0; runes && t < STONES_NCOL; t++) {
+            if (pl->rune_owned[t] && t != pl->colour) {
+                rc |= game_json_set(runes, stones_colour_letter[t], json_integer(pl->rune_val[t]));
+            }
+        }
+        int parts[6];
+        int total = stones__score(st, p, parts);
+        json_t *po = json_pack("{s:i,s:s?,s:[ii],s:o,s:i,s:i,s:o,s:o,s:o,s:o,s:o,s:i,s:i}",
+                               "seat", pl->seat,
+                               "taoist", pl->taoist >= 0 ? stones_tile_name[pl->taoist] : NULL,
+                               "spirit", pl->spirit_r, pl->spirit_c,
+                               "held", counts_json(pl->held), "qi", pl->qi,
+                               "excess", pl->excess, "runes", runes,
+                               "crafted", arts_json(pl->crafted, pl->ncrafted),
+                               "row", cards_json(pl->row, pl->row_n, 0),
+                               "deck", cards_json(pl->deck, pl->deck_n, 1),
+                               "discard", cards_json(pl->discard, pl->discard_n, 0),
+                               "removed", pl->removed_n, "score", total);
+        rc |= game_json_set(players, stones_colour_name[pl->colour], po);
+    }
+    rc |= game_json_set(o, "players", players);
+    json_t *turn = json_pack("{s:i,s:o,s:o,s:o,s:i,s:i,s:i,s:b,s:[iiii],s:o,s:i}",
+                             "casts", st->casts, "grants", counts_json(st->grant),
+                             "gained", counts_json(st->gained),
+                             "pending", counts_json(st->pending),
+                             "free_steps", st->free_steps, "batch", st->batch,
+                             "batch_steps", st->batch_steps, "o6_used", st->o6_used,
+                             "metrics", st->m_gained, st->m_same, st->m_maxline, st->m_lines,
+                             "owed", counts_json(st->owed), "group", st->group_cur);
+    rc |= game_json_set(o, "turn", turn);
+    if (rc) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* ---- game_ops glue ---- */
+
+static json_t *ops_schema(void)
+{
+    return json_pack("{s:{s:s,s:[sss],s:s},s:{s:s,s:[iiii],s:i,s:s}}",
+                     "variant", "type", "enum", "values", "standard", "novice", "cooperative",
+                     "default", "standard",
+                     "colours", "type", "enum", "values", 1, 2, 3, 4, "default", 4,
+                     "variant", "cooperative");
+}
+
+static int ops_check_options(const json_t *options, int nseats, struct game_error *err)
+{
+    return stones__check_options(options, nseats, NULL, NULL, err);
+}
+
+static int ops_init(void *state, const json_t *options, const struct game_setup *setup,
+                    struct game_error *err)
+{
+    int variant;
+    int colours;
+    int rc = stones__check_options(options, setup->nseats, &variant, &colours, err);
+    if (rc != GAME_OK) {
+        return rc;
+    }
+    stones__setup(state, variant, colours, setup);
+    return GAME_OK;
+}
+
+static int ops_apply(void *state, int seat, const json_t *action, struct game_error *err)
+{
+    struct stones_state *st = state;
+    if (st->phase == STONES_PH_OVER) {
+        return game_error_set(err, GAME_E_OVER, "R-stones-6.1: the game is over");
+    }
+    if (seat != stones__current_seat(st)) {
+        return game_error_set(err, GAME_E_NOT_TURN, "R-stones-4: it is %s's turn, not yours",
+                              st->names[stones__current_seat(st)]);
+    }
+    struct stones_action a;
+    int rc = stones_action_decode(action, &a, err);
+    if (rc != GAME_OK) {
+        return rc;
+    }
+    return stones_apply_action(st, seat, &a, err);
+}
+
+struct legal_ctx {
+    json_t *arr;
+    int failed;
+};
+
+static int legal_cb(const struct stones_action *a, void *ctx)
+{
+    struct legal_ctx *lc = ctx;
+    if (game_json_push(lc->arr, stones_action_encode(a))) {
+        lc->failed = 1;
+        return 1;
+    }
+    return 0;
+}
+
+static json_t *ops_legal(const void *state, int seat)
+{
+    const struct stones_state *st = state;
+    struct legal_ctx lc = {json_array(), 0};
+    if (!lc.arr) {
+        return NULL;
+    }
+    if (st->phase == STONES_PH_OVER || seat != stones__current_seat(st)) {
+        return lc.arr;
+    }
+    stones__enumerate(st, legal_cb, &lc);
+    if (lc.failed) {
+        json_decref(lc.arr);
+        return NULL;
+    }
+    return lc.arr;
+}
+
+static unsigned ops_active(const void *state)
+{
+    int seat = stones__current_seat(state);
+    return seat < 0 ? 0u : 1u << seat;
+}
+
+const struct game_ops stones_game = {
+    .id = "stones",
+    .title = "Sorcerer & Stones",
+    .min_players = 1,
+    .max_players = 4,
+    .state_size = sizeof(struct stones_state),
+    .options_schema = ops_schema,
+    .check_options = ops_check_options,
+    .init = ops_init,
+    .apply = ops_apply,
+    .view = stones_view,
+    .legal = ops_legal,
+    .active = ops_active,
+    .result = stones_result,
+    .check_invariants = stones_check_invariants,
+};

@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stones_legal.c - enumeration of every legal action of the current player
+ * (R-stones-4.1: accepted = listed). It generates a superset of candidates
+ * for the current phase and keeps those that stones__validate() accepts, so
+ * the list and apply() can never disagree. It never changes the state and
+ * never touches JSON.
+ */
+#include "stones.h"
+
+#include <string.h>
+
+struct enum_ctx {
+    const struct stones_state *st;
+    int (*cb)(const struct stones_action *a, void *ctx);
+    void *ctx;
+    int count;
+    int stop;
+};
+
+static void try_action(struct enum_ctx *e, const struct stones_action *a)
+{
+    if (e->stop) {
+        return;
+    }
+    if (stones__validate(e->st, a, NULL) != GAME_OK) {
+        return;
+    }
+    e->count++;
+    if (e->cb(a, e->ctx)) {
+        e->stop = 1;
+    }
+}
+
+static void base(struct stones_action *a, int type)
+{
+    memset(a, 0, sizeof(*a));
+    a->type = type;
+}
+
+static void cast_candidates(struct enum_ctx *e, int card)
+{
+    struct stones_action a;
+    if (card <= STONES_SPIN2) {
+        for (int t = 0; t < STONES_NTILES; t++) {
+            for (int d = 0; d < 2; d++) {
+                base(&a, STONES_A_CAST);
+                a.card = card;
+                a.tile = t;
+                a.dir = d;
+                try_action(e, &a);
+            }
+        }
+    } else if (card <= STONES_FLY2) {
+        for (int t = 0; t < STONES_NTILES; t++) {
+            base(&a, STONES_A_CAST);
+            a.card = card;
+            a.tile = t;
+            try_action(e, &a);
+        }
+    } else if (card <= STONES_QUAKE2) {
+        for (int t = 0; t < STONES_NTILES; t++) {
+            /* Any legal destination touches another tile, so it lies in
+             * -1..5 in canonical coordinates (R-stones-2.1). */
+            for (int r = -1; r <= 5; r++) {
+                for (int c = -1; c <= 5; c++) {
+                    base(&a, STONES_A_CAST);
+                    a.card = card;
+                    a.tile = t;
+                    a.quake = STONES_QUAKE_MOVE;
+                    a.to_r = r;
+                    a.to_c = c;
+                    try_action(e, &a);
+                }
+            }
+        }
+        for (int t = 0; t < STONES_NTILES; t++) {
+            for (int u = 0; u < STONES_NTILES; u++) {
+                base(&a, STONES_A_CAST);
+                a.card = card;
+                a.quake = STONES_QUAKE_SWAP;
+                a.tile = t;
+                a.tile2 = u;
+                try_action(e, &a);
+            }
+        }
+    } else {
+        int x = card - STONES_SHIFT0;
+        const struct stones_state *st = e->st;
+        for (int sa = 0; sa < 20; sa++) {
+            if (st->slot[sa / 4][sa % 4] != x) {
+                continue;
+            }
+            for (int sb = 0; sb < 20; sb++) {
+                base(&a, STONES_A_CAST);
+                a.card = card;
+                a.slot_a = sa;
+                a.slot_b = sb;
+                try_action(e, &a);
+            }
+        }
+    }
+}
+
+static void cell_candidates(struct enum_ctx *e, int type)
+{
+    const struct stones_player *pl = &e->st->pl[e->st->cur];
+    static const int dr[4] = {-1, 0, 0, 1};
+    static const int dc[4] = {0, -1, 1, 0};
+    struct stones_action a;
+    for (int k = 0; k < 4; k++) {
+        base(&a, type);
+        a.to_r = pl->spirit_r + dr[k];
+        a.to_c = pl->spirit_c + dc[k];
+        try_action(e, &a);
+        if (type == STONES_A_PAY_STEP) {
+            for (int x = 0; x < STONES_NCOL; x++) {
+                for (int y = 0; y < STONES_NCOL; y++) {
+                    base(&a, type);
+                    a.to_r = pl->spirit_r + dr[k];
+                    a.to_c = pl->spirit_c + dc[k];
+                    a.npair = 2;
+                    a.pair[0] = x;
+                    a.pair[1] = y;
+                    try_action(e, &a);
+                }
+            }
+        }
+    }
+}
+
+/*
+ * Calls cb for every legal action of the current player in a fixed order
+ * until cb returns non-zero. Returns the number of legal actions visited.
+ * Visits nothing once the game is over. Never changes `st`.
+ */
+int stones__enumerate(const struct stones_state *st,
+                      int (*cb)(const struct stones_action *a, void *ctx), void *ctx)
+{
+    struct enum_ctx e = {st, cb, ctx, 0, 0};
+    struct stones_action a;
+    const struct stones_player *pl = &st->pl[st->cur];
+    switch (st->phase) {
+    case STONES_PH_PLACE:
+        for (int t = 0; t < STONES_NTILES; t++) {
+            base(&a, STONES_A_PLACE);
+            a.tile = t;
+            try_action(&e, &a);
+        }
+        break;
+    case STONES_PH_CAST:
+        for (int i = 0; i < pl->row_n; i++) {
+            cast_candidates(&e, pl->row[i]);
+        }
+        base(&a, STONES_A_END_CAST);
+        try_action(&e, &a);
+        for (int i = 0; i < pl->row_n; i++) {
+            base(&a, STONES_A_DISCARD);
+            a.card = pl->row[i];
+            try_action(&e, &a);
+        }
+        break;
+    case STONES_PH_CHOOSE:
+        for (int s = 0; s < STONES_NSLOTS; s++) {
+            base(&a, STONES_A_CHOOSE);
+            a.slot_a = pl->taoist * 4 + s;
+            try_action(&e, &a);
+        }
+        break;
+    case STONES_PH_OFFER:
+        for (int c = 0; c < STONES_NCOL; c++) {
+            base(&a, STONES_A_OFFER);
+            a.colour = c;
+            try_action(&e, &a);
+        }
+        break;
+    case STONES_PH_MOVE:
+        cell_candidates(&e, STONES_A_STEP);
+        cell_candidates(&e, STONES_A_PAY_STEP);
+        base(&a, STONES_A_TAKE_RUNE);
+        try_action(&e, &a);
+        base(&a, STONES_A_END_MOVE);
+        try_action(&e, &a);
+        break;
+    case STONES_PH_CRAFT: {
+        int8_t av[4];
+        int nav = stones__available(st, av);
+        for (int i = 0; i < nav; i++) {
+            base(&a, STONES_A_CRAFT);
+            a.artifact = av[i];
+            try_action(&e, &a);
+        }
+        base(&a, STONES_A_END_TURN);
+        try_action(&e, &a);
+        break;
+    }
+    case STONES_PH_PAY:
+        for (int c = 0; c < STONES_NCOL; c++) {
+            base(&a, STONES_A_PAY);
+            a.colour = c;
+            try_action(&e, &a);
+        }
+        for (int c = 0; c < STONES_NCOL; c++) {
+            for (int x = 0; x < STONES_NCOL; x++) {
+                for (int y = 0; y < STONES_NCOL; y++) {
+                    base(&a, STONES_A_PAY_PAIR);
+                    a.colour = c;
+                    a.npair = 2;
+                    a.pair[0] = x;
+                    a.pair[1] = y;
+                    try_action(&e, &a);
+                }
+            }
+        }
+        break;
+    case STONES_PH_REWARD:
+        cell_candidates(&e, STONES_A_REWARD_STEP);
+        for (int t = 0; t < STONES_NTILES; t++) {
+            base(&a, STONES_A_REWARD_FLY);
+            a.tile = t;
+            try_action(&e, &a);
+        }
+        base(&a, STONES_A_REWARD_SKIP);
+        try_action(&e, &a);
+        break;
+    default:
+        break;
+    }
+    return e.count;
+}
