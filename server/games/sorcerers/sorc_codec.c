@@ -1,0 +1,706 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sorc_codec.c - the JSON edge of the Sorcerers core: options, the
+ * `struct game_ops sorc_game` table, action decoding and encoding, the
+ * legal-list and result wrappers, and the position load/dump pair used by
+ * the scenario tests. It owns the wire spelling of actions; it must never
+ * hold rules (those live in sorc_rules.c) and never do I/O.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+#include "json_util.h"
+#include "sorc.h"
+#include "sorc_codec.h"
+
+static const char *const atype_names[SORC_A_COUNT] = {
+    [SORC_A_DEAL] = "deal",
+    [SORC_A_DONE] = "done",
+    [SORC_A_RECRUIT] = "recruit",
+    [SORC_A_EQUIP] = "equip",
+    [SORC_A_MOVE_OBJECT] = "move_object",
+    [SORC_A_DISCARD_OBJECT] = "discard_object",
+    [SORC_A_PLACE_GRIMHOLD] = "place_grimhold",
+    [SORC_A_ACTIVATE] = "activate",
+    [SORC_A_PASS] = "pass",
+    [SORC_A_TRACK] = "track",
+    [SORC_A_DISCARD] = "discard",
+    [SORC_A_ENCOUNTER] = "encounter",
+    [SORC_A_COMBO_SPELL] = "combo_spell",
+    [SORC_A_COMBO_EVENT] = "combo_event",
+    [SORC_A_COMBO_AMP] = "combo_amp",
+    [SORC_A_COMBO_DECLARE] = "combo_declare",
+    [SORC_A_CLEAR_MIND] = "clear_mind",
+    [SORC_A_NEGATE] = "negate",
+    [SORC_A_DEFENSE] = "defense",
+    [SORC_A_PROTECT] = "protect",
+    [SORC_A_STEAL] = "steal",
+};
+
+static const char *const enc_names[3] = {"keep", "first_to_fight", "martyr"};
+
+/* ---- Action decoding ---- */
+
+/* Reads card field `key`: 0 and *ret set (SORC_NONE for null or, when
+ * `nullable`, absent), or -1 when malformed or an unknown id. */
+static int card_field(const json_t *obj, const char *key, int nullable, uint8_t *ret)
+{
+    const json_t *v = json_object_get(obj, key);
+
+    if (!v || json_is_null(v)) {
+        if (!nullable) {
+            return -1;
+        }
+        *ret = SORC_NONE;
+        return 0;
+    }
+    if (!json_is_string(v)) {
+        return -1;
+    }
+    *ret = sorc_card_find(json_string_value(v));
+    return *ret == SORC_NONE ? -1 : 0;
+}
+
+/* Decodes `json` into *a; 0 or -1 (bad_action). See sorc_codec.h. */
+int sorc_action_decode(const json_t *json, struct sorc_action *a)
+{
+    const char *type;
+    int t = 0;
+    int rc = 0;
+
+    memset(a, 0, sizeof(*a));
+    a->card = a->to = a->target = a->object = a->sorcerer = a->betray = SORC_NONE;
+    a->ch_card[0] = a->ch_card[1] = a->ch_target[0] = a->ch_target[1] = SORC_NONE;
+    if (!json_is_object(json)) {
+        return -1;
+    }
+    type = game_json_str(json, "type");
+    if (!type) {
+        return -1;
+    }
+    for (int i = 1; i < SORC_A_COUNT; i++) {
+        if (strcmp(type, atype_names[i]) == 0) {
+            t = i;
+        }
+    }
+    if (!t) {
+        return -1;
+    }
+    a->type = (uint8_t)t;
+    switch (t) {
+    case SORC_A_DEAL:
+    case SORC_A_RECRUIT:
+    case SORC_A_DISCARD:
+    case SORC_A_CLEAR_MIND:
+    case SORC_A_PROTECT:
+    case SORC_A_STEAL:
+        rc = card_field(json, "card", 0, &a->card);
+        break;
+    case SORC_A_EQUIP:
+        rc = card_field(json, "card", 0, &a->card) | card_field(json, "to", 0, &a->to);
+        break;
+    case SORC_A_MOVE_OBJECT:
+        rc = card_field(json, "object", 0, &a->object) | card_field(json, "to", 0, &a->to);
+        break;
+    case SORC_A_DISCARD_OBJECT:
+        rc = card_field(json, "object", 0, &a->object);
+        break;
+    case SORC_A_PLACE_GRIMHOLD:
+        rc = card_field(json, "to", 0, &a->to);
+        break;
+    case SORC_A_ACTIVATE:
+        rc = card_field(json, "card", 0, &a->card) | card_field(json, "target", 1, &a->target) |
+             card_field(json, "to", 1, &a->to);
+        break;
+    case SORC_A_TRACK:
+    case SORC_A_COMBO_SPELL:
+    case SORC_A_COMBO_EVENT:
+    case SORC_A_COMBO_AMP:
+        rc = card_field(json, "card", 1, &a->card);
+        break;
+    case SORC_A_DEFENSE:
+        rc = card_field(json, "card", 0, &a->card) | card_field(json, "target", 0, &a->target);
+        break;
+    case SORC_A_ENCOUNTER: {
+        const char *c = game_json_str(json, "choice");
+        int found = -1;
+        for (int i = 0; c && i < 3; i++) {
+            if (strcmp(c, enc_names[i]) == 0) {
+                found = i;
+            }
+        }
+        if (found < 0) {
+            return -1;
+        }
+        a->choice = (uint8_t)found;
+        if (found != SORC_ENC_KEEP) {
+            rc = card_field(json, "sorcerer", 0, &a->sorcerer);
+        }
+        break;
+    }
+    case SORC_A_COMBO_DECLARE: {
+        const json_t *s = json_object_get(json, "sacrifice");
+        if (s && !json_is_boolean(s) && !json_is_null(s)) {
+            return -1;
+        }
+        a->sacrifice = s && json_is_true(s);
+        rc = card_field(json, "betray", 1, &a->betray);
+        break;
+    }
+    case SORC_A_NEGATE: {
+        const json_t *ch = json_object_get(json, "choices");
+        size_t i;
+        const json_t *e;
+        if (!json_is_array(ch) || json_array_size(ch) > 2) {
+            return -1;
+        }
+        json_array_foreach(ch, i, e) {
+            if (!json_is_object(e) || card_field(e, "card", 0, &a->ch_card[i]) < 0 ||
+                card_field(e, "target", 1, &a->ch_target[i]) < 0) {
+                return -1;
+            }
+        }
+        a->nchoices = (uint8_t)json_array_size(ch);
+        break;
+    }
+    default:
+        break;
+    }
+    return rc ? -1 : 0;
+}
+
+static json_t *card_json(uint8_t c)
+{
+    return c < SORC_NCARDS ? json_string(sorc_cards[c].id) : json_null();
+}
+
+/* Encodes *a in canonical form; new reference or NULL. See sorc_codec.h. */
+json_t *sorc_action_encode(const struct sorc_action *a)
+{
+    json_t *o = json_object();
+    int rc = 0;
+
+    if (!o || a->type == 0 || a->type >= SORC_A_COUNT) {
+        json_decref(o);
+        return NULL;
+    }
+    rc |= game_json_set(o, "type", json_string(atype_names[a->type]));
+    switch (a->type) {
+    case SORC_A_DEAL:
+    case SORC_A_RECRUIT:
+    case SORC_A_DISCARD:
+    case SORC_A_CLEAR_MIND:
+    case SORC_A_PROTECT:
+    case SORC_A_STEAL:
+    case SORC_A_TRACK:
+    case SORC_A_COMBO_SPELL:
+    case SORC_A_COMBO_EVENT:
+    case SORC_A_COMBO_AMP:
+        rc |= game_json_set(o, "card", card_json(a->card));
+        break;
+    case SORC_A_EQUIP:
+        rc |= game_json_set(o, "card", card_json(a->card));
+        rc |= game_json_set(o, "to", card_json(a->to));
+        break;
+    case SORC_A_MOVE_OBJECT:
+        rc |= game_json_set(o, "object", card_json(a->object));
+        rc |= game_json_set(o, "to", card_json(a->to));
+        break;
+    case SORC_A_DISCARD_OBJECT:
+        rc |= game_json_set(o, "object", card_json(a->object));
+        break;
+    case SORC_A_PLACE_GRIMHOLD:
+        rc |= game_json_set(o, "to", card_json(a->to));
+        break;
+    case SORC_A_ACTIVATE: {
+        int ea = a->card < SORC_NCARDS ? sorc_cards[a->card].ea : 0;
+        rc |= game_json_set(o, "card", card_json(a->card));
+        if (ea == SORC_EA_FIND || ea == SORC_EA_UP_IN_SMOKE || ea == SORC_EA_STEAL_OBJECT) {
+            rc |= game_json_set(o, "target", card_json(a->target));
+        }
+        if (ea == SORC_EA_STEAL_OBJECT) {
+            rc |= game_json_set(o, "to", card_json(a->to));
+        }
+        break;
+    }
+    case SORC_A_DEFENSE:
+        rc |= game_json_set(o, "card", card_json(a->card));
+        rc |= game_json_set(o, "target", card_json(a->target));
+        break;
+    case SORC_A_ENCOUNTER:
+        rc |= game_json_set(o, "choice", json_string(enc_names[a->choice % 3]));
+        if (a->choice != SORC_ENC_KEEP) {
+            rc |= game_json_set(o, "sorcerer", card_json(a->sorcerer));
+        }
+        break;
+    case SORC_A_COMBO_DECLARE:
+        rc |= game_json_set(o, "sacrifice", json_boolean(a->sacrifice));
+        rc |= game_json_set(o, "betray", card_json(a->betray));
+        break;
+    case SORC_A_NEGATE: {
+        json_t *arr = json_array();
+        rc |= game_json_set(o, "choices", arr);
+        for (int i = 0; arr && i < a->nchoices; i++) {
+            json_t *e = json_object();
+            rc |= game_json_push(arr, e);
+            if (e) {
+                rc |= game_json_set(e, "card", card_json(a->ch_card[i]));
+                rc |= game_json_set(e, "target", card_json(a->ch_target[i]));
+            }
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    if (rc) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* ---- Options ---- */
+
+static json_t *sorc_options_schema(void)
+{
+    return json_pack("{s:{s:s, s:[s,i,i], s:s}, s:{s:s, s:i, s:i, s:i}}", "merlinian_seat",
+                     "type", "enum", "values", "random", 0, 1, "default", "random", "max_turns",
+                     "type", "int", "min", 0, "max", 10000, "default", 100);
+}
+
+/* Parses options into *ret_seat (-1 random) and *ret_max; GAME_OK or
+ * GAME_E_BAD_OPTION. */
+static int parse_options(const json_t *options, int nseats, int *ret_seat, int *ret_max,
+                         struct game_error *err)
+{
+    const char *key;
+    const json_t *v;
+    int seat = -1;
+    int max = 100;
+
+    if (nseats != 2) {
+        return game_error_set(err, GAME_E_BAD_OPTION,
+                              "R-sorcerers-3: Sorcerers is played by exactly 2 seats");
+    }
+    if (options && !json_is_object(options)) {
+        return game_error_set(err, GAME_E_BAD_OPTION, "R-sorcerers-3: options must be an object");
+    }
+    if (options) {
+        json_object_foreach((json_t *)options, key, v) {
+            if (strcmp(key, "merlinian_seat") == 0) {
+                if (json_is_string(v) && strcmp(json_string_value(v), "random") == 0) {
+                    seat = -1;
+                } else if (json_is_integer(v) &&
+                           (json_integer_value(v) == 0 || json_integer_value(v) == 1)) {
+                    seat = (int)json_integer_value(v);
+                } else {
+                    return game_error_set(err, GAME_E_BAD_OPTION,
+                                          "R-sorcerers-3: merlinian_seat is \"random\", 0 or 1");
+                }
+            } else if (strcmp(key, "max_turns") == 0) {
+                if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+                    json_integer_value(v) > 10000) {
+                    return game_error_set(err, GAME_E_BAD_OPTION,
+                                          "R-sorcerers-7: max_turns is an integer from 0 to "
+                                          "10000");
+                }
+                max = (int)json_integer_value(v);
+            } else {
+                return game_error_set(err, GAME_E_BAD_OPTION, "R-sorcerers-3: unknown option %s",
+                                      key);
+            }
+        }
+    }
+    *ret_seat = seat;
+    *ret_max = max;
+    return GAME_OK;
+}
+
+static int sorc_check_options(const json_t *options, int nseats, struct game_error *err)
+{
+    int seat;
+    int max;
+
+    return parse_options(options, nseats, &seat, &max, err);
+}
+
+static int sorc_init(void *state, const json_t *options, const struct game_setup *setup,
+                     struct game_error *err)
+{
+    struct sorc_state *st = state;
+    char names[2][SORC_NAME_MAX];
+    int seat;
+    int max;
+    int rc = parse_options(options, setup->nseats, &seat, &max, err);
+
+    if (rc != GAME_OK) {
+        return rc;
+    }
+    memset(st, 0, sizeof(*st));
+    memset(names, 0, sizeof(names));
+    for (int i = 0; i < 2; i++) {
+        snprintf(names[i], SORC_NAME_MAX, "%s", setup->names[i][0] ? setup->names[i] : "?");
+    }
+    sorc_state_setup(st, setup->seed, seat, max, names[0], names[1]);
+    return GAME_OK;
+}
+
+/* ---- Apply, legal, active, result ---- */
+
+static int sorc_apply(void *state, int seat, const json_t *action, struct game_error *err)
+{
+    struct sorc_state *st = state;
+    struct sorc_state scratch;
+    struct sorc_action a;
+    char msg[GAME_MSG_MAX];
+    int rc;
+
+    /* R-sorcerers-4.4: game_over, not_your_turn, bad_action, then the rules. */
+    if (st->over) {
+        return game_error_set(err, GAME_E_OVER, "R-sorcerers-7: the game is over");
+    }
+    if (seat < 0 || seat > 1 || !st->act[sorc__side(st, seat)]) {
+        return game_error_set(err, GAME_E_NOT_TURN,
+                              "R-sorcerers-4.2: it is not your decision now");
+    }
+    if (sorc_action_decode(action, &a) < 0) {
+        return game_error_set(err, GAME_E_BAD_ACTION,
+                              "R-sorcerers-10: malformed action (see the action reference)");
+    }
+    memcpy(&scratch, st, sizeof(scratch));
+    msg[0] = '\0';
+    rc = sorc_rules_apply(&scratch, seat, &a, msg, sizeof(msg));
+    if (rc == GAME_E_BAD_ACTION) {
+        return game_error_set(err, GAME_E_BAD_ACTION,
+                              "R-sorcerers-5.5.2: list the negation choices in slot order");
+    }
+    if (rc != GAME_OK) {
+        return game_error_set(err, rc, "%s", msg);
+    }
+    memcpy(st, &scratch, sizeof(scratch));
+    return GAME_OK;
+}
+
+/* Legal actions of `seat` as a JSON array; new reference or NULL. */
+json_t *sorc_legal_json(const void *state, int seat)
+{
+    struct sorc_legal *l = malloc(sizeof(*l));
+    json_t *arr = json_array();
+
+    if (!l || !arr) {
+        free(l);
+        json_decref(arr);
+        return NULL;
+    }
+    sorc_legal_list(state, seat, l);
+    for (int i = 0; i < l->n; i++) {
+        if (game_json_push(arr, sorc_action_encode(&l->a[i])) < 0) {
+            free(l);
+            json_decref(arr);
+            return NULL;
+        }
+    }
+    free(l);
+    return arr;
+}
+
+static unsigned sorc_active(const void *state)
+{
+    const struct sorc_state *st = state;
+    unsigned m = 0;
+
+    if (st->over) {
+        return 0;
+    }
+    for (int s = 0; s < 2; s++) {
+        if (st->act[s]) {
+            m |= 1u << sorc__seat(st, s);
+        }
+    }
+    return m;
+}
+
+/* The result object (see game.h); new reference, NULL while running. */
+json_t *sorc_result_json(const void *state)
+{
+    const struct sorc_state *st = state;
+    json_t *scores;
+    json_t *winners;
+
+    if (!st->over) {
+        return NULL;
+    }
+    scores = json_pack("[i,i]", 0, 0);
+    winners = json_array();
+    if (st->winner_side >= 0) {
+        int ws = sorc__seat(st, st->winner_side);
+        json_array_set_new(scores, (size_t)ws, json_integer(1));
+        json_array_append_new(winners, json_integer(ws));
+    }
+    return json_pack("{s:o, s:o, s:s}", "scores", scores, "winners", winners, "reason",
+                     sorc__reason_name(st->reason));
+}
+
+static int sorc_check_invariants(const void *state, struct game_error *err)
+{
+    char msg[GAME_MSG_MAX];
+
+    if (sorc_state_check(state, msg, sizeof(msg)) < 0) {
+        game_error_set(err, GAME_E_ILLEGAL, "%s", msg);
+        return -1;
+    }
+    return 0;
+}
+
+const struct game_ops sorc_game = {
+    .id = "sorcerers",
+    .title = "Sorcerers",
+    .min_players = 2,
+    .max_players = 2,
+    .state_size = sizeof(struct sorc_state),
+    .options_schema = sorc_options_schema,
+    .check_options = sorc_check_options,
+    .init = sorc_init,
+    .apply = sorc_apply,
+    .view = sorc_view_json,
+    .legal = sorc_legal_json,
+    .active = sorc_active,
+    .result = sorc_result_json,
+    .check_invariants = sorc_check_invariants,
+};
+
+/* ---- Positions (tests) ---- */
+
+static const char *const start_names[] = {"lore", "recruit", "recruit_mor", "event",
+                                          "event_priority", "encounter", "duel", "end"};
+static const uint8_t start_stages[] = {SORC_S_LORE,           SORC_S_RECRUIT_MER,
+                                       SORC_S_RECRUIT_MOR,    SORC_S_EVENT_START,
+                                       SORC_S_EVENT_PRIORITY, SORC_S_ENCOUNTER,
+                                       SORC_S_COMBO,          SORC_S_END};
+
+/* Reads an array of card ids into `out` (at most SORC_NCARDS); -1 on error. */
+static int card_list(const json_t *arr, uint8_t *out, uint8_t *ret_n, uint8_t *seen)
+{
+    size_t i;
+    const json_t *v;
+
+    if (!arr) {
+        *ret_n = 0;
+        return 0;
+    }
+    if (!json_is_array(arr) || json_array_size(arr) > SORC_NCARDS) {
+        return -1;
+    }
+    json_array_foreach(arr, i, v) {
+        uint8_t c = sorc_card_find(json_string_value(v));
+        if (c == SORC_NONE || seen[c]) {
+            return -1;
+        }
+        seen[c] = 1;
+        out[i] = c;
+    }
+    *ret_n = (uint8_t)json_array_size(arr);
+    return 0;
+}
+
+/* Builds a position from `pos`; see sorc_codec.h for the format. */
+int sorc_state_load(struct sorc_state *st, const json_t *pos, char *msg, size_t msglen)
+{
+    uint8_t seen[SORC_NCARDS];
+    uint8_t seed[32];
+    uint8_t tmp[SORC_NCARDS];
+    uint8_t n;
+    long v;
+    const char *start;
+    const char *rest;
+    int si = -1;
+    const json_t *play;
+    const json_t *hands;
+    size_t i;
+    const json_t *e;
+
+    memset(st, 0, sizeof(*st));
+    memset(seen, 0, sizeof(seen));
+    memset(seed, 0, sizeof(seed));
+#define LOAD_FAIL(what)                                                                        \
+    do {                                                                                       \
+        snprintf(msg, msglen, "position: bad %s", what);                                       \
+        return -1;                                                                             \
+    } while (0)
+    if (!json_is_object(pos)) {
+        LOAD_FAIL("object");
+    }
+    v = 1;
+    game_json_int(pos, "seed", 0, 0x7fffffffL, &v);
+    for (int k = 0; k < 4; k++) {
+        seed[k] = (uint8_t)(v >> (8 * k));
+    }
+    st->magic = SORC_MAGIC;
+    game_rng_seed(&st->rng, seed);
+    snprintf(st->names[0], SORC_NAME_MAX, "%s", "North");
+    snprintf(st->names[1], SORC_NAME_MAX, "%s", "South");
+    v = 0;
+    game_json_int(pos, "merlinian_seat", 0, 1, &v);
+    st->mer_seat = (uint8_t)v;
+    v = 1;
+    game_json_int(pos, "turn", 1, 10000, &v);
+    st->turn = (uint16_t)v;
+    v = 100;
+    game_json_int(pos, "max_turns", 0, 10000, &v);
+    st->max_turns = (uint16_t)v;
+    v = 0;
+    game_json_int(pos, "dave", 0, 100, &v);
+    st->marker_dave = (uint8_t)v;
+    v = 0;
+    game_json_int(pos, "morgana", 0, 100, &v);
+    st->marker_morgana = (uint8_t)v;
+    for (int s = 0; s < 2; s++) {
+        st->tracked[s] = SORC_NONE;
+        memset(st->combo[s].slot, SORC_NONE, sizeof(st->combo[s].slot));
+        st->combo[s].betray = st->combo[s].pick = st->combo[s].final = SORC_NONE;
+        st->combo[s].def_card = st->combo[s].enc_sorc = SORC_NONE;
+        st->combo[s].neg_target[0] = st->combo[s].neg_target[1] = SORC_NONE;
+    }
+    st->ea_card = SORC_NONE;
+    play = json_object_get(pos, "play");
+    if (play && !json_is_array(play)) {
+        LOAD_FAIL("play");
+    }
+    json_array_foreach(play, i, e) {
+        uint8_t c = sorc_card_find(game_json_str(e, "card"));
+        uint8_t objs[SORC_NCARDS];
+        uint8_t no;
+        int ip;
+        if (c == SORC_NONE || !sorc__is_sorcerer(c) || seen[c]) {
+            LOAD_FAIL("play card");
+        }
+        seen[c] = 1;
+        ip = sorc__enter_play(st, c);
+        if (card_list(json_object_get(e, "objects"), objs, &no, seen) < 0 ||
+            no > SORC_MAX_OBJ) {
+            LOAD_FAIL("objects");
+        }
+        for (int k = 0; k < no; k++) {
+            if (sorc_cards[objs[k]].type != SORC_T_OBJECT) {
+                LOAD_FAIL("object type");
+            }
+            sorc__attach(st, ip, objs[k]);
+        }
+    }
+    hands = json_object_get(pos, "hands");
+    if (card_list(json_object_get(hands, "mer"), st->hand[0], &st->nhand[0], seen) < 0 ||
+        card_list(json_object_get(hands, "mor"), st->hand[1], &st->nhand[1], seen) < 0) {
+        LOAD_FAIL("hands");
+    }
+    if (card_list(json_object_get(pos, "discard"), st->discard, &st->ndiscard, seen) < 0) {
+        LOAD_FAIL("discard");
+    }
+    /* The deck is written top first; the state keeps the top last. */
+    if (card_list(json_object_get(pos, "deck"), tmp, &n, seen) < 0) {
+        LOAD_FAIL("deck");
+    }
+    rest = game_json_str(pos, "rest");
+    if (!seen[SORC_GRIMHOLD]) {
+        seen[SORC_GRIMHOLD] = 1;
+        st->grim_loose = 1;
+    }
+    /* Unlisted cards go under the deck (or to the discard pile), list order. */
+    for (int c = SORC_NCARDS - 1; c >= 0; c--) {
+        if (!seen[c] && !(rest && strcmp(rest, "discard") == 0)) {
+            st->deck[st->ndeck++] = (uint8_t)c;
+        }
+    }
+    for (int c = 0; c < SORC_NCARDS; c++) {
+        if (!seen[c] && rest && strcmp(rest, "discard") == 0) {
+            sorc__discard(st, (uint8_t)c);
+        }
+    }
+    for (int k = n - 1; k >= 0; k--) {
+        st->deck[st->ndeck++] = tmp[k];
+    }
+    json_array_foreach(json_object_get(pos, "gates"), i, e) {
+        uint8_t c = sorc_card_find(json_string_value(e));
+        if (c == SORC_NONE) {
+            LOAD_FAIL("gates");
+        }
+        st->gate_done[c] = 1;
+    }
+    start = game_json_str(pos, "start");
+    for (size_t k = 0; start && k < sizeof(start_names) / sizeof(start_names[0]); k++) {
+        if (strcmp(start, start_names[k]) == 0) {
+            si = (int)k;
+        }
+    }
+    if (si < 0) {
+        LOAD_FAIL("start");
+    }
+    st->stage = start_stages[si];
+    if (st->stage == SORC_S_EVENT_PRIORITY) {
+        const char *p = game_json_str(pos, "priority");
+        st->priority = p && strcmp(p, "mor") == 0 ? SORC_MOR : SORC_MER;
+        st->last_pass = json_is_true(json_object_get(pos, "last_pass"));
+    }
+    if (st->stage == SORC_S_COMBO) {
+        const json_t *d = json_object_get(pos, "duel");
+        for (int s = 0; s < 2; s++) {
+            uint8_t c = sorc_card_find(json_string_value(json_array_get(d, (size_t)s)));
+            if (c == SORC_NONE || sorc__find_inplay(st, c) < 0 || sorc__controller(c) != s) {
+                LOAD_FAIL("duel");
+            }
+            st->combo[s].pick = st->combo[s].final = c;
+        }
+    }
+    sorc__log(st, "Position loaded.");
+    sorc__run(st);
+    return sorc_state_check(st, msg, msglen);
+#undef LOAD_FAIL
+}
+
+static json_t *ids_json(const uint8_t *cards, int n)
+{
+    json_t *a = json_array();
+
+    for (int i = 0; a && i < n; i++) {
+        json_array_append_new(a, json_string(sorc_cards[cards[i]].id));
+    }
+    return a;
+}
+
+/* Dumps zones and counters of `st` in the position format; new reference. */
+json_t *sorc_state_dump(const struct sorc_state *st)
+{
+    json_t *o = json_object();
+    json_t *play = json_array();
+    json_t *gates = json_array();
+    uint8_t deck[SORC_NCARDS];
+
+    for (int i = 0; i < st->ndeck; i++) {
+        deck[i] = st->deck[st->ndeck - 1 - i];
+    }
+    for (int i = 0; i < st->ninplay; i++) {
+        json_array_append_new(play, json_pack("{s:s, s:o}", "card",
+                                              sorc_cards[st->inplay[i].card].id, "objects",
+                                              ids_json(st->inplay[i].obj, st->inplay[i].nobj)));
+    }
+    for (int c = 0; c < SORC_NCARDS; c++) {
+        if (st->gate_done[c]) {
+            json_array_append_new(gates, json_string(sorc_cards[c].id));
+        }
+    }
+    game_json_set(o, "merlinian_seat", json_integer(st->mer_seat));
+    game_json_set(o, "turn", json_integer(st->turn));
+    game_json_set(o, "max_turns", json_integer(st->max_turns));
+    game_json_set(o, "dave", json_integer(st->marker_dave));
+    game_json_set(o, "morgana", json_integer(st->marker_morgana));
+    game_json_set(o, "phase", json_string(sorc__phase_name(st->phase)));
+    game_json_set(o, "play", play);
+    game_json_set(o, "hands", json_pack("{s:o, s:o}", "mer", ids_json(st->hand[0], st->nhand[0]),
+                                        "mor", ids_json(st->hand[1], st->nhand[1])));
+    game_json_set(o, "discard", ids_json(st->discard, st->ndiscard));
+    game_json_set(o, "deck", ids_json(deck, st->ndeck));
+    game_json_set(o, "gates", gates);
+    return o;
+}
