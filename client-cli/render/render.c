@@ -8,8 +8,13 @@
 #include <string.h>
 
 static const struct render_ops *const renderers[] = {
+#ifdef CONCLAVE_RENDER_STONES
     &render_stones,
+#endif
+#ifdef CONCLAVE_RENDER_SORCERERS
     &render_sorcerers,
+#endif
+    NULL,
 };
 
 const char *render_sgr(const struct render_style *st, const char *seq, char buf[16])
@@ -26,7 +31,7 @@ const struct render_ops *render_find(const char *game)
     if (!game) {
         return NULL;
     }
-    for (size_t i = 0; i < sizeof(renderers) / sizeof(renderers[0]); i++) {
+    for (size_t i = 0; renderers[i]; i++) {
         if (strcmp(renderers[i]->game, game) == 0) {
             return renderers[i];
         }

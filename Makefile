@@ -1,0 +1,56 @@
+# Conclave: build, run and test wrappers around meson.
+#   make run    install what is missing, build, start conclaved on 127.0.0.1:7717
+#   make test   install what is missing, build with ASan+UBSan, run every suite
+BUILD      ?= build
+TEST_BUILD ?= build-test
+LISTEN     ?= 127.0.0.1:7717
+DATA_DIR   ?= conclave-data
+DEPS       := meson ninja-build pkg-config libuv1-dev libjansson-dev libsodium-dev check
+
+.PHONY: all deps build run test bench fuzz clean
+
+all: build
+
+deps:
+	@missing=""; \
+	for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "apt-get install -y$$missing"; \
+	    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q$$missing; \
+	  elif command -v sudo >/dev/null 2>&1; then \
+	    echo "sudo apt-get install -y$$missing"; \
+	    sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q$$missing; \
+	  else \
+	    echo "missing packages; as root run: apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi
+
+$(BUILD)/build.ninja:
+	meson setup $(BUILD) -Dbuildtype=debugoptimized
+
+build: deps $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+
+run: build
+	./$(BUILD)/server/conclaved --listen $(LISTEN) --data-dir $(DATA_DIR)
+
+$(TEST_BUILD)/build.ninja:
+	meson setup $(TEST_BUILD) -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false
+
+test: deps $(TEST_BUILD)/build.ninja
+	ninja -C $(TEST_BUILD)
+	@status=0; meson test -C $(TEST_BUILD) --print-errorlogs --num-processes 2 || status=$$?; \
+	python3 tests/meta/summary.py $(TEST_BUILD)/meson-logs/testlog.json; \
+	exit $$status
+
+bench: build
+	meson test -C $(BUILD) --benchmark --verbose
+
+fuzz: deps
+	CC=clang meson setup build-fuzz -Dfuzzing=true -Dbuildtype=debug 2>/dev/null || true
+	ninja -C build-fuzz
+	meson test -C build-fuzz --suite fuzz-run --verbose
+
+clean:
+	rm -rf $(BUILD) $(TEST_BUILD) build-fuzz

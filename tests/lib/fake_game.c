@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fake_game.c - "Race to 10", the lobby tests' game (see fake_game.h).
+ */
+#include "fake_game.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "json_util.h"
+#include "rng.h"
+
+struct fake_state {
+    struct game_rng rng;
+    int nseats;
+    int total;
+    int turn;
+    int winner; /* -1 while running */
+    int secret[GAME_MAX_SEATS];
+    char names[GAME_MAX_SEATS][GAME_NAME_MAX];
+    char last[GAME_MSG_MAX];
+};
+
+static json_t *fake_schema(void)
+{
+    return json_pack("{s:{s:s, s:i, s:i}}", "target", "type", "int", "default", 10, "max", 10);
+}
+
+static int fake_check(const json_t *options, int nseats, struct game_error *err)
+{
+    const char *key;
+    json_t *v;
+
+    if (nseats < 2 || nseats > 4) {
+        return game_error_set(err, GAME_E_BAD_OPTION, "Race to 10 takes 2 to 4 seats");
+    }
+    json_object_foreach((json_t *)options, key, v) {
+        return game_error_set(err, GAME_E_BAD_OPTION, "unknown option \"%s\"", key);
+    }
+    return GAME_OK;
+}
+
+static int fake_init(void *state, const json_t *options, const struct game_setup *setup,
+                     struct game_error *err)
+{
+    struct fake_state *s = state;
+
+    if (fake_check(options, setup->nseats, err) != GAME_OK) {
+        return err->status;
+    }
+    memset(s, 0, sizeof(*s));
+    game_rng_seed(&s->rng, setup->seed);
+    s->nseats = setup->nseats;
+    s->winner = -1;
+    for (int i = 0; i < s->nseats; i++) {
+        s->secret[i] = (int)game_rng_below(&s->rng, 1000);
+        memcpy(s->names[i], setup->names[i], GAME_NAME_MAX);
+    }
+    return GAME_OK;
+}
+
+static int fake_apply(void *state, int seat, const json_t *action, struct game_error *err)
+{
+    struct fake_state *s = state;
+    const char *type = game_json_str(action, "type");
+    long n;
+
+    if (s->winner >= 0) {
+        return game_error_set(err, GAME_E_OVER, "the race is over");
+    }
+    if (seat != s->turn) {
+        return game_error_set(err, GAME_E_NOT_TURN, "it is %s's turn", s->names[s->turn]);
+    }
+    if (!type || strcmp(type, "add") != 0 || game_json_int(action, "n", -100, 100, &n) != 0) {
+        return game_error_set(err, GAME_E_BAD_ACTION, "an action is {\"type\":\"add\",\"n\":1|2}");
+    }
+    if (n != 1 && n != 2) {
+        return game_error_set(err, GAME_E_ILLEGAL, "R-fake-1: you may add 1 or 2, not %ld", n);
+    }
+    s->total += (int)n;
+    snprintf(s->last, sizeof(s->last), "%s added %ld", s->names[seat], n);
+    if (s->total >= 10) {
+        s->winner = seat;
+    } else {
+        s->turn = (s->turn + 1) % s->nseats;
+    }
+    return GAME_OK;
+}
+
+static unsigned fake_active(const void *state)
+{
+    const struct fake_state *s = state;
+
+    return s->winner >= 0 ? 0 : 1u << s->turn;
+}
+
+static json_t *fake_result(const void *state)
+{
+    const struct fake_state *s = state;
+    json_t *scores;
+
+    if (s->winner < 0) {
+        return NULL;
+    }
+    scores = json_array();
+    for (int i = 0; i < s->nseats; i++) {
+        json_array_append_new(scores, json_integer(i == s->winner));
+    }
+    return json_pack("{s:o, s:[i]}", "scores", scores, "winners", s->winner);
+}
+
+static json_t *fake_view(const void *state, int seat)
+{
+    const struct fake_state *s = state;
+    json_t *v = json_object();
+    json_t *seats = json_array();
+    json_t *result = fake_result(state);
+
+    for (int i = 0; i < s->nseats; i++) {
+        json_array_append_new(seats, json_pack("{s:s}", "name", s->names[i]));
+    }
+    json_object_set_new(v, "game", json_string("fake"));
+    json_object_set_new(v, "phase", json_string(s->winner >= 0 ? "over" : "race"));
+    json_object_set_new(v, "active", s->winner >= 0 ? json_array() : json_pack("[i]", s->turn));
+    json_object_set_new(v, "seats", seats);
+    json_object_set_new(v, "total", json_integer(s->total));
+    json_object_set_new(v, "result", result ? result : json_null());
+    json_object_set_new(v, "log", s->last[0] ? json_pack("[s]", s->last) : json_array());
+    if (seat >= 0 && seat < s->nseats) {
+        json_object_set_new(v, "you", json_pack("{s:i}", "secret", s->secret[seat]));
+    }
+    return v;
+}
+
+static json_t *fake_legal(const void *state, int seat)
+{
+    const struct fake_state *s = state;
+
+    if (s->winner >= 0 || seat != s->turn) {
+        return json_array();
+    }
+    return json_pack("[{s:s, s:i}, {s:s, s:i}]", "type", "add", "n", 1, "type", "add", "n", 2);
+}
+
+const struct game_ops fake_game = {
+    .id = "fake",
+    .title = "Race to 10",
+    .min_players = 2,
+    .max_players = 4,
+    .state_size = sizeof(struct fake_state),
+    .options_schema = fake_schema,
+    .check_options = fake_check,
+    .init = fake_init,
+    .apply = fake_apply,
+    .view = fake_view,
+    .legal = fake_legal,
+    .active = fake_active,
+    .result = fake_result,
+    .check_invariants = NULL,
+};
+
+const struct game_ops *const game_registry[] = {&fake_game, NULL};
+
+const struct game_ops *game_find(const char *id)
+{
+    return id && strcmp(id, "fake") == 0 ? &fake_game : NULL;
+}

@@ -1,0 +1,511 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_lobby.c - the lobby's rules of rooms, seats, tokens, views, diffs,
+ * bots and expiry, driven through fake peers that record every line the
+ * lobby sends them. The game is the test-only "Race to 10".
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "fake_game.h"
+#include "lobby.h"
+
+struct tpeer {
+    struct lobby_peer peer;
+    json_t *msgs; /* every message received, in order */
+    bool closed;
+    json_t *view; /* tracked from state + diffs */
+    long rev;
+};
+
+static void tp_send(struct lobby_peer *p, const char *line, size_t len)
+{
+    struct tpeer *t = (struct tpeer *)p;
+    json_error_t err;
+    json_t *m;
+
+    ck_assert_msg(len > 0 && line[len - 1] == '\n', "line without newline");
+    m = json_loadb(line, len - 1, 0, &err);
+    ck_assert_msg(json_is_object(m), "not a JSON object: %.*s", (int)len, line);
+    json_array_append_new(t->msgs, m);
+}
+
+static void tp_close(struct lobby_peer *p)
+{
+    ((struct tpeer *)p)->closed = true;
+}
+
+static struct lobby_config cfg = {
+    .max_rooms = 4,
+    .lobby_ttl_ms = 1000,
+    .ended_ttl_ms = 5000,
+    .abandoned_ttl_ms = 100000,
+    .bot_delay_ms = 0,
+};
+
+static struct lobby *lobby;
+static struct tpeer peers[5];
+static uint64_t clock_ms;
+
+static void setup(void)
+{
+    ck_assert_int_ge(sodium_init(), 0);
+    lobby = lobby_new(&cfg);
+    clock_ms = 1000;
+    for (int i = 0; i < 5; i++) {
+        memset(&peers[i], 0, sizeof(peers[i]));
+        peers[i].peer.id = (uint64_t)i + 1;
+        peers[i].peer.seat = -1;
+        peers[i].peer.send = tp_send;
+        peers[i].peer.close = tp_close;
+        snprintf(peers[i].peer.name, sizeof(peers[i].peer.name), "P%d", i);
+        peers[i].msgs = json_array();
+    }
+}
+
+static void teardown(void)
+{
+    lobby_free(lobby);
+    for (int i = 0; i < 5; i++) {
+        json_decref(peers[i].msgs);
+        json_decref(peers[i].view);
+    }
+}
+
+/* The last message of `t` that is a reply. Borrowed. */
+static json_t *last_reply(struct tpeer *t)
+{
+    for (size_t i = json_array_size(t->msgs); i > 0; i--) {
+        json_t *m = json_array_get(t->msgs, i - 1);
+        if (json_object_get(m, "ok")) {
+            return m;
+        }
+    }
+    return NULL;
+}
+
+static int count_ev(struct tpeer *t, const char *ev)
+{
+    int n = 0;
+    size_t i;
+    json_t *m;
+
+    json_array_foreach(t->msgs, i, m) {
+        n += json_is_string(json_object_get(m, "ev")) &&
+             strcmp(json_string_value(json_object_get(m, "ev")), ev) == 0;
+    }
+    return n;
+}
+
+/* Applies every state and diff the peer received since the last call,
+ * checking revs and hashes. */
+static void track(struct tpeer *t)
+{
+    size_t i;
+    json_t *m;
+
+    json_array_foreach(t->msgs, i, m) {
+        const char *ev = json_string_value(json_object_get(m, "ev"));
+        char hash[65];
+        if (!ev || json_object_get(m, "_seen")) {
+            continue;
+        }
+        json_object_set_new(m, "_seen", json_true());
+        if (strcmp(ev, "state") == 0) {
+            json_decref(t->view);
+            t->view = json_deep_copy(json_object_get(m, "view"));
+            t->rev = (long)json_integer_value(json_object_get(m, "rev"));
+        } else if (strcmp(ev, "diff") == 0) {
+            ck_assert_ptr_nonnull(t->view);
+            ck_assert_int_eq(json_integer_value(json_object_get(m, "rev")), t->rev + 1);
+            ck_assert_int_eq(proto_patch_apply(&t->view, json_object_get(m, "patch")), 0);
+            t->rev++;
+        } else {
+            continue;
+        }
+        ck_assert_int_eq(proto_view_hash(t->view, hash), 0);
+        ck_assert_str_eq(hash, json_string_value(json_object_get(m, "hash")));
+    }
+}
+
+static int call_create(struct tpeer *t, int seats, json_t *opts)
+{
+    char msg[GAME_MSG_MAX] = "";
+    json_t *req = json_pack("{s:s, s:i}", "game", "fake", "seats", seats);
+    if (opts) {
+        json_object_set_new(req, "options", opts);
+    }
+    int rc = lobby_create(lobby, &t->peer, req, NULL, clock_ms, msg);
+    json_decref(req);
+    return rc;
+}
+
+static int call_join(struct tpeer *t, const char *code, int seat)
+{
+    char msg[GAME_MSG_MAX] = "";
+    json_t *req = json_pack("{s:s}", "room", code);
+    if (seat >= 0) {
+        json_object_set_new(req, "seat", json_integer(seat));
+    }
+    int rc = lobby_join(lobby, &t->peer, req, NULL, clock_ms, msg);
+    json_decref(req);
+    return rc;
+}
+
+static int call_act(struct tpeer *t, int n, long rev)
+{
+    char msg[GAME_MSG_MAX] = "";
+    json_t *req = json_pack("{s:{s:s, s:i}}", "action", "type", "add", "n", n);
+    if (rev >= 0) {
+        json_object_set_new(req, "rev", json_integer(rev));
+    }
+    int rc = lobby_act(lobby, &t->peer, req, NULL, clock_ms, msg);
+    json_decref(req);
+    return rc;
+}
+
+static int call_start(struct tpeer *t, bool bots)
+{
+    char msg[GAME_MSG_MAX] = "";
+    json_t *req = json_pack("{s:b}", "bots", bots);
+    int rc = lobby_start(lobby, &t->peer, req, NULL, clock_ms, msg);
+    json_decref(req);
+    return rc;
+}
+
+static const char *room_code(struct tpeer *t)
+{
+    return json_string_value(json_object_get(last_reply(t), "room"));
+}
+
+/* Two players in a started game; returns the room code (static). */
+static const char *two_player_game(void)
+{
+    static char code[8];
+
+    ck_assert_int_eq(call_create(&peers[0], 2, NULL), PROTO_OK);
+    snprintf(code, sizeof(code), "%s", room_code(&peers[0]));
+    ck_assert_int_eq(call_join(&peers[1], code, -1), PROTO_OK);
+    ck_assert_int_eq(call_start(&peers[0], false), PROTO_OK);
+    track(&peers[0]);
+    track(&peers[1]);
+    return code;
+}
+
+START_TEST(create_gives_code_seat_and_token)
+{
+    ck_assert_int_eq(call_create(&peers[0], 2, NULL), PROTO_OK);
+    json_t *r = last_reply(&peers[0]);
+    char norm[7];
+    ck_assert_int_eq(proto_room_code_parse(room_code(&peers[0]), norm), 0);
+    ck_assert_str_eq(norm, room_code(&peers[0]));
+    ck_assert_int_eq(json_integer_value(json_object_get(r, "seat")), 0);
+    ck_assert_uint_eq(strlen(json_string_value(json_object_get(r, "token"))), 43);
+    ck_assert_int_eq(count_ev(&peers[0], "room"), 1);
+    /* The reply comes before the room event. */
+    ck_assert_ptr_nonnull(json_object_get(json_array_get(peers[0].msgs, 0), "ok"));
+}
+END_TEST
+
+START_TEST(join_by_typed_code_and_refusals)
+{
+    ck_assert_int_eq(call_create(&peers[0], 2, NULL), PROTO_OK);
+    char typed[16];
+    const char *code = room_code(&peers[0]);
+    snprintf(typed, sizeof(typed), "%c%c%c-%c%c %c", code[0] | 0x20, code[1] | 0x20,
+             code[2] | 0x20, code[3] | 0x20, code[4] | 0x20, code[5] | 0x20);
+    ck_assert_int_eq(call_join(&peers[1], typed, 0), PROTO_ERR_SEAT_TAKEN);
+    ck_assert_int_eq(call_join(&peers[1], typed, -1), PROTO_OK);
+    ck_assert_int_eq(json_integer_value(json_object_get(last_reply(&peers[1]), "seat")), 1);
+    ck_assert_int_eq(call_join(&peers[2], code, -1), PROTO_ERR_ROOM_FULL);
+    ck_assert_int_eq(call_join(&peers[2], "ZZZZZZ", -1), PROTO_ERR_ROOM_NOT_FOUND);
+    ck_assert_int_eq(call_join(&peers[2], "!!", -1), PROTO_ERR_ROOM_NOT_FOUND);
+    /* Both members heard of the second seat being taken. */
+    ck_assert_int_eq(count_ev(&peers[0], "room"), 2);
+}
+END_TEST
+
+START_TEST(start_needs_host_and_players)
+{
+    ck_assert_int_eq(call_create(&peers[0], 3, NULL), PROTO_OK);
+    ck_assert_int_eq(call_join(&peers[1], room_code(&peers[0]), -1), PROTO_OK);
+    ck_assert_int_eq(call_start(&peers[1], true), PROTO_ERR_NOT_HOST);
+    ck_assert_int_eq(call_start(&peers[0], false), PROTO_ERR_NOT_ENOUGH_PLAYERS);
+    ck_assert_int_eq(count_ev(&peers[0], "state"), 0);
+    ck_assert_int_eq(call_start(&peers[0], true), PROTO_OK);
+    ck_assert_int_eq(count_ev(&peers[0], "state"), 1);
+    ck_assert_int_eq(call_join(&peers[2], room_code(&peers[1]), -1), PROTO_ERR_ALREADY_STARTED);
+}
+END_TEST
+
+START_TEST(bad_create_options)
+{
+    ck_assert_int_eq(call_create(&peers[0], 7, NULL), PROTO_ERR_BAD_OPTION);
+    ck_assert_int_eq(call_create(&peers[0], 2, json_pack("{s:i}", "speed", 3)),
+                     PROTO_ERR_BAD_OPTION);
+    ck_assert_int_eq(call_create(&peers[0], 2, json_pack("{s:i}", "public", 3)),
+                     PROTO_ERR_BAD_OPTION);
+    ck_assert_int_eq(lobby_room_count(lobby), 0);
+    ck_assert_int_eq(json_array_size(peers[0].msgs), 0);
+}
+END_TEST
+
+START_TEST(views_private_only_under_you)
+{
+    const char *code = two_player_game();
+    char msg[GAME_MSG_MAX];
+    json_t *req = json_pack("{s:s}", "room", code);
+    ck_assert_int_eq(lobby_spectate(lobby, &peers[2].peer, req, NULL, clock_ms, msg), PROTO_OK);
+    json_decref(req);
+    track(&peers[2]);
+    ck_assert_ptr_nonnull(peers[2].view);
+    ck_assert_ptr_null(json_object_get(peers[2].view, "you"));
+    for (int i = 0; i < 2; i++) {
+        json_t *pub = json_deep_copy(peers[i].view);
+        ck_assert_ptr_nonnull(json_object_get(pub, "you"));
+        json_object_del(pub, "you");
+        ck_assert(json_equal(pub, peers[2].view));
+        ck_assert_ptr_nonnull(json_object_get(pub, "seed_commit"));
+        json_decref(pub);
+    }
+}
+END_TEST
+
+START_TEST(refused_act_changes_nothing)
+{
+    two_player_game();
+    size_t before0 = json_array_size(peers[0].msgs);
+    size_t before1 = json_array_size(peers[1].msgs);
+    ck_assert_int_eq(call_act(&peers[1], 1, -1), PROTO_ERR_NOT_YOUR_TURN);
+    ck_assert_int_eq(call_act(&peers[0], 3, -1), PROTO_ERR_ILLEGAL_ACTION);
+    ck_assert_int_eq(call_act(&peers[0], 1, 0), PROTO_ERR_STALE);
+    ck_assert_uint_eq(json_array_size(peers[0].msgs), before0);
+    ck_assert_uint_eq(json_array_size(peers[1].msgs), before1);
+    ck_assert_int_eq(call_act(&peers[0], 1, 1), PROTO_OK);
+    ck_assert_int_eq(json_integer_value(json_object_get(last_reply(&peers[0]), "rev")), 2);
+}
+END_TEST
+
+START_TEST(diffs_rebuild_every_view)
+{
+    two_player_game();
+    for (int k = 0; k < 3; k++) {
+        ck_assert_int_eq(call_act(&peers[k % 2], 2, -1), PROTO_OK);
+    }
+    track(&peers[0]);
+    track(&peers[1]);
+    ck_assert_int_eq(peers[0].rev, 4);
+    ck_assert_int_eq(json_integer_value(json_object_get(peers[1].view, "total")), 6);
+    /* What sync sends equals what the diffs built. */
+    char msg[GAME_MSG_MAX];
+    ck_assert_int_eq(lobby_sync(lobby, &peers[1].peer, NULL, msg), PROTO_OK);
+    json_t *tracked = json_deep_copy(peers[1].view);
+    track(&peers[1]);
+    ck_assert(json_equal(tracked, peers[1].view));
+    json_decref(tracked);
+}
+END_TEST
+
+START_TEST(resume_with_rev_sends_missed_diffs)
+{
+    two_player_game();
+    json_t *join_reply = NULL;
+    size_t i;
+    json_t *m;
+    json_array_foreach(peers[1].msgs, i, m) {
+        if (json_object_get(m, "token")) {
+            join_reply = m;
+        }
+    }
+    const char *token = json_string_value(json_object_get(join_reply, "token"));
+    ck_assert_int_eq(call_act(&peers[0], 1, -1), PROTO_OK);
+    ck_assert_int_eq(call_act(&peers[1], 1, -1), PROTO_OK);
+    ck_assert_int_eq(call_act(&peers[0], 1, -1), PROTO_OK);
+
+    char msg[GAME_MSG_MAX];
+    json_t *req = json_pack("{s:s, s:i}", "token", token, "rev", 2);
+    peers[3].view = json_deep_copy(peers[1].view); /* its view at rev 2 */
+    track(&peers[1]);
+    peers[3].rev = 2;
+    json_decref(peers[3].view);
+    peers[3].view = NULL;
+    ck_assert_int_eq(lobby_resume(lobby, &peers[3].peer, req, NULL, clock_ms, msg), PROTO_OK);
+    json_decref(req);
+    ck_assert_int_eq(count_ev(&peers[3], "state"), 0);
+    ck_assert_int_eq(count_ev(&peers[3], "diff"), 2);
+    ck_assert_int_eq(count_ev(&peers[1], "replaced"), 1);
+    ck_assert(peers[1].closed);
+    ck_assert_ptr_null(peers[1].peer.room);
+    ck_assert_int_eq(peers[3].peer.seat, 1);
+
+    /* Without rev: the whole state. */
+    req = json_pack("{s:s}", "token", token);
+    ck_assert_int_eq(lobby_resume(lobby, &peers[4].peer, req, NULL, clock_ms, msg), PROTO_OK);
+    json_decref(req);
+    ck_assert_int_eq(count_ev(&peers[4], "state"), 1);
+
+    req = json_pack("{s:s}", "token", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
+    ck_assert_int_eq(lobby_resume(lobby, &peers[2].peer, req, NULL, clock_ms, msg),
+                     PROTO_ERR_BAD_TOKEN);
+    json_decref(req);
+}
+END_TEST
+
+START_TEST(bots_finish_and_record_replays)
+{
+    char msg[GAME_MSG_MAX];
+    ck_assert_int_eq(call_create(&peers[0], 4, NULL), PROTO_OK);
+    ck_assert_int_eq(call_start(&peers[0], true), PROTO_OK);
+    ck_assert_int_eq(lobby_record(lobby, &peers[0].peer, NULL, msg), PROTO_ERR_GAME_NOT_OVER);
+    for (int guard = 0; guard < 100 && count_ev(&peers[0], "ended") == 0; guard++) {
+        track(&peers[0]);
+        json_t *view = peers[0].view;
+        if (json_integer_value(json_array_get(json_object_get(view, "active"), 0)) == 0 &&
+            json_array_size(json_object_get(view, "active")) == 1) {
+            ck_assert_int_eq(call_act(&peers[0], 2, -1), PROTO_OK);
+        }
+        clock_ms += 10;
+        (void)lobby_run_due(lobby, clock_ms);
+    }
+    ck_assert_int_eq(count_ev(&peers[0], "ended"), 1);
+    track(&peers[0]);
+    json_t *result = json_object_get(peers[0].view, "result");
+    ck_assert_uint_eq(strlen(json_string_value(json_object_get(result, "seed"))), 64);
+
+    ck_assert_int_eq(lobby_record(lobby, &peers[0].peer, NULL, msg), PROTO_OK);
+    json_t *rec = json_object_get(last_reply(&peers[0]), "record");
+    ck_assert_str_eq(json_string_value(json_object_get(rec, "game")), "fake");
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(rec, "seats"), 1), "kind")), "bot");
+    /* Replaying the record from its seed reaches the same end. */
+    struct game_setup gs = {.nseats = 4};
+    uint8_t commit[32];
+    char hex[65];
+    size_t bin_len;
+    ck_assert_int_eq(sodium_hex2bin(gs.seed, 32, json_string_value(json_object_get(rec, "seed")), 64,
+                                    NULL, &bin_len, NULL), 0);
+    crypto_generichash(commit, 32, gs.seed, 32, NULL, 0);
+    proto_hex(commit, 32, hex);
+    ck_assert_str_eq(hex, json_string_value(json_object_get(peers[0].view, "seed_commit")));
+    void *st = calloc(1, fake_game.state_size);
+    struct game_error ge;
+    json_t *opts = json_object();
+    ck_assert_int_eq(fake_game.init(st, opts, &gs, &ge), GAME_OK);
+    size_t i;
+    json_t *step;
+    json_array_foreach(json_object_get(rec, "actions"), i, step) {
+        ck_assert_int_eq(fake_game.apply(st, (int)json_integer_value(json_object_get(step, "seat")),
+                                         json_object_get(step, "action"), &ge), GAME_OK);
+    }
+    json_t *again = fake_game.result(st);
+    json_object_del(result, "seed");
+    ck_assert(json_equal(again, result));
+    json_decref(again);
+    json_decref(opts);
+    free(st);
+}
+END_TEST
+
+START_TEST(host_passes_on_leave)
+{
+    char msg[GAME_MSG_MAX];
+    ck_assert_int_eq(call_create(&peers[0], 3, NULL), PROTO_OK);
+    const char *code = room_code(&peers[0]);
+    ck_assert_int_eq(call_join(&peers[1], code, 2), PROTO_OK);
+    ck_assert_int_eq(lobby_leave(lobby, &peers[0].peer, NULL, clock_ms, msg), PROTO_OK);
+    json_t *last = NULL;
+    size_t i;
+    json_t *m;
+    json_array_foreach(peers[1].msgs, i, m) {
+        if (json_object_get(m, "ev")) {
+            last = m;
+        }
+    }
+    ck_assert_int_eq(json_integer_value(json_object_get(last, "host")), 2);
+    ck_assert_int_eq(call_start(&peers[1], true), PROTO_OK);
+    ck_assert_int_eq(lobby_leave(lobby, &peers[0].peer, NULL, clock_ms, msg), PROTO_ERR_NOT_IN_ROOM);
+}
+END_TEST
+
+START_TEST(rooms_expire)
+{
+    ck_assert_int_eq(call_create(&peers[0], 2, NULL), PROTO_OK);
+    lobby_peer_gone(lobby, &peers[0].peer, clock_ms);
+    ck_assert_int_eq(lobby_room_count(lobby), 1);
+    ck_assert_uint_le(lobby_run_due(lobby, clock_ms), clock_ms + cfg.lobby_ttl_ms);
+    (void)lobby_run_due(lobby, clock_ms + cfg.lobby_ttl_ms - 1);
+    ck_assert_int_eq(lobby_room_count(lobby), 1);
+    (void)lobby_run_due(lobby, clock_ms + cfg.lobby_ttl_ms);
+    ck_assert_int_eq(lobby_room_count(lobby), 0);
+}
+END_TEST
+
+START_TEST(room_limit_is_server_busy)
+{
+    for (unsigned i = 0; i < cfg.max_rooms; i++) {
+        ck_assert_int_eq(call_create(&peers[i % 5], 2, NULL), PROTO_OK);
+    }
+    ck_assert_int_eq(call_create(&peers[4], 2, NULL), PROTO_ERR_SERVER_BUSY);
+}
+END_TEST
+
+START_TEST(chat_is_cleaned_and_bounded)
+{
+    char msg[GAME_MSG_MAX];
+    ck_assert_int_eq(call_create(&peers[0], 2, NULL), PROTO_OK);
+    ck_assert_int_eq(call_join(&peers[1], room_code(&peers[0]), -1), PROTO_OK);
+    json_t *req = json_pack("{s:s}", "text", "gg\nwp");
+    ck_assert_int_eq(lobby_chat(lobby, &peers[0].peer, req, NULL, msg), PROTO_OK);
+    json_decref(req);
+    json_t *last = json_array_get(peers[1].msgs, json_array_size(peers[1].msgs) - 1);
+    ck_assert_str_eq(json_string_value(json_object_get(last, "text")), "gg wp");
+    ck_assert_str_eq(json_string_value(json_object_get(last, "name")), "P0");
+    char big[520];
+    memset(big, 'x', 501);
+    big[501] = '\0';
+    req = json_pack("{s:s}", "text", big);
+    ck_assert_int_eq(lobby_chat(lobby, &peers[0].peer, req, NULL, msg), PROTO_ERR_BAD_REQUEST);
+    json_decref(req);
+}
+END_TEST
+
+static Suite *lobby_suite(void)
+{
+    Suite *s = suite_create("lobby");
+    struct {
+        const char *name;
+        const TTest *fn;
+    } cases[] = {
+        {"create", create_gives_code_seat_and_token},
+        {"join", join_by_typed_code_and_refusals},
+        {"start", start_needs_host_and_players},
+        {"options", bad_create_options},
+        {"views", views_private_only_under_you},
+        {"refusal", refused_act_changes_nothing},
+        {"diffs", diffs_rebuild_every_view},
+        {"resume", resume_with_rev_sends_missed_diffs},
+        {"bots", bots_finish_and_record_replays},
+        {"leave", host_passes_on_leave},
+        {"expiry", rooms_expire},
+        {"limits", room_limit_is_server_busy},
+        {"chat", chat_is_cleaned_and_bounded},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        TCase *tc = tcase_create(cases[i].name);
+        tcase_add_checked_fixture(tc, setup, teardown);
+        tcase_add_test(tc, cases[i].fn);
+        suite_add_tcase(s, tc);
+    }
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(lobby_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
