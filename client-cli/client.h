@@ -68,9 +68,10 @@ int cli_token_save(const char *server, const char *room, int seat, const char *t
 json_t *cli_token_load(void);
 
 /* Interactive play on an open, hello'd connection; `first` is the reply of
- * the create/join/spectate/resume that started it (borrowed). Returns the
- * exit status. */
-int cli_repl(struct cli_conn *c, const json_t *first, const char *server);
+ * the create/join/spectate/resume that started it (borrowed). With
+ * `start_bots` it first starts the game with bots in the empty seats.
+ * Returns the exit status. */
+int cli_repl(struct cli_conn *c, const json_t *first, const char *server, bool start_bots);
 
 /* Scripted mode: stdin lines go to the server as they are, server lines go
  * to stdout. Returns the exit status. */

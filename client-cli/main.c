@@ -295,11 +295,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "conclave: could not save the resume token\n");
         }
     }
-    if (a.bots && strcmp(op, "create") == 0) {
-        long id = cli_conn_request(&c, "start", json_pack("{s:b}", "bots", 1));
-        (void)id;
-    }
-    status = cli_repl(&c, reply, a.server);
+    status = cli_repl(&c, reply, a.server, a.bots && strcmp(op, "create") == 0);
 out:
     json_decref(reply);
     json_decref(saved);

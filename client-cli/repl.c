@@ -61,6 +61,17 @@ static void track(struct repl *r, long id, const char *op)
     }
 }
 
+/* True while a request of ours awaits its reply (other than a ping). */
+static bool busy(const struct repl *r)
+{
+    for (int i = 0; i < PENDING_MAX; i++) {
+        if (r->pending[i].id != 0 && strcmp(r->pending[i].op, "ping") != 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static long send_req(struct repl *r, const char *op, json_t *fields)
 {
     long id = cli_conn_request(r->conn, op, fields);
@@ -298,11 +309,12 @@ static void command(struct repl *r, char *line)
     fflush(stdout);
 }
 
-int cli_repl(struct cli_conn *c, const json_t *first, const char *server)
+int cli_repl(struct cli_conn *c, const json_t *first, const char *server, bool start_bots)
 {
     struct repl r;
     char line[4096];
     size_t have = 0;
+    bool stdin_eof = false;
 
     memset(&r, 0, sizeof(r));
     r.conn = c;
@@ -316,9 +328,11 @@ int cli_repl(struct cli_conn *c, const json_t *first, const char *server)
     printf("In room %s as seat %d. Share the code; type `help` for commands.\n", r.v.room,
            r.v.seat);
     fflush(stdout);
+    if (start_bots) {
+        send_req(&r, "start", json_pack("{s:b}", "bots", 1));
+    }
 
     while (!r.quit) {
-        struct pollfd pfd[2] = {{.fd = STDIN_FILENO, .events = POLLIN}, {.fd = c->fd, .events = POLLIN}};
         json_t *msg = NULL;
         int rc;
 
@@ -328,6 +342,7 @@ int cli_repl(struct cli_conn *c, const json_t *first, const char *server)
             json_decref(msg);
             msg = NULL;
         }
+        fflush(stdout);
         if (rc < 0) {
             printf("the server closed the connection\n");
             r.status = 1;
@@ -336,34 +351,47 @@ int cli_repl(struct cli_conn *c, const json_t *first, const char *server)
         if (r.quit) {
             break;
         }
-        if (poll(pfd, 2, 30000) < 0) {
+        /* One typed line at a time, each once the answers to the last one
+         * are in: piped commands then run in order, as typed ones do. */
+        char *nl = memchr(line, '\n', have);
+        if (nl && !busy(&r)) {
+            *nl = '\0';
+            command(&r, line);
+            have -= (size_t)(nl + 1 - line);
+            memmove(line, nl + 1, have);
+            continue;
+        }
+        if (stdin_eof && have == 0 && !busy(&r)) {
+            break;
+        }
+        struct pollfd pfd[2] = {{.fd = (stdin_eof || nl) ? -1 : STDIN_FILENO, .events = POLLIN},
+                                {.fd = c->fd, .events = POLLIN}};
+        int pr = poll(pfd, 2, 30000);
+        if (pr < 0) {
             if (errno == EINTR) {
                 continue;
             }
             break;
         }
+        if (pr == 0) {
+            /* Quiet for 30 s: keep the connection alive. */
+            send_req(&r, "ping", NULL);
+            continue;
+        }
         if (pfd[0].revents) {
             ssize_t n = read(STDIN_FILENO, line + have, sizeof(line) - 1 - have);
             if (n <= 0) {
-                break;
+                stdin_eof = true;
+                if (have > 0 && !memchr(line, '\n', have)) {
+                    line[have++] = '\n';
+                }
+                continue;
             }
             have += (size_t)n;
-            line[have] = '\0';
-            char *nl;
-            while ((nl = strchr(line, '\n'))) {
-                *nl = '\0';
-                command(&r, line);
-                have -= (size_t)(nl + 1 - line);
-                memmove(line, nl + 1, have + 1);
-            }
-            if (have == sizeof(line) - 1) {
+            if (have == sizeof(line) - 1 && !memchr(line, '\n', have)) {
                 printf("line too long\n");
                 have = 0;
             }
-        }
-        if (!pfd[0].revents && !pfd[1].revents) {
-            /* Idle for 30 s: keep the connection alive. */
-            send_req(&r, "ping", NULL);
         }
     }
     json_decref(r.legal);

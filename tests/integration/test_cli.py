@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The `conclave` client against the real server: scripted (--json) mode,
+interactive mode driven through a pipe, two players finding each other by
+room code, and the saved resume token."""
+import json
+import os
+import re
+import subprocess
+import tempfile
+import threading
+import time
+
+from harness import CONCLAVE, ServerTest, main
+
+
+class Player:
+    """A `conclave` process whose stdout is collected by a thread."""
+
+    def __init__(self, args, env):
+        self.proc = subprocess.Popen([CONCLAVE] + args, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     env=env, text=True)
+        self.out = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            with self.lock:
+                self.out.append(line)
+
+    def text(self):
+        with self.lock:
+            return "".join(self.out)
+
+    def wait_for(self, pattern, timeout=20):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            m = re.search(pattern, self.text())
+            if m:
+                return m
+            time.sleep(0.02)
+        raise AssertionError("no %r in output:\n%s" % (pattern, self.text()[-3000:]))
+
+    def type(self, line):
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def finish(self):
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        self.proc.wait(20)
+        return self.proc.returncode
+
+
+class Cli(ServerTest):
+    def setUp(self):
+        super().setUp()
+        self.state = tempfile.mkdtemp(prefix="conclave-cli-")
+        self.env = dict(os.environ, XDG_STATE_HOME=self.state, NO_COLOR="1")
+
+    def run_cli(self, args, stdin=""):
+        return subprocess.run([CONCLAVE, "--server", self.srv.addr] + args, input=stdin,
+                              capture_output=True, text=True, env=self.env, timeout=60)
+
+    def test_json_mode(self):
+        out = self.run_cli(["--name", "Ann", "--json", "create", "stones", "--seats", "2"])
+        self.assertEqual(out.returncode, 0, out.stderr)
+        lines = [json.loads(l) for l in out.stdout.splitlines()]
+        reply = [m for m in lines if m.get("re") is not None][0]
+        self.assertTrue(reply["ok"])
+        self.assertRegex(reply["room"], "^[0-9A-Z]{6}$")
+        self.assertTrue(any(m.get("ev") == "room" for m in lines))
+        # Without a command the script speaks for itself, hello included.
+        out = self.run_cli(["--json"], stdin='{"id":1,"op":"ping"}\n{"id":2,"op":"hello","proto":1,"name":"Bo"}\n')
+        lines = [json.loads(l) for l in out.stdout.splitlines()]
+        self.assertEqual([m["re"] for m in lines], [1, 2])
+        self.assertTrue(lines[1]["ok"])
+
+    def test_interactive_against_bots(self):
+        out = self.run_cli(["--name", "Ann", "create", "stones", "--seats", "2", "--bots"],
+                           stdin="who\nhelp\nlegal\n#1\nfrobnicate\nsay gg\nquit\n")
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+        text = out.stdout
+        self.assertIn("In room", text)
+        self.assertIn("seat 1: Bot 1", text)
+        self.assertIn("#1 {", text)
+        self.assertIn("[Ann] gg", text)
+        self.assertIn("stones commands:", text)
+        self.assertNotIn("\033[", text)  # plain when not a terminal
+        saved = json.load(open(os.path.join(self.state, "conclave", "session.json")))
+        self.assertEqual(saved["seat"], 0)
+        # resume goes back to the same seat with the saved token
+        out = self.run_cli(["--name", "Ann", "resume"], stdin="who\nquit\n")
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+        self.assertIn("In room %s as seat 0" % saved["room"], out.stdout)
+
+    def test_two_players_by_code(self):
+        base = ["--server", self.srv.addr]
+        env_b = dict(self.env, XDG_STATE_HOME=self.state + "/b")
+        a = Player(base + ["--name", "Ann", "create", "stones", "--seats", "2"], self.env)
+        code = a.wait_for(r"In room ([0-9A-Z]{6})").group(1)
+        b = Player(base + ["--name", "Bo", "join", code.lower()], env_b)
+        b.wait_for(r"In room %s as seat 1" % code)
+        a.wait_for(r"seat 1: Bo")
+        a.type("start")
+        a.wait_for(r"rev 1 ----")
+        b.wait_for(r"rev 1 ----")
+        a.type("legal")
+        b.type("legal")
+        a.wait_for(r"(#1 \{|nothing to do now)")
+        b.wait_for(r"(#1 \{|nothing to do now)")
+        mover = a if "#1 {" in a.text() else b
+        mover.type("#1")
+        a.wait_for(r"rev 2 ----")
+        b.wait_for(r"rev 2 ----")
+        a.type("quit")
+        b.type("quit")
+        self.assertEqual(a.finish(), 0)
+        self.assertEqual(b.finish(), 0)
+
+
+if __name__ == "__main__":
+    main()

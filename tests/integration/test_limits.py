@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Bounds over real TCP: slow readers are cut off without slowing anyone,
+rate limits, connection limits, idle and hello timeouts, clean shutdown."""
+import signal
+import socket
+import subprocess
+import time
+
+from harness import CONCLAVED, Client, Closed, Server, ServerTest, main
+
+
+def closed_within(c, seconds):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            c.read(timeout=max(0.05, deadline - time.time()))
+        except (Closed, ConnectionResetError):
+            return True
+        except (socket.timeout, TimeoutError):
+            return False
+    return False
+
+
+class Limits(ServerTest):
+    server_args = ("--bot-delay", "0", "--write-queue", "65536", "--rate", "1000000",
+                   "--rate-burst", "1000000")
+
+    def test_slow_reader_is_cut_off(self):
+        slow = self.client("Slow")
+        fast = self.client("Fast")
+        slow.ok("create", game="stones", seats=2)
+        slow.ok("start", bots=True)
+        slow.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        # Ask for full states and never read them.
+        req = b'{"op":"sync"}\n' * 2000
+        try:
+            for _ in range(40):
+                slow.sock.sendall(req)
+        except OSError:
+            pass
+        t0 = time.time()
+        fast.ok("ping")
+        self.assertLess(time.time() - t0, 2.0)
+        deadline = time.time() + 20
+        cut = False
+        while time.time() < deadline and not cut:
+            try:
+                slow.sock.settimeout(1)
+                data = slow.sock.recv(1 << 20)
+                cut = data == b""
+            except ConnectionResetError:
+                cut = True
+            except socket.timeout:
+                pass
+        self.assertTrue(cut, "slow reader was not disconnected")
+        fast.ok("ping")
+        self.assertTrue(self.srv.alive())
+
+    def test_connection_limits(self):
+        self.srv.stop()
+        self.srv = Server("--max-connections", "3")
+        keep = [self.client("A%d" % i) for i in range(3)]
+        extra = Client(self.srv.port)
+        self.clients.append(extra)
+        m = extra.read()
+        self.assertEqual(m["error"]["code"], "server_busy")
+        keep[0].ok("ping")
+
+    def test_per_address_limit(self):
+        self.srv.stop()
+        self.srv = Server("--max-per-address", "2")
+        self.client("A"), self.client("B")
+        extra = Client(self.srv.port)
+        self.clients.append(extra)
+        self.assertEqual(extra.read()["error"]["code"], "server_busy")
+
+
+class RateAndTime(ServerTest):
+    server_args = ("--rate", "5", "--rate-burst", "10", "--idle-timeout", "1",
+                   "--hello-timeout", "1")
+
+    def test_rate_limited(self):
+        c = self.client()
+        c.send_raw(b"".join(b'{"id":%d,"op":"ping"}\n' % i for i in range(40)))
+        codes = []
+        for _ in range(40):
+            m = c.read()
+            codes.append("ok" if m.get("ok") else m["error"]["code"])
+        self.assertIn("rate_limited", codes)
+        self.assertGreaterEqual(codes.count("ok"), 9)
+
+    def test_idle_and_hello_timeouts(self):
+        quiet = Client(self.srv.port)
+        self.clients.append(quiet)
+        self.assertTrue(closed_within(quiet, 5), "no-hello connection kept open")
+        idle = self.client()
+        self.assertTrue(closed_within(idle, 5), "idle connection kept open")
+
+
+class Lifecycle(ServerTest):
+    def test_sigterm_exits_quickly_and_cleanly(self):
+        c = self.client()
+        c.ok("create", game="stones", seats=2)
+        t0 = time.time()
+        self.srv.proc.send_signal(signal.SIGTERM)
+        self.srv.proc.wait(5)
+        self.assertLess(time.time() - t0, 2.0)
+        self.assertEqual(self.srv.proc.returncode, 0)
+
+    def test_help_and_version(self):
+        out = subprocess.run([CONCLAVED, "--help"], capture_output=True, text=True)
+        self.assertEqual(out.returncode, 0)
+        self.assertIn("--listen", out.stdout)
+        out = subprocess.run([CONCLAVED, "--version"], capture_output=True, text=True)
+        self.assertRegex(out.stdout, r"^conclaved \d+\.\d+\.\d+")
+        out = subprocess.run([CONCLAVED, "--listen", "nonsense"], capture_output=True, text=True)
+        self.assertEqual(out.returncode, 2)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Playing over real TCP: views and diffs per recipient, refusals that
+change nothing, legal actions, resume, bots finishing whole games of every
+game, records and their replay by `conclave replay`."""
+import json
+import os
+import subprocess
+import tempfile
+
+from harness import CONCLAVE, Client, ServerTest, main, public
+
+
+def start_two(test, game="stones", **opts):
+    a, b = test.client("Ann"), test.client("Bo")
+    code = a.ok("create", game=game, seats=2, options=opts)["room"]
+    b.ok("join", room=code)
+    a.ok("start")
+    a.pump(lambda x: x.view is not None)
+    b.pump(lambda x: x.view is not None)
+    return a, b, code
+
+
+def actor(clients):
+    active = clients[0].view["active"]
+    for c in clients:
+        if c.seat in active:
+            return c
+    return None
+
+
+class Play(ServerTest):
+    server_args = ("--bot-delay", "0", "--rate", "10000", "--rate-burst", "10000")
+
+    def test_views_and_refusals(self):
+        a, b, code = start_two(self)
+        s = self.client("Spec")
+        s.ok("spectate", room=code)
+        s.pump(lambda x: x.view is not None)
+        self.assertEqual(a.rev, 1)
+        self.assertNotIn("you", s.view)
+        self.assertEqual(public(a.view), public(b.view))
+        self.assertEqual(public(a.view), s.view)
+        self.assertRegex(a.view["seed_commit"], "^[0-9a-f]{64}$")
+        self.assertIsNone(a.view["result"])
+        me = actor([a, b])
+        other = b if me is a else a
+        self.assertEqual(other.ok("legal")["actions"], [])
+        legal = me.ok("legal")["actions"]
+        self.assertTrue(legal)
+        other.err("act", "not_your_turn", action=legal[0])
+        s.err("act", "not_in_game", action=legal[0])
+        me.err("act", "bad_action", action="pass")
+        me.err("act", "bad_action", action={"type": "no-such-thing"})
+        me.err("act", "stale", action=legal[0], rev=me.rev - 1)
+        # Nothing moved: no diff reached anyone, the rev is the same.
+        for c in (a, b, s):
+            c.drain(0.1)
+            self.assertEqual(c.count("diff"), 0)
+        r = me.ok("act", action=legal[0], rev=me.rev)
+        self.assertEqual(r["rev"], 2)
+        for c in (a, b, s):
+            c.pump(lambda x: x.rev == 2)
+        self.assertEqual(public(a.view), s.view)
+        # A sync gives exactly the view the diffs built.
+        built = json.loads(json.dumps(b.view))
+        b.ok("sync")
+        b.pump(lambda x: x.count("state") == 2)
+        self.assertEqual(built, b.view)
+
+    def test_every_legal_action_is_accepted_as_listed(self):
+        a, b, _ = start_two(self)
+        for _ in range(25):
+            me = actor([a, b])
+            if me is None:
+                break
+            acts = me.ok("legal")["actions"]
+            rev = me.rev
+            me.ok("act", action=acts[len(acts) // 2], rev=rev)
+            a.pump(lambda x: x.rev == rev + 1)
+            b.pump(lambda x: x.rev == rev + 1)
+
+    def test_resume_with_and_without_rev(self):
+        a, b, _ = start_two(self)
+        token = b.token
+        b.close()
+        for _ in range(3):
+            me = actor([a])
+            if me is None:
+                break
+            rev = a.rev
+            a.ok("act", action=a.ok("legal")["actions"][0])
+            a.pump(lambda x: x.rev == rev + 1)
+        b2 = self.client("Bo")
+        b2.view = json.loads(json.dumps(b.view))
+        b2.rev = b.rev
+        b2.ok("resume", token=token, rev=b.rev)
+        b2.pump(lambda x: x.rev == a.rev)
+        self.assertEqual(b2.count("state"), 0)
+        self.assertEqual(public(b2.view), public(a.view))
+        # A second resume, without rev, replaces b2 and gets a whole state.
+        b3 = self.client("Bo")
+        r = b3.ok("resume", token=token)
+        self.assertEqual(r["seat"], 1)
+        b3.pump(lambda x: x.view is not None)
+        self.assertEqual(b3.view, b2.view)
+        b2.pump(lambda x: x.count("replaced") == 1)
+        self.client("Eve").err("resume", "bad_token", token="A" * 43)
+        self.client("Eve").err("resume", "bad_token", token="not a token")
+
+    def play_with_bots(self, game, seats, **opts):
+        a = self.client("Ann")
+        a.ok("create", game=game, seats=seats, options=opts)
+        a.err("record", "game_not_over")
+        a.ok("start", bots=True)
+        a.pump(lambda x: x.view is not None)
+        steps = 0
+        while a.ended is None:
+            if a.seat in a.view["active"]:
+                acts = a.ok("legal")["actions"]
+                self.assertTrue(acts)
+                rev = a.ok("act", action=acts[steps % len(acts)])["rev"]
+                a.pump(lambda x: x.rev >= rev)
+                steps += 1
+            else:
+                m = a.read(timeout=20)
+                if "ev" in m:
+                    a.on_event(m)
+        a.drain(0.1)
+        self.assertRegex(a.ended["seed"], "^[0-9a-f]{64}$")
+        self.assertEqual(a.view["result"]["seed"], a.ended["seed"])
+        rec = a.ok("record")["record"]
+        self.assertEqual(rec["game"], game)
+        self.assertEqual(rec["seed"], a.ended["seed"])
+        self.assertEqual([s["kind"] for s in rec["seats"]], ["human"] + ["bot"] * (seats - 1))
+        self.assertGreater(len(rec["actions"]), 0)
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            json.dump(rec, f)
+        try:
+            out = subprocess.run([CONCLAVE, "replay", f.name], capture_output=True, text=True,
+                                 timeout=60)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            self.assertIn("actions accepted", out.stdout)
+            # A record altered by one action no longer replays.
+            rec["actions"] = rec["actions"][1:]
+            with open(f.name, "w") as g:
+                json.dump(rec, g)
+            out = subprocess.run([CONCLAVE, "replay", f.name], capture_output=True, text=True,
+                                 timeout=60)
+            self.assertNotEqual(out.returncode, 0)
+        finally:
+            os.unlink(f.name)
+
+    def test_bots_finish_stones(self):
+        self.play_with_bots("stones", 3)
+
+    def test_bots_finish_stones_cooperative_solo(self):
+        self.play_with_bots("stones", 1, variant="cooperative")
+
+    def test_bots_finish_sorcerers(self):
+        self.play_with_bots("sorcerers", 2)
+
+
+if __name__ == "__main__":
+    main()
