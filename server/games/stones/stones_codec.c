@@ -573,9 +573,10 @@ static int phase_of(const char *s)
  * "artifacts" {row, deck}, "completed", "coop_filled", "stacks", "players"
  * {colour: {taoist, spirit, held, qi, excess, runes, crafted, row, deck,
  * discard}}, "turn" {casts, grants, free_steps, batch, batch_steps,
- * o6_used, owed, pay_art, gained, pending, metrics}. Without "supply" the
- * supply is rebuilt so that the 40 stones add up ("supply_front" then
- * fixes its first stones). Returns 0, or -1 on a malformed position. Used
+ * o6_used, owed, pay_art, gained, pending, metrics}, "advance". Without
+ * "supply" the supply is rebuilt so that the 40 stones add up
+ * ("supply_front" then fixes its first stones, and "park": colour moves
+ * the rest into that player's reservoir). Returns 0, or -1 on a malformed position. Used
  * by tests only; the server never calls it.
  */
 int stones_state_load(const json_t *pos, struct stones_state *st)
@@ -799,6 +800,46 @@ int stones_state_load(const json_t *pos, struct stones_state *st)
             }
         }
         auto_supply(st, tmp, n);
+        int park = player_of(st, game_json_str(pos, "park"));
+        if (park >= 0) {
+            /* The rest of the supply goes to a reservoir, leaving the front. */
+            while (st->supply_n > n) {
+                st->pl[park].held[st->supply[--st->supply_n]]++;
+                st->supply[st->supply_n] = -1;
+            }
+        }
+    }
+    if ((v = json_object_get(pos, "final_round"))) {
+        st->final_round = (int8_t)json_is_true(v);
+    }
+    if (json_object_get(pos, "start") && st->phase == STONES_PH_PLACE) {
+        st->cur = (int8_t)((st->start + 2 * st->np - 1 - st->place_idx) % st->np);
+    }
+    if (st->variant == STONES_STANDARD) {
+        /* The removed rune of each type is whatever the stacks and the
+         * players do not hold (when exactly one value is left). */
+        for (int t = 0; t < STONES_NCOL; t++) {
+            int have[5] = {0};
+            for (int i = 0; i < st->stack_n[t]; i++) {
+                have[st->stack[t][i]] = 1;
+            }
+            for (int p = 0; p < st->np; p++) {
+                if (st->pl[p].rune_owned[t] && st->pl[p].colour != t) {
+                    have[st->pl[p].rune_val[t]] = 1;
+                }
+            }
+            int missing = 0;
+            int which = 0;
+            for (int val = t == STONES_N ? 1 : 2; val <= 4; val++) {
+                if (!have[val]) {
+                    missing++;
+                    which = val;
+                }
+            }
+            if (missing == 1) {
+                st->rune_removed[t] = (int8_t)which;
+            }
+        }
     }
     if (json_is_true(json_object_get(pos, "advance"))) {
         stones__advance(st);
@@ -879,7 +920,7 @@ json_t *stones_state_dump(const struct stones_state *st)
     json_t *obj = json_array();
     for (int k = 1; obj && k <= 7; k++) {
         if (st->objectives & (1 << (k - 1))) {
-            char b[4];
+            char b[16];
             snprintf(b, sizeof(b), "O%d", k);
             rc |= game_json_push(obj, json_string(b));
         }
@@ -931,6 +972,8 @@ json_t *stones_state_dump(const struct stones_state *st)
                                "deck", cards_json(pl->deck, pl->deck_n, 1),
                                "discard", cards_json(pl->discard, pl->discard_n, 0),
                                "removed", pl->removed_n, "score", total);
+        rc |= game_json_set(po, "ncards", json_pack("[iiii]", pl->row_n, pl->deck_n,
+                                                    pl->discard_n, pl->removed_n));
         rc |= game_json_set(players, stones_colour_name[pl->colour], po);
     }
     rc |= game_json_set(o, "players", players);

@@ -401,7 +401,7 @@ json_t *stones_view(const void *state, int seat)
         json_t *obj = json_array();
         for (int k = 1; obj && k <= 7; k++) {
             if (st->objectives & (1 << (k - 1))) {
-                char b[4];
+                char b[16];
                 snprintf(b, sizeof(b), "O%d", k);
                 rc |= game_json_push(obj, json_string(b));
             }

@@ -1,0 +1,666 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_stones.c - rule tests of the Sorcerer & Stones core. Data-driven
+ * scenarios (the .json files of scenarios/, one array of scenarios per file, each citing
+ * its section of docs/rules/stones.md) run through the game_ops table of
+ * game.h; refusals are checked byte for byte with memcmp. Separate cases
+ * test option checking, the setup of every variant, and the view's hiding of
+ * secret data. The scenario directory is passed as argv[1] by meson. This
+ * file never changes the core; it only drives it through its interfaces.
+ */
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+#include "stones.h"
+
+static json_t *scenarios; /* array of scenario objects, loaded once */
+static const char *scen_dir;
+
+static const char *p0_tiles[5][2] = {
+    {"Tn", "YGBR"}, {"Tw", "GRBN"}, {"Tc", "GNYB"}, {"Te", "YGRN"}, {"Ts", "GYNR"},
+};
+
+/* ---- Helpers ---- */
+
+static void setup_names(struct game_setup *su, int nseats, int seed)
+{
+    static const char *names[] = {"Ann", "Bo", "Cy", "Di"};
+    memset(su, 0, sizeof(*su));
+    su->nseats = nseats;
+    for (int s = 0; s < nseats; s++) {
+        snprintf(su->names[s], GAME_NAME_MAX, "%s%d", names[s % 4], s / 4);
+    }
+    for (int i = 0; i < GAME_SEED_BYTES; i++) {
+        su->seed[i] = (uint8_t)(seed * 37 + i);
+    }
+}
+
+static const char *status_name(int rc)
+{
+    switch (rc) {
+    case GAME_OK:
+        return "ok";
+    case GAME_E_ILLEGAL:
+        return "illegal";
+    case GAME_E_BAD_ACTION:
+        return "bad_action";
+    case GAME_E_NOT_TURN:
+        return "not_turn";
+    case GAME_E_OVER:
+        return "over";
+    case GAME_E_BAD_OPTION:
+        return "bad_option";
+    default:
+        return "other";
+    }
+}
+
+/* Subset match: every member of `want` must be equal in `got`. */
+static int match(const json_t *want, const json_t *got, char *path, size_t plen, char *why,
+                 size_t wlen)
+{
+    if (json_is_object(want)) {
+        if (!json_is_object(got)) {
+            snprintf(why, wlen, "%s: not an object", path);
+            return 0;
+        }
+        const char *key;
+        json_t *val;
+        json_object_foreach((json_t *)want, key, val) {
+            size_t n = strlen(path);
+            snprintf(path + n, plen - n, ".%s", key);
+            if (!match(val, json_object_get(got, key), path, plen, why, wlen)) {
+                return 0;
+            }
+            path[n] = 0;
+        }
+        return 1;
+    }
+    if (json_is_array(want) && json_is_array(got) && json_array_size(want) == json_array_size(got)) {
+        for (size_t i = 0; i < json_array_size(want); i++) {
+            size_t n = strlen(path);
+            snprintf(path + n, plen - n, "[%zu]", i);
+            if (!match(json_array_get(want, i), json_array_get(got, i), path, plen, why, wlen)) {
+                return 0;
+            }
+            path[n] = 0;
+        }
+        return 1;
+    }
+    if (!got || !json_equal((json_t *)want, (json_t *)got)) {
+        char *w = json_dumps(want, JSON_COMPACT | JSON_ENCODE_ANY);
+        char *g = got ? json_dumps(got, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+        snprintf(why, wlen, "%s: want %s, got %s", path, w ? w : "?", g ? g : "(missing)");
+        free(w);
+        free(g);
+        return 0;
+    }
+    return 1;
+}
+
+static int in_list(const json_t *list, const json_t *a)
+{
+    size_t i;
+    json_t *x;
+    json_array_foreach(list, i, x) {
+        if (json_equal(x, (json_t *)a)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Builds the game of a scenario: init, then the position overlay. */
+static void *build(const json_t *sc, const char *id)
+{
+    const struct game_ops *g = &stones_game;
+    const char *variant = json_string_value(json_object_get(sc, "variant"));
+    json_t *opts = json_object_get(sc, "options");
+    json_t *own = NULL;
+    if (!opts) {
+        own = json_pack("{s:s}", "variant", variant ? variant : "standard");
+        opts = own;
+    }
+    int nseats = json_is_integer(json_object_get(sc, "seats")) ?
+                 (int)json_integer_value(json_object_get(sc, "seats")) : 4;
+    int seed = json_is_integer(json_object_get(sc, "seed")) ?
+               (int)json_integer_value(json_object_get(sc, "seed")) : 1;
+    struct game_setup su;
+    setup_names(&su, nseats, seed);
+    void *st = calloc(1, g->state_size);
+    struct game_error err;
+    int rc = g->init(st, opts, &su, &err);
+    json_decref(own);
+    ck_assert_msg(rc == GAME_OK, "%s: init failed: %s", id, err.message);
+
+    json_t *pos = json_deep_copy(json_object_get(sc, "position"));
+    if (!pos) {
+        pos = json_object();
+    }
+    struct stones_state *s = st;
+    if (!json_is_false(json_object_get(pos, "p0"))) {
+        json_t *tiles = json_object_get(pos, "tiles");
+        if (!tiles) {
+            tiles = json_object();
+            json_object_set_new(pos, "tiles", tiles);
+        }
+        for (int t = 0; t < 5; t++) {
+            if (!json_object_get(tiles, p0_tiles[t][0])) {
+                json_object_set_new(tiles, p0_tiles[t][0], json_string(p0_tiles[t][1]));
+            }
+        }
+    }
+    json_object_del(pos, "p0");
+    if (s->variant == STONES_STANDARD && !json_object_get(pos, "objectives")) {
+        json_object_set_new(pos, "objectives", json_array());
+    }
+    /* Default rows: every player holds SPIN-1, FLY-1, QUAKE-1, FLY-2. */
+    json_t *players = json_object_get(pos, "players");
+    if (!players) {
+        players = json_object();
+        json_object_set_new(pos, "players", players);
+    }
+    for (int p = 0; p < s->np; p++) {
+        const char *cn = stones_colour_name[s->pl[p].colour];
+        json_t *po = json_object_get(players, cn);
+        if (!po) {
+            po = json_object();
+            json_object_set_new(players, cn, po);
+        }
+        if (!json_object_get(po, "row") && !json_object_get(po, "deck")) {
+            json_object_set_new(po, "row", json_pack("[ssss]", "SPIN-1", "FLY-1", "QUAKE-1",
+                                                     "FLY-2"));
+        }
+    }
+    if (!json_object_get(pos, "current") && !json_is_true(json_object_get(sc, "setup_phase"))) {
+        json_object_set_new(pos, "current",
+                            json_string(stones_colour_name[s->pl[s->start].colour]));
+    }
+    ck_assert_msg(stones_state_load(pos, st) == 0, "%s: position does not load", id);
+    json_decref(pos);
+    if (!json_is_false(json_object_get(sc, "invariants"))) {
+        ck_assert_msg(g->check_invariants(st, &err) == 0, "%s: position breaks %s", id,
+                      err.message);
+    }
+    return st;
+}
+
+static void apply_ok(void *st, int seat, json_t *a, const char *id)
+{
+    struct game_error err;
+    int rc = stones_game.apply(st, seat, a, &err);
+    char *t = json_dumps(a, JSON_COMPACT);
+    ck_assert_msg(rc == GAME_OK, "%s: %s refused (%s): %s", id, t, status_name(rc), err.message);
+    free(t);
+}
+
+static void run_step(void *st, const json_t *step, const char *id, int k)
+{
+    const struct game_ops *g = &stones_game;
+    struct stones_state *s = st;
+    char tag[96];
+    snprintf(tag, sizeof(tag), "%s step %d", id, k);
+    int seat = json_is_integer(json_object_get(step, "seat")) ?
+               (int)json_integer_value(json_object_get(step, "seat")) :
+               stones__current_seat(s);
+    if (json_is_true(json_object_get(step, "activate"))) {
+        /* Cast FLY-1 to the Taoist's own tile, then end step 1. */
+        json_t *fly = json_pack("{s:s,s:s,s:s}", "type", "cast", "card", "FLY-1", "tile",
+                                stones_tile_name[s->pl[s->cur].taoist]);
+        apply_ok(st, seat, fly, tag);
+        json_decref(fly);
+        if (s->phase == STONES_PH_CAST) {
+            json_t *end = json_pack("{s:s}", "type", "end_cast");
+            apply_ok(st, seat, end, tag);
+            json_decref(end);
+        }
+    }
+    json_t *actions = json_object_get(step, "actions");
+    size_t i;
+    json_t *a;
+    json_array_foreach(actions, i, a) {
+        apply_ok(st, seat, a, tag);
+    }
+    json_t *action = json_object_get(step, "action");
+    const char *error = json_string_value(json_object_get(step, "error"));
+    if (action) {
+        struct stones_state before;
+        memcpy(&before, st, sizeof(before));
+        struct game_error err;
+        int rc = g->apply(st, seat, action, &err);
+        char *t = json_dumps(action, JSON_COMPACT);
+        if (error) {
+            ck_assert_msg(strcmp(status_name(rc), error) == 0, "%s: %s gave %s, want %s", tag, t,
+                          status_name(rc), error);
+            ck_assert_msg(memcmp(&before, st, sizeof(before)) == 0,
+                          "%s: refused %s changed the state", tag, t);
+            const char *want = json_string_value(json_object_get(step, "message_has"));
+            ck_assert_msg(!want || strstr(err.message, want), "%s: message \"%s\" lacks \"%s\"",
+                          tag, err.message, want ? want : "");
+            /* A refused action is never listed. */
+            json_t *legal = g->legal(st, seat);
+            ck_assert_msg(!in_list(legal, action), "%s: refused %s is listed", tag, t);
+            json_decref(legal);
+        } else {
+            ck_assert_msg(rc == GAME_OK, "%s: %s refused (%s): %s", tag, t, status_name(rc),
+                          err.message);
+        }
+        free(t);
+    }
+    struct game_error err;
+    ck_assert_msg(g->check_invariants(st, &err) == 0 ||
+                  json_is_false(json_object_get(step, "invariants")), "%s: %s", tag,
+                  err.message);
+    json_t *legal = g->legal(st, json_is_integer(json_object_get(step, "legal_seat")) ?
+                             (int)json_integer_value(json_object_get(step, "legal_seat")) :
+                             stones__current_seat(s));
+    json_array_foreach(json_object_get(step, "legal_has"), i, a) {
+        char *t = json_dumps(a, JSON_COMPACT);
+        ck_assert_msg(in_list(legal, a), "%s: legal lacks %s", tag, t);
+        free(t);
+    }
+    json_array_foreach(json_object_get(step, "legal_lacks"), i, a) {
+        char *t = json_dumps(a, JSON_COMPACT);
+        ck_assert_msg(!in_list(legal, a), "%s: legal lists %s", tag, t);
+        free(t);
+    }
+    json_t *exact = json_object_get(step, "legal_exact");
+    if (exact) {
+        char *t = json_dumps(legal, JSON_COMPACT);
+        ck_assert_msg(json_array_size(exact) == json_array_size(legal), "%s: legal is %s", tag,
+                      t);
+        json_array_foreach(exact, i, a) {
+            ck_assert_msg(in_list(legal, a), "%s: legal is %s", tag, t);
+        }
+        free(t);
+    }
+    json_t *cm;
+    json_array_foreach(json_object_get(step, "legal_count_match"), i, cm) {
+        /* {"match": fragment, "count": n}: n legal actions contain the fragment. */
+        size_t j;
+        json_t *x;
+        int n = 0;
+        json_array_foreach(legal, j, x) {
+            char p2[128] = "";
+            char w2[256];
+            n += match(json_object_get(cm, "match"), x, p2, sizeof(p2), w2, sizeof(w2));
+        }
+        char *t = json_dumps(json_object_get(cm, "match"), JSON_COMPACT);
+        ck_assert_msg(n == json_integer_value(json_object_get(cm, "count")),
+                      "%s: %d legal actions match %s, want %lld", tag, n, t,
+                      (long long)json_integer_value(json_object_get(cm, "count")));
+        free(t);
+    }
+    json_t *count = json_object_get(step, "legal_count");
+    if (count) {
+        ck_assert_msg((json_int_t)json_array_size(legal) == json_integer_value(count),
+                      "%s: %zu legal actions, want %lld", tag, json_array_size(legal),
+                      (long long)json_integer_value(count));
+    }
+    json_decref(legal);
+    char path[256] = "";
+    char why[512] = "";
+    json_t *expect = json_object_get(step, "expect");
+    if (expect) {
+        json_t *dump = stones_state_dump(st);
+        ck_assert_msg(match(expect, dump, path, sizeof(path), why, sizeof(why)), "%s: %s", tag,
+                      why);
+        json_decref(dump);
+    }
+    json_t *view_expect = json_object_get(step, "view");
+    if (view_expect) {
+        json_t *view = g->view(st, 0);
+        path[0] = 0;
+        ck_assert_msg(match(view_expect, view, path, sizeof(path), why, sizeof(why)), "%s: view %s",
+                      tag, why);
+        json_decref(view);
+    }
+    json_t *res_expect = json_object_get(step, "result");
+    if (res_expect) {
+        json_t *res = g->result(st);
+        path[0] = 0;
+        ck_assert_msg(res != NULL, "%s: the game is not over", tag);
+        ck_assert_msg(match(res_expect, res, path, sizeof(path), why, sizeof(why)), "%s: result %s",
+                      tag, why);
+        json_decref(res);
+    }
+}
+
+START_TEST(test_scenario)
+{
+    json_t *sc = json_array_get(scenarios, (size_t)_i);
+    const char *id = json_string_value(json_object_get(sc, "id"));
+    ck_assert_msg(id && strncmp(id, "stones-", 7) == 0, "scenario %d has no stones- id", _i);
+    void *st = build(sc, id);
+    size_t k;
+    json_t *step;
+    json_array_foreach(json_object_get(sc, "steps"), k, step) {
+        run_step(st, step, id, (int)k);
+    }
+    free(st);
+}
+END_TEST
+
+/* ---- Options and setup ---- */
+
+START_TEST(test_options)
+{
+    const struct game_ops *g = &stones_game;
+    struct game_error err;
+    struct {
+        const char *json;
+        int seats;
+        int want;
+    } cases[] = {
+        {"null", 2, GAME_OK},
+        {"{}", 4, GAME_OK},
+        {"{\"variant\":\"novice\"}", 3, GAME_OK},
+        {"{\"variant\":\"cooperative\"}", 1, GAME_OK},
+        {"{\"variant\":\"cooperative\",\"colours\":2}", 2, GAME_OK},
+        {"{\"variant\":\"cooperative\",\"colours\":2}", 3, GAME_E_BAD_OPTION}, /* 9.53d */
+        {"{\"variant\":\"cooperative\",\"colours\":5}", 1, GAME_E_BAD_OPTION},
+        {"{\"variant\":\"cooperative\",\"colours\":\"4\"}", 1, GAME_E_BAD_OPTION},
+        {"{\"variant\":\"standard\",\"colours\":2}", 2, GAME_E_BAD_OPTION},
+        {"{}", 1, GAME_E_BAD_OPTION},
+        {"{}", 5, GAME_E_BAD_OPTION},
+        {"{\"variant\":\"novice\"}", 1, GAME_E_BAD_OPTION},
+        {"{\"variant\":\"cooperative\"}", 5, GAME_E_BAD_OPTION},
+        {"{\"variant\":\"expert\"}", 2, GAME_E_BAD_OPTION},
+        {"{\"variant\":3}", 2, GAME_E_BAD_OPTION},
+        {"{\"speed\":\"fast\"}", 2, GAME_E_BAD_OPTION},
+        {"[1]", 2, GAME_E_BAD_OPTION},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        json_t *o = json_loads(cases[i].json, JSON_DECODE_ANY, NULL);
+        int rc = g->check_options(o, cases[i].seats, &err);
+        ck_assert_msg(rc == cases[i].want, "options %s with %d seats: %d (%s)", cases[i].json,
+                      cases[i].seats, rc, err.message);
+        if (rc != GAME_OK) {
+            ck_assert_msg(strlen(err.message) > 10, "no message for %s", cases[i].json);
+            void *st = calloc(1, g->state_size);
+            struct game_setup su;
+            setup_names(&su, cases[i].seats, 1);
+            ck_assert_int_eq(g->init(st, o, &su, &err), GAME_E_BAD_OPTION);
+            free(st);
+        }
+        json_decref(o);
+    }
+    json_t *schema = g->options_schema();
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(schema, "variant"),
+                                                       "default")), "standard");
+    ck_assert_int_eq(json_array_size(json_object_get(json_object_get(schema, "variant"),
+                                                     "values")), 3);
+    json_decref(schema);
+    ck_assert_int_eq(g->min_players, 1);
+    ck_assert_int_eq(g->max_players, 4);
+}
+END_TEST
+
+static void *fresh(const char *opts, int nseats, int seed)
+{
+    json_t *o = json_loads(opts, 0, NULL);
+    struct game_setup su;
+    setup_names(&su, nseats, seed);
+    void *st = calloc(1, stones_game.state_size);
+    struct game_error err;
+    ck_assert_int_eq(stones_game.init(st, o, &su, &err), GAME_OK);
+    json_decref(o);
+    ck_assert_msg(stones_game.check_invariants(st, &err) == 0, "%s", err.message);
+    return st;
+}
+
+/* stones-3: setup of the standard game for 2, 3 and 4 players. */
+START_TEST(test_setup_standard)
+{
+    static const int qi[5] = {0, 0, 30, 42, 56};
+    static const int8_t colour[4] = {STONES_R, STONES_G, STONES_B, STONES_Y};
+    for (int n = 2; n <= 4; n++) {
+        for (int seed = 0; seed < 20; seed++) {
+            struct stones_state *st = fresh("{}", n, seed);
+            ck_assert_int_eq(st->np, n);
+            ck_assert_int_eq(st->qi_supply, qi[n]);
+            ck_assert_int_eq(st->phase, STONES_PH_PLACE);
+            ck_assert_int_eq(st->supply_n, 20);
+            for (int i = 1; i < st->supply_n; i++) {
+                ck_assert_msg(st->supply[i] != st->supply[i - 1], "R-stones-3.7: equal "
+                              "neighbours in the supply");
+            }
+            for (int t = 0; t < 5; t++) {
+                int seen = 0;
+                for (int s = 0; s < 4; s++) {
+                    seen |= 1 << st->slot[t][s];
+                }
+                ck_assert_msg(__builtin_popcount((unsigned)seen) == 4, "a tile has a double");
+            }
+            ck_assert_int_eq(__builtin_popcount((unsigned)st->objectives), 2);
+            for (int p = 0; p < n; p++) {
+                ck_assert_int_eq(st->pl[p].colour, colour[p]); /* stones-9.52 */
+                ck_assert_int_eq(st->pl[p].seat, p);
+                ck_assert_int_eq(st->pl[p].row_n, 4);
+                ck_assert_int_eq(st->pl[p].deck_n, 7);
+            }
+            for (int t = 0; t < 5; t++) {
+                ck_assert_int_eq(st->stack_n[t], t == STONES_N ? 3 : 2);
+            }
+            /* Placement begins with the player on the start player's right. */
+            ck_assert_int_eq(st->cur, (st->start + n - 1) % n);
+            free(st);
+        }
+    }
+}
+END_TEST
+
+/* stones-7.1 / 7.2: variant setups have no Qi, runes, objectives. */
+START_TEST(test_setup_variants)
+{
+    struct stones_state *st = fresh("{\"variant\":\"novice\"}", 3, 4);
+    ck_assert_int_eq(st->qi_supply, 0);
+    ck_assert_int_eq(st->objectives, 0);
+    ck_assert_int_eq(st->np, 3);
+    for (int t = 0; t < 5; t++) {
+        ck_assert_int_eq(st->stack_n[t], 0);
+    }
+    json_t *v = stones_game.view(st, 0);
+    ck_assert_ptr_null(json_object_get(v, "element"));
+    ck_assert_ptr_null(json_object_get(v, "qi_supply"));
+    json_decref(v);
+    free(st);
+
+    /* stones-9.53a: co-op, 1 seat, default 4 colours all on seat 0. */
+    st = fresh("{\"variant\":\"cooperative\"}", 1, 5);
+    ck_assert_int_eq(st->np, 4);
+    for (int p = 0; p < 4; p++) {
+        ck_assert_int_eq(st->pl[p].seat, 0);
+    }
+    ck_assert_uint_eq(stones_game.active(st), 1u);
+    free(st);
+    /* stones-9.53b: colours = 1. */
+    st = fresh("{\"variant\":\"cooperative\",\"colours\":1}", 1, 5);
+    ck_assert_int_eq(st->np, 1);
+    free(st);
+    /* stones-9.53c: 3 seats, 4 colours: seat 0 Red and Yellow. */
+    st = fresh("{\"variant\":\"cooperative\"}", 3, 5);
+    ck_assert_int_eq(st->pl[0].colour, STONES_R);
+    ck_assert_int_eq(st->pl[0].seat, 0);
+    ck_assert_int_eq(st->pl[3].colour, STONES_Y);
+    ck_assert_int_eq(st->pl[3].seat, 0);
+    ck_assert_int_eq(st->pl[1].seat, 1);
+    ck_assert_int_eq(st->pl[2].seat, 2);
+    free(st);
+}
+END_TEST
+
+/* Plays random legal games; every one must end and the game record
+ * must replay to the same bytes (stones-9.53b: one colour ends within 11
+ * turns). */
+START_TEST(test_coop_one_colour_ends)
+{
+    struct stones_state *st = fresh("{\"variant\":\"cooperative\",\"colours\":1}", 1, 9);
+    int turns_seen = 0;
+    int guard = 0;
+    while (stones_game.active(st) && guard++ < 2000) {
+        json_t *legal = stones_game.legal(st, 0);
+        ck_assert_int_gt(json_array_size(legal), 0);
+        struct game_error err;
+        ck_assert_int_eq(stones_game.apply(st, 0, json_array_get(legal, 0), &err), GAME_OK);
+        json_decref(legal);
+        turns_seen = st->turn_no;
+    }
+    ck_assert_int_eq(st->phase, STONES_PH_OVER);
+    ck_assert_int_le(turns_seen, 11);
+    ck_assert_int_eq(st->end_reason, STONES_END_CARDS);
+    json_t *res = stones_game.result(st);
+    ck_assert_ptr_nonnull(res);
+    ck_assert_int_eq(json_array_size(json_object_get(res, "scores")), 1);
+    json_decref(res);
+    free(st);
+}
+END_TEST
+
+/* R-stones-3.3: the view hides deck orders and the unused objectives; it is
+ * identical for every seat but "you"; spectators get no "you". */
+START_TEST(test_view_hidden)
+{
+    struct stones_state *st = fresh("{}", 3, 11);
+    json_t *v0 = stones_game.view(st, 0);
+    json_t *v1 = stones_game.view(st, 1);
+    json_t *vs = stones_game.view(st, -1);
+    ck_assert_ptr_nonnull(json_object_get(v0, "you"));
+    ck_assert_ptr_null(json_object_get(vs, "you"));
+    json_object_del(v0, "you");
+    json_object_del(v1, "you");
+    ck_assert(json_equal(v0, vs));
+    ck_assert(json_equal(v1, vs));
+    ck_assert_str_eq(json_string_value(json_object_get(vs, "game")), "stones");
+    ck_assert(json_is_null(json_object_get(vs, "result")));
+    json_t *p0 = json_array_get(json_object_get(vs, "players"), 0);
+    ck_assert(json_is_integer(json_object_get(p0, "deck")));
+    ck_assert_int_eq(json_array_size(json_object_get(vs, "objectives")), 2);
+    char *txt = json_dumps(vs, JSON_COMPACT);
+    /* The artifact deck below its top card is never named. */
+    for (int i = st->art_top + 1; i < STONES_NART; i++) {
+        ck_assert_msg(!strstr(txt, stones_artifacts[st->art_deck[i]].id),
+                      "hidden artifact %s shown", stones_artifacts[st->art_deck[i]].id);
+    }
+    ck_assert_ptr_null(strstr(txt, "seed"));
+    ck_assert_ptr_null(strstr(txt, "rng"));
+    free(txt);
+    json_decref(v0);
+    json_decref(v1);
+    json_decref(vs);
+    free(st);
+}
+END_TEST
+
+/* R-stones-4.1: refusals by code, state unchanged. */
+START_TEST(test_refusal_codes)
+{
+    struct stones_state *st = fresh("{}", 2, 3);
+    struct stones_state before;
+    memcpy(&before, st, sizeof(before));
+    struct game_error err;
+    int seat = stones__current_seat(st);
+    json_t *a = json_pack("{s:s,s:s}", "type", "place_taoist", "tile", "Tc");
+    ck_assert_int_eq(stones_game.apply(st, 1 - seat, a, &err), GAME_E_NOT_TURN);
+    ck_assert_int_eq(stones_game.apply(st, 7, a, &err), GAME_E_NOT_TURN);
+    json_t *b = json_pack("{s:s,s:s}", "type", "place_taoist", "tile", "Tz");
+    ck_assert_int_eq(stones_game.apply(st, seat, b, &err), GAME_E_BAD_ACTION);
+    json_t *c = json_pack("{s:s,s:s,s:i}", "type", "place_taoist", "tile", "Tc", "x", 1);
+    ck_assert_int_eq(stones_game.apply(st, seat, c, &err), GAME_E_BAD_ACTION);
+    json_t *d = json_pack("{s:s}", "type", "end_cast");
+    ck_assert_int_eq(stones_game.apply(st, seat, d, &err), GAME_E_ILLEGAL);
+    ck_assert_ptr_nonnull(strstr(err.message, "R-stones-"));
+    json_t *e = json_string("place_taoist");
+    ck_assert_int_eq(stones_game.apply(st, seat, e, &err), GAME_E_BAD_ACTION);
+    ck_assert_int_eq(memcmp(&before, st, sizeof(before)), 0);
+    json_t *l = stones_game.legal(st, 1 - seat);
+    ck_assert_int_eq(json_array_size(l), 0);
+    json_decref(l);
+    json_decref(a);
+    json_decref(b);
+    json_decref(c);
+    json_decref(d);
+    json_decref(e);
+    free(st);
+}
+END_TEST
+
+/* ---- Loading ---- */
+
+static void load_dir(const char *dir)
+{
+    scenarios = json_array();
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "cannot open scenario directory %s\n", dir);
+        exit(1);
+    }
+    struct dirent *ent;
+    char *names[256];
+    int n = 0;
+    while ((ent = readdir(d)) && n < 256) {
+        size_t len = strlen(ent->d_name);
+        if (len > 5 && strcmp(ent->d_name + len - 5, ".json") == 0) {
+            names[n++] = strdup(ent->d_name);
+        }
+    }
+    closedir(d);
+    for (int i = 0; i < n; i++) {
+        for (int j = i + 1; j < n; j++) {
+            if (strcmp(names[j], names[i]) < 0) {
+                char *t = names[i];
+                names[i] = names[j];
+                names[j] = t;
+            }
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        char path[1024];
+        snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+        json_error_t jerr;
+        json_t *arr = json_load_file(path, 0, &jerr);
+        if (!arr) {
+            fprintf(stderr, "%s:%d: %s\n", path, jerr.line, jerr.text);
+            exit(1);
+        }
+        json_array_extend(scenarios, arr);
+        json_decref(arr);
+        free(names[i]);
+    }
+}
+
+static Suite *stones_suite(void)
+{
+    Suite *s = suite_create("stones");
+    TCase *tc = tcase_create("scenarios");
+    tcase_add_loop_test(tc, test_scenario, 0, (int)json_array_size(scenarios));
+    suite_add_tcase(s, tc);
+    TCase *to = tcase_create("options_setup");
+    tcase_add_test(to, test_options);
+    tcase_add_test(to, test_setup_standard);
+    tcase_add_test(to, test_setup_variants);
+    tcase_add_test(to, test_coop_one_colour_ends);
+    suite_add_tcase(s, to);
+    TCase *tv = tcase_create("view_refusals");
+    tcase_add_test(tv, test_view_hidden);
+    tcase_add_test(tv, test_refusal_codes);
+    suite_add_tcase(s, tv);
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    scen_dir = argc > 1 ? argv[1] : "scenarios";
+    load_dir(scen_dir);
+    fprintf(stderr, "stones: %zu scenarios from %s\n", json_array_size(scenarios), scen_dir);
+    SRunner *sr = srunner_create(stones_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    json_decref(scenarios);
+    return failed ? 1 : 0;
+}
