@@ -609,13 +609,16 @@ int sorc_state_load(struct sorc_state *st, const json_t *pos, char *msg, size_t 
     }
     /* Unlisted cards go under the deck (or to the discard pile), list order. */
     for (int c = SORC_NCARDS - 1; c >= 0; c--) {
-        if (!seen[c] && !(rest && strcmp(rest, "discard") == 0)) {
+        if (!seen[c] && !(rest && (strcmp(rest, "discard") == 0 || strcmp(rest, "hand_mer") == 0))) {
             st->deck[st->ndeck++] = (uint8_t)c;
         }
     }
     for (int c = 0; c < SORC_NCARDS; c++) {
         if (!seen[c] && rest && strcmp(rest, "discard") == 0) {
             sorc__discard(st, (uint8_t)c);
+        }
+        if (!seen[c] && rest && strcmp(rest, "hand_mer") == 0) {
+            sorc__hand_add(st, SORC_MER, (uint8_t)c);
         }
     }
     for (int k = n - 1; k >= 0; k--) {

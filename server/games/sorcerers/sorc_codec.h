@@ -30,8 +30,8 @@ json_t *sorc_result_json(const void *state);
 
 /* Builds a position in *st from `pos` (borrowed): {"seed", "merlinian_seat",
  * "turn", "max_turns", "dave", "morgana", "play": [{"card", "objects"}],
- * "hands": {"mer", "mor"}, "discard", "deck" (top first), "rest": "deck" or
- * "discard" (where unlisted cards go, list order), "gates", "start": "lore" |
+ * "hands": {"mer", "mor"}, "discard", "deck" (top first), "rest": "deck",
+ * "discard" or "hand_mer" (where unlisted cards go, list order), "gates", "start": "lore" |
  * "recruit" | "recruit_mor" | "event" | "event_priority" (with "priority" and
  * "last_pass") | "encounter" | "duel" (with "duel": [mer, mor]) | "end"}.
  * Runs the automatic steps from `start`. Returns 0, or -1 with msg. */

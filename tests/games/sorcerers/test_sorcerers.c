@@ -1,0 +1,581 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_sorcerers.c - rule tests of the Sorcerers core through game.h: the
+ * data scenarios of the scenarios folder (spec section 11 and the rulebook's
+ * examples), plus setup, options, sealed-combo secrecy and refusal checks
+ * written in C. Every refusal is checked to leave the state byte-identical.
+ * It owns nothing of the core and must never reach into rule internals
+ * except through sorc_state_load to build positions.
+ */
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+#include "sorc.h"
+#include "sorc_codec.h"
+
+extern const struct game_ops sorc_game;
+
+/* ---- Scenario loading ---- */
+
+#define MAX_SCEN 256
+static json_t *scenarios[MAX_SCEN];
+static int nscen;
+
+static void load_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char *names[64];
+    int nn = 0;
+
+    if (!d) {
+        fprintf(stderr, "cannot open %s\n", dir);
+        exit(1);
+    }
+    while ((e = readdir(d)) && nn < 64) {
+        size_t len = strlen(e->d_name);
+        if (len > 5 && strcmp(e->d_name + len - 5, ".json") == 0) {
+            names[nn++] = strdup(e->d_name);
+        }
+    }
+    closedir(d);
+    for (int i = 0; i < nn; i++) {
+        for (int j = i + 1; j < nn; j++) {
+            if (strcmp(names[j], names[i]) < 0) {
+                char *t = names[i];
+                names[i] = names[j];
+                names[j] = t;
+            }
+        }
+    }
+    for (int i = 0; i < nn; i++) {
+        char path[1024];
+        json_error_t jerr;
+        json_t *arr;
+        size_t k;
+        json_t *s;
+        snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+        arr = json_load_file(path, 0, &jerr);
+        if (!arr) {
+            fprintf(stderr, "%s:%d: %s\n", path, jerr.line, jerr.text);
+            exit(1);
+        }
+        json_array_foreach(arr, k, s) {
+            if (nscen < MAX_SCEN) {
+                scenarios[nscen++] = json_incref(s);
+            }
+        }
+        json_decref(arr);
+        free(names[i]);
+    }
+}
+
+/* ---- Helpers ---- */
+
+/* 1 when `exp` is a fragment of `act`: objects by key, arrays element by
+ * element with the same length, scalars equal. */
+static int matches(const json_t *exp, const json_t *act, char *where, size_t wlen)
+{
+    if (json_is_object(exp)) {
+        const char *key;
+        json_t *v;
+        if (!json_is_object(act)) {
+            snprintf(where, wlen, "not an object");
+            return 0;
+        }
+        json_object_foreach((json_t *)exp, key, v) {
+            if (!matches(v, json_object_get(act, key), where, wlen)) {
+                size_t n = strlen(where);
+                char tmp[512];
+                snprintf(tmp, sizeof(tmp), "%s.%s", key, where);
+                snprintf(where, wlen, "%s", tmp);
+                (void)n;
+                return 0;
+            }
+        }
+        return 1;
+    }
+    if (json_is_array(exp)) {
+        if (!json_is_array(act) || json_array_size(act) != json_array_size(exp)) {
+            snprintf(where, wlen, "array size");
+            return 0;
+        }
+        for (size_t i = 0; i < json_array_size(exp); i++) {
+            if (!matches(json_array_get(exp, i), json_array_get(act, i), where, wlen)) {
+                return 0;
+            }
+        }
+        return 1;
+    }
+    if (json_is_integer(exp) && json_is_integer(act)) {
+        return json_integer_value(exp) == json_integer_value(act);
+    }
+    if (!act || !json_equal((json_t *)exp, (json_t *)act)) {
+        snprintf(where, wlen, "value");
+        return 0;
+    }
+    return 1;
+}
+
+static const char *status_name(int rc)
+{
+    switch (rc) {
+    case GAME_OK:
+        return "ok";
+    case GAME_E_ILLEGAL:
+        return "illegal_action";
+    case GAME_E_BAD_ACTION:
+        return "bad_action";
+    case GAME_E_NOT_TURN:
+        return "not_your_turn";
+    case GAME_E_OVER:
+        return "game_over";
+    default:
+        return "other";
+    }
+}
+
+/* Applies one action, checking that a refusal leaves the state unchanged. */
+static int apply_checked(struct sorc_state *st, int seat, json_t *action,
+                         struct game_error *err)
+{
+    struct sorc_state before;
+    int rc;
+
+    memcpy(&before, st, sizeof(before));
+    rc = sorc_game.apply(st, seat, action, err);
+    if (rc != GAME_OK) {
+        ck_assert_msg(memcmp(&before, st, sizeof(before)) == 0,
+                      "a refused action changed the state");
+    } else {
+        struct game_error ierr;
+        ck_assert_msg(sorc_game.check_invariants(st, &ierr) == 0, "invariant: %s",
+                      ierr.message);
+    }
+    return rc;
+}
+
+/* Expands the combo shorthand {spell, event, amplifiers, sacrifice, betray}
+ * into the six steps; returns the number of accepted steps. */
+static void send_combo(struct sorc_state *st, int seat, const json_t *c, const char *id)
+{
+    json_t *steps[6];
+    const json_t *amps = json_object_get(c, "amplifiers");
+    const json_t *sp = json_object_get(c, "spell");
+    const json_t *ev = json_object_get(c, "event");
+    const json_t *be = json_object_get(c, "betray");
+
+    steps[0] = json_pack("{s:s, s:O}", "type", "combo_spell", "card", sp ? sp : json_null());
+    steps[1] = json_pack("{s:s, s:O}", "type", "combo_event", "card", ev ? ev : json_null());
+    for (int i = 0; i < 3; i++) {
+        const json_t *a = json_array_get(amps, (size_t)i);
+        steps[2 + i] = json_pack("{s:s, s:O}", "type", "combo_amp", "card", a ? a : json_null());
+    }
+    steps[5] = json_pack("{s:s, s:b, s:O}", "type", "combo_declare", "sacrifice",
+                         json_is_true(json_object_get(c, "sacrifice")), "betray",
+                         be ? be : json_null());
+    for (int i = 0; i < 6; i++) {
+        struct game_error err;
+        int rc = apply_checked(st, seat, steps[i], &err);
+        ck_assert_msg(rc == GAME_OK, "%s: combo step %d refused: %s", id, i + 1, err.message);
+        json_decref(steps[i]);
+    }
+}
+
+/* Loads the scenario position, searching seeds when "find_seed" is given. */
+static void load_position(struct sorc_state *st, const json_t *sc, const char *id)
+{
+    const json_t *pos = json_object_get(sc, "position");
+    const json_t *want = json_object_get(sc, "find_seed");
+    char msg[256];
+    char where[512];
+
+    for (int seed = 1; seed < 5000; seed++) {
+        json_t *p = json_deep_copy(pos);
+        json_t *v;
+        int ok;
+        if (want) {
+            json_object_set_new(p, "seed", json_integer(seed));
+        }
+        ck_assert_msg(sorc_state_load(st, p, msg, sizeof(msg)) == 0, "%s: %s", id, msg);
+        json_decref(p);
+        if (!want) {
+            return;
+        }
+        v = sorc_game.view(st, -1);
+        ok = matches(want, v, where, sizeof(where));
+        json_decref(v);
+        if (ok) {
+            return;
+        }
+    }
+    ck_abort_msg("%s: no seed gives the wanted position", id);
+}
+
+START_TEST(run_scenario)
+{
+    const json_t *sc = scenarios[_i];
+    const char *id = json_string_value(json_object_get(sc, "id"));
+    struct sorc_state *st = calloc(1, sizeof(*st));
+    size_t k;
+    const json_t *step;
+
+    ck_assert_ptr_nonnull(id);
+    load_position(st, sc, id);
+    json_array_foreach(json_object_get(sc, "steps"), k, step) {
+        const json_t *exp = json_object_get(step, "expect");
+        json_t *action = json_object_get(step, "action");
+        const json_t *combo = json_object_get(step, "combo");
+        long seat = json_integer_value(json_object_get(step, "seat"));
+        const json_t *as = json_object_get(step, "as");
+        int view_seat = as ? (int)json_integer_value(as) : -1;
+        char where[512];
+        where[0] = '\0';
+
+        if (combo) {
+            send_combo(st, (int)seat, combo, id);
+        }
+        if (action) {
+            struct game_error err;
+            int rc;
+            memset(&err, 0, sizeof(err));
+            rc = apply_checked(st, (int)seat, action, &err);
+            if (exp && json_object_get(exp, "error")) {
+                const char *want = json_string_value(json_object_get(exp, "error"));
+                const char *tok = json_string_value(json_object_get(exp, "token"));
+                ck_assert_msg(strcmp(status_name(rc), want) == 0, "%s step %zu: got %s (%s), want %s",
+                              id, k, status_name(rc), err.message, want);
+                if (tok) {
+                    ck_assert_msg(strstr(err.message, tok) != NULL,
+                                  "%s step %zu: message '%s' lacks %s", id, k, err.message, tok);
+                    ck_assert_msg(strstr(err.message, "R-sorcerers-") != NULL,
+                                  "%s: message names no rule", id);
+                }
+            } else {
+                ck_assert_msg(rc == GAME_OK, "%s step %zu: refused: %s", id, k, err.message);
+            }
+        }
+        if (exp && json_object_get(exp, "view")) {
+            json_t *v = sorc_game.view(st, view_seat);
+            int ok = matches(json_object_get(exp, "view"), v, where, sizeof(where));
+            if (!ok) {
+                char *d = json_dumps(v, JSON_COMPACT);
+                fprintf(stderr, "%s step %zu view: %s\n", id, k, d);
+                free(d);
+            }
+            json_decref(v);
+            ck_assert_msg(ok, "%s step %zu: view mismatch at %s", id, k, where);
+        }
+        if (exp && json_object_get(exp, "legal")) {
+            json_t *l = sorc_game.legal(st, (int)json_integer_value(json_object_get(exp, "legal_seat")));
+            int ok = json_equal(l, json_object_get(exp, "legal"));
+            if (!ok) {
+                char *d = json_dumps(l, JSON_COMPACT);
+                fprintf(stderr, "%s step %zu legal: %s\n", id, k, d);
+                free(d);
+            }
+            json_decref(l);
+            ck_assert_msg(ok, "%s step %zu: legal list differs", id, k);
+        }
+        if (exp && json_object_get(exp, "legal_count")) {
+            json_t *l = sorc_game.legal(st, (int)json_integer_value(json_object_get(exp, "legal_seat")));
+            long n = (long)json_array_size(l);
+            json_decref(l);
+            ck_assert_msg(n == json_integer_value(json_object_get(exp, "legal_count")),
+                          "%s step %zu: %ld legal actions", id, k, n);
+        }
+    }
+    free(st);
+}
+END_TEST
+
+/* ---- C tests ---- */
+
+static struct sorc_state *new_game(int merseat, uint8_t seedbyte)
+{
+    struct sorc_state *st = calloc(1, sizeof(*st));
+    struct game_setup su;
+    struct game_error err;
+    json_t *opt = json_pack("{s:i}", "merlinian_seat", merseat);
+
+    memset(&su, 0, sizeof(su));
+    su.nseats = 2;
+    snprintf(su.names[0], sizeof(su.names[0]), "Ann");
+    snprintf(su.names[1], sizeof(su.names[1]), "Bob");
+    memset(su.seed, seedbyte, sizeof(su.seed));
+    ck_assert_int_eq(sorc_game.init(st, opt, &su, &err), GAME_OK);
+    json_decref(opt);
+    return st;
+}
+
+/* sorcerers-11.T01: setup and first Lore. */
+START_TEST(setup_first_lore)
+{
+    struct sorc_state *st = new_game(0, 3);
+    json_t *v = sorc_game.view(st, -1);
+    json_t *exp = json_pack(
+        "{s:s, s:[i], s:i, s:i, s:[], s:{s:i, s:i}, s:[{s:s, s:i, s:[{s:s, s:[s]}]}, "
+        "{s:s, s:i, s:[{s:s, s:[]}]}], s:n}",
+        "phase", "recruit", "active", 0, "turn", 1, "deck_size", 95, "discard", "markers", "dave",
+        0, "morgana", 0, "seats", "faction", "merlinian", "hand_size", 7, "sorcerers", "card",
+        "balthazar_blake", "objects", "grimhold", "faction", "morganian", "hand_size", 7,
+        "sorcerers", "card", "maxim_horvath", "objects", "result");
+    char where[256];
+
+    ck_assert_msg(matches(exp, v, where, sizeof(where)), "setup view: %s", where);
+    ck_assert_ptr_null(json_object_get(v, "you"));
+    json_decref(v);
+    json_decref(exp);
+    free(st);
+}
+END_TEST
+
+/* sorcerers-3: options and seat count. */
+START_TEST(options_checked)
+{
+    struct game_error err;
+    json_t *bad = json_pack("{s:i}", "colour", 1);
+    json_t *badseat = json_pack("{s:i}", "merlinian_seat", 2);
+    json_t *good = json_pack("{s:s, s:i}", "merlinian_seat", "random", "max_turns", 50);
+
+    ck_assert_int_eq(sorc_game.check_options(NULL, 3, &err), GAME_E_BAD_OPTION);
+    ck_assert_int_eq(sorc_game.check_options(NULL, 1, &err), GAME_E_BAD_OPTION);
+    ck_assert_int_eq(sorc_game.check_options(bad, 2, &err), GAME_E_BAD_OPTION);
+    ck_assert_int_eq(sorc_game.check_options(badseat, 2, &err), GAME_E_BAD_OPTION);
+    ck_assert_int_eq(sorc_game.check_options(good, 2, &err), GAME_OK);
+    ck_assert_int_eq(sorc_game.check_options(NULL, 2, &err), GAME_OK);
+    json_decref(bad);
+    json_decref(badseat);
+    json_decref(good);
+}
+END_TEST
+
+/* sorcerers-3 (I-43): merlinian_seat 1 gives seat 1 the Merlinians. */
+START_TEST(seat_option)
+{
+    struct sorc_state *st = new_game(1, 3);
+    json_t *v = sorc_game.view(st, 1);
+
+    ck_assert_str_eq(json_string_value(json_object_get(
+                         json_array_get(json_object_get(v, "seats"), 1), "faction")),
+                     "merlinian");
+    ck_assert_int_eq(sorc_game.active(st), 2u);
+    ck_assert_int_eq(json_array_size(json_object_get(json_object_get(v, "you"), "hand")), 7);
+    json_decref(v);
+    free(st);
+}
+END_TEST
+
+/* sorcerers-8: the same seed and actions give the same game. */
+START_TEST(deterministic)
+{
+    struct sorc_state *a = new_game(0, 9);
+    struct sorc_state *b = new_game(0, 9);
+    struct sorc_state *c = new_game(0, 10);
+
+    ck_assert(memcmp(a, b, sizeof(*a)) == 0);
+    ck_assert(memcmp(a->hand, c->hand, sizeof(a->hand)) != 0);
+    free(a);
+    free(b);
+    free(c);
+}
+END_TEST
+
+/* Strips keys that legitimately differ between two spectator-equal views. */
+static char *public_dump(const struct sorc_state *st, int seat)
+{
+    json_t *v = sorc_game.view(st, seat);
+    char *d;
+
+    json_object_del(v, "you");
+    d = json_dumps(v, JSON_SORT_KEYS | JSON_COMPACT);
+    json_decref(v);
+    return d;
+}
+
+/* sorcerers-11.T34: sealed submissions stay hidden until both are in. */
+START_TEST(sealed_combo_hidden)
+{
+    struct sorc_state *st = calloc(1, sizeof(*st));
+    char msg[256];
+    json_t *pos = json_pack(
+        "{s:s, s:[s,s], s:[{s:s, s:[s]}, {s:s}], s:{s:[s,s,s], s:[s,s,s]}}", "start", "duel",
+        "duel", "balthazar_blake", "maxim_horvath", "play", "card", "balthazar_blake", "objects",
+        "grimhold", "card", "maxim_horvath", "hands", "mer", "energy_bolts", "tessla_coils",
+        "car_chase", "mor", "black_magic", "ritual", "incense");
+    const char *steps[6][2] = {{"combo_spell", "energy_bolts"}, {"combo_event", "car_chase"},
+                               {"combo_amp", "tessla_coils"},   {"combo_amp", NULL},
+                               {"combo_amp", NULL},             {"combo_declare", NULL}};
+    char *mor_before;
+    char *spec_before;
+    struct game_error err;
+
+    ck_assert_int_eq(sorc_state_load(st, pos, msg, sizeof(msg)), 0);
+    json_decref(pos);
+    ck_assert_int_eq(sorc_game.active(st), 3u);
+    mor_before = public_dump(st, 1);
+    spec_before = public_dump(st, -1);
+    for (int i = 0; i < 6; i++) {
+        json_t *a = i < 5 ? json_pack("{s:s, s:s?}", "type", steps[i][0], "card", steps[i][1])
+                          : json_pack("{s:s, s:b, s:n}", "type", "combo_declare", "sacrifice", 0,
+                                      "betray");
+        json_t *mine;
+        json_t *theirs;
+        char *dump;
+        ck_assert_int_eq(apply_checked(st, 0, a, &err), GAME_OK);
+        json_decref(a);
+        mine = sorc_game.view(st, 0);
+        theirs = sorc_game.view(st, 1);
+        dump = json_dumps(theirs, JSON_COMPACT);
+        /* The opponent's whole view (its "you" included) never names a card
+         * of the draft. */
+        ck_assert_ptr_null(strstr(dump, "energy_bolts"));
+        ck_assert_ptr_null(strstr(dump, "car_chase"));
+        ck_assert_ptr_null(strstr(dump, "tessla_coils"));
+        free(dump);
+        dump = public_dump(st, -1);
+        ck_assert_ptr_null(strstr(dump, "energy_bolts"));
+        free(dump);
+        if (i < 5) {
+            char *now = public_dump(st, 1);
+            ck_assert_str_eq(now, mor_before);
+            free(now);
+            ck_assert_str_eq(json_string_value(json_object_get(
+                                 json_object_get(json_object_get(mine, "you"), "draft"), "spell")),
+                             "energy_bolts");
+            ck_assert_int_eq(sorc_game.active(st), 3u);
+        } else {
+            json_t *seat0 = json_array_get(json_object_get(theirs, "seats"), 0);
+            ck_assert(json_is_true(json_object_get(seat0, "submitted")));
+            ck_assert_int_eq(json_integer_value(json_object_get(seat0, "hand_size")), 3);
+            ck_assert_int_eq(sorc_game.active(st), 2u);
+        }
+        json_decref(mine);
+        json_decref(theirs);
+    }
+    {
+        /* Further MER actions: not_your_turn; a one-shot combo: bad_action. */
+        json_t *again = json_pack("{s:s, s:n}", "type", "combo_spell", "card");
+        json_t *oneshot = json_pack("{s:s, s:s}", "type", "combo", "spell", "black_magic");
+        ck_assert_int_eq(apply_checked(st, 0, again, &err), GAME_E_NOT_TURN);
+        ck_assert_int_eq(apply_checked(st, 1, oneshot, &err), GAME_E_BAD_ACTION);
+        json_decref(again);
+        json_decref(oneshot);
+    }
+    free(mor_before);
+    free(spec_before);
+    free(st);
+}
+END_TEST
+
+/* sorcerers-4.4 (T46): refusal precedence and game_over. */
+START_TEST(refusal_precedence)
+{
+    struct sorc_state *st = new_game(0, 5);
+    struct game_error err;
+    json_t *rec = json_pack("{s:s}", "type", "recruit");
+    json_t *pass = json_pack("{s:s}", "type", "pass");
+    json_t *junk = json_pack("[i]", 1);
+
+    ck_assert_int_eq(apply_checked(st, 1, rec, &err), GAME_E_NOT_TURN);
+    ck_assert_int_eq(apply_checked(st, 0, rec, &err), GAME_E_BAD_ACTION);
+    ck_assert_int_eq(apply_checked(st, 0, junk, &err), GAME_E_BAD_ACTION);
+    ck_assert_int_eq(apply_checked(st, 0, pass, &err), GAME_E_ILLEGAL);
+    ck_assert_ptr_nonnull(strstr(err.message, "wrong_phase"));
+    ck_assert_int_eq(apply_checked(st, 5, pass, &err), GAME_E_NOT_TURN);
+    st->over = 1;
+    st->act[0] = st->act[1] = 0;
+    ck_assert_int_eq(apply_checked(st, 0, pass, &err), GAME_E_OVER);
+    ck_assert_int_eq(apply_checked(st, 1, pass, &err), GAME_E_OVER);
+    json_decref(rec);
+    json_decref(pass);
+    json_decref(junk);
+    free(st);
+}
+END_TEST
+
+/* Every legal action of a short game is accepted, and only active seats
+ * have legal actions (a few hundred steps, deterministic). */
+START_TEST(legal_accepted)
+{
+    struct sorc_state *st = new_game(0, 11);
+    unsigned r = 12345;
+
+    for (int n = 0; n < 600 && !st->over; n++) {
+        unsigned m = sorc_game.active(st);
+        int seat = (m & 1) ? 0 : 1;
+        json_t *l = sorc_game.legal(st, seat);
+        json_t *o = sorc_game.legal(st, seat ^ 1);
+        struct game_error err;
+        ck_assert_uint_gt(json_array_size(l), 0);
+        if (!(m & (1u << (seat ^ 1)))) {
+            ck_assert_uint_eq(json_array_size(o), 0);
+        }
+        r = r * 1103515245u + 12345u;
+        ck_assert_int_eq(apply_checked(st, seat, json_array_get(l, (r >> 8) % json_array_size(l)),
+                                       &err),
+                         GAME_OK);
+        json_decref(l);
+        json_decref(o);
+    }
+    free(st);
+}
+END_TEST
+
+/* The position dump lists every card once and reloads to the same zones. */
+START_TEST(load_dump_roundtrip)
+{
+    struct sorc_state *st = new_game(0, 4);
+    struct sorc_state *back = calloc(1, sizeof(*back));
+    json_t *d = sorc_state_dump(st);
+    json_t *d2;
+    char msg[256];
+
+    json_object_set_new(d, "start", json_string("recruit"));
+    ck_assert_int_eq(sorc_state_load(back, d, msg, sizeof(msg)), 0);
+    d2 = sorc_state_dump(back);
+    json_object_set_new(d2, "start", json_string("recruit"));
+    ck_assert(json_equal(d, d2));
+    json_decref(d);
+    json_decref(d2);
+    free(st);
+    free(back);
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+    Suite *s = suite_create("sorcerers");
+    TCase *tc = tcase_create("scenarios");
+    TCase *tcc = tcase_create("engine");
+    SRunner *sr;
+    int failed;
+
+    load_dir(argc > 1 ? argv[1] : "scenarios");
+    tcase_set_timeout(tc, 120);
+    tcase_set_timeout(tcc, 120);
+    tcase_add_loop_test(tc, run_scenario, 0, nscen);
+    tcase_add_test(tcc, setup_first_lore);
+    tcase_add_test(tcc, options_checked);
+    tcase_add_test(tcc, seat_option);
+    tcase_add_test(tcc, deterministic);
+    tcase_add_test(tcc, sealed_combo_hidden);
+    tcase_add_test(tcc, refusal_precedence);
+    tcase_add_test(tcc, legal_accepted);
+    tcase_add_test(tcc, load_dump_roundtrip);
+    suite_add_tcase(s, tc);
+    suite_add_tcase(s, tcc);
+    sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    for (int i = 0; i < nscen; i++) {
+        json_decref(scenarios[i]);
+    }
+    printf("%d scenarios\n", nscen);
+    return failed ? 1 : 0;
+}
