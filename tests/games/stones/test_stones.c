@@ -32,7 +32,7 @@ static void setup_names(struct game_setup *su, int nseats, int seed)
     memset(su, 0, sizeof(*su));
     su->nseats = nseats;
     for (int s = 0; s < nseats; s++) {
-        snprintf(su->names[s], GAME_NAME_MAX, "%s%d", names[s % 4], s / 4);
+        snprintf(su->names[s], GAME_NAME_MAX, s < 4 ? "%s" : "%s%d", names[s % 4], s / 4);
     }
     for (int i = 0; i < GAME_SEED_BYTES; i++) {
         su->seed[i] = (uint8_t)(seed * 37 + i);
@@ -317,6 +317,15 @@ static void run_step(void *st, const json_t *step, const char *id, int k)
         path[0] = 0;
         ck_assert_msg(match(view_expect, view, path, sizeof(path), why, sizeof(why)), "%s: view %s",
                       tag, why);
+        json_decref(view);
+    }
+    const char *log_has = json_string_value(json_object_get(step, "log_has"));
+    if (log_has) {
+        json_t *view = g->view(st, -1);
+        char *t = json_dumps(json_object_get(view, "log"), JSON_COMPACT);
+        ck_assert_msg(t && strstr(t, log_has), "%s: log %s lacks \"%s\"", tag, t ? t : "",
+                      log_has);
+        free(t);
         json_decref(view);
     }
     json_t *res_expect = json_object_get(step, "result");
