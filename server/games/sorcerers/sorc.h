@@ -302,7 +302,8 @@ struct sorc_state {
     int16_t margin;
     struct sorc_combo combo[2];
 
-    /* Cards that moved between hands this turn (shown to both seats). */
+    /* Cards that moved between hands since the last encounter (shown to both
+     * seats under "you", I-48). */
     uint8_t nxfer;
     uint8_t xfer_card[SORC_MAX_XFER];
     uint8_t xfer_from[SORC_MAX_XFER];

@@ -248,9 +248,6 @@ static void next_turn(struct sorc_state *st)
     memset(st->div, 0, sizeof(st->div));
     memset(st->div_n, 0, sizeof(st->div_n));
     st->tracked[0] = st->tracked[1] = SORC_NONE;
-    st->nxfer = 0;
-    memset(st->xfer_card, 0, sizeof(st->xfer_card));
-    memset(st->xfer_from, 0, sizeof(st->xfer_from));
     st->last_pass = 0;
     st->skip_duel = 0;
     st->stage = SORC_S_LORE;
@@ -482,6 +479,10 @@ void sorc__run(struct sorc_state *st)
             }
             st->outcome = 0;
             st->revealed = 0;
+            /* Hand-to-hand moves stay visible until the next encounter. */
+            st->nxfer = 0;
+            memset(st->xfer_card, 0, sizeof(st->xfer_card));
+            memset(st->xfer_from, 0, sizeof(st->xfer_from));
             st->duel_on = 0;
             st->margin = 0;
             st->protected_ = 0;
@@ -714,7 +715,7 @@ void sorc__run(struct sorc_state *st)
             int w = st->winner;
             uint8_t loser = st->combo[w ^ 1].final;
             int lip = sorc__find_inplay(st, loser);
-            int wip = sorc__find_inplay(st, st->combo[w].final);
+            int wip;
             if (!st->protected_ && lip >= 0) {
                 if (sorc__has_kw(st, lip, SORC_K_HARD_TO_KILL) &&
                     st->margin < sorc_cards[loser].margin) {
@@ -733,6 +734,7 @@ void sorc__run(struct sorc_state *st)
                 sorc__log(st, "Charlatan: %s discards the whole hand.", sorc__name(st, w));
             }
             /* Step 3: steals. */
+            wip = sorc__find_inplay(st, st->combo[w].final);
             st->steal_left = 1;
             if (wip >= 0 && sorc__has_kw(st, wip, SORC_K_INQUISITION)) {
                 st->steal_left = (uint8_t)(1 + sorc_cards[st->combo[w].final].steals);

@@ -213,7 +213,7 @@ json_t *sorc_view_json(const void *state, int seat)
                       "hand_limit", sorc__hand_limit(st, side), "sorcerers", mine);
         if (e && sealed_phase(st->phase)) {
             game_json_set(e, "submitted",
-                          json_boolean(st->combo[side].asked && st->combo[side].submitted));
+                          json_boolean(st->combo[side].submitted));
         }
         json_array_append_new(seats, e);
     }
