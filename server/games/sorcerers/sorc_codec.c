@@ -535,8 +535,10 @@ int sorc_state_load(struct sorc_state *st, const json_t *pos, char *msg, size_t 
     }
     v = 1;
     game_json_int(pos, "seed", 0, 0x7fffffffL, &v);
-    for (int k = 0; k < 4; k++) {
-        seed[k] = (uint8_t)(v >> (8 * k));
+    for (int k = 0; k < 32; k++) {
+        /* Spread the small integer over all 32 bytes (a multiplicative hash). */
+        uint64_t x = ((uint64_t)v + 1) * UINT64_C(0x9E3779B97F4A7C15) + (uint64_t)k * 0x632BE5ABu;
+        seed[k] = (uint8_t)((x ^ (x >> 29)) >> (8 * (k % 7)));
     }
     st->magic = SORC_MAGIC;
     game_rng_seed(&st->rng, seed);
