@@ -1,0 +1,519 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stones.c - the terminal renderer of Sorcerer & Stones for `conclave`. It
+ * draws a view (Alchemy Zone grid, tiles and Taoists, supply line, artifacts,
+ * Element Zone with Spirits and rune stacks, players, the pending decision,
+ * the log and the result) and turns short typed commands into action
+ * objects. It only reads views: it never decides a rule, the server does.
+ */
+#include "render.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---- Drawing ---- */
+
+static const char *stone_sgr(char c)
+{
+    switch (c) {
+    case 'Y':
+        return "1;33";
+    case 'G':
+        return "1;32";
+    case 'B':
+        return "1;34";
+    case 'R':
+        return "1;31";
+    case 'N':
+        return "0;33";
+    default:
+        return "2";
+    }
+}
+
+static void put_stone(FILE *out, const struct render_style *st, char c)
+{
+    char a[16];
+    char b[16];
+    fprintf(out, "%s%c%s", render_sgr(st, stone_sgr(c), a), c, render_sgr(st, "0", b));
+}
+
+static const char *str(const json_t *o, const char *key)
+{
+    const char *s = json_string_value(json_object_get(o, key));
+    return s ? s : "";
+}
+
+static long num(const json_t *o, const char *key)
+{
+    return (long)json_integer_value(json_object_get(o, key));
+}
+
+static void draw_board(FILE *out, const json_t *view, const struct render_style *st)
+{
+    const json_t *board = json_object_get(view, "board");
+    const json_t *grid = json_object_get(board, "grid");
+    char a[16];
+    char b[16];
+    fprintf(out, "%sAlchemy Zone%s\n", render_sgr(st, "1", a), render_sgr(st, "0", b));
+    size_t ncols = grid && json_array_size(grid) ? strlen(json_string_value(json_array_get(grid, 0)))
+                                                  : 0;
+    fprintf(out, "     ");
+    for (size_t c = 0; c < ncols; c++) {
+        fprintf(out, "%zu ", c);
+    }
+    fprintf(out, "\n");
+    size_t i;
+    json_t *row;
+    json_array_foreach(grid, i, row) {
+        const char *s = json_string_value(row);
+        fprintf(out, "  %zu  ", i);
+        for (size_t c = 0; s && s[c]; c++) {
+            if (s[c] == ' ') {
+                fprintf(out, "  ");
+            } else {
+                put_stone(out, st, s[c]);
+                fprintf(out, " ");
+            }
+        }
+        fprintf(out, "\n");
+    }
+    json_t *tile;
+    json_array_foreach(json_object_get(board, "tiles"), i, tile) {
+        const json_t *pos = json_object_get(tile, "pos");
+        fprintf(out, "  %s (%d) at (%lld,%lld): ", str(tile, "id"), (int)i + 1,
+                (long long)json_integer_value(json_array_get(pos, 0)),
+                (long long)json_integer_value(json_array_get(pos, 1)));
+        size_t k;
+        json_t *s;
+        json_array_foreach(json_object_get(tile, "stones"), k, s) {
+            put_stone(out, st, json_is_string(s) ? json_string_value(s)[0] : '.');
+        }
+        json_t *t;
+        json_array_foreach(json_object_get(tile, "taoists"), k, t) {
+            fprintf(out, " [%s]", json_string_value(t));
+        }
+        fprintf(out, "\n");
+    }
+    fprintf(out, "Supply (front first): ");
+    json_t *s;
+    json_array_foreach(json_object_get(view, "supply"), i, s) {
+        put_stone(out, st, json_string_value(s) ? json_string_value(s)[0] : '?');
+    }
+    fprintf(out, "\n");
+}
+
+static void draw_artifact(FILE *out, const json_t *art, const struct render_style *st)
+{
+    fprintf(out, "  %s %-20s ", str(art, "id"), str(art, "name"));
+    size_t k;
+    json_t *c;
+    json_array_foreach(json_object_get(art, "cost"), k, c) {
+        put_stone(out, st, json_string_value(c)[0]);
+    }
+    fprintf(out, "  %ld pts", num(art, "points"));
+    json_array_foreach(json_object_get(art, "symbols"), k, c) {
+        fprintf(out, "%s%s", k ? ", " : "  [", json_string_value(c));
+    }
+    fprintf(out, "%s\n", json_array_size(json_object_get(art, "symbols")) ? "]" : "");
+}
+
+static void draw_artifacts(FILE *out, const json_t *view, const struct render_style *st)
+{
+    const json_t *arts = json_object_get(view, "artifacts");
+    fprintf(out, "Artifacts (row, then deck top; %ld more below):\n", num(arts, "deck_below"));
+    size_t i;
+    json_t *a;
+    json_array_foreach(json_object_get(arts, "row"), i, a) {
+        draw_artifact(out, a, st);
+    }
+    if (json_is_object(json_object_get(arts, "deck_top"))) {
+        draw_artifact(out, json_object_get(arts, "deck_top"), st);
+    }
+    if (json_object_get(arts, "completed")) {
+        fprintf(out, "  team completed %zu, %ld stone(s) on the leftmost card\n",
+                json_array_size(json_object_get(arts, "completed")), num(arts, "placed"));
+    }
+}
+
+static void draw_element(FILE *out, const json_t *view, const struct render_style *st)
+{
+    const json_t *el = json_object_get(view, "element");
+    if (!el) {
+        return;
+    }
+    fprintf(out, "Element Zone (lower case: rune sites; digits: Spirits)\n     0 1 2 3 4 5\n");
+    const json_t *players = json_object_get(view, "players");
+    size_t r;
+    json_t *row;
+    json_array_foreach(json_object_get(el, "map"), r, row) {
+        const char *s = json_string_value(row);
+        fprintf(out, "  %zu  ", r);
+        for (size_t c = 0; s && s[c]; c++) {
+            int who = -1;
+            size_t p;
+            json_t *pl;
+            json_array_foreach(players, p, pl) {
+                const json_t *sp = json_object_get(pl, "spirit");
+                if (json_integer_value(json_array_get(sp, 0)) == (json_int_t)r &&
+                    json_integer_value(json_array_get(sp, 1)) == (json_int_t)c) {
+                    who = (int)num(pl, "seat");
+                }
+            }
+            if (who >= 0) {
+                char a[16];
+                char b[16];
+                fprintf(out, "%s%d%s ", render_sgr(st, "7", a), who, render_sgr(st, "0", b));
+            } else if (islower((unsigned char)s[c])) {
+                fprintf(out, "%c ", s[c]);
+            } else {
+                put_stone(out, st, s[c]);
+                fprintf(out, " ");
+            }
+        }
+        fprintf(out, "\n");
+    }
+    fprintf(out, "Rune stacks:");
+    const char *key;
+    json_t *stack;
+    json_object_foreach((json_t *)json_object_get(el, "stacks"), key, stack) {
+        fprintf(out, " %s[", key);
+        size_t i;
+        json_t *v;
+        json_array_foreach(stack, i, v) {
+            fprintf(out, "%s%lld", i ? " " : "", (long long)json_integer_value(v));
+        }
+        fprintf(out, "]");
+    }
+    fprintf(out, "\nQi supply %ld; objectives", num(view, "qi_supply"));
+    size_t i;
+    json_t *o;
+    json_array_foreach(json_object_get(view, "objectives"), i, o) {
+        fprintf(out, " %s", json_string_value(o));
+    }
+    fprintf(out, "\n");
+}
+
+static void draw_players(FILE *out, const json_t *view, int seat, const struct render_style *st)
+{
+    size_t i;
+    json_t *pl;
+    char a[16];
+    char b[16];
+    json_array_foreach(json_object_get(view, "players"), i, pl) {
+        int mine = num(pl, "seat") == seat;
+        fprintf(out, "%s%s%s (%s, seat %ld)%s Taoist %s", mine ? "* " : "  ",
+                render_sgr(st, "1", a), str(pl, "name"), str(pl, "colour"), num(pl, "seat"),
+                render_sgr(st, "0", b), str(pl, "taoist"));
+        if (json_object_get(pl, "spirit")) {
+            const json_t *sp = json_object_get(pl, "spirit");
+            fprintf(out, ", Spirit e(%lld,%lld), Qi %ld", (long long)json_integer_value(json_array_get(sp, 0)),
+                    (long long)json_integer_value(json_array_get(sp, 1)), num(pl, "qi"));
+            if (num(pl, "excess")) {
+                fprintf(out, "+%ld", num(pl, "excess"));
+            }
+            fprintf(out, ", score %ld", num(pl, "score"));
+        }
+        fprintf(out, "\n    cards:");
+        size_t k;
+        json_t *c;
+        json_array_foreach(json_object_get(pl, "row"), k, c) {
+            fprintf(out, " %s", json_string_value(c));
+        }
+        fprintf(out, "  (deck %ld)", num(pl, "deck"));
+        const json_t *res = json_object_get(pl, "reservoir");
+        if (res) {
+            fprintf(out, "  reservoir ");
+            const char *key;
+            json_t *v;
+            json_object_foreach((json_t *)res, key, v) {
+                for (json_int_t n = 0; n < json_integer_value(v); n++) {
+                    put_stone(out, st, key[0]);
+                }
+            }
+        }
+        json_array_foreach(json_object_get(pl, "runes"), k, c) {
+            fprintf(out, "%s%s %lld", k ? ", " : "  runes ", str(c, "element"),
+                    (long long)json_integer_value(json_object_get(c, "value")));
+        }
+        json_array_foreach(json_object_get(pl, "crafted"), k, c) {
+            fprintf(out, "%s%s", k ? " " : "  crafted ", json_string_value(c));
+        }
+        fprintf(out, "\n");
+    }
+}
+
+static void draw(FILE *out, const json_t *view, int seat, const struct render_style *st)
+{
+    char a[16];
+    char b[16];
+    const json_t *turn = json_object_get(view, "turn");
+    fprintf(out, "%sSorcerer & Stones%s (%s) - %s's turn, phase %s%s\n", render_sgr(st, "1", a),
+            render_sgr(st, "0", b), str(view, "variant"), str(turn, "colour"),
+            str(view, "phase"), json_is_true(json_object_get(turn, "final_round")) ?
+            " - FINAL ROUND" : "");
+    draw_board(out, view, st);
+    draw_artifacts(out, view, st);
+    draw_element(out, view, st);
+    draw_players(out, view, seat, st);
+    const json_t *pending = json_object_get(view, "pending");
+    if (json_object_size(pending) > 0) {
+        char *t = json_dumps(pending, JSON_COMPACT);
+        fprintf(out, "Decision: %s\n", t ? t : "");
+        free(t);
+    }
+    const json_t *you = json_object_get(view, "you");
+    if (you) {
+        fprintf(out, "You are seat %ld", num(you, "seat"));
+        size_t i;
+        json_t *c;
+        json_array_foreach(json_object_get(you, "colours"), i, c) {
+            fprintf(out, "%s%s", i ? ", " : " playing ", json_string_value(c));
+        }
+        fprintf(out, "\n");
+    }
+    size_t i;
+    json_t *line;
+    json_array_foreach(json_object_get(view, "log"), i, line) {
+        fprintf(out, "  | %s\n", json_string_value(line));
+    }
+    const json_t *res = json_object_get(view, "result");
+    if (json_is_object(res)) {
+        char *t = json_dumps(res, JSON_COMPACT);
+        fprintf(out, "%sGame over:%s %s\n", render_sgr(st, "1", a), render_sgr(st, "0", b),
+                t ? t : "");
+        free(t);
+    }
+}
+
+/* ---- Parsing ---- */
+
+#define MAX_WORDS 8
+
+static const char *const tiles[] = {"Tn", "Tw", "Tc", "Te", "Ts"};
+
+/* "Tc", "tc" or "3" -> "Tc"; NULL when unknown. */
+static const char *tile_arg(const char *w)
+{
+    if (!w) {
+        return NULL;
+    }
+    if (w[0] >= '1' && w[0] <= '5' && w[1] == 0) {
+        return tiles[w[0] - '1'];
+    }
+    for (int i = 0; i < 5; i++) {
+        if (strcasecmp(w, tiles[i]) == 0) {
+            return tiles[i];
+        }
+    }
+    return NULL;
+}
+
+static int colour_arg(const char *w, char out[2])
+{
+    if (!w || strlen(w) != 1 || !strchr("YGBRN", toupper((unsigned char)w[0]))) {
+        return -1;
+    }
+    out[0] = (char)toupper((unsigned char)w[0]);
+    out[1] = 0;
+    return 0;
+}
+
+/* "tc.tl" -> "Tc.TL". */
+static int slot_arg(const char *w, char out[8])
+{
+    if (!w || strlen(w) != 5 || w[2] != '.') {
+        return -1;
+    }
+    char t[3] = {w[0], w[1], 0};
+    const char *tile = tile_arg(t);
+    if (!tile) {
+        return -1;
+    }
+    char s[3] = {(char)toupper((unsigned char)w[3]), (char)toupper((unsigned char)w[4]), 0};
+    if (strcmp(s, "TL") && strcmp(s, "TR") && strcmp(s, "BL") && strcmp(s, "BR")) {
+        return -1;
+    }
+    snprintf(out, 8, "%s.%s", tile, s);
+    return 0;
+}
+
+static int int_arg(const char *w, int *ret)
+{
+    if (!w) {
+        return -1;
+    }
+    char *end;
+    long v = strtol(w, &end, 10);
+    if (*end || end == w || v < -20 || v > 20) {
+        return -1;
+    }
+    *ret = (int)v;
+    return 0;
+}
+
+/* The first card of `kind` ("SPIN", "FLY", ...) in the acting colour's row. */
+static const char *card_of(const json_t *view, const char *kind, char buf[16])
+{
+    const json_t *turn = json_object_get(view, "turn");
+    size_t i;
+    json_t *pl;
+    json_array_foreach(json_object_get(view, "players"), i, pl) {
+        if (strcmp(str(pl, "colour"), str(turn, "colour")) != 0) {
+            continue;
+        }
+        size_t k;
+        json_t *c;
+        json_array_foreach(json_object_get(pl, "row"), k, c) {
+            const char *name = json_string_value(c);
+            if (name && strncmp(name, kind, strlen(kind)) == 0 && name[strlen(kind)] == '-') {
+                snprintf(buf, 16, "%s", name);
+                return buf;
+            }
+        }
+    }
+    snprintf(buf, 16, "%s-1", kind);
+    return buf;
+}
+
+static int fail(char *err, size_t errlen, const char *msg)
+{
+    snprintf(err, errlen, "%s", msg);
+    return -1;
+}
+
+static int parse(const char *line, const json_t *view, int seat, json_t **ret_action, char *err,
+                 size_t errlen)
+{
+    char copy[256];
+    snprintf(copy, sizeof(copy), "%s", line);
+    char *w[MAX_WORDS] = {0};
+    int n = 0;
+    for (char *tok = strtok(copy, " \t,"); tok && n < MAX_WORDS; tok = strtok(NULL, " \t,")) {
+        w[n++] = tok;
+    }
+    if (n == 0) {
+        return fail(err, errlen, "empty command");
+    }
+    const char *cmd = w[0];
+    char cbuf[16];
+    char col[2];
+    char col2[2];
+    char col3[2];
+    char sa[8];
+    char sb[8];
+    int r;
+    int c;
+    json_t *a = NULL;
+    if (!strcasecmp(cmd, "place") && tile_arg(w[1])) {
+        a = json_pack("{s:s,s:s}", "type", "place_taoist", "tile", tile_arg(w[1]));
+    } else if (!strcasecmp(cmd, "spin") && tile_arg(w[1])) {
+        const char *dir = w[2] && !strcasecmp(w[2], "ccw") ? "ccw" : "cw";
+        a = json_pack("{s:s,s:s,s:s,s:s}", "type", "cast", "card", card_of(view, "SPIN", cbuf),
+                      "tile", tile_arg(w[1]), "dir", dir);
+    } else if (!strcasecmp(cmd, "fly") && tile_arg(w[1])) {
+        a = json_pack("{s:s,s:s,s:s}", "type", "cast", "card", card_of(view, "FLY", cbuf), "tile",
+                      tile_arg(w[1]));
+    } else if (!strcasecmp(cmd, "quake") && tile_arg(w[1]) && !int_arg(w[2], &r) &&
+               !int_arg(w[3], &c)) {
+        a = json_pack("{s:s,s:s,s:s,s:[ii]}", "type", "cast", "card",
+                      card_of(view, "QUAKE", cbuf), "move", tile_arg(w[1]), "to", r, c);
+    } else if (!strcasecmp(cmd, "swap") && tile_arg(w[1]) && tile_arg(w[2])) {
+        a = json_pack("{s:s,s:s,s:[ss]}", "type", "cast", "card", card_of(view, "QUAKE", cbuf),
+                      "swap", tile_arg(w[1]), tile_arg(w[2]));
+    } else if (!strcasecmp(cmd, "shift") && !colour_arg(w[1], col) && !slot_arg(w[2], sa) &&
+               !slot_arg(w[3], sb)) {
+        char card[16];
+        snprintf(card, sizeof(card), "SHIFT-%s", col);
+        a = json_pack("{s:s,s:s,s:s,s:s}", "type", "cast", "card", card, "a", sa, "b", sb);
+    } else if (!strcasecmp(cmd, "discard") && w[1]) {
+        char card[16];
+        snprintf(card, sizeof(card), "%s", w[1]);
+        for (char *p = card; *p; p++) {
+            *p = (char)toupper((unsigned char)*p);
+        }
+        a = json_pack("{s:s,s:s}", "type", "discard", "card", card);
+    } else if (!strcasecmp(cmd, "end")) {
+        const char *ph = view ? str(view, "phase") : "";
+        const char *type = !strcmp(ph, "craft") ? "end_turn" :
+                           (!strcmp(ph, "move") || !strcmp(ph, "reward_move")) ? "end_move" :
+                           "end_cast";
+        a = json_pack("{s:s}", "type", type);
+    } else if (!strcasecmp(cmd, "endcast") || !strcasecmp(cmd, "endmove") ||
+               !strcasecmp(cmd, "endturn")) {
+        const char *type = !strcasecmp(cmd, "endcast") ? "end_cast" :
+                           !strcasecmp(cmd, "endmove") ? "end_move" : "end_turn";
+        a = json_pack("{s:s}", "type", type);
+    } else if (!strcasecmp(cmd, "choose") && !slot_arg(w[1], sa)) {
+        a = json_pack("{s:s,s:s}", "type", "choose_stone", "slot", sa);
+    } else if (!strcasecmp(cmd, "offer") && !colour_arg(w[1], col)) {
+        a = json_pack("{s:s,s:s}", "type", "offer", "colour", col);
+    } else if ((!strcasecmp(cmd, "step") || !strcasecmp(cmd, "rstep")) && !int_arg(w[1], &r) &&
+               !int_arg(w[2], &c)) {
+        a = json_pack("{s:s,s:[ii]}", "type", !strcasecmp(cmd, "step") ? "step" : "reward_step",
+                      "to", r, c);
+    } else if (!strcasecmp(cmd, "paystep") && !int_arg(w[1], &r) && !int_arg(w[2], &c)) {
+        if (w[3] && !colour_arg(w[3], col) && !colour_arg(w[4], col2)) {
+            a = json_pack("{s:s,s:[ii],s:[ss]}", "type", "pay_step", "to", r, c, "stones", col,
+                          col2);
+        } else if (!w[3]) {
+            a = json_pack("{s:s,s:[ii]}", "type", "pay_step", "to", r, c);
+        }
+    } else if (!strcasecmp(cmd, "rune")) {
+        a = json_pack("{s:s}", "type", "take_rune");
+    } else if (!strcasecmp(cmd, "craft") && w[1]) {
+        char id[8];
+        int k;
+        if (!int_arg(w[1], &k) && k >= 1 && k <= 14) {
+            snprintf(id, sizeof(id), "A%02d", k);
+        } else {
+            snprintf(id, sizeof(id), "%c%.2s", toupper((unsigned char)w[1][0]), w[1] + 1);
+        }
+        a = json_pack("{s:s,s:s}", "type", "craft", "artifact", id);
+    } else if (!strcasecmp(cmd, "pay") && !colour_arg(w[1], col)) {
+        a = json_pack("{s:s,s:s}", "type", "pay", "colour", col);
+    } else if (!strcasecmp(cmd, "pair") && !colour_arg(w[1], col) && !colour_arg(w[2], col2) &&
+               !colour_arg(w[3], col3)) {
+        a = json_pack("{s:s,s:s,s:[ss]}", "type", "pay_pair", "for", col, "stones", col2, col3);
+    } else if (!strcasecmp(cmd, "rfly") && tile_arg(w[1])) {
+        a = json_pack("{s:s,s:s}", "type", "reward_fly", "tile", tile_arg(w[1]));
+    } else if (!strcasecmp(cmd, "skip")) {
+        a = json_pack("{s:s}", "type", "reward_skip");
+    }
+    (void)seat;
+    if (!a) {
+        return fail(err, errlen, "unknown or malformed command; type help");
+    }
+    *ret_action = a;
+    return 0;
+}
+
+const struct render_ops render_stones = {
+    .game = "stones",
+    .draw = draw,
+    .parse = parse,
+    .help =
+        "place T            put your Taoist on tile T (Tn Tw Tc Te Ts, or 1-5)\n"
+        "spin T cw|ccw      cast SPIN on tile T\n"
+        "fly T              cast FLY: your Taoist to tile T\n"
+        "quake T R C        cast QUAKE: move tile T to tile position (R,C)\n"
+        "swap T U           cast QUAKE: swap tiles T and U\n"
+        "shift X A B        cast SHIFT-X: exchange slot A (colour X) with slot B, e.g. shift R Tn.BR Tc.TL\n"
+        "discard CARD       dead hand: discard a face-up card, e.g. discard SHIFT-N\n"
+        "end                end the current step (casting, moving or the turn)\n"
+        "endcast | endmove | endturn   the same, named explicitly\n"
+        "choose S           take the stone in slot S, e.g. choose Tc.BL\n"
+        "offer X            co-op: offer a gained stone of colour X (Y G B R N)\n"
+        "step R C           move your Spirit to e(R,C)\n"
+        "paystep R C [X Y]  O6: pay a stone (or two with O7) to step to e(R,C)\n"
+        "rune               take the rune next to your Spirit\n"
+        "craft A            craft artifact A (A01-A14, or 1-14)\n"
+        "pay X              pay one stone of colour X\n"
+        "pair X Y Z         O7: pay stones Y and Z for a cost stone X\n"
+        "rstep R C          O5 reward: free step to e(R,C)\n"
+        "rfly T             O5 reward: move your Taoist to tile T\n"
+        "skip               O5 reward: decline\n",
+};
