@@ -285,6 +285,9 @@ static int parse_options(const json_t *options, int nseats, int *ret_seat, int *
         return game_error_set(err, GAME_E_BAD_OPTION,
                               "R-sorcerers-3: Sorcerers is played by exactly 2 seats");
     }
+    if (options && json_is_null(options)) {
+        options = NULL;
+    }
     if (options && !json_is_object(options)) {
         return game_error_set(err, GAME_E_BAD_OPTION, "R-sorcerers-3: options must be an object");
     }
