@@ -184,6 +184,7 @@ json_t *sorc_view_json(const void *state, int seat)
     json_t *gates = json_object();
     json_t *res;
     int gc = sorc__grim_carrier(st);
+    int rc = 0;
 
     if (!v || !seats || !play || !active || !log || !gates) {
         json_decref(v);
@@ -229,25 +230,25 @@ json_t *sorc_view_json(const void *state, int seat)
         json_array_append_new(log,
                               json_string(st->log[(st->log_head + i) % SORC_LOG_LINES]));
     }
-    game_json_set(v, "game", json_string("sorcerers"));
-    game_json_set(v, "phase", json_string(sorc__phase_name(st->phase)));
-    game_json_set(v, "turn", json_integer(st->turn));
-    game_json_set(v, "max_turns", json_integer(st->max_turns));
-    game_json_set(v, "active", active);
-    game_json_set(v, "seats", seats);
-    game_json_set(v, "play", play);
-    game_json_set(v, "grimhold",
+    rc |= game_json_set(v, "game", json_string("sorcerers"));
+    rc |= game_json_set(v, "phase", json_string(sorc__phase_name(st->phase)));
+    rc |= game_json_set(v, "turn", json_integer(st->turn));
+    rc |= game_json_set(v, "max_turns", json_integer(st->max_turns));
+    rc |= game_json_set(v, "active", active);
+    rc |= game_json_set(v, "seats", seats);
+    rc |= game_json_set(v, "play", play);
+    rc |= game_json_set(v, "grimhold",
                   json_pack("{s:o, s:o}", "on", gc >= 0 ? cid(st->inplay[gc].card) : json_null(),
                             "controller",
                             gc >= 0 ? json_integer(sorc__seat(
                                           st, sorc__controller(st->inplay[gc].card)))
                                     : json_null()));
-    game_json_set(v, "deck_size", json_integer(st->ndeck));
-    game_json_set(v, "discard", ids(st->discard, st->ndiscard));
-    game_json_set(v, "markers",
+    rc |= game_json_set(v, "deck_size", json_integer(st->ndeck));
+    rc |= game_json_set(v, "discard", ids(st->discard, st->ndiscard));
+    rc |= game_json_set(v, "markers",
                   json_pack("{s:i, s:i}", "dave", st->marker_dave, "morgana", st->marker_morgana));
-    game_json_set(v, "gates", gates);
-    game_json_set(v, "moved_between_hands", json_integer(st->nxfer));
+    rc |= game_json_set(v, "gates", gates);
+    rc |= game_json_set(v, "moved_between_hands", json_integer(st->nxfer));
     if (st->phase == SORC_P_EVENT || st->phase == SORC_P_EVENT_TRACK ||
         st->phase == SORC_P_EVENT_DISCARD ||
         (st->phase == SORC_P_OBJECT_OVERFLOW && st->ea_card != SORC_NONE)) {
@@ -257,26 +258,26 @@ json_t *sorc_view_json(const void *state, int seat)
                 json_array_append_new(used, cid((uint8_t)c));
             }
         }
-        game_json_set(v, "event",
+        rc |= game_json_set(v, "event",
                       json_pack("{s:i, s:o, s:o, s:i}", "priority", sorc__seat(st, st->priority),
                                 "activated", used, "resolving", cid(st->ea_card), "discard_left",
                                 st->phase == SORC_P_EVENT_DISCARD ? st->discard_left : 0));
     }
     if (st->combo[0].pick != SORC_NONE || st->outcome == 4) {
-        game_json_set(v, "duel", duel_json(st));
+        rc |= game_json_set(v, "duel", duel_json(st));
     }
     if (st->phase == SORC_P_DUEL_STEAL) {
-        game_json_set(v, "steals_left", json_integer(st->steal_left));
+        rc |= game_json_set(v, "steals_left", json_integer(st->steal_left));
     }
     res = sorc_result_json(st);
-    game_json_set(v, "result", res ? res : json_null());
-    game_json_set(v, "log", log);
+    rc |= game_json_set(v, "result", res ? res : json_null());
+    rc |= game_json_set(v, "log", log);
     if (seat == 0 || seat == 1) {
-        json_t *y = you_json(st, seat);
-        if (game_json_set(v, "you", y) < 0) {
-            json_decref(v);
-            return NULL;
-        }
+        rc |= game_json_set(v, "you", you_json(st, seat));
+    }
+    if (rc) {
+        json_decref(v);
+        return NULL;
     }
     return v;
 }
