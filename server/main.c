@@ -22,11 +22,13 @@
 #include "log.h"
 #include "net.h"
 #include "session.h"
+#include "store.h"
 
 struct options {
     struct net_config net;
     struct sess_config sess;
     struct lobby_config lobby;
+    struct store_config store;
     char data_dir[PATH_MAX];
     int log_level;
 };
@@ -39,6 +41,8 @@ static const char usage[] =
     "  --listen HOST:PORT       address to listen on (default 127.0.0.1:7717; port 0 = any)\n"
     "  --data-dir DIR           directory for the server's files (default ./conclave-data)\n"
     "  --config FILE            read `key = value` settings (see docs/operations.md)\n"
+    "  --fsync always|batch|never  when the journal is flushed to disk (default batch)\n"
+    "  --fsync-delay MS         longest wait of a record for its batch (default 2)\n"
     "  --bot-delay MS           pause before a bot moves (default 300)\n"
     "  --max-connections N      connections in all (default 1024)\n"
     "  --max-per-address N      connections per client address (default 64)\n"
@@ -76,6 +80,8 @@ static void options_default(struct options *o)
     o->lobby.abandoned_ttl_ms = 86400000;
     o->lobby.bot_delay_ms = 300;
     snprintf(o->data_dir, sizeof(o->data_dir), "conclave-data");
+    o->store.fsync = STORE_FSYNC_BATCH;
+    o->store.batch_ms = 2;
     o->log_level = 1;
 }
 
@@ -136,6 +142,14 @@ static int option_set(struct options *o, const char *key, const char *val)
         snprintf(o->data_dir, sizeof(o->data_dir), "%s", val);
         return 0;
     }
+    if (strcmp(key, "fsync") == 0) {
+        int p = store_fsync_parse(val);
+        if (p < 0) {
+            return -1;
+        }
+        o->store.fsync = (enum store_fsync)p;
+        return 0;
+    }
     if (strcmp(key, "verbose") == 0) {
         o->log_level = 0;
         return 0;
@@ -147,6 +161,7 @@ static int option_set(struct options *o, const char *key, const char *val)
         size_t offset;
     } num[] = {
         {"bot-delay", 0, 3600000, 1, 0, offsetof(struct options, lobby.bot_delay_ms)},
+        {"fsync-delay", 0, 1000, 1, 0, offsetof(struct options, store.batch_ms)},
         {"max-connections", 1, 1000000, 1, 1, offsetof(struct options, net.max_conns)},
         {"max-per-address", 1, 1000000, 1, 1, offsetof(struct options, net.max_conns_per_addr)},
         {"max-rooms", 1, 10000000, 1, 1, offsetof(struct options, lobby.max_rooms)},
@@ -316,6 +331,7 @@ static int data_dir_ready(const char *dir)
 struct runtime {
     uv_signal_t sigint, sigterm;
     struct net_server *srv;
+    struct store *store;
 };
 
 static void on_signal(uv_signal_t *sig, int signum)
@@ -326,6 +342,7 @@ static void on_signal(uv_signal_t *sig, int signum)
     uv_close((uv_handle_t *)&rt->sigint, NULL);
     uv_close((uv_handle_t *)&rt->sigterm, NULL);
     net_server_stop(rt->srv, 1500);
+    store_stop(rt->store);
 }
 
 int main(int argc, char **argv)
@@ -358,10 +375,30 @@ int main(int argc, char **argv)
         return 1;
     }
     memset(&rt, 0, sizeof(rt));
+    snprintf(opt.store.dir, sizeof(opt.store.dir), "%s", opt.data_dir);
+    rc = store_open(&loop, &opt.store, lobby, &rt.store);
+    if (rc != 0) {
+        fprintf(stderr, "conclaved: cannot open the journal in %s: %s\n", opt.data_dir,
+                strerror(-rc));
+        lobby_free(lobby);
+        uv_loop_close(&loop);
+        return 1;
+    }
+    {
+        struct lobby_store ops = store_lobby_ops(rt.store);
+        int n = store_load(rt.store, uv_now(&loop), opt.lobby.ended_ttl_ms);
+        lobby_set_store(lobby, &ops);
+        if (n > 0) {
+            log_info("restored %d room%s from %s", n, n == 1 ? "" : "s", opt.data_dir);
+        }
+    }
     rc = net_server_start(&loop, &opt.net, lobby, &opt.sess, &rt.srv, bound, sizeof(bound));
     if (rc != 0) {
         fprintf(stderr, "conclaved: cannot listen on %s:%d: %s\n", opt.net.host, opt.net.port,
                 uv_strerror(rc));
+        store_stop(rt.store);
+        uv_run(&loop, UV_RUN_DEFAULT);
+        store_free(rt.store);
         lobby_free(lobby);
         uv_loop_close(&loop);
         return 1;
@@ -379,7 +416,12 @@ int main(int argc, char **argv)
 
     uv_run(&loop, UV_RUN_DEFAULT);
 
+    struct store_stats ss = store_stats(rt.store);
+    log_info("journal: %llu records in %llu writes, %llu fsyncs, %llu failed writes",
+             (unsigned long long)ss.records, (unsigned long long)ss.writes,
+             (unsigned long long)ss.fsyncs, (unsigned long long)ss.failures);
     net_server_free(rt.srv);
+    store_free(rt.store);
     lobby_free(lobby);
     rc = uv_loop_close(&loop);
     log_info("stopped");

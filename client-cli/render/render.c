@@ -8,12 +8,8 @@
 #include <string.h>
 
 static const struct render_ops *const renderers[] = {
-#ifdef CONCLAVE_RENDER_STONES
     &render_stones,
-#endif
-#ifdef CONCLAVE_RENDER_SORCERERS
     &render_sorcerers,
-#endif
     NULL,
 };
 

@@ -11,12 +11,8 @@ extern const struct game_ops stones_game;
 extern const struct game_ops sorc_game;
 
 const struct game_ops *const game_registry[] = {
-#ifdef CONCLAVE_HAVE_STONES
     &stones_game,
-#endif
-#ifdef CONCLAVE_HAVE_SORCERERS
     &sorc_game,
-#endif
     NULL,
 };
 

@@ -61,10 +61,37 @@ enum seat_kind {
     SEAT_BOT,
 };
 
+/* Where the lobby writes its journal. `append` takes one record (a
+ * compact JSON line without newline, copied) for room `code` and returns
+ * its sequence number; the store later reports, through lobby_durable(),
+ * the highest sequence number that is on disk. `forget` removes a dropped
+ * room's journal. Without a store every record counts as durable at once. */
+struct lobby_store {
+    uint64_t (*append)(void *ctx, const char *code, const char *line, size_t len);
+    void (*forget)(void *ctx, const char *code);
+    void *ctx;
+};
+
 /* ---- Lobby ---- */
 
 /* New lobby with `cfg` (copied). NULL on ENOMEM. */
 struct lobby *lobby_new(const struct lobby_config *cfg);
+
+/* Attaches a journal (copied). From then on, replies and events that
+ * follow a journaled change wait until that change is durable. */
+void lobby_set_store(struct lobby *lobby, const struct lobby_store *store);
+
+/* Everything up to sequence number `seq` is durable: sends what waited for
+ * it, room by room, in order. */
+void lobby_durable(struct lobby *lobby, uint64_t seq);
+
+/* Rebuilds one room from its journal records (an array of record objects,
+ * borrowed) by replaying them through the rules core. `age_ms` is how long
+ * ago the journal was last written (for the expiry of finished rooms).
+ * Returns 0, or -1 with a reason in `err` (GAME_MSG_MAX bytes) when the
+ * records do not make a room; nothing is kept then. */
+int lobby_restore(struct lobby *lobby, const json_t *records, uint64_t now, uint64_t age_ms,
+                  char *err);
 
 /* Frees every room. Peers still bound are detached (not notified). */
 void lobby_free(struct lobby *lobby);

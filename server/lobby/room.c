@@ -34,8 +34,20 @@ struct seat {
     struct diff_line hist[LOBBY_DIFF_KEEP];
 };
 
+/* A line that waits for the journal before it may go out. */
+struct outitem {
+    uint64_t seq;             /* journal record it waits for */
+    struct lobby_peer *peer;  /* NULL once the peer has gone */
+    char *line;
+    size_t len;
+};
+
 struct room {
     struct room *next;
+    struct lobby *lobby;
+    uint64_t jseq; /* sequence number of this room's last journal record */
+    struct outitem *out;
+    size_t out_head, out_len, out_cap;
     char code[PROTO_ROOM_CODE_LEN + 1];
     const struct game_ops *game;
     json_t *options; /* game options (without "public") */
@@ -61,14 +73,96 @@ struct lobby {
     struct lobby_config cfg;
     struct room *rooms;
     unsigned nrooms;
+    struct lobby_store store;
+    bool has_store;
+    uint64_t durable; /* highest journal sequence number on disk */
+    bool restoring;   /* replaying journals: no journal writes, no sends */
 };
 
 static const char *const status_names[] = {"lobby", "playing", "ended"};
+
+static void room_schedule_bots(struct lobby *lobby, struct room *room, uint64_t now);
 static const char *const kind_names[] = {"empty", "human", "bot"};
 
-/* ---- Sending ---- */
+/* ---- Sending ----
+ *
+ * Everything a room sends goes through room_out(): while a journal record
+ * of the room is not yet durable, lines wait in the room's queue, in order,
+ * tagged with the record they follow. */
 
-static void send_json(struct lobby_peer *peer, const json_t *msg)
+static bool room_out_push(struct room *room, struct lobby_peer *peer, const char *line,
+                          size_t len)
+{
+    if (room->out_len == room->out_cap) {
+        if (room->out_head > 0) {
+            memmove(room->out, room->out + room->out_head,
+                    (room->out_len - room->out_head) * sizeof(*room->out));
+            room->out_len -= room->out_head;
+            room->out_head = 0;
+        }
+        if (room->out_len == room->out_cap) {
+            size_t cap = room->out_cap ? room->out_cap * 2 : 16;
+            struct outitem *n = realloc(room->out, cap * sizeof(*n));
+            if (!n) {
+                return false;
+            }
+            room->out = n;
+            room->out_cap = cap;
+        }
+    }
+    char *copy = malloc(len);
+    if (!copy) {
+        return false;
+    }
+    memcpy(copy, line, len);
+    room->out[room->out_len++] = (struct outitem){room->jseq, peer, copy, len};
+    return true;
+}
+
+static void room_out(struct room *room, struct lobby_peer *peer, const char *line, size_t len)
+{
+    if (!peer || room->lobby->restoring) {
+        return;
+    }
+    if (room->out_head == room->out_len && room->jseq <= room->lobby->durable) {
+        peer->send(peer, line, len);
+        return;
+    }
+    if (!room_out_push(room, peer, line, len)) {
+        /* Out of memory: the peer would miss a line and lose track; close
+         * it so that it resumes with a full state. */
+        peer->close(peer);
+    }
+}
+
+/* Sends what no longer waits for the journal. */
+static void room_flush(struct room *room)
+{
+    while (room->out_head < room->out_len && room->out[room->out_head].seq <= room->lobby->durable) {
+        struct outitem *it = &room->out[room->out_head++];
+        if (it->peer) {
+            it->peer->send(it->peer, it->line, it->len);
+        }
+        free(it->line);
+    }
+    if (room->out_head == room->out_len) {
+        room->out_head = room->out_len = 0;
+    }
+}
+
+/* Forgets `peer` in the room's queue (it is going away). */
+static void room_scrub(struct room *room, const struct lobby_peer *peer)
+{
+    for (size_t i = room->out_head; i < room->out_len; i++) {
+        if (room->out[i].peer == peer) {
+            room->out[i].peer = NULL;
+        }
+    }
+}
+
+/* Sends `msg` (borrowed) to `peer`: through the room's queue when `room`
+ * is set, directly otherwise. */
+static void send_json(struct room *room, struct lobby_peer *peer, const json_t *msg)
 {
     size_t len;
     char *line;
@@ -77,22 +171,27 @@ static void send_json(struct lobby_peer *peer, const json_t *msg)
         return;
     }
     line = proto_line_dump(msg, &len);
-    if (line) {
-        peer->send(peer, line, len);
-        free(line);
+    if (!line) {
+        return;
     }
+    if (room) {
+        room_out(room, peer, line, len);
+    } else {
+        peer->send(peer, line, len);
+    }
+    free(line);
 }
 
 /* Sends the success reply {"re": id, "ok": true, ...fields}; steals `fields`
- * (may be NULL). */
-static void reply_ok(struct lobby_peer *peer, const json_t *id, json_t *fields)
+ * (may be NULL). With `room` set it waits for the room's journal. */
+static void reply_ok(struct room *room, struct lobby_peer *peer, const json_t *id, json_t *fields)
 {
     json_t *r = proto_reply_ok(id);
 
     if (r && fields) {
         json_object_update(r, fields);
     }
-    send_json(peer, r);
+    send_json(room, peer, r);
     json_decref(r);
     json_decref(fields);
 }
@@ -100,13 +199,62 @@ static void reply_ok(struct lobby_peer *peer, const json_t *id, json_t *fields)
 static void room_broadcast_line(struct room *room, const char *line, size_t len)
 {
     for (int i = 0; i < room->nseats; i++) {
-        if (room->seats[i].peer) {
-            room->seats[i].peer->send(room->seats[i].peer, line, len);
-        }
+        room_out(room, room->seats[i].peer, line, len);
     }
     for (size_t i = 0; i < room->nspecs; i++) {
-        room->specs[i]->send(room->specs[i], line, len);
+        room_out(room, room->specs[i], line, len);
     }
+}
+
+/* ---- Journal ---- */
+
+static void token_hex(const struct seat *s, char out[65])
+{
+    proto_hex(s->token_hash, sizeof(s->token_hash), out);
+}
+
+/* Appends record `rec` (stolen) to the room's journal. Lines sent after
+ * this wait until the record is durable. */
+static void journal(struct room *room, json_t *rec)
+{
+    struct lobby *lobby = room->lobby;
+    size_t len;
+    char *line;
+
+    if (!rec || lobby->restoring || !lobby->has_store) {
+        json_decref(rec);
+        return;
+    }
+    line = proto_line_dump(rec, &len);
+    json_decref(rec);
+    if (!line) {
+        return;
+    }
+    /* The store takes the line without its newline. */
+    uint64_t seq = lobby->store.append(lobby->store.ctx, room->code, line, len - 1);
+    if (seq > room->jseq) {
+        room->jseq = seq;
+    }
+    free(line);
+}
+
+static void journal_seat(struct room *room, int seat)
+{
+    const struct seat *s = &room->seats[seat];
+    char hex[65];
+    json_t *rec = json_pack("{s:s, s:i, s:s, s:s}", "t", "seat", "seat", seat, "kind",
+                            kind_names[s->kind], "name", s->name);
+
+    if (rec && s->has_token) {
+        token_hex(s, hex);
+        json_object_set_new(rec, "token", json_string(hex));
+    }
+    journal(room, rec);
+}
+
+static void journal_host(struct room *room)
+{
+    journal(room, json_pack("{s:s, s:i}", "t", "host", "seat", room->host));
 }
 
 static void room_broadcast(struct room *room, const json_t *msg)
@@ -192,7 +340,7 @@ static void send_state(struct room *room, struct lobby_peer *peer, int seat, con
     json_object_set_new(ev, "seat", json_integer(seat));
     json_object_set(ev, "view", (json_t *)view);
     json_object_set_new(ev, "hash", json_string(hash));
-    send_json(peer, ev);
+    send_json(room, peer, ev);
     json_decref(ev);
 }
 
@@ -291,9 +439,7 @@ static void room_publish(struct room *room)
         }
         json_decref(s->view);
         s->view = now;
-        if (s->peer) {
-            s->peer->send(s->peer, line, len);
-        }
+        room_out(room, s->peer, line, len);
         hist_push(s, room->rev, line, len);
     }
     if (room->nspecs == 0) {
@@ -308,7 +454,7 @@ static void room_publish(struct room *room)
     room->spec_view = now;
     for (size_t k = 0; k < room->nspecs; k++) {
         if (line) {
-            room->specs[k]->send(room->specs[k], line, len);
+            room_out(room, room->specs[k], line, len);
         } else {
             send_state(room, room->specs[k], -1, now);
         }
@@ -359,6 +505,10 @@ static void room_free(struct room *room)
         room->specs[i]->room = NULL;
         room->specs[i]->spectator = false;
     }
+    for (size_t i = room->out_head; i < room->out_len; i++) {
+        free(room->out[i].line);
+    }
+    free(room->out);
     free(room->specs);
     json_decref(room->spec_view);
     json_decref(room->options);
@@ -373,6 +523,9 @@ static void lobby_drop(struct lobby *lobby, struct room *room)
         if (*p == room) {
             *p = room->next;
             lobby->nrooms--;
+            if (lobby->has_store) {
+                lobby->store.forget(lobby->store.ctx, room->code);
+            }
             room_free(room);
             return;
         }
@@ -413,6 +566,7 @@ static void peer_detach(struct lobby *lobby, struct lobby_peer *peer, bool gone,
     if (!room) {
         return;
     }
+    room_scrub(room, peer);
     if (peer->spectator) {
         spec_remove(room, peer);
     } else if (peer->seat >= 0 && peer->seat < room->nseats) {
@@ -425,6 +579,7 @@ static void peer_detach(struct lobby *lobby, struct lobby_peer *peer, bool gone,
             s->kind = SEAT_EMPTY;
             s->has_token = false;
             s->name[0] = '\0';
+            journal_seat(room, peer->seat);
             if (room->host == peer->seat) {
                 room->host = -1;
                 for (int k = 1; k <= room->nseats; k++) {
@@ -434,6 +589,7 @@ static void peer_detach(struct lobby *lobby, struct lobby_peer *peer, bool gone,
                         break;
                     }
                 }
+                journal_host(room);
             }
         }
     }
@@ -456,9 +612,10 @@ static void seat_bind(struct room *room, int seat, struct lobby_peer *peer, uint
         if (ev) {
             json_object_set_new(ev, "room", json_string(room->code));
             json_object_set_new(ev, "message", json_string("this seat was resumed from another connection"));
-            send_json(old, ev);
+            send_json(NULL, old, ev);
             json_decref(ev);
         }
+        room_scrub(room, old);
         old->room = NULL;
         old->seat = -1;
         old->close(old);
@@ -493,10 +650,12 @@ static void seat_take(struct room *room, int seat, struct lobby_peer *peer, cons
     s->kind = SEAT_HUMAN;
     snprintf(s->name, sizeof(s->name), "%s", peer->name);
     seat_bind(room, seat, peer, now);
+    journal_seat(room, seat);
     if (room->host < 0) {
         room->host = seat;
+        journal_host(room);
     }
-    reply_ok(peer, id, seat_reply(room, seat, token));
+    reply_ok(room, peer, id, seat_reply(room, seat, token));
     sodium_memzero(token, sizeof(token));
     room_announce(room);
 }
@@ -540,6 +699,70 @@ static int game_status_to_proto(int status)
     }
 }
 
+/* A new room in the lobby's list, in the lobby state. Steals `options`
+ * (freed on failure too). NULL on ENOMEM. */
+static struct room *room_new(struct lobby *lobby, const char *code, const struct game_ops *game,
+                             json_t *options, bool is_public, int nseats,
+                             const uint8_t seed[GAME_SEED_BYTES])
+{
+    struct room *room = calloc(1, sizeof(*room));
+    uint8_t h[32];
+
+    if (!room || !(room->actions = json_array())) {
+        free(room);
+        json_decref(options);
+        return NULL;
+    }
+    room->lobby = lobby;
+    snprintf(room->code, sizeof(room->code), "%s", code);
+    room->game = game;
+    room->options = options;
+    room->is_public = is_public;
+    room->nseats = nseats;
+    room->host = -1;
+    room->status = ROOM_LOBBY;
+    for (int i = 0; i < GAME_MAX_SEATS; i++) {
+        for (int k = 0; k < LOBBY_DIFF_KEEP; k++) {
+            room->seats[i].hist[k].rev = -1;
+        }
+    }
+    memcpy(room->seed, seed, GAME_SEED_BYTES);
+    crypto_generichash(h, sizeof(h), room->seed, sizeof(room->seed), NULL, 0);
+    proto_hex(h, sizeof(h), room->seed_commit);
+    room->next = lobby->rooms;
+    lobby->rooms = room;
+    lobby->nrooms++;
+    return room;
+}
+
+/* Builds the game from the seats as they are (no empty seat left) and
+ * moves the room to playing at rev 1. GAME_OK or the game's refusal. */
+static int room_begin(struct room *room, struct game_error *gerr)
+{
+    struct game_setup setup;
+
+    room->state = calloc(1, room->game->state_size);
+    if (!room->state) {
+        return game_error_set(gerr, GAME_E_NOMEM, "out of memory");
+    }
+    memset(&setup, 0, sizeof(setup));
+    setup.nseats = room->nseats;
+    memcpy(setup.seed, room->seed, sizeof(setup.seed));
+    for (int i = 0; i < room->nseats; i++) {
+        snprintf(setup.names[i], sizeof(setup.names[i]), "%s", room->seats[i].name);
+    }
+    int rc = room->game->init(room->state, room->options, &setup, gerr);
+    sodium_memzero(&setup.seed, sizeof(setup.seed));
+    if (rc != GAME_OK) {
+        free(room->state);
+        room->state = NULL;
+        return rc;
+    }
+    room->status = ROOM_PLAYING;
+    room->rev = 1;
+    return GAME_OK;
+}
+
 /* ---- Lobby ---- */
 
 struct lobby *lobby_new(const struct lobby_config *cfg)
@@ -563,6 +786,182 @@ void lobby_free(struct lobby *lobby)
         room_free(r);
     }
     free(lobby);
+}
+
+void lobby_set_store(struct lobby *lobby, const struct lobby_store *store)
+{
+    lobby->store = *store;
+    lobby->has_store = true;
+}
+
+void lobby_durable(struct lobby *lobby, uint64_t seq)
+{
+    if (seq <= lobby->durable) {
+        return;
+    }
+    lobby->durable = seq;
+    for (struct room *r = lobby->rooms; r; r = r->next) {
+        room_flush(r);
+    }
+}
+
+/* Applies one journal record to a room being rebuilt. 0 or -1. */
+static int restore_record(struct room *room, const json_t *rec, char *err)
+{
+    const char *t = json_string_value(json_object_get(rec, "t"));
+    struct game_error gerr = {0};
+    long seat = -1;
+
+    if (!t) {
+        snprintf(err, GAME_MSG_MAX, "a record without a type");
+        return -1;
+    }
+    if (strcmp(t, "seat") == 0 || strcmp(t, "host") == 0) {
+        json_t *js = json_object_get(rec, "seat");
+        if (!json_is_integer(js) || json_integer_value(js) < -1 ||
+            json_integer_value(js) >= room->nseats) {
+            snprintf(err, GAME_MSG_MAX, "a %s record with a bad seat", t);
+            return -1;
+        }
+        seat = (long)json_integer_value(js);
+    }
+    if (strcmp(t, "host") == 0) {
+        room->host = (int)seat;
+        return 0;
+    }
+    if (strcmp(t, "seat") == 0) {
+        const char *kind = json_string_value(json_object_get(rec, "kind"));
+        const char *name = json_string_value(json_object_get(rec, "name"));
+        const char *token = json_string_value(json_object_get(rec, "token"));
+        struct seat *s;
+        size_t len = 0;
+        if (seat < 0 || !kind || !name) {
+            snprintf(err, GAME_MSG_MAX, "a seat record without seat, kind or name");
+            return -1;
+        }
+        s = &room->seats[seat];
+        s->kind = strcmp(kind, "human") == 0 ? SEAT_HUMAN
+                  : strcmp(kind, "bot") == 0 ? SEAT_BOT
+                                             : SEAT_EMPTY;
+        snprintf(s->name, sizeof(s->name), "%s", name);
+        s->has_token = token && sodium_hex2bin(s->token_hash, sizeof(s->token_hash), token,
+                                               strlen(token), NULL, &len, NULL) == 0 &&
+                       len == sizeof(s->token_hash);
+        return 0;
+    }
+    if (strcmp(t, "start") == 0) {
+        if (room->status != ROOM_LOBBY || room_begin(room, &gerr) != GAME_OK) {
+            snprintf(err, GAME_MSG_MAX, "the game does not start: %.200s", gerr.message);
+            return -1;
+        }
+        return 0;
+    }
+    if (strcmp(t, "act") == 0) {
+        json_t *js = json_object_get(rec, "seat");
+        json_t *action = json_object_get(rec, "action");
+        if (room->status != ROOM_PLAYING || !json_is_integer(js)) {
+            snprintf(err, GAME_MSG_MAX, "an action outside a running game");
+            return -1;
+        }
+        if (room->game->apply(room->state, (int)json_integer_value(js), action, &gerr) != GAME_OK) {
+            snprintf(err, GAME_MSG_MAX, "action %lld refused on replay: %.200s",
+                     (long long)room->rev, gerr.message);
+            return -1;
+        }
+        json_array_append_new(room->actions, json_pack("{s:O, s:O}", "seat", js, "action", action));
+        room->rev++;
+        json_t *result = room->game->result(room->state);
+        if (result) {
+            room->status = ROOM_ENDED;
+            json_decref(result);
+        }
+        return 0;
+    }
+    if (strcmp(t, "end") == 0) {
+        return 0;
+    }
+    snprintf(err, GAME_MSG_MAX, "an unknown record type \"%.20s\"", t);
+    return -1;
+}
+
+int lobby_restore(struct lobby *lobby, const json_t *records, uint64_t now, uint64_t age_ms,
+                  char *err)
+{
+    const json_t *c = json_array_get(records, 0);
+    const char *t = json_string_value(json_object_get(c, "t"));
+    const char *typed = json_string_value(json_object_get(c, "room"));
+    const struct game_ops *game = game_find(json_string_value(json_object_get(c, "game")));
+    const char *seed_hex = json_string_value(json_object_get(c, "seed"));
+    json_t *jseats = json_object_get(c, "seats");
+    json_t *opts = json_object_get(c, "options");
+    char code[PROTO_ROOM_CODE_LEN + 1];
+    uint8_t seed[GAME_SEED_BYTES];
+    struct game_error gerr = {0};
+    size_t len = 0, i;
+    struct room *room;
+    const json_t *rec;
+    int rc = 0;
+
+    if (!t || strcmp(t, "create") != 0 || !typed || proto_room_code_parse(typed, code) != 0 ||
+        !game || !seed_hex || !json_is_integer(jseats) || !json_is_object(opts) ||
+        sodium_hex2bin(seed, sizeof(seed), seed_hex, strlen(seed_hex), NULL, &len, NULL) != 0 ||
+        len != sizeof(seed)) {
+        snprintf(err, GAME_MSG_MAX, "the journal does not begin with a valid create record");
+        return -1;
+    }
+    if (room_find(lobby, code)) {
+        snprintf(err, GAME_MSG_MAX, "room %s exists twice", code);
+        return -1;
+    }
+    int nseats = (int)json_integer_value(jseats);
+    if (nseats < 1 || nseats > GAME_MAX_SEATS || game->check_options(opts, nseats, &gerr) != GAME_OK) {
+        snprintf(err, GAME_MSG_MAX, "the room's options are refused: %.200s", gerr.message);
+        return -1;
+    }
+    json_t *options = json_deep_copy(opts);
+    if (!options) {
+        snprintf(err, GAME_MSG_MAX, "out of memory");
+        return -1;
+    }
+    room = room_new(lobby, code, game, options, json_is_true(json_object_get(c, "public")), nseats,
+                    seed);
+    sodium_memzero(seed, sizeof(seed));
+    if (!room) {
+        snprintf(err, GAME_MSG_MAX, "out of memory");
+        return -1;
+    }
+    lobby->restoring = true;
+    json_array_foreach(records, i, rec) {
+        if (i > 0 && (rc = restore_record(room, rec, err)) != 0) {
+            break;
+        }
+    }
+    lobby->restoring = false;
+    if (rc != 0) {
+        /* Unlink without forgetting the journal: it stays for inspection. */
+        for (struct room **p = &lobby->rooms; *p; p = &(*p)->next) {
+            if (*p == room) {
+                *p = room->next;
+                lobby->nrooms--;
+                break;
+            }
+        }
+        room_free(room);
+        return -1;
+    }
+    if (room->status == ROOM_ENDED) {
+        room->ended_at = now > age_ms ? now - age_ms : 1;
+    }
+    if (room->status != ROOM_LOBBY) {
+        for (int k = 0; k < room->nseats; k++) {
+            if (room->seats[k].kind == SEAT_HUMAN) {
+                room->seats[k].view = room_view(room, k);
+            }
+        }
+    }
+    room_touch(room, now);
+    room_schedule_bots(lobby, room, now);
+    return 0;
 }
 
 unsigned lobby_room_count(const struct lobby *lobby)
@@ -648,36 +1047,22 @@ int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const json_t *req
                  lobby->cfg.max_rooms);
         return PROTO_ERR_SERVER_BUSY;
     }
-    room = calloc(1, sizeof(*room));
-    if (!room || !(room->actions = json_array())) {
-        free(room);
-        json_decref(options);
+    uint8_t seed[GAME_SEED_BYTES];
+    char code[PROTO_ROOM_CODE_LEN + 1];
+    randombytes_buf(seed, sizeof(seed));
+    do {
+        proto_room_code_encode(randombytes_uniform(1u << 30), code);
+    } while (room_find(lobby, code));
+    room = room_new(lobby, code, game, options, json_is_true(pub), nseats, seed);
+    if (!room) {
         return PROTO_ERR_INTERNAL;
     }
-    do {
-        proto_room_code_encode(randombytes_uniform(1u << 30), room->code);
-    } while (room_find(lobby, room->code));
-    room->game = game;
-    room->options = options;
-    room->is_public = json_is_true(pub);
-    room->nseats = nseats;
-    room->host = -1;
-    room->status = ROOM_LOBBY;
-    for (int i = 0; i < GAME_MAX_SEATS; i++) {
-        for (int k = 0; k < LOBBY_DIFF_KEEP; k++) {
-            room->seats[i].hist[k].rev = -1;
-        }
-    }
-    randombytes_buf(room->seed, sizeof(room->seed));
-    {
-        uint8_t h[32];
-        crypto_generichash(h, sizeof(h), room->seed, sizeof(room->seed), NULL, 0);
-        proto_hex(h, sizeof(h), room->seed_commit);
-    }
-    room->next = lobby->rooms;
-    lobby->rooms = room;
-    lobby->nrooms++;
-
+    char seed_hex[GAME_SEED_BYTES * 2 + 1];
+    proto_hex(seed, sizeof(seed), seed_hex);
+    journal(room, json_pack("{s:s, s:s, s:s, s:O, s:b, s:i, s:s}", "t", "create", "room", code,
+                            "game", game->id, "options", options, "public", room->is_public,
+                            "seats", nseats, "seed", seed_hex));
+    sodium_memzero(seed, sizeof(seed));
     peer_detach(lobby, peer, false, now);
     seat_take(room, 0, peer, id, now);
     return PROTO_OK;
@@ -759,7 +1144,7 @@ int lobby_spectate(struct lobby *lobby, struct lobby_peer *peer, const json_t *r
     peer->seat = -1;
     peer->spectator = true;
     room_touch(room, now);
-    reply_ok(peer, id, seat_reply(room, -1, NULL));
+    reply_ok(room, peer, id, seat_reply(room, -1, NULL));
     room_announce(room);
     room_send_state(room, peer);
     return PROTO_OK;
@@ -787,7 +1172,6 @@ int lobby_start(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
 {
     struct room *room = peer->room;
     bool bots = json_is_true(json_object_get(req, "bots"));
-    struct game_setup setup;
     struct game_error gerr = {0};
     int filled = 0, nbots = 0;
 
@@ -810,22 +1194,14 @@ int lobby_start(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
                  filled, room->nseats);
         return PROTO_ERR_NOT_ENOUGH_PLAYERS;
     }
-    room->state = calloc(1, room->game->state_size);
-    if (!room->state) {
-        return PROTO_ERR_INTERNAL;
-    }
-    memset(&setup, 0, sizeof(setup));
-    setup.nseats = room->nseats;
-    memcpy(setup.seed, room->seed, sizeof(setup.seed));
     for (int i = 0; i < room->nseats; i++) {
         struct seat *s = &room->seats[i];
         if (s->kind == SEAT_EMPTY) {
             s->kind = SEAT_BOT;
             snprintf(s->name, sizeof(s->name), "Bot %d", ++nbots);
         }
-        snprintf(setup.names[i], sizeof(setup.names[i]), "%s", s->name);
     }
-    int rc = room->game->init(room->state, room->options, &setup, &gerr);
+    int rc = room_begin(room, &gerr);
     if (rc != GAME_OK) {
         for (int i = 0; i < room->nseats; i++) {
             if (room->seats[i].kind == SEAT_BOT) {
@@ -833,14 +1209,16 @@ int lobby_start(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
                 room->seats[i].name[0] = '\0';
             }
         }
-        free(room->state);
-        room->state = NULL;
         snprintf(msg, GAME_MSG_MAX, "%s", gerr.message);
         return game_status_to_proto(gerr.status);
     }
-    room->status = ROOM_PLAYING;
-    room->rev = 1;
-    reply_ok(peer, id, json_pack("{s:I}", "rev", (json_int_t)room->rev));
+    for (int i = 0; i < room->nseats; i++) {
+        if (room->seats[i].kind == SEAT_BOT) {
+            journal_seat(room, i);
+        }
+    }
+    journal(room, json_pack("{s:s}", "t", "start"));
+    reply_ok(room, peer, id, json_pack("{s:I}", "rev", (json_int_t)room->rev));
     room_announce(room);
     for (int i = 0; i < room->nseats; i++) {
         struct seat *s = &room->seats[i];
@@ -864,7 +1242,7 @@ int lobby_leave(struct lobby *lobby, struct lobby_peer *peer, const json_t *id, 
     if (!peer->room) {
         return PROTO_ERR_NOT_IN_ROOM;
     }
-    reply_ok(peer, id, NULL);
+    reply_ok(NULL, peer, id, NULL);
     peer_detach(lobby, peer, false, now);
     return PROTO_OK;
 }
@@ -907,9 +1285,12 @@ int lobby_resume(struct lobby *lobby, struct lobby_peer *peer, const json_t *req
     if (peer->room != found || peer->seat != seat) {
         peer_detach(lobby, peer, false, now);
     }
-    snprintf(found->seats[seat].name, sizeof(found->seats[seat].name), "%s", peer->name);
+    if (strcmp(found->seats[seat].name, peer->name) != 0) {
+        snprintf(found->seats[seat].name, sizeof(found->seats[seat].name), "%s", peer->name);
+        journal_seat(found, seat);
+    }
     seat_bind(found, seat, peer, now);
-    reply_ok(peer, id, seat_reply(found, seat, NULL));
+    reply_ok(found, peer, id, seat_reply(found, seat, NULL));
     room_announce(found);
     if (found->status == ROOM_LOBBY) {
         return PROTO_OK;
@@ -925,7 +1306,7 @@ int lobby_resume(struct lobby *lobby, struct lobby_peer *peer, const json_t *req
         if (have) {
             for (int64_t r = from + 1; r <= found->rev; r++) {
                 const struct diff_line *d = &s->hist[r % LOBBY_DIFF_KEEP];
-                peer->send(peer, d->line, d->len);
+                room_out(found, peer, d->line, d->len);
             }
             return PROTO_OK;
         }
@@ -957,7 +1338,7 @@ int lobby_list(struct lobby *lobby, struct lobby_peer *peer, const json_t *id, c
             return PROTO_ERR_INTERNAL;
         }
     }
-    reply_ok(peer, id, json_pack("{s:o}", "rooms", rooms));
+    reply_ok(NULL, peer, id, json_pack("{s:o}", "rooms", rooms));
     return PROTO_OK;
 }
 
@@ -986,7 +1367,7 @@ int lobby_chat(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
         clean[n++] = (*p < 0x20 || *p == 0x7f) ? ' ' : (char)*p;
     }
     clean[n] = '\0';
-    reply_ok(peer, id, NULL);
+    reply_ok(room, peer, id, NULL);
     json_t *ev = proto_event_new("chat");
     if (ev) {
         json_object_set_new(ev, "room", json_string(room->code));
@@ -1007,7 +1388,7 @@ int lobby_sync(struct lobby *lobby, struct lobby_peer *peer, const json_t *id, c
     if (!room) {
         return PROTO_ERR_NOT_IN_ROOM;
     }
-    reply_ok(peer, id, json_pack("{s:I}", "rev", (json_int_t)room->rev));
+    reply_ok(room, peer, id, json_pack("{s:I}", "rev", (json_int_t)room->rev));
     if (room->status == ROOM_LOBBY) {
         room_announce(room);
     } else {
@@ -1045,7 +1426,7 @@ int lobby_record(struct lobby *lobby, struct lobby_peer *peer, const json_t *id,
     if (!rec) {
         return PROTO_ERR_INTERNAL;
     }
-    reply_ok(peer, id, json_pack("{s:o}", "record", rec));
+    reply_ok(room, peer, id, json_pack("{s:o}", "record", rec));
     (void)lobby;
     return PROTO_OK;
 }
@@ -1069,7 +1450,7 @@ int lobby_legal(struct lobby *lobby, struct lobby_peer *peer, const json_t *id, 
     if (!actions) {
         return PROTO_ERR_INTERNAL;
     }
-    reply_ok(peer, id, json_pack("{s:I, s:o}", "rev", (json_int_t)room->rev, "actions", actions));
+    reply_ok(room, peer, id, json_pack("{s:I, s:o}", "rev", (json_int_t)room->rev, "actions", actions));
     (void)lobby;
     return PROTO_OK;
 }
@@ -1098,10 +1479,12 @@ static int room_act(struct lobby *lobby, struct room *room, int seat, const json
         snprintf(msg, GAME_MSG_MAX, "%s", gerr.message);
         return game_status_to_proto(rc);
     }
+    json_t *rec = json_pack("{s:s, s:i, s:O}", "t", "act", "seat", seat, "action", action);
     json_array_append_new(room->actions, entry);
     room->rev++;
+    journal(room, rec);
     if (peer) {
-        reply_ok(peer, id, json_pack("{s:I}", "rev", (json_int_t)room->rev));
+        reply_ok(room, peer, id, json_pack("{s:I}", "rev", (json_int_t)room->rev));
     }
     room_publish(room);
     json_t *result = room->game->result(room->state);
@@ -1111,6 +1494,7 @@ static int room_act(struct lobby *lobby, struct room *room, int seat, const json
         json_object_set_new(result, "seed", json_string(hex));
         room->status = ROOM_ENDED;
         room->ended_at = now ? now : 1;
+        journal(room, json_pack("{s:s}", "t", "end"));
         json_t *ev = proto_event_new("ended");
         if (ev) {
             json_object_set_new(ev, "room", json_string(room->code));

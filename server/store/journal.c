@@ -1,0 +1,610 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * journal.c - group commit of room journals on libuv's thread pool, and
+ * the rebuild of rooms at start.
+ *
+ * On the loop thread, store_append() formats a record into its room's
+ * pending buffer and gives it the next sequence number. One write job at a
+ * time takes every pending buffer to the thread pool, appends each to its
+ * file and fsyncs it (per the policy), then reports on the loop thread the
+ * highest sequence number now durable. Records that arrive while a job runs
+ * wait for the next one, so under load one fsync covers many actions. A
+ * failed write keeps its bytes and is retried; nothing is reported durable
+ * that is not on disk. The worker touches only the job it is given.
+ */
+#include "store.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+
+#define RETRY_MS 1000
+
+struct jfile {
+    struct jfile *next;
+    char code[PROTO_ROOM_CODE_LEN + 1];
+    int fd; /* -1 until the worker opens it */
+    char *buf;
+    size_t len, cap;
+    bool in_job;    /* a write job holds this file's fd and old buffer */
+    bool forgotten; /* its room was dropped while in a job: free afterwards */
+};
+
+struct jent {
+    struct jfile *file; /* NULL for a forget entry */
+    char path[PATH_MAX];
+    int fd;
+    char *buf;
+    size_t len;
+    size_t written;
+    bool forget;
+    int err;
+};
+
+struct job {
+    uv_work_t req;
+    struct store *st;
+    struct jent *ents;
+    size_t n;
+    uint64_t seq;
+    enum store_fsync policy;
+    uint64_t fsyncs;
+};
+
+struct store {
+    uv_loop_t *loop;
+    struct store_config cfg;
+    struct lobby *lobby;
+    char rooms_dir[PATH_MAX];
+    struct jfile *files;
+    struct jent *forgets; /* closed files to unlink in the next job */
+    size_t nforgets, capforgets;
+    uint64_t next_seq;
+    uint64_t durable;
+    bool job_running;
+    bool timer_armed;
+    bool stopping;
+    bool timer_closed;
+    uv_timer_t timer;
+    struct store_stats stats;
+};
+
+static void job_start(struct store *st);
+
+/* ---- Paths ---- */
+
+static int journal_path(const struct store *st, const char *code, char *out, size_t outlen)
+{
+    size_t d = strlen(st->rooms_dir), c = strlen(code);
+    static const char ext[] = ".journal";
+
+    if (d + 1 + c + sizeof(ext) > outlen) {
+        return -1;
+    }
+    memcpy(out, st->rooms_dir, d);
+    out[d] = '/';
+    memcpy(out + d + 1, code, c);
+    memcpy(out + d + 1 + c, ext, sizeof(ext));
+    return 0;
+}
+
+/* ---- Worker (thread pool) ---- */
+
+static void work(uv_work_t *req)
+{
+    struct job *job = req->data;
+
+    /* Forgets first, so that a code reused by a new room starts afresh. */
+    for (size_t i = 0; i < job->n; i++) {
+        struct jent *e = &job->ents[i];
+        if (!e->forget) {
+            continue;
+        }
+        if (e->fd >= 0) {
+            close(e->fd);
+            e->fd = -1;
+        }
+        if (unlink(e->path) != 0 && errno != ENOENT) {
+            e->err = errno;
+        }
+    }
+    for (size_t i = 0; i < job->n; i++) {
+        struct jent *e = &job->ents[i];
+        if (e->forget) {
+            continue;
+        }
+        if (e->fd < 0) {
+            e->fd = open(e->path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+            if (e->fd < 0) {
+                e->err = errno;
+                continue;
+            }
+        }
+        while (e->written < e->len) {
+            ssize_t w = write(e->fd, e->buf + e->written, e->len - e->written);
+            if (w < 0 && errno == EINTR) {
+                continue;
+            }
+            if (w <= 0) {
+                e->err = w < 0 ? errno : EIO;
+                break;
+            }
+            e->written += (size_t)w;
+        }
+        if (!e->err && job->policy != STORE_FSYNC_NEVER) {
+            if (fdatasync(e->fd) != 0) {
+                e->err = errno;
+            }
+            job->fsyncs++;
+        }
+    }
+}
+
+/* ---- Loop thread ---- */
+
+static void on_timer(uv_timer_t *t)
+{
+    struct store *st = t->data;
+
+    st->timer_armed = false;
+    job_start(st);
+}
+
+static void arm(struct store *st, uint64_t ms)
+{
+    if (st->timer_armed || st->timer_closed) {
+        return;
+    }
+    st->timer_armed = true;
+    uv_timer_start(&st->timer, on_timer, ms, 0);
+}
+
+static bool has_pending(const struct store *st)
+{
+    if (st->nforgets > 0) {
+        return true;
+    }
+    for (const struct jfile *f = st->files; f; f = f->next) {
+        if (f->len > 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Puts back the unwritten tail of a failed entry in front of what was
+ * appended since. */
+static void keep_unwritten(struct jent *e)
+{
+    struct jfile *f = e->file;
+    size_t left = e->len - e->written;
+    char *merged;
+
+    if (left == 0) {
+        free(e->buf);
+        return;
+    }
+    merged = malloc(left + f->len);
+    if (!merged) {
+        /* Cannot even keep it: it stays lost for this process, loudly. */
+        log_error("journal %s: out of memory keeping %zu unwritten bytes", f->code, left);
+        free(e->buf);
+        return;
+    }
+    memcpy(merged, e->buf + e->written, left);
+    if (f->len) {
+        memcpy(merged + left, f->buf, f->len);
+    }
+    free(f->buf);
+    free(e->buf);
+    f->buf = merged;
+    f->len += left;
+    f->cap = f->len;
+}
+
+static void after_work(uv_work_t *req, int status)
+{
+    struct job *job = req->data;
+    struct store *st = job->st;
+    bool failed = status != 0;
+
+    st->stats.writes++;
+    st->stats.fsyncs += job->fsyncs;
+    for (size_t i = 0; i < job->n; i++) {
+        struct jent *e = &job->ents[i];
+        if (e->forget) {
+            if (e->err) {
+                log_warn("journal: cannot remove %s: %s", e->path, strerror(e->err));
+            }
+            continue;
+        }
+        e->file->fd = e->fd;
+        e->file->in_job = false;
+        if (e->file->forgotten) {
+            if (e->fd >= 0) {
+                close(e->fd);
+            }
+            free(e->buf);
+            free(e->file->buf);
+            free(e->file);
+            continue;
+        }
+        if (e->err || status != 0) {
+            failed = true;
+            st->stats.failures++;
+            log_error("journal %s: %s; retrying", e->file->code,
+                      e->err ? strerror(e->err) : "write cancelled");
+            keep_unwritten(e);
+        } else {
+            free(e->buf);
+        }
+    }
+    free(job->ents);
+    st->job_running = false;
+    if (!failed) {
+        st->durable = job->seq;
+        lobby_durable(st->lobby, job->seq);
+    }
+    free(job);
+    if (has_pending(st)) {
+        if (failed && !st->stopping) {
+            arm(st, RETRY_MS);
+        } else if (!failed) {
+            job_start(st);
+        }
+    }
+}
+
+static void job_start(struct store *st)
+{
+    struct job *job;
+    size_t n = st->nforgets;
+
+    if (st->job_running || !has_pending(st)) {
+        return;
+    }
+    for (struct jfile *f = st->files; f; f = f->next) {
+        n += f->len > 0;
+    }
+    job = calloc(1, sizeof(*job));
+    if (!job || !(job->ents = calloc(n, sizeof(*job->ents)))) {
+        free(job);
+        log_error("journal: out of memory starting a write; retrying");
+        arm(st, RETRY_MS);
+        return;
+    }
+    job->st = st;
+    job->policy = st->cfg.fsync;
+    job->seq = st->next_seq;
+    for (size_t i = 0; i < st->nforgets; i++) {
+        job->ents[job->n++] = st->forgets[i];
+    }
+    st->nforgets = 0;
+    for (struct jfile *f = st->files; f; f = f->next) {
+        if (f->len == 0) {
+            continue;
+        }
+        struct jent *e = &job->ents[job->n++];
+        e->file = f;
+        e->fd = f->fd;
+        e->buf = f->buf;
+        e->len = f->len;
+        f->in_job = true;
+        (void)journal_path(st, f->code, e->path, sizeof(e->path));
+        f->buf = NULL;
+        f->len = f->cap = 0;
+    }
+    job->req.data = job;
+    st->job_running = true;
+    if (uv_queue_work(st->loop, &job->req, work, after_work) != 0) {
+        /* Cannot happen with a valid loop; treat as a failed write. */
+        after_work(&job->req, UV_ECANCELED);
+    }
+}
+
+static struct jfile *file_get(struct store *st, const char *code)
+{
+    struct jfile *f;
+
+    for (f = st->files; f; f = f->next) {
+        if (strcmp(f->code, code) == 0) {
+            return f;
+        }
+    }
+    f = calloc(1, sizeof(*f));
+    if (!f) {
+        return NULL;
+    }
+    snprintf(f->code, sizeof(f->code), "%s", code);
+    f->fd = -1;
+    f->next = st->files;
+    st->files = f;
+    return f;
+}
+
+static uint64_t store_append(void *ctx, const char *code, const char *payload, size_t plen)
+{
+    struct store *st = ctx;
+    struct jfile *f = file_get(st, code);
+    size_t len;
+    char *line;
+
+    if (!f || !(line = store_record_format(payload, plen, &len))) {
+        /* The record cannot be kept: report the previous number so that
+         * nothing waits forever, and say so. */
+        log_error("journal %s: out of memory; a record was not written", code);
+        return st->next_seq;
+    }
+    if (f->len + len > f->cap) {
+        size_t cap = f->cap ? f->cap : 4096;
+        while (cap < f->len + len) {
+            cap *= 2;
+        }
+        char *nb = realloc(f->buf, cap);
+        if (!nb) {
+            free(line);
+            log_error("journal %s: out of memory; a record was not written", code);
+            return st->next_seq;
+        }
+        f->buf = nb;
+        f->cap = cap;
+    }
+    memcpy(f->buf + f->len, line, len);
+    f->len += len;
+    free(line);
+    st->stats.records++;
+    st->next_seq++;
+    if (!st->job_running) {
+        if (st->cfg.fsync == STORE_FSYNC_ALWAYS || st->stopping) {
+            job_start(st);
+        } else {
+            arm(st, st->cfg.batch_ms);
+        }
+    }
+    return st->next_seq;
+}
+
+static void store_forget(void *ctx, const char *code)
+{
+    struct store *st = ctx;
+    struct jfile **p, *f = NULL;
+
+    for (p = &st->files; *p; p = &(*p)->next) {
+        if (strcmp((*p)->code, code) == 0) {
+            f = *p;
+            *p = f->next;
+            break;
+        }
+    }
+    if (st->nforgets == st->capforgets) {
+        size_t cap = st->capforgets ? st->capforgets * 2 : 8;
+        struct jent *n = realloc(st->forgets, cap * sizeof(*n));
+        if (!n) {
+            log_error("journal %s: out of memory; the file stays", code);
+            if (f) {
+                f->next = st->files;
+                st->files = f;
+            }
+            return;
+        }
+        st->forgets = n;
+        st->capforgets = cap;
+    }
+    struct jent *e = &st->forgets[st->nforgets++];
+    memset(e, 0, sizeof(*e));
+    e->forget = true;
+    e->fd = -1;
+    (void)journal_path(st, code, e->path, sizeof(e->path));
+    if (f && f->in_job) {
+        /* The running job owns its fd; after_work frees it. */
+        f->forgotten = true;
+    } else if (f) {
+        /* Records still pending for a dropped room are not worth writing. */
+        e->fd = f->fd;
+        free(f->buf);
+        free(f);
+    }
+    if (!st->job_running) {
+        arm(st, st->cfg.batch_ms);
+    }
+}
+
+struct lobby_store store_lobby_ops(struct store *st)
+{
+    struct lobby_store ops = {
+        .append = store_append,
+        .forget = store_forget,
+        .ctx = st,
+    };
+    return ops;
+}
+
+/* ---- Open, load, stop ---- */
+
+int store_open(uv_loop_t *loop, const struct store_config *cfg, struct lobby *lobby,
+               struct store **ret_store)
+{
+    struct store *st = calloc(1, sizeof(*st));
+
+    if (!st) {
+        return -ENOMEM;
+    }
+    st->loop = loop;
+    st->cfg = *cfg;
+    st->lobby = lobby;
+    if (strlen(cfg->dir) + sizeof("/rooms") + PROTO_ROOM_CODE_LEN + sizeof(".journal.bad") >
+        sizeof(st->rooms_dir)) {
+        free(st);
+        return -ENAMETOOLONG;
+    }
+    snprintf(st->rooms_dir, sizeof(st->rooms_dir), "%s/rooms", cfg->dir);
+    if (mkdir(st->rooms_dir, 0700) != 0 && errno != EEXIST) {
+        int e = errno;
+        free(st);
+        return -e;
+    }
+    uv_timer_init(loop, &st->timer);
+    st->timer.data = st;
+    *ret_store = st;
+    return 0;
+}
+
+static char *read_all(const char *path, size_t *ret_len, time_t *ret_mtime)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat sb;
+    char *data = NULL;
+    size_t got = 0;
+
+    if (fd < 0) {
+        return NULL;
+    }
+    if (fstat(fd, &sb) != 0 || !(data = malloc((size_t)sb.st_size + 1))) {
+        close(fd);
+        return NULL;
+    }
+    while (got < (size_t)sb.st_size) {
+        ssize_t r = read(fd, data + got, (size_t)sb.st_size - got);
+        if (r < 0 && errno == EINTR) {
+            continue;
+        }
+        if (r <= 0) {
+            break;
+        }
+        got += (size_t)r;
+    }
+    close(fd);
+    *ret_len = got;
+    *ret_mtime = sb.st_mtime;
+    return data;
+}
+
+static void set_aside(const char *path)
+{
+    char bad[PATH_MAX + 8];
+
+    snprintf(bad, sizeof(bad), "%s.bad", path);
+    if (rename(path, bad) != 0) {
+        log_error("journal: cannot set %s aside: %s", path, strerror(errno));
+    }
+}
+
+int store_load(struct store *st, uint64_t now, uint64_t ended_ttl_ms)
+{
+    DIR *d = opendir(st->rooms_dir);
+    struct dirent *de;
+    int restored = 0;
+
+    if (!d) {
+        log_error("journal: cannot read %s: %s", st->rooms_dir, strerror(errno));
+        return 0;
+    }
+    while ((de = readdir(d))) {
+        char path[PATH_MAX];
+        char code[PROTO_ROOM_CODE_LEN + 1];
+        size_t nlen = strlen(de->d_name), len = 0, good = 0;
+        time_t mtime = 0;
+        json_t *records = NULL;
+        char err[GAME_MSG_MAX] = "";
+
+        if (nlen != PROTO_ROOM_CODE_LEN + 8 || strcmp(de->d_name + PROTO_ROOM_CODE_LEN, ".journal") != 0) {
+            continue;
+        }
+        memcpy(code, de->d_name, PROTO_ROOM_CODE_LEN);
+        code[PROTO_ROOM_CODE_LEN] = '\0';
+        if (journal_path(st, code, path, sizeof(path)) != 0) {
+            continue;
+        }
+        char *data = read_all(path, &len, &mtime);
+        if (!data) {
+            log_error("journal: cannot read %s: %s", path, strerror(errno));
+            continue;
+        }
+        int rc = store_journal_parse(data, len, &records, &good);
+        free(data);
+        if (rc < 0) {
+            log_error("journal %s: out of memory reading it", code);
+            continue;
+        }
+        if (rc == 1) {
+            log_warn("journal %s: dropped a torn or corrupt tail of %zu bytes after %zu records",
+                     code, len - good, json_array_size(records));
+            if (truncate(path, (off_t)good) != 0) {
+                log_error("journal %s: cannot truncate: %s", code, strerror(errno));
+            }
+        }
+        time_t wall = time(NULL);
+        uint64_t age_ms = wall > mtime ? (uint64_t)(wall - mtime) * 1000 : 0;
+        const json_t *last = json_array_get(records, json_array_size(records) - 1);
+        const char *lt = json_string_value(json_object_get(last, "t"));
+        if (lt && strcmp(lt, "end") == 0 && age_ms >= ended_ttl_ms) {
+            (void)unlink(path);
+            json_decref(records);
+            continue;
+        }
+        if (json_array_size(records) == 0) {
+            (void)unlink(path);
+            json_decref(records);
+            continue;
+        }
+        if (lobby_restore(st->lobby, records, now, age_ms, err) != 0) {
+            log_error("journal %s does not replay (%s); set aside as .bad", code, err);
+            set_aside(path);
+        } else {
+            restored++;
+        }
+        json_decref(records);
+    }
+    closedir(d);
+    return restored;
+}
+
+void store_stop(struct store *st)
+{
+    st->stopping = true;
+    if (st->timer_armed) {
+        uv_timer_stop(&st->timer);
+        st->timer_armed = false;
+    }
+    if (!st->timer_closed) {
+        st->timer_closed = true;
+        uv_close((uv_handle_t *)&st->timer, NULL);
+    }
+    job_start(st);
+}
+
+struct store_stats store_stats(const struct store *st)
+{
+    return st->stats;
+}
+
+void store_free(struct store *st)
+{
+    if (!st) {
+        return;
+    }
+    while (st->files) {
+        struct jfile *f = st->files;
+        st->files = f->next;
+        if (f->fd >= 0) {
+            close(f->fd);
+        }
+        free(f->buf);
+        free(f);
+    }
+    for (size_t i = 0; i < st->nforgets; i++) {
+        if (st->forgets[i].fd >= 0) {
+            close(st->forgets[i].fd);
+        }
+    }
+    free(st->forgets);
+    free(st);
+}
