@@ -445,7 +445,9 @@ int store_open(uv_loop_t *loop, const struct store_config *cfg, struct lobby *lo
         free(st);
         return -ENAMETOOLONG;
     }
-    snprintf(st->rooms_dir, sizeof(st->rooms_dir), "%s/rooms", cfg->dir);
+    size_t dl = strlen(cfg->dir);
+    memcpy(st->rooms_dir, cfg->dir, dl);
+    memcpy(st->rooms_dir + dl, "/rooms", sizeof("/rooms"));
     if (mkdir(st->rooms_dir, 0700) != 0 && errno != EEXIST) {
         int e = errno;
         free(st);

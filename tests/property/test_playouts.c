@@ -15,7 +15,7 @@
  *   - replaying the record (options, names, seed, actions) reproduces every
  *     view byte for byte.
  *
- * usage: test_playouts [GAMES_PER_CONFIG] [GAME_ID]
+ * usage: test_playouts [GAMES_PER_CONFIG] [GAME_ID] [SEED_OFFSET]
  */
 #include <check.h>
 #include <stdio.h>
@@ -30,6 +30,7 @@
 
 static int games_per_config = 40;
 static const char *only_game;
+static int seed_offset;
 
 struct config {
     const struct game_ops *game;
@@ -321,8 +322,9 @@ START_TEST(random_playouts)
                               "%s: %d seats accepted outside min/max", g->id, n);
                 configs++;
                 for (int k = 0; k < games_per_config; k++) {
-                    play_one(&c, (uint64_t)(gi * 1000003 + i * 7919 + (size_t)n * 131 + (size_t)k) + 1,
-                             k < 3);
+                    uint64_t seed = (uint64_t)(gi * 1000003 + i * 7919 + (size_t)n * 131) +
+                                    (uint64_t)(k + seed_offset) * 104729 + 1;
+                    play_one(&c, seed, k < 3);
                 }
             }
         }
@@ -339,6 +341,9 @@ int main(int argc, char **argv)
     }
     if (argc > 2) {
         only_game = argv[2];
+    }
+    if (argc > 3) {
+        seed_offset = atoi(argv[3]);
     }
     Suite *s = suite_create("playouts");
     TCase *tc = tcase_create("random");
