@@ -202,16 +202,25 @@ void sess_init(struct sess *s, uint64_t id, struct lobby *lobby, const struct se
     s->io = io;
     s->io_ctx = io_ctx;
     s->tokens = cfg->rate_burst;
+    s->patience = cfg->abuse_limit;
     s->last_ms = now;
 }
 
-/* Token bucket: true when the request may run. */
+/* Token bucket: true when the request may run. A second bucket,
+ * `patience`, refills at the same rate and loses one per refusal: a client
+ * a little over the rate only sees rate_limited, one far over it for long
+ * runs out of patience and is disconnected. */
 static bool rate_take(struct sess *s, uint64_t now)
 {
     if (now > s->last_ms) {
-        s->tokens += (double)(now - s->last_ms) * s->cfg->rate_per_sec / 1000.0;
+        double refill = (double)(now - s->last_ms) * s->cfg->rate_per_sec / 1000.0;
+        s->tokens += refill;
         if (s->tokens > s->cfg->rate_burst) {
             s->tokens = s->cfg->rate_burst;
+        }
+        s->patience += refill;
+        if (s->patience > s->cfg->abuse_limit) {
+            s->patience = s->cfg->abuse_limit;
         }
         s->last_ms = now;
     }
@@ -237,15 +246,14 @@ void sess_handle_line(struct sess *s, const char *line, size_t len, uint64_t now
         rc = PROTO_ERR_RATE_LIMITED;
         snprintf(msg, sizeof(msg), "more than %.0f requests per second; slow down",
                  s->cfg->rate_per_sec);
-        if (++s->refused_in_row >= s->cfg->abuse_limit) {
+        s->patience -= 1.0;
+        if (s->patience <= 0) {
             send_error(s, req.id, rc, msg);
             proto_request_fini(&req);
             s->closing = true;
             s->io->close(s->io_ctx);
             return;
         }
-    } else {
-        s->refused_in_row = 0;
     }
     if (rc == PROTO_OK) {
         for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {

@@ -20,7 +20,7 @@
 struct sess_config {
     double rate_per_sec;   /* sustained requests per second */
     double rate_burst;     /* bucket size */
-    unsigned abuse_limit;  /* refused requests in a row before the session is closed */
+    unsigned abuse_limit;  /* refusals (net of the refill at rate_per_sec) before a close */
 };
 
 struct sess_io {
@@ -38,9 +38,9 @@ struct sess {
     void *io_ctx;
     bool hello;
     bool closing;
-    double tokens;
+    double tokens;   /* requests that may run now */
+    double patience; /* refusals left before the connection is closed */
     uint64_t last_ms;
-    unsigned refused_in_row;
 };
 
 /* Initialises `s` (caller memory) for a new connection. `cfg`, `io` and

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_record.c - the journal's line format: every record checked by its
+ * checksum, reading stops at the first torn or corrupt line and keeps all
+ * that precede it.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "store.h"
+
+static char *journal_of(const char *const *payloads, size_t n, size_t *ret_len)
+{
+    char *all = NULL;
+    size_t len = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        size_t l;
+        char *line = store_record_format(payloads[i], strlen(payloads[i]), &l);
+        ck_assert_ptr_nonnull(line);
+        all = realloc(all, len + l);
+        memcpy(all + len, line, l);
+        len += l;
+        free(line);
+    }
+    *ret_len = len;
+    return all;
+}
+
+static const char *const recs[] = {
+    "{\"t\":\"create\",\"room\":\"K7QF2M\"}",
+    "{\"t\":\"seat\",\"seat\":0,\"name\":\"Ann\"}",
+    "{\"t\":\"act\",\"seat\":0,\"action\":{\"type\":\"x\"}}",
+};
+
+START_TEST(format_then_check)
+{
+    size_t len;
+    char *line = store_record_format(recs[0], strlen(recs[0]), &len);
+    const char *p;
+    size_t plen;
+
+    ck_assert_int_eq(line[len - 1], '\n');
+    ck_assert_int_eq(line[STORE_SUM_HEX], ' ');
+    ck_assert_int_eq(store_record_check(line, len - 1, &p, &plen), 0);
+    ck_assert_uint_eq(plen, strlen(recs[0]));
+    ck_assert(memcmp(p, recs[0], plen) == 0);
+    line[STORE_SUM_HEX + 5] ^= 1; /* one bit of the payload */
+    ck_assert_int_eq(store_record_check(line, len - 1, &p, &plen), -1);
+    free(line);
+}
+END_TEST
+
+START_TEST(whole_journal_reads_back)
+{
+    size_t len, good;
+    char *all = journal_of(recs, 3, &len);
+    json_t *out;
+
+    ck_assert_int_eq(store_journal_parse(all, len, &out, &good), 0);
+    ck_assert_uint_eq(json_array_size(out), 3);
+    ck_assert_uint_eq(good, len);
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(out, 1), "name")), "Ann");
+    json_decref(out);
+    free(all);
+}
+END_TEST
+
+START_TEST(torn_tail_is_dropped)
+{
+    size_t len, good;
+    char *all = journal_of(recs, 3, &len);
+    json_t *out;
+
+    /* Cut in the middle of the last record: no newline. */
+    for (size_t cut = 1; cut < 40; cut += 7) {
+        ck_assert_int_eq(store_journal_parse(all, len - cut, &out, &good), 1);
+        ck_assert_uint_eq(json_array_size(out), 2);
+        ck_assert_uint_lt(good, len - cut + 1);
+        json_decref(out);
+    }
+    free(all);
+}
+END_TEST
+
+START_TEST(corrupt_record_ends_the_journal)
+{
+    size_t len, good;
+    char *all = journal_of(recs, 3, &len);
+    json_t *out;
+    char *second = (char *)memchr(all, '\n', len) + 1;
+
+    second[STORE_SUM_HEX + 3] ^= 0x20;
+    ck_assert_int_eq(store_journal_parse(all, len, &out, &good), 1);
+    ck_assert_uint_eq(json_array_size(out), 1);
+    ck_assert_uint_eq(good, (size_t)(second - all));
+    json_decref(out);
+    free(all);
+}
+END_TEST
+
+START_TEST(checksummed_non_object_is_refused)
+{
+    size_t len, good;
+    char *line = store_record_format("[1,2]", 5, &len);
+    json_t *out;
+
+    ck_assert_int_eq(store_journal_parse(line, len, &out, &good), 1);
+    ck_assert_uint_eq(json_array_size(out), 0);
+    ck_assert_uint_eq(good, 0);
+    json_decref(out);
+    free(line);
+}
+END_TEST
+
+START_TEST(fsync_names)
+{
+    ck_assert_int_eq(store_fsync_parse("always"), STORE_FSYNC_ALWAYS);
+    ck_assert_int_eq(store_fsync_parse("batch"), STORE_FSYNC_BATCH);
+    ck_assert_int_eq(store_fsync_parse("never"), STORE_FSYNC_NEVER);
+    ck_assert_int_eq(store_fsync_parse("sometimes"), -1);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("record");
+    TCase *tc = tcase_create("format");
+
+    if (sodium_init() < 0) {
+        return EXIT_FAILURE;
+    }
+    tcase_add_test(tc, format_then_check);
+    tcase_add_test(tc, whole_journal_reads_back);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("damage");
+    tcase_add_test(tc, torn_tail_is_dropped);
+    tcase_add_test(tc, corrupt_record_ends_the_journal);
+    tcase_add_test(tc, checksummed_non_object_is_refused);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("policy");
+    tcase_add_test(tc, fsync_names);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
