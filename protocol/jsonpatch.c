@@ -84,6 +84,20 @@ static int emit(json_t *patch, const char *op, const struct path *p, const json_
 
 static int diff_value(json_t *patch, struct path *p, const json_t *a, const json_t *b);
 
+/* True for two equal scalars (or the very same value). Containers are never
+ * compared whole here: the diff walks into them once, so that comparing is
+ * linear in the size of the document rather than in size times depth. */
+static bool same_scalar(const json_t *a, const json_t *b)
+{
+    if (a == b) {
+        return true;
+    }
+    if (json_is_object(a) || json_is_array(a) || json_is_object(b) || json_is_array(b)) {
+        return false;
+    }
+    return json_equal(a, b);
+}
+
 static int diff_object(json_t *patch, struct path *p, const json_t *a, const json_t *b)
 {
     json_t *oa = (json_t *)a;
@@ -94,7 +108,7 @@ static int diff_object(json_t *patch, struct path *p, const json_t *a, const jso
         size_t klen = json_object_iter_key_len(it);
         json_t *va = json_object_iter_value(it);
         json_t *vb = json_object_getn(ob, key, klen);
-        if (vb != NULL && json_equal(va, vb)) {
+        if (vb != NULL && same_scalar(va, vb)) {
             continue;
         }
         int r = path_push(p, key, klen);
@@ -134,7 +148,7 @@ static int diff_array(json_t *patch, struct path *p, const json_t *a, const json
     for (size_t i = 0; r == 0 && i < common; i++) {
         const json_t *va = json_array_get(a, i);
         const json_t *vb = json_array_get(b, i);
-        if (json_equal(va, vb)) {
+        if (same_scalar(va, vb)) {
             continue;
         }
         r = path_push_index(p, i);

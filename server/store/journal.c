@@ -10,8 +10,13 @@
  * highest sequence number now durable. Records that arrive while a job runs
  * wait for the next one, so under load one fsync covers many actions. A
  * failed write keeps its bytes and is retried; nothing is reported durable
- * that is not on disk. The worker touches only the job it is given.
+ * that is not on disk. A job that wrote to one journal fdatasyncs it; a job
+ * that wrote to several makes them all durable with one syncfs() of the
+ * data directory's file system, so one flush covers every room's records.
+ * A newly created journal also has its directory entry synced. The worker
+ * touches only the job it is given.
  */
+#define _GNU_SOURCE /* syncfs */
 #include "store.h"
 
 #include <dirent.h>
@@ -52,11 +57,14 @@ struct jent {
 struct job {
     uv_work_t req;
     struct store *st;
+    char dir[PATH_MAX];
     struct jent *ents;
     size_t n;
     uint64_t seq;
     enum store_fsync policy;
     uint64_t fsyncs;
+    bool force_sync; /* an earlier sync failed: sync even with nothing new */
+    int sync_err;
 };
 
 struct store {
@@ -69,6 +77,7 @@ struct store {
     size_t nforgets, capforgets;
     uint64_t next_seq;
     uint64_t durable;
+    bool sync_owed; /* bytes are written but their sync failed */
     bool job_running;
     bool timer_armed;
     bool stopping;
@@ -116,13 +125,20 @@ static void work(uv_work_t *req)
             e->err = errno;
         }
     }
+    size_t nwritten = 0;
+    int last_fd = -1;
+    bool created = false;
     for (size_t i = 0; i < job->n; i++) {
         struct jent *e = &job->ents[i];
         if (e->forget) {
             continue;
         }
         if (e->fd < 0) {
-            e->fd = open(e->path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+            e->fd = open(e->path, O_WRONLY | O_APPEND | O_CLOEXEC);
+            if (e->fd < 0 && errno == ENOENT) {
+                e->fd = open(e->path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+                created = e->fd >= 0;
+            }
             if (e->fd < 0) {
                 e->err = errno;
                 continue;
@@ -139,12 +155,32 @@ static void work(uv_work_t *req)
             }
             e->written += (size_t)w;
         }
-        if (!e->err && job->policy != STORE_FSYNC_NEVER) {
-            if (fdatasync(e->fd) != 0) {
-                e->err = errno;
-            }
-            job->fsyncs++;
+        if (!e->err) {
+            nwritten++;
+            last_fd = e->fd;
         }
+    }
+    if (job->policy == STORE_FSYNC_NEVER || (nwritten == 0 && !job->force_sync)) {
+        return;
+    }
+    int rc;
+    if (nwritten == 1 && !created && !job->force_sync) {
+        rc = fdatasync(last_fd);
+    } else {
+        /* One flush for every journal written (and any new directory
+         * entry): the file system of the data directory. */
+        int dfd = open(job->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        rc = dfd < 0 ? -1 : syncfs(dfd);
+        if (dfd >= 0) {
+            close(dfd);
+        }
+    }
+    job->fsyncs++;
+    if (rc != 0) {
+        /* The bytes are in the files; only their durability is unknown.
+         * They are not written again (replay would see them twice): the
+         * sync is retried until it succeeds. */
+        job->sync_err = errno;
     }
 }
 
@@ -169,7 +205,7 @@ static void arm(struct store *st, uint64_t ms)
 
 static bool has_pending(const struct store *st)
 {
-    if (st->nforgets > 0) {
+    if (st->nforgets > 0 || st->sync_owed) {
         return true;
     }
     for (const struct jfile *f = st->files; f; f = f->next) {
@@ -247,6 +283,15 @@ static void after_work(uv_work_t *req, int status)
             free(e->buf);
         }
     }
+    if (job->sync_err && status == 0) {
+        failed = true;
+        st->stats.failures++;
+        st->sync_owed = true;
+        log_error("journal: sync failed (%s); acknowledgements wait until it succeeds",
+                  strerror(job->sync_err));
+    } else if (status == 0 && !job->sync_err && job->force_sync) {
+        st->sync_owed = false;
+    }
     free(job->ents);
     st->job_running = false;
     if (!failed) {
@@ -275,7 +320,7 @@ static void job_start(struct store *st)
         n += f->len > 0;
     }
     job = calloc(1, sizeof(*job));
-    if (!job || !(job->ents = calloc(n, sizeof(*job->ents)))) {
+    if (!job || !(job->ents = calloc(n ? n : 1, sizeof(*job->ents)))) {
         free(job);
         log_error("journal: out of memory starting a write; retrying");
         arm(st, RETRY_MS);
@@ -284,6 +329,8 @@ static void job_start(struct store *st)
     job->st = st;
     job->policy = st->cfg.fsync;
     job->seq = st->next_seq;
+    job->force_sync = st->sync_owed;
+    memcpy(job->dir, st->rooms_dir, sizeof(job->dir));
     for (size_t i = 0; i < st->nforgets; i++) {
         job->ents[job->n++] = st->forgets[i];
     }
