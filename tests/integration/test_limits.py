@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Bounds over real TCP: slow readers are cut off without slowing anyone,
 rate limits, connection limits, idle and hello timeouts, clean shutdown."""
+import os
 import signal
 import socket
 import subprocess
@@ -107,6 +108,28 @@ class Lifecycle(ServerTest):
         self.srv.proc.wait(5)
         self.assertLess(time.time() - t0, 2.0)
         self.assertEqual(self.srv.proc.returncode, 0)
+
+    def test_sample_config_is_read(self):
+        sample = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "deploy",
+                              "conclaved.conf.sample")
+        conf = os.path.join(self.srv.dir, "test.conf")
+        with open(sample) as f, open(conf, "w") as g:
+            g.write(f.read())
+            g.write("max-rooms = 1\n")
+        # The command line overrides the file's listen and data-dir.
+        srv = Server("--config", conf)
+        try:
+            a = Client(srv.port, "Ann")
+            a.ok("create", game="stones", seats=2)
+            Client(srv.port, "Bo").err("create", "server_busy", game="stones", seats=2)
+        finally:
+            self.assertEqual(srv.stop(), 0)
+        bad = os.path.join(self.srv.dir, "bad.conf")
+        with open(bad, "w") as g:
+            g.write("max-rooms = lots\n")
+        out = subprocess.run([CONCLAVED, "--config", bad], capture_output=True, text=True)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("bad.conf:1", out.stderr)
 
     def test_help_and_version(self):
         out = subprocess.run([CONCLAVED, "--help"], capture_output=True, text=True)
