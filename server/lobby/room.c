@@ -660,9 +660,12 @@ static void seat_take(struct room *room, int seat, struct lobby_peer *peer, cons
     room_announce(room);
 }
 
-static int parse_room_code(const json_t *req, char code[PROTO_ROOM_CODE_LEN + 1], char *msg)
+/* Finds the room named by the request's "room" (typed loosely). PROTO_OK
+ * with *ret_room set, or an error with a message. */
+static int room_lookup(struct lobby *lobby, const json_t *req, struct room **ret_room, char *msg)
 {
     const char *typed = json_string_value(json_object_get(req, "room"));
+    char code[PROTO_ROOM_CODE_LEN + 1];
 
     if (!typed) {
         snprintf(msg, GAME_MSG_MAX, "\"room\" must be a room code string");
@@ -676,6 +679,11 @@ static int parse_room_code(const json_t *req, char code[PROTO_ROOM_CODE_LEN + 1]
         }
         shown[n] = '\0';
         snprintf(msg, GAME_MSG_MAX, "no room %s", shown);
+        return PROTO_ERR_ROOM_NOT_FOUND;
+    }
+    *ret_room = room_find(lobby, code);
+    if (!*ret_room) {
+        snprintf(msg, GAME_MSG_MAX, "no room %s", code);
         return PROTO_ERR_ROOM_NOT_FOUND;
     }
     return PROTO_OK;
@@ -1071,20 +1079,15 @@ int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const json_t *req
 int lobby_join(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
                const json_t *id, uint64_t now, char *msg)
 {
-    char code[PROTO_ROOM_CODE_LEN + 1];
-    int rc = parse_room_code(req, code, msg);
-    struct room *room;
+    struct room *room = NULL;
+    int rc = room_lookup(lobby, req, &room, msg);
     json_t *jseat = json_object_get(req, "seat");
     int seat = -1;
 
     if (rc != PROTO_OK) {
         return rc;
     }
-    room = room_find(lobby, code);
-    if (!room) {
-        snprintf(msg, GAME_MSG_MAX, "no room %s", code);
-        return PROTO_ERR_ROOM_NOT_FOUND;
-    }
+    const char *code = room->code;
     if (room->status != ROOM_LOBBY) {
         snprintf(msg, GAME_MSG_MAX, "the game in %s has started; spectate instead", code);
         return PROTO_ERR_ALREADY_STARTED;
@@ -1124,17 +1127,11 @@ int lobby_join(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
 int lobby_spectate(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
                    const json_t *id, uint64_t now, char *msg)
 {
-    char code[PROTO_ROOM_CODE_LEN + 1];
-    int rc = parse_room_code(req, code, msg);
-    struct room *room;
+    struct room *room = NULL;
+    int rc = room_lookup(lobby, req, &room, msg);
 
     if (rc != PROTO_OK) {
         return rc;
-    }
-    room = room_find(lobby, code);
-    if (!room) {
-        snprintf(msg, GAME_MSG_MAX, "no room %s", code);
-        return PROTO_ERR_ROOM_NOT_FOUND;
     }
     peer_detach(lobby, peer, false, now);
     if (spec_add(room, peer) != 0) {
