@@ -17,7 +17,7 @@
  *
  * usage: test_playouts [GAMES_PER_CONFIG] [GAME_ID] [SEED_OFFSET]
  */
-#include <check.h>
+#include "ck_run.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -345,14 +345,8 @@ int main(int argc, char **argv)
     if (argc > 3) {
         seed_offset = atoi(argv[3]);
     }
-    Suite *s = suite_create("playouts");
-    TCase *tc = tcase_create("random");
-    tcase_set_timeout(tc, 0);
-    tcase_add_test(tc, random_playouts);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    const struct ck_case cases[] = {
+        {"random", random_playouts},
+    };
+    return ck_run("playouts", cases, 1, NULL, NULL, 100000);
 }

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <check.h>
+#include "ck_run.h"
 
 #include "proto.h"
 
@@ -151,13 +151,9 @@ START_TEST(test_hex)
 }
 END_TEST
 
-static Suite *canonical_suite(void)
+int main(void)
 {
-    Suite *s = suite_create("canonical");
-    struct {
-        const char *name;
-        const TTest *test;
-    } cases[] = {
+    const struct ck_case cases[] = {
         {"key_order", test_key_order},
         {"escaping", test_escaping},
         {"nested", test_nested},
@@ -166,19 +162,5 @@ static Suite *canonical_suite(void)
         {"hash_order_independent", test_hash_order_independent},
         {"hex", test_hex},
     };
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        TCase *tc = tcase_create(cases[i].name);
-        tcase_add_test(tc, cases[i].test);
-        suite_add_tcase(s, tc);
-    }
-    return s;
-}
-
-int main(void)
-{
-    SRunner *sr = srunner_create(canonical_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return CK_RUN("canonical", cases, NULL, NULL);
 }

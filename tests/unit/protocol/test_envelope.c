@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <check.h>
+#include "ck_run.h"
 
 #include "proto.h"
 
@@ -423,13 +423,9 @@ START_TEST(test_out_of_memory)
 }
 END_TEST
 
-static Suite *envelope_suite(void)
+int main(void)
 {
-    Suite *s = suite_create("envelope");
-    struct {
-        const char *name;
-        const TTest *test;
-    } cases[] = {
+    const struct ck_case cases[] = {
         {"request_ok", test_request_ok},
         {"request_ids", test_request_ids},
         {"request_op", test_request_op},
@@ -446,19 +442,5 @@ static Suite *envelope_suite(void)
         {"utf8_len", test_utf8_len},
         {"out_of_memory", test_out_of_memory},
     };
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        TCase *tc = tcase_create(cases[i].name);
-        tcase_add_test(tc, cases[i].test);
-        suite_add_tcase(s, tc);
-    }
-    return s;
-}
-
-int main(void)
-{
-    SRunner *sr = srunner_create(envelope_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return CK_RUN("envelope", cases, NULL, NULL);
 }

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <check.h>
+#include "ck_run.h"
 
 #include "proto.h"
 
@@ -81,32 +81,14 @@ START_TEST(test_out_of_range)
 }
 END_TEST
 
-static Suite *errors_suite(void)
+int main(void)
 {
-    Suite *s = suite_create("errors");
-    struct {
-        const char *name;
-        const TTest *test;
-    } cases[] = {
+    const struct ck_case cases[] = {
         {"names_match_protocol", test_names_match_protocol},
         {"names_unique", test_names_unique},
         {"from_name", test_from_name},
         {"messages", test_messages},
         {"out_of_range", test_out_of_range},
     };
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        TCase *tc = tcase_create(cases[i].name);
-        tcase_add_test(tc, cases[i].test);
-        suite_add_tcase(s, tc);
-    }
-    return s;
-}
-
-int main(void)
-{
-    SRunner *sr = srunner_create(errors_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return CK_RUN("errors", cases, NULL, NULL);
 }

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <check.h>
+#include "ck_run.h"
 
 #include "proto.h"
 
@@ -320,13 +320,9 @@ START_TEST(test_fini_twice)
 }
 END_TEST
 
-static Suite *framer_suite(void)
+int main(void)
 {
-    Suite *s = suite_create("framer");
-    struct {
-        const char *name;
-        const TTest *test;
-    } cases[] = {
+    const struct ck_case cases[] = {
         {"chunking_whole", test_chunking_whole},
         {"chunking_bytewise", test_chunking_bytewise},
         {"chunking_random", test_chunking_random},
@@ -340,19 +336,5 @@ static Suite *framer_suite(void)
         {"compaction", test_compaction},
         {"fini_twice", test_fini_twice},
     };
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        TCase *tc = tcase_create(cases[i].name);
-        tcase_add_test(tc, cases[i].test);
-        suite_add_tcase(s, tc);
-    }
-    return s;
-}
-
-int main(void)
-{
-    SRunner *sr = srunner_create(framer_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return CK_RUN("framer", cases, NULL, NULL);
 }

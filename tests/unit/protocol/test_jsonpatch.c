@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <check.h>
+#include "ck_run.h"
 
 #include "proto.h"
 
@@ -501,13 +501,9 @@ START_TEST(test_property_roundtrip)
 }
 END_TEST
 
-static Suite *jsonpatch_suite(void)
+int main(void)
 {
-    Suite *s = suite_create("jsonpatch");
-    struct {
-        const char *name;
-        const TTest *test;
-    } cases[] = {
+    const struct ck_case cases[] = {
         {"rfc_add", test_rfc_add},
         {"rfc_remove_replace", test_rfc_remove_replace},
         {"rfc_move", test_rfc_move},
@@ -521,20 +517,5 @@ static Suite *jsonpatch_suite(void)
         {"out_of_memory", test_out_of_memory},
         {"property_roundtrip", test_property_roundtrip},
     };
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        TCase *tc = tcase_create(cases[i].name);
-        tcase_add_test(tc, cases[i].test);
-        tcase_set_timeout(tc, 120);
-        suite_add_tcase(s, tc);
-    }
-    return s;
-}
-
-int main(void)
-{
-    SRunner *sr = srunner_create(jsonpatch_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return ck_run("jsonpatch", cases, sizeof(cases) / sizeof(cases[0]), NULL, NULL, 120);
 }

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <check.h>
+#include "ck_run.h"
 
 #include "proto.h"
 
@@ -97,31 +97,13 @@ START_TEST(test_round_trip)
 }
 END_TEST
 
-static Suite *roomcode_suite(void)
+int main(void)
 {
-    Suite *s = suite_create("roomcode");
-    struct {
-        const char *name;
-        const TTest *test;
-    } cases[] = {
+    const struct ck_case cases[] = {
         {"encode", test_encode},
         {"parse_normalises", test_parse_normalises},
         {"parse_refuses", test_parse_refuses},
         {"round_trip", test_round_trip},
     };
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        TCase *tc = tcase_create(cases[i].name);
-        tcase_add_test(tc, cases[i].test);
-        suite_add_tcase(s, tc);
-    }
-    return s;
-}
-
-int main(void)
-{
-    SRunner *sr = srunner_create(roomcode_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return CK_RUN("roomcode", cases, NULL, NULL);
 }

@@ -4,7 +4,7 @@
  * bots and expiry, driven through fake peers that record every line the
  * lobby sends them. The game is the test-only "Race to 10".
  */
-#include <check.h>
+#include "ck_run.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -471,13 +471,9 @@ START_TEST(chat_is_cleaned_and_bounded)
 }
 END_TEST
 
-static Suite *lobby_suite(void)
+int main(void)
 {
-    Suite *s = suite_create("lobby");
-    struct {
-        const char *name;
-        const TTest *fn;
-    } cases[] = {
+    const struct ck_case cases[] = {
         {"create", create_gives_code_seat_and_token},
         {"join", join_by_typed_code_and_refusals},
         {"start", start_needs_host_and_players},
@@ -492,20 +488,5 @@ static Suite *lobby_suite(void)
         {"limits", room_limit_is_server_busy},
         {"chat", chat_is_cleaned_and_bounded},
     };
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        TCase *tc = tcase_create(cases[i].name);
-        tcase_add_checked_fixture(tc, setup, teardown);
-        tcase_add_test(tc, cases[i].fn);
-        suite_add_tcase(s, tc);
-    }
-    return s;
-}
-
-int main(void)
-{
-    SRunner *sr = srunner_create(lobby_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return CK_RUN("lobby", cases, setup, teardown);
 }

@@ -4,7 +4,7 @@
  * checksum, reading stops at the first torn or corrupt line and keeps all
  * that precede it.
  */
-#include <check.h>
+#include "ck_run.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,26 +127,16 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("record");
-    TCase *tc = tcase_create("format");
-
+    const struct ck_case cases[] = {
+        {"format_then_check", format_then_check},
+        {"whole_journal_reads_back", whole_journal_reads_back},
+        {"torn_tail_is_dropped", torn_tail_is_dropped},
+        {"corrupt_record_ends_the_journal", corrupt_record_ends_the_journal},
+        {"checksummed_non_object_is_refused", checksummed_non_object_is_refused},
+        {"fsync_names", fsync_names},
+    };
     if (sodium_init() < 0) {
         return EXIT_FAILURE;
     }
-    tcase_add_test(tc, format_then_check);
-    tcase_add_test(tc, whole_journal_reads_back);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("damage");
-    tcase_add_test(tc, torn_tail_is_dropped);
-    tcase_add_test(tc, corrupt_record_ends_the_journal);
-    tcase_add_test(tc, checksummed_non_object_is_refused);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("policy");
-    tcase_add_test(tc, fsync_names);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return CK_RUN("record", cases, NULL, NULL);
 }
