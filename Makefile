@@ -47,10 +47,31 @@ test: deps $(TEST_BUILD)/build.ninja
 bench: build
 	meson test -C $(BUILD) --benchmark --verbose
 
+# make fuzz: install clang and its fuzzer runtime when missing, build the
+# libFuzzer targets in build-fuzz (libraries with coverage, ASan and UBSan)
+# and run each for a bounded time (tests/fuzz/meson.build).
 fuzz: deps
-	CC=clang meson setup build-fuzz -Dfuzzing=true -Dbuildtype=debug 2>/dev/null || true
+	@need() { \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "apt-get install -y $$*"; \
+	    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$$@"; \
+	  elif command -v sudo >/dev/null 2>&1; then \
+	    echo "sudo apt-get install -y $$*"; \
+	    sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$$@"; \
+	  else \
+	    echo "missing packages; as root run: apt-get install -y $$*"; return 1; \
+	  fi; \
+	}; \
+	command -v clang >/dev/null 2>&1 || need clang || exit 1; \
+	probe=$$(mktemp -d); \
+	printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n);\nint LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' > $$probe/probe.c; \
+	clang -fsanitize=fuzzer $$probe/probe.c -o $$probe/probe >/dev/null 2>&1; ok=$$?; rm -rf $$probe; \
+	[ $$ok = 0 ] || need libclang-rt-$$(clang -dumpversion | cut -d. -f1)-dev || exit 1
+	@test -f build-fuzz/build.ninja || CC=clang meson setup build-fuzz -Dfuzzing=true \
+	  -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false \
+	  -Dc_args=-fsanitize=fuzzer-no-link
 	ninja -C build-fuzz
-	meson test -C build-fuzz --suite fuzz-run --verbose
+	meson test -C build-fuzz --suite fuzz-run --print-errorlogs
 
 clean:
 	rm -rf $(BUILD) $(TEST_BUILD) build-fuzz
