@@ -7,6 +7,8 @@
  */
 #include "proto.h"
 
+#include <string.h>
+
 static const char alphabet[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
 /* Encodes the low 30 bits of `bits`, most significant group first, as 6
@@ -50,6 +52,7 @@ int proto_room_code_parse(const char *typed, char out[PROTO_ROOM_CODE_LEN + 1])
     if (typed == NULL) {
         return -1;
     }
+    char code[PROTO_ROOM_CODE_LEN + 1];
     size_t n = 0;
     for (const char *p = typed; *p != '\0'; p++) {
         if (*p == '-' || *p == ' ') {
@@ -59,11 +62,13 @@ int proto_room_code_parse(const char *typed, char out[PROTO_ROOM_CODE_LEN + 1])
         if (c == 0 || n == PROTO_ROOM_CODE_LEN) {
             return -1;
         }
-        out[n++] = c;
+        code[n++] = c;
     }
     if (n != PROTO_ROOM_CODE_LEN) {
         return -1;
     }
-    out[n] = '\0';
+    code[n] = '\0';
+    /* Written only on success. */
+    memcpy(out, code, sizeof(code));
     return 0;
 }
