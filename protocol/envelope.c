@@ -408,7 +408,9 @@ char *proto_line_dump(const json_t *msg, size_t *ret_len)
     if (json_dump_callback(msg, dump_cb, &b, JSON_COMPACT | JSON_ENCODE_ANY) < 0 ||
         b.data == NULL) {
         free(b.data);
-        errno = b.err != 0 ? b.err : EINVAL;
+        /* Reals were refused above: what is left is jansson running out of
+         * memory (or our buffer reporting its own error). */
+        errno = b.err != 0 ? b.err : ENOMEM;
         return NULL;
     }
     b.data[b.len++] = '\n';

@@ -126,7 +126,11 @@ static void walk_patch(const json_t *patch, visit_cb cb, void *ud)
             snprintf(key, sizeof(key), "%.*s", (int)n, seg + 1);
             cb(ud, parent, key, NULL);
             size_t pl = strlen(parent);
-            snprintf(parent + pl, sizeof(parent) - pl, "/%s", key);
+            size_t kl = strlen(key);
+            if (pl + 1 + kl < sizeof(parent)) {
+                parent[pl] = '/';
+                memcpy(parent + pl + 1, key, kl + 1);
+            }
             if (!end) {
                 break;
             }
@@ -1365,7 +1369,7 @@ START_TEST(stones_leaks_are_reported)
         unrevealed++;
     }
     v = json_deep_copy(base);
-    char obj[8];
+    char obj[16];
     snprintf(obj, sizeof(obj), "O%d", unrevealed);
     json_array_append_new(json_object_get(v, "objectives"), json_string(obj));
     expect_report(&run, 0, v, false, "unrevealed objective");

@@ -436,13 +436,10 @@ json_t *sorc_result_json(const void *state)
     if (!st->over) {
         return NULL;
     }
-    scores = json_pack("[i,i]", 0, 0);
-    winners = json_array();
-    if (st->winner_side >= 0) {
-        int ws = sorc__seat(st, st->winner_side);
-        json_array_set_new(scores, (size_t)ws, json_integer(1));
-        json_array_append_new(winners, json_integer(ws));
-    }
+    int ws = st->winner_side >= 0 ? sorc__seat(st, st->winner_side) : -1;
+    scores = json_pack("[i,i]", ws == 0, ws == 1);
+    winners = ws >= 0 ? json_pack("[i]", ws) : json_array();
+    /* json_pack frees what it was given when any part is missing. */
     return json_pack("{s:o, s:o, s:s}", "scores", scores, "winners", winners, "reason",
                      sorc__reason_name(st->reason));
 }

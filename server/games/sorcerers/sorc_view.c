@@ -59,16 +59,22 @@ static json_t *combo_json(const struct sorc_state *st, int side, int with_draft)
     const struct sorc_combo *k = &st->combo[side];
     json_t *amps = json_array();
     json_t *neg = json_array();
+    int rc = (amps && neg) ? 0 : -1;
 
-    for (int s = SORC_SLOT_AMP0; s <= SORC_SLOT_AMP2; s++) {
+    for (int s = SORC_SLOT_AMP0; rc == 0 && s <= SORC_SLOT_AMP2; s++) {
         if (k->slot[s] != SORC_NONE) {
-            json_array_append_new(amps, cid(k->slot[s]));
+            rc |= game_json_push(amps, cid(k->slot[s]));
         }
     }
-    for (int s = 0; s < SORC_NSLOTS; s++) {
+    for (int s = 0; rc == 0 && s < SORC_NSLOTS; s++) {
         if (k->negated[s] && k->slot[s] != SORC_NONE) {
-            json_array_append_new(neg, cid(k->slot[s]));
+            rc |= game_json_push(neg, cid(k->slot[s]));
         }
+    }
+    if (rc) {
+        json_decref(amps);
+        json_decref(neg);
+        return NULL;
     }
     if (with_draft) {
         json_decref(neg);
@@ -89,23 +95,32 @@ static json_t *duel_json(const struct sorc_state *st)
     static const char *const outcomes[] = {"pending", "winner", "tie", "sacrifice", "no_duel"};
     json_t *sides = json_array();
     json_t *d;
+    int rc = sides ? 0 : -1;
 
-    for (int seat = 0; seat < 2; seat++) {
+    for (int seat = 0; rc == 0 && seat < 2; seat++) {
         int s = sorc__side(st, seat);
         const struct sorc_combo *k = &st->combo[s];
         json_t *e = json_pack("{s:o, s:o}", "pick", cid(k->pick), "sorcerer", cid(k->final));
-        if (st->revealed) {
-            game_json_set(e, "combo", combo_json(st, s, 0));
-            game_json_set(e, "total", json_integer(k->total));
+        if (e && st->revealed) {
+            rc |= game_json_set(e, "combo", combo_json(st, s, 0));
+            rc |= game_json_set(e, "total", json_integer(k->total));
         }
-        json_array_append_new(sides, e);
+        rc |= game_json_push(sides, e);
+    }
+    if (rc) {
+        json_decref(sides);
+        return NULL;
     }
     d = json_pack("{s:o, s:b, s:s, s:b}", "sides", sides, "revealed", st->revealed, "outcome",
                   outcomes[st->outcome % 5], "destroy_morgana", st->destroy_morgana);
-    if (st->outcome == 1) {
-        game_json_set(d, "winner", json_integer(sorc__seat(st, st->winner)));
-        game_json_set(d, "margin", json_integer(st->margin));
-        game_json_set(d, "protected", json_boolean(st->protected_));
+    if (d && st->outcome == 1) {
+        rc |= game_json_set(d, "winner", json_integer(sorc__seat(st, st->winner)));
+        rc |= game_json_set(d, "margin", json_integer(st->margin));
+        rc |= game_json_set(d, "protected", json_boolean(st->protected_));
+    }
+    if (rc) {
+        json_decref(d);
+        return NULL;
     }
     return d;
 }
@@ -117,58 +132,64 @@ static json_t *you_json(const struct sorc_state *st, int seat)
     json_t *y = json_pack("{s:i, s:s, s:o}", "seat", seat, "faction", faction(side), "hand",
                           ids(st->hand[side], st->nhand[side]));
     json_t *moves = json_array();
+    int rc = 0;
 
-    if (!y) {
+    if (!y || !moves) {
+        json_decref(y);
         json_decref(moves);
         return NULL;
     }
     if (st->phase == SORC_P_DUEL_COMBO && st->combo[side].asked) {
-        game_json_set(y, "draft", combo_json(st, side, 1));
+        rc |= game_json_set(y, "draft", combo_json(st, side, 1));
     }
     if (st->phase == SORC_P_ENCOUNTER && st->combo[side].asked && st->combo[side].submitted) {
         static const char *const ch[] = {"keep", "first_to_fight", "martyr"};
-        game_json_set(y, "submitted_choice",
+        rc |= game_json_set(y, "submitted_choice",
                       json_pack("{s:s, s:o}", "choice", ch[st->combo[side].enc_choice % 3],
                                 "sorcerer", cid(st->combo[side].enc_sorc)));
     }
     if (st->phase == SORC_P_DUEL_NEGATE && st->combo[side].asked && st->combo[side].submitted) {
-        game_json_set(y, "submitted_negate",
+        rc |= game_json_set(y, "submitted_negate",
                       json_pack("{s:o, s:o}", "spell_negator", cid(st->combo[side].neg_target[0]),
                                 "event_negator", cid(st->combo[side].neg_target[1])));
     }
     if (st->phase == SORC_P_DUEL_DEFENSE && st->combo[side].asked && st->combo[side].submitted) {
-        game_json_set(y, "submitted_defense", cid(st->combo[side].def_card));
+        rc |= game_json_set(y, "submitted_defense", cid(st->combo[side].def_card));
     }
     if (st->scry_n[side] > 0) {
-        game_json_set(y, "scry", ids(st->scry[side], st->scry_n[side]));
+        rc |= game_json_set(y, "scry", ids(st->scry[side], st->scry_n[side]));
     }
     if (st->div_n[side] > 0) {
-        game_json_set(y, "divination", ids(st->div[side], st->div_n[side]));
+        rc |= game_json_set(y, "divination", ids(st->div[side], st->div_n[side]));
     }
     if (st->tracked[side] != SORC_NONE) {
-        game_json_set(y, "tracked", cid(st->tracked[side]));
+        rc |= game_json_set(y, "tracked", cid(st->tracked[side]));
     }
     if (st->phase == SORC_P_EVENT_TRACK && st->cur_side == side) {
         json_t *list = json_array();
-        for (int c = 0; c < SORC_NCARDS; c++) {
+        for (int c = 0; list && c < SORC_NCARDS; c++) {
             for (int i = 0; i < st->ndeck; i++) {
                 if (st->deck[i] == c) {
-                    json_array_append_new(list, cid((uint8_t)c));
+                    rc |= game_json_push(list, cid((uint8_t)c));
                 }
             }
         }
-        game_json_set(y, "track_list", list);
+        rc |= game_json_set(y, "track_list", list);
     }
     if (st->phase == SORC_P_DUEL_STEAL && st->cur_side == side) {
-        game_json_set(y, "opponent_hand", ids(st->hand[opp], st->nhand[opp]));
+        rc |= game_json_set(y, "opponent_hand", ids(st->hand[opp], st->nhand[opp]));
     }
     for (int i = 0; i < st->nxfer; i++) {
-        json_array_append_new(moves,
+        rc |= game_json_push(moves,
                               json_pack("{s:o, s:i, s:i}", "card", cid(st->xfer_card[i]), "from",
                                         sorc__seat(st, st->xfer_from[i]), "to",
                                         sorc__seat(st, st->xfer_from[i] ^ 1)));
     }
-    game_json_set(y, "transfers", moves);
+    rc |= game_json_set(y, "transfers", moves);
+    if (rc) {
+        json_decref(y);
+        return NULL;
+    }
     return y;
 }
 
@@ -197,38 +218,36 @@ json_t *sorc_view_json(const void *state, int seat)
     }
     for (int s = 0; s < 2; s++) {
         if (!st->over && st->act[sorc__side(st, s)]) {
-            json_array_append_new(active, json_integer(s));
+            rc |= game_json_push(active, json_integer(s));
         }
     }
     for (int seat_i = 0; seat_i < 2; seat_i++) {
         int side = sorc__side(st, seat_i);
         json_t *mine = json_array();
         json_t *e;
-        for (int i = 0; i < st->ninplay; i++) {
+        for (int i = 0; mine && i < st->ninplay; i++) {
             if (sorc__controller(st->inplay[i].card) == side) {
-                json_array_append_new(mine, sorcerer_json(st, i));
+                rc |= game_json_push(mine, sorcerer_json(st, i));
             }
         }
         e = json_pack("{s:i, s:s, s:s, s:i, s:i, s:o}", "seat", seat_i, "name",
                       st->names[seat_i], "faction", faction(side), "hand_size", st->nhand[side],
                       "hand_limit", sorc__hand_limit(st, side), "sorcerers", mine);
         if (e && sealed_phase(st->phase)) {
-            game_json_set(e, "submitted",
-                          json_boolean(st->combo[side].submitted));
+            rc |= game_json_set(e, "submitted", json_boolean(st->combo[side].submitted));
         }
-        json_array_append_new(seats, e);
+        rc |= game_json_push(seats, e);
     }
     for (int i = 0; i < st->ninplay; i++) {
-        json_array_append_new(play, sorcerer_json(st, i));
+        rc |= game_json_push(play, sorcerer_json(st, i));
     }
     for (int c = 0; c < SORC_NCARDS; c++) {
         if (sorc_cards[c].kw & SORC_K_GRIMHOLD_GATE) {
-            json_object_set_new(gates, sorc_cards[c].id, json_boolean(st->gate_done[c]));
+            rc |= game_json_set(gates, sorc_cards[c].id, json_boolean(st->gate_done[c]));
         }
     }
     for (int i = 0; i < st->log_n; i++) {
-        json_array_append_new(log,
-                              json_string(st->log[(st->log_head + i) % SORC_LOG_LINES]));
+        rc |= game_json_push(log, json_string(st->log[(st->log_head + i) % SORC_LOG_LINES]));
     }
     rc |= game_json_set(v, "game", json_string("sorcerers"));
     rc |= game_json_set(v, "phase", json_string(sorc__phase_name(st->phase)));
@@ -253,9 +272,9 @@ json_t *sorc_view_json(const void *state, int seat)
         st->phase == SORC_P_EVENT_DISCARD ||
         (st->phase == SORC_P_OBJECT_OVERFLOW && st->ea_card != SORC_NONE)) {
         json_t *used = json_array();
-        for (int c = 0; c < SORC_NCARDS; c++) {
+        for (int c = 0; used && c < SORC_NCARDS; c++) {
             if (st->ea_used[c]) {
-                json_array_append_new(used, cid((uint8_t)c));
+                rc |= game_json_push(used, cid((uint8_t)c));
             }
         }
         rc |= game_json_set(v, "event",
@@ -269,8 +288,9 @@ json_t *sorc_view_json(const void *state, int seat)
     if (st->phase == SORC_P_DUEL_STEAL) {
         rc |= game_json_set(v, "steals_left", json_integer(st->steal_left));
     }
-    res = sorc_result_json(st);
-    rc |= game_json_set(v, "result", res ? res : json_null());
+    /* Over means a result: a failed one fails the view, never reads as null. */
+    res = st->over ? sorc_result_json(st) : json_null();
+    rc |= game_json_set(v, "result", res);
     rc |= game_json_set(v, "log", log);
     if (seat == 0 || seat == 1) {
         rc |= game_json_set(v, "you", you_json(st, seat));

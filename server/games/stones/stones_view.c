@@ -409,8 +409,9 @@ json_t *stones_view(const void *state, int seat)
         rc |= game_json_set(v, "objectives", obj);
     }
     rc |= game_json_set(v, "pending", pending_json(st));
-    json_t *result = stones_result(st);
-    rc |= game_json_set(v, "result", result ? result : json_null());
+    /* Over means a result: a failed one fails the view, never reads as null. */
+    json_t *result = st->phase == STONES_PH_OVER ? stones_result(st) : json_null();
+    rc |= game_json_set(v, "result", result);
     json_t *log = json_array();
     for (int i = 0; log && i < st->log_n; i++) {
         int k = (st->log_head - st->log_n + i + 2 * STONES_LOG_N) % STONES_LOG_N;
