@@ -6,8 +6,9 @@
  * It starts the server (path in $CONCLAVED or argv[1]) on 127.0.0.1:0 with
  * a fresh data directory and the given --fsync policy, plays every room to
  * its end, then stops the server and prints accepted actions per second,
- * the act round trip (mean and 99th percentile), and how many journal
- * records each fsync covered (from the server's closing log line).
+ * the act round trip (mean and 99th percentile), how many journal records
+ * each fsync covered (from the server's closing log line), and the
+ * server's peak resident memory.
  *
  * usage: bench_load [CONCLAVED] [ROOMS] [GAME] [FSYNC] [SECONDS]
  */
@@ -253,6 +254,20 @@ int main(int argc, char **argv)
         }
     }
     double elapsed = now_s() - t0;
+    long hwm_kb = 0;
+    {
+        char path[64], buf[4096];
+        snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+        FILE *f = fopen(path, "r");
+        while (f && fgets(buf, sizeof(buf), f)) {
+            if (sscanf(buf, "VmHWM: %ld kB", &hwm_kb) == 1) {
+                break;
+            }
+        }
+        if (f) {
+            fclose(f);
+        }
+    }
     kill(pid, SIGTERM);
     char log[1 << 16];
     size_t have = 0;
@@ -279,6 +294,8 @@ int main(int argc, char **argv)
     }
     printf("journal: %llu records, %llu writes, %llu fsyncs (%.1f records per fsync)\n", records,
            writes, fsyncs, fsyncs ? (double)records / (double)fsyncs : 0.0);
+    printf("server peak resident memory: %.1f MiB (%.0f KiB per room)\n", (double)hwm_kb / 1024.0,
+           (double)hwm_kb / rooms);
     for (int i = 0; i < nconns; i++) {
         close(conns[i].fd);
         proto_framer_fini(&conns[i].fr);
