@@ -57,6 +57,8 @@ class Player:
 
 
 class Cli(ServerTest):
+    server_args = ("--bot-delay", "0", "--rate", "100000", "--rate-burst", "100000")
+
     def setUp(self):
         super().setUp()
         self.state = tempfile.mkdtemp(prefix="conclave-cli-")
@@ -97,6 +99,21 @@ class Cli(ServerTest):
         out = self.run_cli(["--name", "Ann", "resume"], stdin="who\nquit\n")
         self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
         self.assertIn("In room %s as seat 0" % saved["room"], out.stdout)
+
+    def test_whole_game_against_a_bot(self):
+        """Typed commands only: play Sorcerer & Stones to its end, keep the
+        record, and check it with `conclave replay`."""
+        record = os.path.join(self.state, "game.json")
+        script = "legal\n#1\n" * 1500 + "record %s\nquit\n" % record
+        out = self.run_cli(["--name", "Ann", "create", "stones", "--seats", "2", "--bots"],
+                           stdin=script)
+        self.assertEqual(out.returncode, 0, out.stdout[-2000:] + out.stderr)
+        self.assertIn("Game over:", out.stdout)
+        self.assertIn("record saved to", out.stdout)
+        replay = subprocess.run([CONCLAVE, "replay", record], capture_output=True, text=True,
+                                timeout=60)
+        self.assertEqual(replay.returncode, 0, replay.stderr)
+        self.assertIn("actions accepted; result", replay.stdout)
 
     def test_two_players_by_code(self):
         base = ["--server", self.srv.addr]
