@@ -15,6 +15,8 @@
  * usage: test_alloc_fail GAME_ID
  */
 #include <check.h>
+
+#include "report.h"
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -77,29 +79,6 @@ static void disarm(void)
 
 /* ---- Findings ---- */
 
-struct report {
-    int n;
-    char text[4096];
-};
-
-static void report_add(struct report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void report_add(struct report *r, const char *fmt, ...)
-{
-    size_t len = strlen(r->text);
-
-    if (r->n++ < 6 && len + 3 < sizeof(r->text)) {
-        va_list ap;
-        va_start(ap, fmt);
-        if (len > 0) {
-            r->text[len++] = ';';
-            r->text[len++] = '\n';
-            r->text[len] = '\0';
-        }
-        vsnprintf(r->text + len, sizeof(r->text) - len, fmt, ap);
-        va_end(ap);
-    }
-}
 
 /* Adds `token` to the comma-separated list `out` unless it is there. */
 static void add_token(char *out, size_t n, const char *token)

@@ -17,6 +17,8 @@
  * usage: test_leaks GAME_ID [GAMES_PER_CONFIG]
  */
 #include <check.h>
+
+#include "report.h"
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -38,30 +40,6 @@ static long total_steps;
 
 /* ---- Reports ---- */
 
-/* Findings of one check: how many, and the first few in words. */
-struct report {
-    int n;
-    char text[1024];
-};
-
-static void report_add(struct report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void report_add(struct report *r, const char *fmt, ...)
-{
-    size_t len = strlen(r->text);
-
-    if (r->n++ < 3 && len + 2 < sizeof(r->text)) {
-        va_list ap;
-        va_start(ap, fmt);
-        if (len > 0) {
-            r->text[len++] = ';';
-            r->text[len++] = ' ';
-            r->text[len] = '\0';
-        }
-        vsnprintf(r->text + len, sizeof(r->text) - len, fmt, ap);
-        va_end(ap);
-    }
-}
 
 /* ---- Walking JSON with JSON Pointer paths ---- */
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ck_run.h"
+#include "failalloc.h"
 
 #include "proto.h"
 
@@ -372,33 +373,19 @@ START_TEST(test_utf8_len)
 }
 END_TEST
 
-/* Number of jansson allocations still allowed; negative means no limit. */
-static long alloc_budget = -1;
-
-static void *limited_malloc(size_t n)
-{
-    if (alloc_budget == 0) {
-        return NULL;
-    }
-    if (alloc_budget > 0) {
-        alloc_budget--;
-    }
-    return malloc(n);
-}
-
 START_TEST(test_out_of_memory)
 {
     static const char line[] = "{\"id\":\"abc\",\"op\":\"act\",\"action\":{\"type\":\"x\",\"n\":[1,2]}}";
     json_t *id = json_integer(5);
-    json_set_alloc_funcs(limited_malloc, free);
+    failalloc_install();
     bool parsed = false;
     bool replied = false;
     for (long budget = 0; budget < 10000 && !(parsed && replied); budget++) {
         struct proto_request req;
-        alloc_budget = budget;
+        failalloc_budget(budget);
         enum proto_err e = proto_request_parse(line, strlen(line), &req, NULL, 0);
         json_t *reply = proto_reply_error(id, PROTO_ERR_ILLEGAL_ACTION, "no\nway");
-        alloc_budget = -1;
+        failalloc_budget(-1);
         if (e == PROTO_OK) {
             ck_assert_str_eq(req.op, "act");
             parsed = true;
@@ -417,7 +404,7 @@ START_TEST(test_out_of_memory)
         }
         json_decref(reply);
     }
-    json_set_alloc_funcs(malloc, free);
+    failalloc_remove();
     ck_assert(parsed && replied);
     json_decref(id);
 }

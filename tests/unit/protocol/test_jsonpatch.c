@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ck_run.h"
+#include "failalloc.h"
 
 #include "proto.h"
 
@@ -276,35 +277,21 @@ END_TEST
 
 /* ---- Allocation failures ---- */
 
-/* Number of jansson allocations still allowed; negative means no limit. */
-static long alloc_budget = -1;
-
-static void *limited_malloc(size_t n)
-{
-    if (alloc_budget == 0) {
-        return NULL;
-    }
-    if (alloc_budget > 0) {
-        alloc_budget--;
-    }
-    return malloc(n);
-}
-
 START_TEST(test_out_of_memory)
 {
     json_t *a = load("{\"a\":[1,2,{\"b\":\"x\"}],\"c\":{\"d\":null,\"e\":[true]},\"f\":\"g\"}");
     json_t *b = load("{\"a\":[1,{\"z\":2}],\"c\":{\"e\":[true,false,{\"h\":[]}]},\"i/j\":\"k\"}");
     json_t *want = proto_patch_diff(a, b);
     ck_assert_ptr_nonnull(want);
-    json_set_alloc_funcs(limited_malloc, free);
+    failalloc_install();
 
     /* Fail the first, second, ... allocation until the diff succeeds: every
      * failure returns NULL and leaks nothing. */
     bool done = false;
     for (long budget = 0; !done && budget < 10000; budget++) {
-        alloc_budget = budget;
+        failalloc_budget(budget);
         json_t *p = proto_patch_diff(a, b);
-        alloc_budget = -1;
+        failalloc_budget(-1);
         if (p != NULL) {
             ck_assert(json_equal(p, want));
             ck_assert_int_gt(budget, 0);
@@ -319,9 +306,9 @@ START_TEST(test_out_of_memory)
     for (long budget = 0; !done && budget < 10000; budget++) {
         json_t *doc = json_deep_copy(a);
         ck_assert_ptr_nonnull(doc);
-        alloc_budget = budget;
+        failalloc_budget(budget);
         int r = proto_patch_apply(&doc, want);
-        alloc_budget = -1;
+        failalloc_budget(-1);
         if (r == 0) {
             ck_assert(json_equal(doc, b));
             done = true;
@@ -332,7 +319,7 @@ START_TEST(test_out_of_memory)
     }
     ck_assert(done);
 
-    json_set_alloc_funcs(malloc, free);
+    failalloc_remove();
     json_decref(want);
     json_decref(a);
     json_decref(b);
