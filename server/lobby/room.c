@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * room.c - the lobby: rooms, seats, host, spectators, the game each room
- * runs, per-seat views and diffs, bots and expiry.
+ * runs, per-seat views and diffs, bots and expiry. What rooms send goes
+ * through outbox.c; rooms come back from their journals in restore.c.
  *
  * A room keeps every human seat's last view, so one accepted action costs
  * one new view and one diff per recipient (spectators share one). Each seat
@@ -9,7 +10,7 @@
  * touches sockets or clocks: peers carry send/close callbacks and callers
  * pass the time in.
  */
-#include "lobby.h"
+#include "lobby_int.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -18,255 +19,8 @@
 
 #include <sodium.h>
 
-struct diff_line {
-    int64_t rev;
-    char *line;
-    size_t len;
-};
-
-struct seat {
-    enum seat_kind kind;
-    char name[GAME_NAME_MAX];
-    bool has_token;
-    uint8_t token_hash[32];
-    struct lobby_peer *peer; /* bound connection, or NULL */
-    json_t *view;            /* last view of this seat (humans, once started) */
-    struct diff_line hist[LOBBY_DIFF_KEEP];
-};
-
-/* A line that waits for the journal before it may go out. */
-struct outitem {
-    uint64_t seq;             /* journal record it waits for */
-    struct lobby_peer *peer;  /* NULL once the peer has gone */
-    char *line;
-    size_t len;
-};
-
-struct room {
-    struct room *next;
-    struct lobby *lobby;
-    uint64_t jseq; /* sequence number of this room's last journal record */
-    struct outitem *out;
-    size_t out_head, out_len, out_cap;
-    char code[PROTO_ROOM_CODE_LEN + 1];
-    const struct game_ops *game;
-    json_t *options; /* game options (without "public") */
-    bool is_public;
-    int nseats;
-    struct seat seats[GAME_MAX_SEATS];
-    int host; /* seat of the host, -1 when nobody */
-    enum room_status status;
-    void *state;
-    uint8_t seed[GAME_SEED_BYTES];
-    char seed_commit[PROTO_HASH_HEX_LEN + 1];
-    int64_t rev;
-    json_t *spec_view; /* last public view, while spectators watch */
-    struct lobby_peer **specs;
-    size_t nspecs, capspecs;
-    json_t *actions; /* the record: [{"seat", "action"}] */
-    uint64_t idle_since; /* when the last human left, 0 while someone is here */
-    uint64_t ended_at;
-    uint64_t bot_due; /* 0: no bot move pending */
-};
-
-struct lobby {
-    struct lobby_config cfg;
-    struct room *rooms;
-    unsigned nrooms;
-    struct lobby_store store;
-    bool has_store;
-    uint64_t durable; /* highest journal sequence number on disk */
-    bool restoring;   /* replaying journals: no journal writes, no sends */
-};
-
-static const char *const status_names[] = {"lobby", "playing", "ended"};
-
-static void room_schedule_bots(struct lobby *lobby, struct room *room, uint64_t now);
-static const char *const kind_names[] = {"empty", "human", "bot"};
-
-/* ---- Sending ----
- *
- * Everything a room sends goes through room_out(): while a journal record
- * of the room is not yet durable, lines wait in the room's queue, in order,
- * tagged with the record they follow. */
-
-static bool room_out_push(struct room *room, struct lobby_peer *peer, const char *line,
-                          size_t len)
-{
-    if (room->out_len == room->out_cap) {
-        if (room->out_head > 0) {
-            memmove(room->out, room->out + room->out_head,
-                    (room->out_len - room->out_head) * sizeof(*room->out));
-            room->out_len -= room->out_head;
-            room->out_head = 0;
-        }
-        if (room->out_len == room->out_cap) {
-            size_t cap = room->out_cap ? room->out_cap * 2 : 16;
-            struct outitem *n = realloc(room->out, cap * sizeof(*n));
-            if (!n) {
-                return false;
-            }
-            room->out = n;
-            room->out_cap = cap;
-        }
-    }
-    char *copy = malloc(len);
-    if (!copy) {
-        return false;
-    }
-    memcpy(copy, line, len);
-    room->out[room->out_len++] = (struct outitem){room->jseq, peer, copy, len};
-    return true;
-}
-
-static void room_out(struct room *room, struct lobby_peer *peer, const char *line, size_t len)
-{
-    if (!peer || room->lobby->restoring) {
-        return;
-    }
-    if (room->out_head == room->out_len && room->jseq <= room->lobby->durable) {
-        peer->send(peer, line, len);
-        return;
-    }
-    if (!room_out_push(room, peer, line, len)) {
-        /* Out of memory: the peer would miss a line and lose track; close
-         * it so that it resumes with a full state. */
-        peer->close(peer);
-    }
-}
-
-/* Sends what no longer waits for the journal. */
-static void room_flush(struct room *room)
-{
-    while (room->out_head < room->out_len && room->out[room->out_head].seq <= room->lobby->durable) {
-        struct outitem *it = &room->out[room->out_head++];
-        if (it->peer) {
-            it->peer->send(it->peer, it->line, it->len);
-        }
-        free(it->line);
-    }
-    if (room->out_head == room->out_len) {
-        room->out_head = room->out_len = 0;
-    }
-}
-
-/* Forgets `peer` in the room's queue (it is going away). */
-static void room_scrub(struct room *room, const struct lobby_peer *peer)
-{
-    for (size_t i = room->out_head; i < room->out_len; i++) {
-        if (room->out[i].peer == peer) {
-            room->out[i].peer = NULL;
-        }
-    }
-}
-
-/* Sends `msg` (borrowed) to `peer`: through the room's queue when `room`
- * is set, directly otherwise. */
-static void send_json(struct room *room, struct lobby_peer *peer, const json_t *msg)
-{
-    size_t len;
-    char *line;
-
-    if (!peer || !msg) {
-        return;
-    }
-    line = proto_line_dump(msg, &len);
-    if (!line) {
-        return;
-    }
-    if (room) {
-        room_out(room, peer, line, len);
-    } else {
-        peer->send(peer, line, len);
-    }
-    free(line);
-}
-
-/* Sends the success reply {"re": id, "ok": true, ...fields}; steals `fields`
- * (may be NULL). With `room` set it waits for the room's journal. */
-static void reply_ok(struct room *room, struct lobby_peer *peer, const json_t *id, json_t *fields)
-{
-    json_t *r = proto_reply_ok(id);
-
-    if (r && fields) {
-        json_object_update(r, fields);
-    }
-    send_json(room, peer, r);
-    json_decref(r);
-    json_decref(fields);
-}
-
-static void room_broadcast_line(struct room *room, const char *line, size_t len)
-{
-    for (int i = 0; i < room->nseats; i++) {
-        room_out(room, room->seats[i].peer, line, len);
-    }
-    for (size_t i = 0; i < room->nspecs; i++) {
-        room_out(room, room->specs[i], line, len);
-    }
-}
-
-/* ---- Journal ---- */
-
-static void token_hex(const struct seat *s, char out[65])
-{
-    proto_hex(s->token_hash, sizeof(s->token_hash), out);
-}
-
-/* Appends record `rec` (stolen) to the room's journal. Lines sent after
- * this wait until the record is durable. */
-static void journal(struct room *room, json_t *rec)
-{
-    struct lobby *lobby = room->lobby;
-    size_t len;
-    char *line;
-
-    if (!rec || lobby->restoring || !lobby->has_store) {
-        json_decref(rec);
-        return;
-    }
-    line = proto_line_dump(rec, &len);
-    json_decref(rec);
-    if (!line) {
-        return;
-    }
-    /* The store takes the line without its newline. */
-    uint64_t seq = lobby->store.append(lobby->store.ctx, room->code, line, len - 1);
-    if (seq > room->jseq) {
-        room->jseq = seq;
-    }
-    free(line);
-}
-
-static void journal_seat(struct room *room, int seat)
-{
-    const struct seat *s = &room->seats[seat];
-    char hex[65];
-    json_t *rec = json_pack("{s:s, s:i, s:s, s:s}", "t", "seat", "seat", seat, "kind",
-                            kind_names[s->kind], "name", s->name);
-
-    if (rec && s->has_token) {
-        token_hex(s, hex);
-        json_object_set_new(rec, "token", json_string(hex));
-    }
-    journal(room, rec);
-}
-
-static void journal_host(struct room *room)
-{
-    journal(room, json_pack("{s:s, s:i}", "t", "host", "seat", room->host));
-}
-
-static void room_broadcast(struct room *room, const json_t *msg)
-{
-    size_t len;
-    char *line = msg ? proto_line_dump(msg, &len) : NULL;
-
-    if (line) {
-        room_broadcast_line(room, line, len);
-        free(line);
-    }
-}
+const char *const lobby__status_names[] = {"lobby", "playing", "ended"};
+const char *const lobby__kind_names[] = {"empty", "human", "bot"};
 
 /* The `room` event: membership, presence, host, status. */
 static void room_announce(struct room *room)
@@ -280,7 +34,7 @@ static void room_announce(struct room *room)
     for (int i = 0; i < room->nseats; i++) {
         const struct seat *s = &room->seats[i];
         json_t *o = json_pack("{s:i, s:s, s:s, s:b}", "seat", i, "name",
-                              s->kind == SEAT_EMPTY ? "" : s->name, "kind", kind_names[s->kind],
+                              s->kind == SEAT_EMPTY ? "" : s->name, "kind", lobby__kind_names[s->kind],
                               "connected", s->kind == SEAT_BOT || s->peer != NULL);
         if (!o || json_array_append_new(seats, o) != 0) {
             goto out;
@@ -288,12 +42,12 @@ static void room_announce(struct room *room)
     }
     json_object_set_new(ev, "room", json_string(room->code));
     json_object_set_new(ev, "game", json_string(room->game->id));
-    json_object_set_new(ev, "status", json_string(status_names[room->status]));
+    json_object_set_new(ev, "status", json_string(lobby__status_names[room->status]));
     json_object_set_new(ev, "host", json_integer(room->host));
     json_object_set_new(ev, "seats", seats);
     seats = NULL;
     json_object_set_new(ev, "spectators", json_integer((json_int_t)room->nspecs));
-    room_broadcast(room, ev);
+    lobby__broadcast(room, ev);
 out:
     json_decref(seats);
     json_decref(ev);
@@ -304,7 +58,7 @@ out:
 /* The view of `seat` (-1 spectator) with the server's additions: the seed
  * commitment always, the seed itself in the result once the game is over.
  * New reference or NULL. */
-static json_t *room_view(const struct room *room, int seat)
+json_t *lobby__room_view(const struct room *room, int seat)
 {
     json_t *v = room->game->view(room->state, seat);
     json_t *result;
@@ -340,7 +94,7 @@ static void send_state(struct room *room, struct lobby_peer *peer, int seat, con
     json_object_set_new(ev, "seat", json_integer(seat));
     json_object_set(ev, "view", (json_t *)view);
     json_object_set_new(ev, "hash", json_string(hash));
-    send_json(room, peer, ev);
+    lobby__send_json(room, peer, ev);
     json_decref(ev);
 }
 
@@ -354,13 +108,13 @@ static void room_send_state(struct room *room, struct lobby_peer *peer)
     if (peer->seat >= 0) {
         struct seat *s = &room->seats[peer->seat];
         if (!s->view) {
-            s->view = room_view(room, peer->seat);
+            s->view = lobby__room_view(room, peer->seat);
         }
         send_state(room, peer, peer->seat, s->view);
         return;
     }
     if (!room->spec_view) {
-        room->spec_view = room_view(room, -1);
+        room->spec_view = lobby__room_view(room, -1);
     }
     send_state(room, peer, -1, room->spec_view);
 }
@@ -423,7 +177,7 @@ static void room_publish(struct room *room)
         if (s->kind != SEAT_HUMAN) {
             continue;
         }
-        now = room_view(room, i);
+        now = lobby__room_view(room, i);
         if (now && s->view) {
             line = diff_line(room, s->view, now, &len);
         }
@@ -439,7 +193,7 @@ static void room_publish(struct room *room)
         }
         json_decref(s->view);
         s->view = now;
-        room_out(room, s->peer, line, len);
+        lobby__out(room, s->peer, line, len);
         hist_push(s, room->rev, line, len);
     }
     if (room->nspecs == 0) {
@@ -447,14 +201,14 @@ static void room_publish(struct room *room)
         room->spec_view = NULL;
         return;
     }
-    json_t *now = room_view(room, -1);
+    json_t *now = lobby__room_view(room, -1);
     size_t len = 0;
     char *line = (now && room->spec_view) ? diff_line(room, room->spec_view, now, &len) : NULL;
     json_decref(room->spec_view);
     room->spec_view = now;
     for (size_t k = 0; k < room->nspecs; k++) {
         if (line) {
-            room_out(room, room->specs[k], line, len);
+            lobby__out(room, room->specs[k], line, len);
         } else {
             send_state(room, room->specs[k], -1, now);
         }
@@ -464,7 +218,7 @@ static void room_publish(struct room *room)
 
 /* ---- Rooms ---- */
 
-static struct room *room_find(struct lobby *lobby, const char *code)
+struct room *lobby__room_find(struct lobby *lobby, const char *code)
 {
     for (struct room *r = lobby->rooms; r; r = r->next) {
         if (strcmp(r->code, code) == 0) {
@@ -484,12 +238,12 @@ static bool room_has_human_connected(const struct room *room)
     return room->nspecs > 0;
 }
 
-static void room_touch(struct room *room, uint64_t now)
+void lobby__room_touch(struct room *room, uint64_t now)
 {
     room->idle_since = room_has_human_connected(room) ? 0 : (now ? now : 1);
 }
 
-static void room_free(struct room *room)
+void lobby__room_free(struct room *room)
 {
     if (!room) {
         return;
@@ -526,7 +280,7 @@ static void lobby_drop(struct lobby *lobby, struct room *room)
             if (lobby->has_store) {
                 lobby->store.forget(lobby->store.ctx, room->code);
             }
-            room_free(room);
+            lobby__room_free(room);
             return;
         }
     }
@@ -566,7 +320,7 @@ static void peer_detach(struct lobby *lobby, struct lobby_peer *peer, bool gone,
     if (!room) {
         return;
     }
-    room_scrub(room, peer);
+    lobby__scrub(room, peer);
     if (peer->spectator) {
         spec_remove(room, peer);
     } else if (peer->seat >= 0 && peer->seat < room->nseats) {
@@ -579,7 +333,7 @@ static void peer_detach(struct lobby *lobby, struct lobby_peer *peer, bool gone,
             s->kind = SEAT_EMPTY;
             s->has_token = false;
             s->name[0] = '\0';
-            journal_seat(room, peer->seat);
+            lobby__journal_seat(room, peer->seat);
             if (room->host == peer->seat) {
                 room->host = -1;
                 for (int k = 1; k <= room->nseats; k++) {
@@ -589,14 +343,14 @@ static void peer_detach(struct lobby *lobby, struct lobby_peer *peer, bool gone,
                         break;
                     }
                 }
-                journal_host(room);
+                lobby__journal_host(room);
             }
         }
     }
     peer->room = NULL;
     peer->seat = -1;
     peer->spectator = false;
-    room_touch(room, now);
+    lobby__room_touch(room, now);
     room_announce(room);
     (void)lobby;
 }
@@ -612,10 +366,10 @@ static void seat_bind(struct room *room, int seat, struct lobby_peer *peer, uint
         if (ev) {
             json_object_set_new(ev, "room", json_string(room->code));
             json_object_set_new(ev, "message", json_string("this seat was resumed from another connection"));
-            send_json(NULL, old, ev);
+            lobby__send_json(NULL, old, ev);
             json_decref(ev);
         }
-        room_scrub(room, old);
+        lobby__scrub(room, old);
         old->room = NULL;
         old->seat = -1;
         old->close(old);
@@ -624,13 +378,13 @@ static void seat_bind(struct room *room, int seat, struct lobby_peer *peer, uint
     peer->room = room;
     peer->seat = seat;
     peer->spectator = false;
-    room_touch(room, now);
+    lobby__room_touch(room, now);
 }
 
 static json_t *seat_reply(const struct room *room, int seat, const char *token)
 {
     json_t *r = json_pack("{s:s, s:i, s:s, s:s, s:I}", "room", room->code, "seat", seat, "game",
-                          room->game->id, "status", status_names[room->status], "rev",
+                          room->game->id, "status", lobby__status_names[room->status], "rev",
                           (json_int_t)room->rev);
     if (r && token) {
         json_object_set_new(r, "token", json_string(token));
@@ -650,12 +404,12 @@ static void seat_take(struct room *room, int seat, struct lobby_peer *peer, cons
     s->kind = SEAT_HUMAN;
     snprintf(s->name, sizeof(s->name), "%s", peer->name);
     seat_bind(room, seat, peer, now);
-    journal_seat(room, seat);
+    lobby__journal_seat(room, seat);
     if (room->host < 0) {
         room->host = seat;
-        journal_host(room);
+        lobby__journal_host(room);
     }
-    reply_ok(room, peer, id, seat_reply(room, seat, token));
+    lobby__reply_ok(room, peer, id, seat_reply(room, seat, token));
     sodium_memzero(token, sizeof(token));
     room_announce(room);
 }
@@ -681,7 +435,7 @@ static int room_lookup(struct lobby *lobby, const json_t *req, struct room **ret
         snprintf(msg, GAME_MSG_MAX, "no room %s", shown);
         return PROTO_ERR_ROOM_NOT_FOUND;
     }
-    *ret_room = room_find(lobby, code);
+    *ret_room = lobby__room_find(lobby, code);
     if (!*ret_room) {
         snprintf(msg, GAME_MSG_MAX, "no room %s", code);
         return PROTO_ERR_ROOM_NOT_FOUND;
@@ -709,7 +463,7 @@ static int game_status_to_proto(int status)
 
 /* A new room in the lobby's list, in the lobby state. Steals `options`
  * (freed on failure too). NULL on ENOMEM. */
-static struct room *room_new(struct lobby *lobby, const char *code, const struct game_ops *game,
+struct room *lobby__room_new(struct lobby *lobby, const char *code, const struct game_ops *game,
                              json_t *options, bool is_public, int nseats,
                              const uint8_t seed[GAME_SEED_BYTES])
 {
@@ -745,7 +499,7 @@ static struct room *room_new(struct lobby *lobby, const char *code, const struct
 
 /* Builds the game from the seats as they are (no empty seat left) and
  * moves the room to playing at rev 1. GAME_OK or the game's refusal. */
-static int room_begin(struct room *room, struct game_error *gerr)
+int lobby__room_begin(struct room *room, struct game_error *gerr)
 {
     struct game_setup setup;
 
@@ -791,185 +545,9 @@ void lobby_free(struct lobby *lobby)
     while (lobby->rooms) {
         struct room *r = lobby->rooms;
         lobby->rooms = r->next;
-        room_free(r);
+        lobby__room_free(r);
     }
     free(lobby);
-}
-
-void lobby_set_store(struct lobby *lobby, const struct lobby_store *store)
-{
-    lobby->store = *store;
-    lobby->has_store = true;
-}
-
-void lobby_durable(struct lobby *lobby, uint64_t seq)
-{
-    if (seq <= lobby->durable) {
-        return;
-    }
-    lobby->durable = seq;
-    for (struct room *r = lobby->rooms; r; r = r->next) {
-        room_flush(r);
-    }
-}
-
-/* Applies one journal record to a room being rebuilt. 0 or -1. */
-static int restore_record(struct room *room, const json_t *rec, char *err)
-{
-    const char *t = json_string_value(json_object_get(rec, "t"));
-    struct game_error gerr = {0};
-    long seat = -1;
-
-    if (!t) {
-        snprintf(err, GAME_MSG_MAX, "a record without a type");
-        return -1;
-    }
-    if (strcmp(t, "seat") == 0 || strcmp(t, "host") == 0) {
-        json_t *js = json_object_get(rec, "seat");
-        if (!json_is_integer(js) || json_integer_value(js) < -1 ||
-            json_integer_value(js) >= room->nseats) {
-            snprintf(err, GAME_MSG_MAX, "a %s record with a bad seat", t);
-            return -1;
-        }
-        seat = (long)json_integer_value(js);
-    }
-    if (strcmp(t, "host") == 0) {
-        room->host = (int)seat;
-        return 0;
-    }
-    if (strcmp(t, "seat") == 0) {
-        const char *kind = json_string_value(json_object_get(rec, "kind"));
-        const char *name = json_string_value(json_object_get(rec, "name"));
-        const char *token = json_string_value(json_object_get(rec, "token"));
-        struct seat *s;
-        size_t len = 0;
-        if (seat < 0 || !kind || !name) {
-            snprintf(err, GAME_MSG_MAX, "a seat record without seat, kind or name");
-            return -1;
-        }
-        s = &room->seats[seat];
-        s->kind = strcmp(kind, "human") == 0 ? SEAT_HUMAN
-                  : strcmp(kind, "bot") == 0 ? SEAT_BOT
-                                             : SEAT_EMPTY;
-        snprintf(s->name, sizeof(s->name), "%s", name);
-        s->has_token = token && sodium_hex2bin(s->token_hash, sizeof(s->token_hash), token,
-                                               strlen(token), NULL, &len, NULL) == 0 &&
-                       len == sizeof(s->token_hash);
-        return 0;
-    }
-    if (strcmp(t, "start") == 0) {
-        if (room->status != ROOM_LOBBY || room_begin(room, &gerr) != GAME_OK) {
-            snprintf(err, GAME_MSG_MAX, "the game does not start: %.200s", gerr.message);
-            return -1;
-        }
-        return 0;
-    }
-    if (strcmp(t, "act") == 0) {
-        json_t *js = json_object_get(rec, "seat");
-        json_t *action = json_object_get(rec, "action");
-        if (room->status != ROOM_PLAYING || !json_is_integer(js)) {
-            snprintf(err, GAME_MSG_MAX, "an action outside a running game");
-            return -1;
-        }
-        if (room->game->apply(room->state, (int)json_integer_value(js), action, &gerr) != GAME_OK) {
-            snprintf(err, GAME_MSG_MAX, "action %lld refused on replay: %.200s",
-                     (long long)room->rev, gerr.message);
-            return -1;
-        }
-        json_array_append_new(room->actions, json_pack("{s:O, s:O}", "seat", js, "action", action));
-        room->rev++;
-        json_t *result = room->game->result(room->state);
-        if (result) {
-            room->status = ROOM_ENDED;
-            json_decref(result);
-        }
-        return 0;
-    }
-    if (strcmp(t, "end") == 0) {
-        return 0;
-    }
-    snprintf(err, GAME_MSG_MAX, "an unknown record type \"%.20s\"", t);
-    return -1;
-}
-
-int lobby_restore(struct lobby *lobby, const json_t *records, uint64_t now, uint64_t age_ms,
-                  char *err)
-{
-    const json_t *c = json_array_get(records, 0);
-    const char *t = json_string_value(json_object_get(c, "t"));
-    const char *typed = json_string_value(json_object_get(c, "room"));
-    const struct game_ops *game = game_find(json_string_value(json_object_get(c, "game")));
-    const char *seed_hex = json_string_value(json_object_get(c, "seed"));
-    json_t *jseats = json_object_get(c, "seats");
-    json_t *opts = json_object_get(c, "options");
-    char code[PROTO_ROOM_CODE_LEN + 1];
-    uint8_t seed[GAME_SEED_BYTES];
-    struct game_error gerr = {0};
-    size_t len = 0, i;
-    struct room *room;
-    const json_t *rec;
-    int rc = 0;
-
-    if (!t || strcmp(t, "create") != 0 || !typed || proto_room_code_parse(typed, code) != 0 ||
-        !game || !seed_hex || !json_is_integer(jseats) || !json_is_object(opts) ||
-        sodium_hex2bin(seed, sizeof(seed), seed_hex, strlen(seed_hex), NULL, &len, NULL) != 0 ||
-        len != sizeof(seed)) {
-        snprintf(err, GAME_MSG_MAX, "the journal does not begin with a valid create record");
-        return -1;
-    }
-    if (room_find(lobby, code)) {
-        snprintf(err, GAME_MSG_MAX, "room %s exists twice", code);
-        return -1;
-    }
-    int nseats = (int)json_integer_value(jseats);
-    if (nseats < 1 || nseats > GAME_MAX_SEATS || game->check_options(opts, nseats, &gerr) != GAME_OK) {
-        snprintf(err, GAME_MSG_MAX, "the room's options are refused: %.200s", gerr.message);
-        return -1;
-    }
-    json_t *options = json_deep_copy(opts);
-    if (!options) {
-        snprintf(err, GAME_MSG_MAX, "out of memory");
-        return -1;
-    }
-    room = room_new(lobby, code, game, options, json_is_true(json_object_get(c, "public")), nseats,
-                    seed);
-    sodium_memzero(seed, sizeof(seed));
-    if (!room) {
-        snprintf(err, GAME_MSG_MAX, "out of memory");
-        return -1;
-    }
-    lobby->restoring = true;
-    json_array_foreach(records, i, rec) {
-        if (i > 0 && (rc = restore_record(room, rec, err)) != 0) {
-            break;
-        }
-    }
-    lobby->restoring = false;
-    if (rc != 0) {
-        /* Unlink without forgetting the journal: it stays for inspection. */
-        for (struct room **p = &lobby->rooms; *p; p = &(*p)->next) {
-            if (*p == room) {
-                *p = room->next;
-                lobby->nrooms--;
-                break;
-            }
-        }
-        room_free(room);
-        return -1;
-    }
-    if (room->status == ROOM_ENDED) {
-        room->ended_at = now > age_ms ? now - age_ms : 1;
-    }
-    if (room->status != ROOM_LOBBY) {
-        for (int k = 0; k < room->nseats; k++) {
-            if (room->seats[k].kind == SEAT_HUMAN) {
-                room->seats[k].view = room_view(room, k);
-            }
-        }
-    }
-    room_touch(room, now);
-    room_schedule_bots(lobby, room, now);
-    return 0;
 }
 
 unsigned lobby_room_count(const struct lobby *lobby)
@@ -1060,14 +638,14 @@ int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const json_t *req
     randombytes_buf(seed, sizeof(seed));
     do {
         proto_room_code_encode(randombytes_uniform(1u << 30), code);
-    } while (room_find(lobby, code));
-    room = room_new(lobby, code, game, options, json_is_true(pub), nseats, seed);
+    } while (lobby__room_find(lobby, code));
+    room = lobby__room_new(lobby, code, game, options, json_is_true(pub), nseats, seed);
     if (!room) {
         return PROTO_ERR_INTERNAL;
     }
     char seed_hex[GAME_SEED_BYTES * 2 + 1];
     proto_hex(seed, sizeof(seed), seed_hex);
-    journal(room, json_pack("{s:s, s:s, s:s, s:O, s:b, s:i, s:s}", "t", "create", "room", code,
+    lobby__journal(room, json_pack("{s:s, s:s, s:s, s:O, s:b, s:i, s:s}", "t", "create", "room", code,
                             "game", game->id, "options", options, "public", room->is_public,
                             "seats", nseats, "seed", seed_hex));
     sodium_memzero(seed, sizeof(seed));
@@ -1140,15 +718,15 @@ int lobby_spectate(struct lobby *lobby, struct lobby_peer *peer, const json_t *r
     peer->room = room;
     peer->seat = -1;
     peer->spectator = true;
-    room_touch(room, now);
-    reply_ok(room, peer, id, seat_reply(room, -1, NULL));
+    lobby__room_touch(room, now);
+    lobby__reply_ok(room, peer, id, seat_reply(room, -1, NULL));
     room_announce(room);
     room_send_state(room, peer);
     return PROTO_OK;
 }
 
 /* Arms the bot timer when a bot may act now. */
-static void room_schedule_bots(struct lobby *lobby, struct room *room, uint64_t now)
+void lobby__schedule_bots(struct lobby *lobby, struct room *room, uint64_t now)
 {
     unsigned active = room->status == ROOM_PLAYING ? room->game->active(room->state) : 0;
 
@@ -1198,7 +776,7 @@ int lobby_start(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
             snprintf(s->name, sizeof(s->name), "Bot %d", ++nbots);
         }
     }
-    int rc = room_begin(room, &gerr);
+    int rc = lobby__room_begin(room, &gerr);
     if (rc != GAME_OK) {
         for (int i = 0; i < room->nseats; i++) {
             if (room->seats[i].kind == SEAT_BOT) {
@@ -1211,16 +789,16 @@ int lobby_start(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
     }
     for (int i = 0; i < room->nseats; i++) {
         if (room->seats[i].kind == SEAT_BOT) {
-            journal_seat(room, i);
+            lobby__journal_seat(room, i);
         }
     }
-    journal(room, json_pack("{s:s}", "t", "start"));
-    reply_ok(room, peer, id, json_pack("{s:I}", "rev", (json_int_t)room->rev));
+    lobby__journal(room, json_pack("{s:s}", "t", "start"));
+    lobby__reply_ok(room, peer, id, json_pack("{s:I}", "rev", (json_int_t)room->rev));
     room_announce(room);
     for (int i = 0; i < room->nseats; i++) {
         struct seat *s = &room->seats[i];
         if (s->kind == SEAT_HUMAN) {
-            s->view = room_view(room, i);
+            s->view = lobby__room_view(room, i);
             if (s->peer) {
                 send_state(room, s->peer, i, s->view);
             }
@@ -1229,7 +807,7 @@ int lobby_start(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
     for (size_t k = 0; k < room->nspecs; k++) {
         room_send_state(room, room->specs[k]);
     }
-    room_schedule_bots(lobby, room, now);
+    lobby__schedule_bots(lobby, room, now);
     return PROTO_OK;
 }
 
@@ -1239,7 +817,7 @@ int lobby_leave(struct lobby *lobby, struct lobby_peer *peer, const json_t *id, 
     if (!peer->room) {
         return PROTO_ERR_NOT_IN_ROOM;
     }
-    reply_ok(NULL, peer, id, NULL);
+    lobby__reply_ok(NULL, peer, id, NULL);
     peer_detach(lobby, peer, false, now);
     return PROTO_OK;
 }
@@ -1284,10 +862,10 @@ int lobby_resume(struct lobby *lobby, struct lobby_peer *peer, const json_t *req
     }
     if (strcmp(found->seats[seat].name, peer->name) != 0) {
         snprintf(found->seats[seat].name, sizeof(found->seats[seat].name), "%s", peer->name);
-        journal_seat(found, seat);
+        lobby__journal_seat(found, seat);
     }
     seat_bind(found, seat, peer, now);
-    reply_ok(found, peer, id, seat_reply(found, seat, NULL));
+    lobby__reply_ok(found, peer, id, seat_reply(found, seat, NULL));
     room_announce(found);
     if (found->status == ROOM_LOBBY) {
         return PROTO_OK;
@@ -1303,7 +881,7 @@ int lobby_resume(struct lobby *lobby, struct lobby_peer *peer, const json_t *req
         if (have) {
             for (int64_t r = from + 1; r <= found->rev; r++) {
                 const struct diff_line *d = &s->hist[r % LOBBY_DIFF_KEEP];
-                room_out(found, peer, d->line, d->len);
+                lobby__out(found, peer, d->line, d->len);
             }
             return PROTO_OK;
         }
@@ -1335,7 +913,7 @@ int lobby_list(struct lobby *lobby, struct lobby_peer *peer, const json_t *id, c
             return PROTO_ERR_INTERNAL;
         }
     }
-    reply_ok(NULL, peer, id, json_pack("{s:o}", "rooms", rooms));
+    lobby__reply_ok(NULL, peer, id, json_pack("{s:o}", "rooms", rooms));
     return PROTO_OK;
 }
 
@@ -1364,16 +942,18 @@ int lobby_chat(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
         clean[n++] = (*p < 0x20 || *p == 0x7f) ? ' ' : (char)*p;
     }
     clean[n] = '\0';
-    reply_ok(room, peer, id, NULL);
+    /* The line reaches everyone, the sender included, before the reply:
+     * a client that has the reply has also shown its own line. */
     json_t *ev = proto_event_new("chat");
     if (ev) {
         json_object_set_new(ev, "room", json_string(room->code));
         json_object_set_new(ev, "seat", json_integer(peer->spectator ? -1 : peer->seat));
         json_object_set_new(ev, "name", json_string(peer->name));
         json_object_set_new(ev, "text", json_string(clean));
-        room_broadcast(room, ev);
+        lobby__broadcast(room, ev);
         json_decref(ev);
     }
+    lobby__reply_ok(room, peer, id, NULL);
     (void)lobby;
     return PROTO_OK;
 }
@@ -1385,7 +965,7 @@ int lobby_sync(struct lobby *lobby, struct lobby_peer *peer, const json_t *id, c
     if (!room) {
         return PROTO_ERR_NOT_IN_ROOM;
     }
-    reply_ok(room, peer, id, json_pack("{s:I}", "rev", (json_int_t)room->rev));
+    lobby__reply_ok(room, peer, id, json_pack("{s:I}", "rev", (json_int_t)room->rev));
     if (room->status == ROOM_LOBBY) {
         room_announce(room);
     } else {
@@ -1411,7 +991,7 @@ int lobby_record(struct lobby *lobby, struct lobby_peer *peer, const json_t *id,
     seats = json_array();
     for (int i = 0; seats && i < room->nseats; i++) {
         if (json_array_append_new(seats, json_pack("{s:s, s:s}", "name", room->seats[i].name,
-                                                   "kind", kind_names[room->seats[i].kind])) != 0) {
+                                                   "kind", lobby__kind_names[room->seats[i].kind])) != 0) {
             json_decref(seats);
             seats = NULL;
         }
@@ -1423,7 +1003,7 @@ int lobby_record(struct lobby *lobby, struct lobby_peer *peer, const json_t *id,
     if (!rec) {
         return PROTO_ERR_INTERNAL;
     }
-    reply_ok(room, peer, id, json_pack("{s:o}", "record", rec));
+    lobby__reply_ok(room, peer, id, json_pack("{s:o}", "record", rec));
     (void)lobby;
     return PROTO_OK;
 }
@@ -1447,7 +1027,7 @@ int lobby_legal(struct lobby *lobby, struct lobby_peer *peer, const json_t *id, 
     if (!actions) {
         return PROTO_ERR_INTERNAL;
     }
-    reply_ok(room, peer, id, json_pack("{s:I, s:o}", "rev", (json_int_t)room->rev, "actions", actions));
+    lobby__reply_ok(room, peer, id, json_pack("{s:I, s:o}", "rev", (json_int_t)room->rev, "actions", actions));
     (void)lobby;
     return PROTO_OK;
 }
@@ -1479,9 +1059,9 @@ static int room_act(struct lobby *lobby, struct room *room, int seat, const json
     json_t *rec = json_pack("{s:s, s:i, s:O}", "t", "act", "seat", seat, "action", action);
     json_array_append_new(room->actions, entry);
     room->rev++;
-    journal(room, rec);
+    lobby__journal(room, rec);
     if (peer) {
-        reply_ok(room, peer, id, json_pack("{s:I}", "rev", (json_int_t)room->rev));
+        lobby__reply_ok(room, peer, id, json_pack("{s:I}", "rev", (json_int_t)room->rev));
     }
     room_publish(room);
     json_t *result = room->game->result(room->state);
@@ -1491,18 +1071,18 @@ static int room_act(struct lobby *lobby, struct room *room, int seat, const json
         json_object_set_new(result, "seed", json_string(hex));
         room->status = ROOM_ENDED;
         room->ended_at = now ? now : 1;
-        journal(room, json_pack("{s:s}", "t", "end"));
+        lobby__journal(room, json_pack("{s:s}", "t", "end"));
         json_t *ev = proto_event_new("ended");
         if (ev) {
             json_object_set_new(ev, "room", json_string(room->code));
             json_object_set(ev, "result", result);
-            room_broadcast(room, ev);
+            lobby__broadcast(room, ev);
             json_decref(ev);
         }
         json_decref(result);
         room_announce(room);
     }
-    room_schedule_bots(lobby, room, now);
+    lobby__schedule_bots(lobby, room, now);
     return PROTO_OK;
 }
 
@@ -1562,7 +1142,7 @@ static void room_bot_moves(struct lobby *lobby, struct room *room, uint64_t now)
         break;
     }
     if (room->status == ROOM_PLAYING && room->bot_due == 0) {
-        room_schedule_bots(lobby, room, now);
+        lobby__schedule_bots(lobby, room, now);
     }
 }
 

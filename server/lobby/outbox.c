@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * outbox.c - everything a room sends goes through here. While a journal
+ * record of the room is not yet durable, the lines that follow it wait in
+ * the room's queue, in order, tagged with the record they follow;
+ * lobby_durable() releases them. Also the room's journal records. Never
+ * touches a socket: peers carry their own send and close.
+ */
+#include "lobby_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool out_push(struct room *room, struct lobby_peer *peer, const char *line,
+                          size_t len)
+{
+    if (room->out_len == room->out_cap) {
+        if (room->out_head > 0) {
+            memmove(room->out, room->out + room->out_head,
+                    (room->out_len - room->out_head) * sizeof(*room->out));
+            room->out_len -= room->out_head;
+            room->out_head = 0;
+        }
+        if (room->out_len == room->out_cap) {
+            size_t cap = room->out_cap ? room->out_cap * 2 : 16;
+            struct outitem *n = realloc(room->out, cap * sizeof(*n));
+            if (!n) {
+                return false;
+            }
+            room->out = n;
+            room->out_cap = cap;
+        }
+    }
+    char *copy = malloc(len);
+    if (!copy) {
+        return false;
+    }
+    memcpy(copy, line, len);
+    room->out[room->out_len++] = (struct outitem){room->jseq, peer, copy, len};
+    return true;
+}
+
+void lobby__out(struct room *room, struct lobby_peer *peer, const char *line, size_t len)
+{
+    if (!peer || room->lobby->restoring) {
+        return;
+    }
+    if (room->out_head == room->out_len && room->jseq <= room->lobby->durable) {
+        peer->send(peer, line, len);
+        return;
+    }
+    if (!out_push(room, peer, line, len)) {
+        /* Out of memory: the peer would miss a line and lose track; close
+         * it so that it resumes with a full state. */
+        peer->close(peer);
+    }
+}
+
+/* Sends what no longer waits for the journal. */
+static void room_flush(struct room *room)
+{
+    while (room->out_head < room->out_len && room->out[room->out_head].seq <= room->lobby->durable) {
+        struct outitem *it = &room->out[room->out_head++];
+        if (it->peer) {
+            it->peer->send(it->peer, it->line, it->len);
+        }
+        free(it->line);
+    }
+    if (room->out_head == room->out_len) {
+        room->out_head = room->out_len = 0;
+    }
+}
+
+/* Forgets `peer` in the room's queue (it is going away). */
+void lobby__scrub(struct room *room, const struct lobby_peer *peer)
+{
+    for (size_t i = room->out_head; i < room->out_len; i++) {
+        if (room->out[i].peer == peer) {
+            room->out[i].peer = NULL;
+        }
+    }
+}
+
+/* Sends `msg` (borrowed) to `peer`: through the room's queue when `room`
+ * is set, directly otherwise. */
+void lobby__send_json(struct room *room, struct lobby_peer *peer, const json_t *msg)
+{
+    size_t len;
+    char *line;
+
+    if (!peer || !msg) {
+        return;
+    }
+    line = proto_line_dump(msg, &len);
+    if (!line) {
+        return;
+    }
+    if (room) {
+        lobby__out(room, peer, line, len);
+    } else {
+        peer->send(peer, line, len);
+    }
+    free(line);
+}
+
+/* Sends the success reply {"re": id, "ok": true, ...fields}; steals `fields`
+ * (may be NULL). With `room` set it waits for the room's journal. */
+void lobby__reply_ok(struct room *room, struct lobby_peer *peer, const json_t *id, json_t *fields)
+{
+    json_t *r = proto_reply_ok(id);
+
+    if (r && fields) {
+        json_object_update(r, fields);
+    }
+    lobby__send_json(room, peer, r);
+    json_decref(r);
+    json_decref(fields);
+}
+
+void lobby__broadcast_line(struct room *room, const char *line, size_t len)
+{
+    for (int i = 0; i < room->nseats; i++) {
+        lobby__out(room, room->seats[i].peer, line, len);
+    }
+    for (size_t i = 0; i < room->nspecs; i++) {
+        lobby__out(room, room->specs[i], line, len);
+    }
+}
+
+/* ---- Journal ---- */
+
+static void token_hex(const struct seat *s, char out[65])
+{
+    proto_hex(s->token_hash, sizeof(s->token_hash), out);
+}
+
+/* Appends record `rec` (stolen) to the room's journal. Lines sent after
+ * this wait until the record is durable. */
+void lobby__journal(struct room *room, json_t *rec)
+{
+    struct lobby *lobby = room->lobby;
+    size_t len;
+    char *line;
+
+    if (!rec || lobby->restoring || !lobby->has_store) {
+        json_decref(rec);
+        return;
+    }
+    line = proto_line_dump(rec, &len);
+    json_decref(rec);
+    if (!line) {
+        return;
+    }
+    /* The store takes the line without its newline. */
+    uint64_t seq = lobby->store.append(lobby->store.ctx, room->code, line, len - 1);
+    if (seq > room->jseq) {
+        room->jseq = seq;
+    }
+    free(line);
+}
+
+void lobby__journal_seat(struct room *room, int seat)
+{
+    const struct seat *s = &room->seats[seat];
+    char hex[65];
+    json_t *rec = json_pack("{s:s, s:i, s:s, s:s}", "t", "seat", "seat", seat, "kind",
+                            lobby__kind_names[s->kind], "name", s->name);
+
+    if (rec && s->has_token) {
+        token_hex(s, hex);
+        json_object_set_new(rec, "token", json_string(hex));
+    }
+    lobby__journal(room, rec);
+}
+
+void lobby__journal_host(struct room *room)
+{
+    lobby__journal(room, json_pack("{s:s, s:i}", "t", "host", "seat", room->host));
+}
+
+void lobby__broadcast(struct room *room, const json_t *msg)
+{
+    size_t len;
+    char *line = msg ? proto_line_dump(msg, &len) : NULL;
+
+    if (line) {
+        lobby__broadcast_line(room, line, len);
+        free(line);
+    }
+}
+
+/* ---- Durability ---- */
+
+void lobby_set_store(struct lobby *lobby, const struct lobby_store *store)
+{
+    lobby->store = *store;
+    lobby->has_store = true;
+}
+
+void lobby_durable(struct lobby *lobby, uint64_t seq)
+{
+    if (seq <= lobby->durable) {
+        return;
+    }
+    lobby->durable = seq;
+    for (struct room *r = lobby->rooms; r; r = r->next) {
+        room_flush(r);
+    }
+}
