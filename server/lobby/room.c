@@ -345,6 +345,13 @@ static void peer_detach(struct lobby *lobby, struct lobby_peer *peer, bool gone,
                 }
                 lobby__journal_host(room);
             }
+        } else if (room->status == ROOM_PLAYING && !gone && s->kind == SEAT_HUMAN) {
+            /* Leaving a running game: a bot plays the seat until its token
+             * resumes it. A lost connection just waits for the player. */
+            s->kind = SEAT_BOT;
+            seat_clear_views(s);
+            lobby__journal_seat(room, peer->seat);
+            lobby__schedule_bots(lobby, room, now);
         }
     }
     peer->room = NULL;
@@ -352,7 +359,6 @@ static void peer_detach(struct lobby *lobby, struct lobby_peer *peer, bool gone,
     peer->spectator = false;
     lobby__room_touch(room, now);
     room_announce(room);
-    (void)lobby;
 }
 
 /* Binds `peer` to seat `seat` of `room`, replacing any older connection. */
@@ -860,8 +866,10 @@ int lobby_resume(struct lobby *lobby, struct lobby_peer *peer, const json_t *req
     if (peer->room != found || peer->seat != seat) {
         peer_detach(lobby, peer, false, now);
     }
-    if (strcmp(found->seats[seat].name, peer->name) != 0) {
+    if (strcmp(found->seats[seat].name, peer->name) != 0 || found->seats[seat].kind == SEAT_BOT) {
+        /* The player is back: the bot that kept the seat steps aside. */
         snprintf(found->seats[seat].name, sizeof(found->seats[seat].name), "%s", peer->name);
+        found->seats[seat].kind = SEAT_HUMAN;
         lobby__journal_seat(found, seat);
     }
     seat_bind(found, seat, peer, now);

@@ -108,6 +108,36 @@ class Play(ServerTest):
         self.client("Eve").err("resume", "bad_token", token="A" * 43)
         self.client("Eve").err("resume", "bad_token", token="not a token")
 
+    def test_a_bot_keeps_the_seat_of_a_player_who_leaves(self):
+        a, b, _ = start_two(self, "sorcerers")
+        token = b.token
+        b.ok("leave")
+        a.pump(lambda x: any(e["ev"] == "room" and e["seats"][1]["kind"] == "bot"
+                             for e in x.events))
+        # The game goes on: whenever seat 1 is to act, its bot does.
+        start = a.rev
+        while a.rev < start + 12 and a.view["result"] is None:
+            if a.seat in a.view["active"]:
+                acts = a.ok("legal")["actions"]
+                rev = a.ok("act", action=acts[0])["rev"]
+                a.pump(lambda x: x.rev >= rev)
+            else:
+                a.pump(lambda x, r=a.rev: x.rev > r)
+        moved_by_bot = [e for e in a.events if e["ev"] == "diff"]
+        self.assertGreater(len(moved_by_bot), 0)
+        # The player comes back with the token and the bot steps aside.
+        b2 = self.client("Bo")
+        r = b2.ok("resume", token=token)
+        self.assertEqual(r["seat"], 1)
+        b2.pump(lambda x: x.view is not None)
+        def back(x):
+            kinds = [e["seats"][1]["kind"] for e in x.events if e["ev"] == "room"]
+            return "bot" in kinds and kinds[-1] == "human" and kinds.index("bot") < len(kinds) - 1
+        a.pump(back)
+        a.drain(0.1)
+        b2.drain(0.1)
+        self.assertEqual(public(a.view), public(b2.view))
+
     def play_with_bots(self, game, seats, **opts):
         a = self.client("Ann")
         a.ok("create", game=game, seats=seats, options=opts)
