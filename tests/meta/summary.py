@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Prints the closing line of `make test`: "N passed, N failed", the totals
 of every test of every suite in a meson testlog.json."""
 import json
