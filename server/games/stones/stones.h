@@ -292,6 +292,7 @@ json_t *stones_state_dump(const struct stones_state *st);
 /* ---- stones_view.c, stones_invariants.c ---- */
 
 json_t *stones_view(const void *state, int seat);
+json_t *stones__cards_json(const int8_t *v, int n, int reverse);
 json_t *stones_result(const void *state);
 int stones_check_invariants(const void *state, struct game_error *err);
 

@@ -56,11 +56,14 @@ static json_t *counts_obj(const int8_t counts[STONES_NCOL])
     return o;
 }
 
-static json_t *cards_json(const int8_t *v, int n)
+/* The names of n magic cards, in order or (reverse) from the last. New
+ * reference, NULL on ENOMEM. Shared with the state dump of the codec. */
+json_t *stones__cards_json(const int8_t *v, int n, int reverse)
 {
     json_t *a = json_array();
     for (int i = 0; a && i < n; i++) {
-        if (game_json_push(a, json_string(stones_card_name[v[i]]))) {
+        int c = reverse ? v[n - 1 - i] : v[i];
+        if (game_json_push(a, json_string(stones_card_name[c]))) {
             json_decref(a);
             return NULL;
         }
@@ -81,12 +84,12 @@ static json_t *player_json(const struct stones_state *st, int p)
     rc |= game_json_set(o, "name", json_string(st->names[pl->seat]));
     rc |= game_json_set(o, "taoist", pl->taoist >= 0 ?
                         json_string(stones_tile_name[pl->taoist]) : json_null());
-    rc |= game_json_set(o, "row", cards_json(pl->row, pl->row_n));
+    rc |= game_json_set(o, "row", stones__cards_json(pl->row, pl->row_n, 0));
     rc |= game_json_set(o, "deck", json_integer(pl->deck_n));
     if (st->variant == STONES_COOP) {
         rc |= game_json_set(o, "removed", json_integer(pl->removed_n));
     } else {
-        rc |= game_json_set(o, "discard", cards_json(pl->discard, pl->discard_n));
+        rc |= game_json_set(o, "discard", stones__cards_json(pl->discard, pl->discard_n, 0));
         rc |= game_json_set(o, "reservoir", counts_obj(pl->held));
         json_t *crafted = json_array();
         for (int i = 0; crafted && i < pl->ncrafted; i++) {
