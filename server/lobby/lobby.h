@@ -103,6 +103,11 @@ unsigned lobby_room_count(const struct lobby *lobby);
  * time of the next due item, or UINT64_MAX when nothing is scheduled. */
 uint64_t lobby_run_due(struct lobby *lobby, uint64_t now);
 
+/* No room has due work before the returned time (UINT64_MAX: none). It
+ * is kept up to date as rooms change, so asking costs nothing; it may be
+ * early, never late. */
+uint64_t lobby_next_due(const struct lobby *lobby);
+
 /* The hello game list. New reference, NULL on ENOMEM. */
 json_t *lobby_games_json(void);
 

@@ -71,6 +71,7 @@ struct lobby {
     bool has_store;
     uint64_t durable; /* highest journal sequence number on disk */
     bool restoring;   /* replaying journals: no journal writes, no sends */
+    uint64_t next_due; /* no room has work before this (it may be early) */
 };
 
 extern const char *const lobby__status_names[];
@@ -128,5 +129,9 @@ void lobby__room_touch(struct room *room, uint64_t now);
 
 /* Arms the bot timer when a bot may act now. */
 void lobby__schedule_bots(struct lobby *lobby, struct room *room, uint64_t now);
+
+/* Lowers the lobby's next due time to the room's, when that is earlier:
+ * called wherever a room's bot move or expiry may have moved closer. */
+void lobby__note_due(struct room *room);
 
 #endif

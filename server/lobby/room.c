@@ -241,6 +241,7 @@ static bool room_has_human_connected(const struct room *room)
 void lobby__room_touch(struct room *room, uint64_t now)
 {
     room->idle_since = room_has_human_connected(room) ? 0 : (now ? now : 1);
+    lobby__note_due(room);
 }
 
 void lobby__room_free(struct room *room)
@@ -539,6 +540,7 @@ struct lobby *lobby_new(const struct lobby_config *cfg)
 
     if (lobby) {
         lobby->cfg = *cfg;
+        lobby->next_due = UINT64_MAX;
     }
     return lobby;
 }
@@ -743,9 +745,10 @@ void lobby__schedule_bots(struct lobby *lobby, struct room *room, uint64_t now)
             if (room->bot_due == 0) {
                 room->bot_due = 1;
             }
-            return;
+            break;
         }
     }
+    lobby__note_due(room);
 }
 
 int lobby_start(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
@@ -1167,6 +1170,31 @@ static uint64_t room_expiry(const struct lobby *lobby, const struct room *room)
     return UINT64_MAX;
 }
 
+/* The earliest time the room has work: a bot move or its expiry. */
+static uint64_t room_due(const struct lobby *lobby, const struct room *room)
+{
+    uint64_t due = room_expiry(lobby, room);
+
+    if (room->bot_due && room->status == ROOM_PLAYING && room->bot_due < due) {
+        due = room->bot_due;
+    }
+    return due;
+}
+
+void lobby__note_due(struct room *room)
+{
+    uint64_t due = room_due(room->lobby, room);
+
+    if (due < room->lobby->next_due) {
+        room->lobby->next_due = due;
+    }
+}
+
+uint64_t lobby_next_due(const struct lobby *lobby)
+{
+    return lobby->next_due;
+}
+
 uint64_t lobby_run_due(struct lobby *lobby, uint64_t now)
 {
     uint64_t next = UINT64_MAX;
@@ -1179,16 +1207,11 @@ uint64_t lobby_run_due(struct lobby *lobby, uint64_t now)
         }
         if (room_expiry(lobby, room) <= now) {
             lobby_drop(lobby, room);
-        } else {
-            uint64_t e = room_expiry(lobby, room);
-            if (e < next) {
-                next = e;
-            }
-            if (room->bot_due && room->bot_due < next) {
-                next = room->bot_due;
-            }
+        } else if (room_due(lobby, room) < next) {
+            next = room_due(lobby, room);
         }
         room = following;
     }
+    lobby->next_due = next;
     return next;
 }

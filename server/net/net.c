@@ -52,11 +52,13 @@ struct net_server {
     struct conn *conns;
     unsigned nconns;
     uint64_t next_id;
+    uint64_t lobby_armed; /* when the lobby timer fires, UINT64_MAX: idle */
     bool stopping;
     char readbuf[READ_BUF_SIZE];
 };
 
 static void conn_close(struct conn *c, bool graceful);
+static void lobby_poke(struct net_server *srv);
 static void lobby_kick(struct net_server *srv);
 
 /* ---- Connection teardown ---- */
@@ -271,7 +273,7 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
     if (!c->closing) {
         arm_idle(c);
     }
-    lobby_kick(srv);
+    lobby_poke(srv);
 }
 
 /* ---- Accepting ---- */
@@ -359,19 +361,35 @@ static void on_lobby_timer(uv_timer_t *t)
     lobby_kick(t->data);
 }
 
+static void arm_lobby_timer(struct net_server *srv, uint64_t due)
+{
+    uint64_t now = uv_now(srv->loop);
+
+    srv->lobby_armed = due;
+    if (due == UINT64_MAX) {
+        uv_timer_stop(&srv->lobby_timer);
+    } else {
+        uv_timer_start(&srv->lobby_timer, on_lobby_timer, due > now ? due - now : 0, 0);
+    }
+}
+
 /* Runs the lobby's due work and re-arms the timer for the next item. */
 static void lobby_kick(struct net_server *srv)
 {
-    uint64_t now, next;
-
-    if (srv->stopping) {
-        return;
+    if (!srv->stopping) {
+        arm_lobby_timer(srv, lobby_run_due(srv->lobby, uv_now(srv->loop)));
     }
-    now = uv_now(srv->loop);
-    next = lobby_run_due(srv->lobby, now);
-    uv_timer_stop(&srv->lobby_timer);
-    if (next != UINT64_MAX) {
-        uv_timer_start(&srv->lobby_timer, on_lobby_timer, next > now ? next - now : 0, 0);
+}
+
+/* After requests: brings the timer forward when the lobby now has work
+ * earlier than it is armed for (a bot's turn, say). Costs no walk over the
+ * rooms. */
+static void lobby_poke(struct net_server *srv)
+{
+    uint64_t due = lobby_next_due(srv->lobby);
+
+    if (!srv->stopping && due < srv->lobby_armed) {
+        arm_lobby_timer(srv, due);
     }
 }
 
@@ -425,6 +443,8 @@ int net_server_start(uv_loop_t *loop, const struct net_config *cfg, struct lobby
     }
     uv_timer_init(loop, &srv->lobby_timer);
     srv->lobby_timer.data = srv;
+    srv->lobby_armed = UINT64_MAX;
+    lobby_poke(srv); /* rooms restored from journals may have work */
     uv_timer_init(loop, &srv->stop_timer);
     srv->stop_timer.data = srv;
     *ret_srv = srv;

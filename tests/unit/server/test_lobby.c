@@ -360,6 +360,11 @@ START_TEST(bots_finish_and_record_replays)
     ck_assert_int_eq(call_create(&peers[0], 4, NULL), PROTO_OK);
     ck_assert_int_eq(call_start(&peers[0], true), PROTO_OK);
     ck_assert_int_eq(lobby_record(lobby, &peers[0].peer, NULL, msg), PROTO_ERR_GAME_NOT_OVER);
+    /* Seat 0 (the human) moves first: nothing is due until it has. */
+    ck_assert_uint_eq(lobby_next_due(lobby), UINT64_MAX);
+    ck_assert_int_eq(call_act(&peers[0], 1, -1), PROTO_OK);
+    /* Then the bot of seat 1 is due at once (bot delay 0). */
+    ck_assert_uint_le(lobby_next_due(lobby), clock_ms);
     for (int guard = 0; guard < 100 && count_ev(&peers[0], "ended") == 0; guard++) {
         track(&peers[0]);
         json_t *view = peers[0].view;
@@ -434,6 +439,8 @@ START_TEST(rooms_expire)
     ck_assert_int_eq(call_create(&peers[0], 2, NULL), PROTO_OK);
     lobby_peer_gone(lobby, &peers[0].peer, clock_ms);
     ck_assert_int_eq(lobby_room_count(lobby), 1);
+    /* The lobby knows its next due time without a walk over the rooms. */
+    ck_assert_uint_eq(lobby_next_due(lobby), clock_ms + cfg.lobby_ttl_ms);
     ck_assert_uint_le(lobby_run_due(lobby, clock_ms), clock_ms + cfg.lobby_ttl_ms);
     (void)lobby_run_due(lobby, clock_ms + cfg.lobby_ttl_ms - 1);
     ck_assert_int_eq(lobby_room_count(lobby), 1);
