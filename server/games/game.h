@@ -12,6 +12,14 @@
  * State is a flat, pointer-free block of `state_size` bytes. Copying it with
  * memcpy() copies the game; comparing it with memcmp() compares games. The
  * server owns the memory; a game only ever writes into what it is handed.
+ *
+ * A view is built in two parts. The public part is a JSON object whose
+ * top-level members are the game's sections, each built on its own from the
+ * state; it is the same for every seat and spectator, so the server builds,
+ * diffs, serialises and hashes it once per accepted action, and only the
+ * sections that `changed()` names. The private part is the value of "you"
+ * for one seat. The whole view of a seat is the public object plus
+ * {"you": you(seat)}; a spectator's view has no "you".
  */
 #ifndef CONCLAVE_GAME_H
 #define CONCLAVE_GAME_H
@@ -25,6 +33,12 @@
 #define GAME_NAME_MAX 128 /* bytes, including the NUL: 32 characters of UTF-8 */
 #define GAME_SEED_BYTES 32
 #define GAME_MSG_MAX 256
+#define GAME_MAX_SECTIONS 62 /* bits 0..61 of a change mask */
+
+/* The change-mask bit that says a seat's "you" may differ. */
+#define GAME_CHANGED_YOU (UINT64_C(1) << 63)
+/* A mask naming every section and "you": always a correct answer. */
+#define GAME_CHANGED_ALL (~UINT64_C(0))
 
 /* Why a call was refused. The server maps each to a wire error code. */
 enum game_status {
@@ -51,6 +65,16 @@ struct game_setup {
     uint8_t seed[GAME_SEED_BYTES];
 };
 
+/* One top-level member of the public view. */
+struct game_section {
+    const char *key; /* its key; every key sorts (by bytes) before "you" */
+    /* The member's value for `state`: new reference (json_null() is a
+     * value), NULL on ENOMEM. A function of the state alone. */
+    json_t *(*build)(const void *state);
+};
+
+struct game_tests; /* test hooks, game_tests.h */
+
 struct game_ops {
     const char *id;    /* wire id: "stones", "sorcerers", ... */
     const char *title; /* human title */
@@ -66,20 +90,34 @@ struct game_ops {
      * building a game. GAME_OK or GAME_E_BAD_OPTION with a message. */
     int (*check_options)(const json_t *options, int nseats, struct game_error *err);
 
-    /* Builds the starting position in `state` (state_size bytes, the game
-     * zeroes it first). Returns GAME_OK, GAME_E_BAD_OPTION or GAME_E_NOMEM. */
+    /* Builds the starting position in `state` (state_size bytes, zeroed by
+     * the caller). Returns GAME_OK, GAME_E_BAD_OPTION or GAME_E_NOMEM. */
     int (*init)(void *state, const json_t *options, const struct game_setup *setup,
                 struct game_error *err);
 
-    /* Validates `action` (borrowed) for `seat` and applies it, all or nothing:
-     * on any refusal `state` is byte-identical to before the call. */
+    /* Validates `action` (borrowed) for `seat` and applies it to `state`.
+     * Returns GAME_OK or a refusal in `err`. The caller always hands a
+     * scratch copy (game_try()) and drops it on a refusal, so apply need
+     * not undo what it did before it found the action illegal. */
     int (*apply)(void *state, int seat, const json_t *action, struct game_error *err);
 
-    /* The view of `seat` (-1: spectator). New reference, NULL on ENOMEM.
-     * Private data lies only under "you"; everything else is identical for
-     * every seat and spectators. Must hold "game", "phase", "active",
-     * "seats", "result" and "log". */
-    json_t *(*view)(const void *state, int seat);
+    /* The public view's sections, sorted by key bytes, and their number
+     * (at most GAME_MAX_SECTIONS). Together they hold "game", "phase",
+     * "active", "seats", "result" and "log". The server adds
+     * "seed_commit", and "seed" inside an object "result". */
+    const struct game_section *sections;
+    size_t nsections;
+
+    /* Which parts of the view may differ between the positions `before`
+     * and `after` (after = before plus one accepted action): bit k for
+     * sections[k], GAME_CHANGED_YOU when any seat's "you" may. A clear bit
+     * is a promise that the part is equal; GAME_CHANGED_ALL is always
+     * correct. */
+    uint64_t (*changed)(const void *before, const void *after);
+
+    /* The value of "you" for `seat` (0 <= seat < nseats): everything that
+     * seat alone may see. New reference, NULL on ENOMEM. */
+    json_t *(*you)(const void *state, int seat);
 
     /* Every action `seat` may submit now, each accepted unchanged by apply().
      * New reference to an array (empty when the seat may not act), NULL on
@@ -96,6 +134,9 @@ struct game_ops {
     /* Test builds: 0 when every invariant of the spec holds, else -1 with a
      * description in `err`. May be NULL. */
     int (*check_invariants)(const void *state, struct game_error *err);
+
+    /* The game's hooks for the shared test suites (game_tests.h). */
+    const struct game_tests *tests;
 };
 
 /* ---- Registry ---- */
@@ -103,11 +144,41 @@ struct game_ops {
 /* The games offered by this server, NULL-terminated. */
 extern const struct game_ops *const game_registry[];
 
-/* Finds a game by wire id; NULL when unknown. */
+/* Finds a game by wire id in a NULL-terminated list; NULL when unknown. */
+const struct game_ops *game_find_in(const struct game_ops *const *games, const char *id);
+
+/* game_find_in(game_registry, id). */
 const struct game_ops *game_find(const char *id);
 
 /* Sets err to `status` with a printf-style message; returns `status`. */
 int game_error_set(struct game_error *err, enum game_status status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* ---- The one way to start and advance a game (common/game.c) ----
+ * The server's action pipeline, its boot replay and `conclave replay`
+ * all go through these. */
+
+/* Zeroes `state` (state_size bytes) and runs init. */
+int game_start(const struct game_ops *g, void *state, const json_t *options,
+               const struct game_setup *setup, struct game_error *err);
+
+/* Copies `state` into `scratch` (both state_size bytes) and applies the
+ * action there. On GAME_OK the caller commits by taking `scratch` as the
+ * new state; on a refusal `state` was never touched. */
+int game_try(const struct game_ops *g, const void *state, void *scratch, int seat,
+             const json_t *action, struct game_error *err);
+
+/* game_try() through a scratch block of its own, then copied back: the
+ * convenience for tests and tools. GAME_E_NOMEM when no scratch. */
+int game_apply(const struct game_ops *g, void *state, int seat, const json_t *action,
+               struct game_error *err);
+
+/* The public view: an object of every section. New reference or NULL. */
+json_t *game_view_public(const struct game_ops *g, const void *state);
+
+/* The whole view of `seat` (-1: spectator): the public view plus "you".
+ * New reference or NULL. Tools and tests; the server assembles views
+ * from their parts. */
+json_t *game_view(const struct game_ops *g, const void *state, int seat);
 
 #endif

@@ -16,15 +16,20 @@ const struct game_ops *const game_registry[] = {
     NULL,
 };
 
-const struct game_ops *game_find(const char *id)
+const struct game_ops *game_find_in(const struct game_ops *const *games, const char *id)
 {
-    if (!id) {
+    if (!id || !games) {
         return NULL;
     }
-    for (size_t i = 0; game_registry[i]; i++) {
-        if (strcmp(game_registry[i]->id, id) == 0) {
-            return game_registry[i];
+    for (size_t i = 0; games[i]; i++) {
+        if (strcmp(games[i]->id, id) == 0) {
+            return games[i];
         }
     }
     return NULL;
+}
+
+const struct game_ops *game_find(const char *id)
+{
+    return game_find_in(game_registry, id);
 }
