@@ -62,12 +62,14 @@ enum seat_kind {
 };
 
 /* Where the lobby writes its journal. `append` takes one record (a
- * compact JSON line without newline, copied) for room `code` and returns
- * its sequence number; the store later reports, through lobby_durable(),
- * the highest sequence number that is on disk. `forget` removes a dropped
- * room's journal. Without a store every record counts as durable at once. */
+ * compact JSON line without newline, copied) for room `code`; it returns 0
+ * and sets *ret_seq to the record's sequence number, or a negative errno
+ * when the record could not be taken (nothing was appended then). The
+ * store later reports, through lobby_durable(), the highest sequence number
+ * that is durable under its policy. `forget` removes a dropped room's
+ * journal. Without a store every record counts as durable at once. */
 struct lobby_store {
-    uint64_t (*append)(void *ctx, const char *code, const char *line, size_t len);
+    int (*append)(void *ctx, const char *code, const char *line, size_t len, uint64_t *ret_seq);
     void (*forget)(void *ctx, const char *code);
     void *ctx;
 };
