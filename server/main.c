@@ -47,6 +47,9 @@ static const char usage[] =
     "  --max-connections N      connections in all (default 1024)\n"
     "  --max-per-address N      connections per client address (default 64)\n"
     "  --max-rooms N            rooms held at once (default 1000)\n"
+    "  --max-spectators N       spectators per room (default 64)\n"
+    "  --room-backlog BYTES     lines a room may hold back for its journal before it\n"
+    "                           refuses actions (default 4194304)\n"
     "  --max-line BYTES         longest request line (default 65536)\n"
     "  --write-queue BYTES      unsent bytes per connection before it is cut off (default 8388608)\n"
     "  --idle-timeout S         close connections silent this long (default 120)\n"
@@ -74,7 +77,10 @@ static void options_default(struct options *o)
     o->sess.rate_per_sec = 50;
     o->sess.rate_burst = 100;
     o->sess.abuse_limit = 200;
+    o->lobby.games = game_registry;
     o->lobby.max_rooms = 1000;
+    o->lobby.max_spectators = 64;
+    o->lobby.outbox_max = 4u * 1024u * 1024u;
     o->lobby.lobby_ttl_ms = 600000;
     o->lobby.ended_ttl_ms = 1800000;
     o->lobby.abandoned_ttl_ms = 86400000;
@@ -165,6 +171,8 @@ static int option_set(struct options *o, const char *key, const char *val)
         {"max-connections", 1, 1000000, 1, 1, offsetof(struct options, net.max_conns)},
         {"max-per-address", 1, 1000000, 1, 1, offsetof(struct options, net.max_conns_per_addr)},
         {"max-rooms", 1, 10000000, 1, 1, offsetof(struct options, lobby.max_rooms)},
+        {"max-spectators", 0, 1000000, 1, 1, offsetof(struct options, lobby.max_spectators)},
+        {"room-backlog", 65536, 1u << 30, 1, 2, offsetof(struct options, lobby.outbox_max)},
         {"max-line", 256, 16777216, 1, 2, offsetof(struct options, net.max_line)},
         {"write-queue", 65536, 1u << 30, 1, 2, offsetof(struct options, net.write_queue_max)},
         {"idle-timeout", 1, 86400, 1000, 0, offsetof(struct options, net.idle_ms)},

@@ -109,27 +109,79 @@ static json_t *fake_result(const void *state)
     return json_pack("{s:o, s:[i]}", "scores", scores, "winners", s->winner);
 }
 
-static json_t *fake_view(const void *state, int seat)
+/* ---- The view, in sections ---- */
+
+static json_t *sec_active(const void *state)
 {
     const struct fake_state *s = state;
-    json_t *v = json_object();
-    json_t *seats = json_array();
+
+    return s->winner >= 0 ? json_array() : json_pack("[i]", s->turn);
+}
+
+static json_t *sec_game(const void *state)
+{
+    return json_string("fake");
+}
+
+static json_t *sec_log(const void *state)
+{
+    const struct fake_state *s = state;
+
+    return s->last[0] ? json_pack("[s]", s->last) : json_array();
+}
+
+static json_t *sec_phase(const void *state)
+{
+    const struct fake_state *s = state;
+
+    return json_string(s->winner >= 0 ? "over" : "race");
+}
+
+static json_t *sec_result(const void *state)
+{
     json_t *result = fake_result(state);
 
-    for (int i = 0; i < s->nseats; i++) {
-        json_array_append_new(seats, json_pack("{s:s}", "name", s->names[i]));
+    return result ? result : json_null();
+}
+
+static json_t *sec_seats(const void *state)
+{
+    const struct fake_state *s = state;
+    json_t *seats = json_array();
+
+    for (int i = 0; seats && i < s->nseats; i++) {
+        if (json_array_append_new(seats, json_pack("{s:s}", "name", s->names[i])) != 0) {
+            json_decref(seats);
+            return NULL;
+        }
     }
-    json_object_set_new(v, "game", json_string("fake"));
-    json_object_set_new(v, "phase", json_string(s->winner >= 0 ? "over" : "race"));
-    json_object_set_new(v, "active", s->winner >= 0 ? json_array() : json_pack("[i]", s->turn));
-    json_object_set_new(v, "seats", seats);
-    json_object_set_new(v, "total", json_integer(s->total));
-    json_object_set_new(v, "result", result ? result : json_null());
-    json_object_set_new(v, "log", s->last[0] ? json_pack("[s]", s->last) : json_array());
-    if (seat >= 0 && seat < s->nseats) {
-        json_object_set_new(v, "you", json_pack("{s:i}", "secret", s->secret[seat]));
-    }
-    return v;
+    return seats;
+}
+
+static json_t *sec_total(const void *state)
+{
+    const struct fake_state *s = state;
+
+    return json_integer(s->total);
+}
+
+static const struct game_section fake_sections[] = {
+    {"active", sec_active}, {"game", sec_game},     {"log", sec_log},     {"phase", sec_phase},
+    {"result", sec_result}, {"seats", sec_seats},   {"total", sec_total},
+};
+
+/* The seats' names and secrets never change after setup; everything else
+ * moves with each action, so the other sections are always named. */
+static uint64_t fake_changed(const void *before, const void *after)
+{
+    return (UINT64_C(1) << 7) - 1 - (UINT64_C(1) << 1) - (UINT64_C(1) << 5);
+}
+
+static json_t *fake_you(const void *state, int seat)
+{
+    const struct fake_state *s = state;
+
+    return json_pack("{s:i}", "secret", s->secret[seat]);
 }
 
 static json_t *fake_legal(const void *state, int seat)
@@ -152,16 +204,12 @@ const struct game_ops fake_game = {
     .check_options = fake_check,
     .init = fake_init,
     .apply = fake_apply,
-    .view = fake_view,
+    .sections = fake_sections,
+    .nsections = sizeof(fake_sections) / sizeof(fake_sections[0]),
+    .changed = fake_changed,
+    .you = fake_you,
     .legal = fake_legal,
     .active = fake_active,
     .result = fake_result,
     .check_invariants = NULL,
 };
-
-const struct game_ops *const game_registry[] = {&fake_game, NULL};
-
-const struct game_ops *game_find(const char *id)
-{
-    return id && strcmp(id, "fake") == 0 ? &fake_game : NULL;
-}

@@ -38,8 +38,13 @@ static void tp_close(struct lobby_peer *p)
     ((struct tpeer *)p)->closed = true;
 }
 
+static const struct game_ops *const fake_games[] = {&fake_game, NULL};
+
 static struct lobby_config cfg = {
+    .games = fake_games,
     .max_rooms = 4,
+    .max_spectators = 8,
+    .outbox_max = 1u << 20,
     .lobby_ttl_ms = 1000,
     .ended_ttl_ms = 5000,
     .abandoned_ttl_ms = 100000,
@@ -49,6 +54,19 @@ static struct lobby_config cfg = {
 static struct lobby *lobby;
 static struct tpeer peers[5];
 static uint64_t clock_ms;
+
+#define ROOM LOBBY_NEED_ROOM
+#define PLAYING (LOBBY_NEED_ROOM | LOBBY_NEED_SEAT | LOBBY_NEED_STARTED)
+
+/* Runs an operation as the session's dispatcher does: its needs first. */
+static int run_op(lobby_op_fn op, unsigned need, struct lobby_peer *peer, const json_t *args,
+                  char *msg)
+{
+    struct lobby_req rq = {args, NULL, clock_ms, msg};
+    int rc = lobby_check(peer, need, msg);
+
+    return rc != PROTO_OK ? rc : op(lobby, peer, &rq);
+}
 
 static void setup(void)
 {
@@ -138,7 +156,7 @@ static int call_create(struct tpeer *t, int seats, json_t *opts)
     if (opts) {
         json_object_set_new(req, "options", opts);
     }
-    int rc = lobby_create(lobby, &t->peer, req, NULL, clock_ms, msg);
+    int rc = run_op(lobby_create, 0, &t->peer, req, msg);
     json_decref(req);
     return rc;
 }
@@ -150,7 +168,7 @@ static int call_join(struct tpeer *t, const char *code, int seat)
     if (seat >= 0) {
         json_object_set_new(req, "seat", json_integer(seat));
     }
-    int rc = lobby_join(lobby, &t->peer, req, NULL, clock_ms, msg);
+    int rc = run_op(lobby_join, 0, &t->peer, req, msg);
     json_decref(req);
     return rc;
 }
@@ -162,7 +180,7 @@ static int call_act(struct tpeer *t, int n, long rev)
     if (rev >= 0) {
         json_object_set_new(req, "rev", json_integer(rev));
     }
-    int rc = lobby_act(lobby, &t->peer, req, NULL, clock_ms, msg);
+    int rc = run_op(lobby_act, PLAYING | LOBBY_NEED_TURN, &t->peer, req, msg);
     json_decref(req);
     return rc;
 }
@@ -171,7 +189,7 @@ static int call_start(struct tpeer *t, bool bots)
 {
     char msg[GAME_MSG_MAX] = "";
     json_t *req = json_pack("{s:b}", "bots", bots);
-    int rc = lobby_start(lobby, &t->peer, req, NULL, clock_ms, msg);
+    int rc = run_op(lobby_start, ROOM, &t->peer, req, msg);
     json_decref(req);
     return rc;
 }
@@ -258,7 +276,7 @@ START_TEST(views_private_only_under_you)
     const char *code = two_player_game();
     char msg[GAME_MSG_MAX];
     json_t *req = json_pack("{s:s}", "room", code);
-    ck_assert_int_eq(lobby_spectate(lobby, &peers[2].peer, req, NULL, clock_ms, msg), PROTO_OK);
+    ck_assert_int_eq(run_op(lobby_spectate, 0, &peers[2].peer, req, msg), PROTO_OK);
     json_decref(req);
     track(&peers[2]);
     ck_assert_ptr_nonnull(peers[2].view);
@@ -301,7 +319,7 @@ START_TEST(diffs_rebuild_every_view)
     ck_assert_int_eq(json_integer_value(json_object_get(peers[1].view, "total")), 6);
     /* What sync sends equals what the diffs built. */
     char msg[GAME_MSG_MAX];
-    ck_assert_int_eq(lobby_sync(lobby, &peers[1].peer, NULL, msg), PROTO_OK);
+    ck_assert_int_eq(run_op(lobby_sync, ROOM, &peers[1].peer, NULL, msg), PROTO_OK);
     json_t *tracked = json_deep_copy(peers[1].view);
     track(&peers[1]);
     ck_assert(json_equal(tracked, peers[1].view));
@@ -332,7 +350,7 @@ START_TEST(resume_with_rev_sends_missed_diffs)
     peers[3].rev = 2;
     json_decref(peers[3].view);
     peers[3].view = NULL;
-    ck_assert_int_eq(lobby_resume(lobby, &peers[3].peer, req, NULL, clock_ms, msg), PROTO_OK);
+    ck_assert_int_eq(run_op(lobby_resume, 0, &peers[3].peer, req, msg), PROTO_OK);
     json_decref(req);
     ck_assert_int_eq(count_ev(&peers[3], "state"), 0);
     ck_assert_int_eq(count_ev(&peers[3], "diff"), 2);
@@ -343,12 +361,12 @@ START_TEST(resume_with_rev_sends_missed_diffs)
 
     /* Without rev: the whole state. */
     req = json_pack("{s:s}", "token", token);
-    ck_assert_int_eq(lobby_resume(lobby, &peers[4].peer, req, NULL, clock_ms, msg), PROTO_OK);
+    ck_assert_int_eq(run_op(lobby_resume, 0, &peers[4].peer, req, msg), PROTO_OK);
     json_decref(req);
     ck_assert_int_eq(count_ev(&peers[4], "state"), 1);
 
     req = json_pack("{s:s}", "token", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
-    ck_assert_int_eq(lobby_resume(lobby, &peers[2].peer, req, NULL, clock_ms, msg),
+    ck_assert_int_eq(run_op(lobby_resume, 0, &peers[2].peer, req, msg),
                      PROTO_ERR_BAD_TOKEN);
     json_decref(req);
 }
@@ -359,7 +377,7 @@ START_TEST(bots_finish_and_record_replays)
     char msg[GAME_MSG_MAX];
     ck_assert_int_eq(call_create(&peers[0], 4, NULL), PROTO_OK);
     ck_assert_int_eq(call_start(&peers[0], true), PROTO_OK);
-    ck_assert_int_eq(lobby_record(lobby, &peers[0].peer, NULL, msg), PROTO_ERR_GAME_NOT_OVER);
+    ck_assert_int_eq(run_op(lobby_record, ROOM, &peers[0].peer, NULL, msg), PROTO_ERR_GAME_NOT_OVER);
     /* Seat 0 (the human) moves first: nothing is due until it has. */
     ck_assert_uint_eq(lobby_next_due(lobby), UINT64_MAX);
     ck_assert_int_eq(call_act(&peers[0], 1, -1), PROTO_OK);
@@ -380,7 +398,7 @@ START_TEST(bots_finish_and_record_replays)
     json_t *result = json_object_get(peers[0].view, "result");
     ck_assert_uint_eq(strlen(json_string_value(json_object_get(result, "seed"))), 64);
 
-    ck_assert_int_eq(lobby_record(lobby, &peers[0].peer, NULL, msg), PROTO_OK);
+    ck_assert_int_eq(run_op(lobby_record, ROOM, &peers[0].peer, NULL, msg), PROTO_OK);
     json_t *rec = json_object_get(last_reply(&peers[0]), "record");
     ck_assert_str_eq(json_string_value(json_object_get(rec, "game")), "fake");
     ck_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(rec, "seats"), 1), "kind")), "bot");
@@ -397,12 +415,13 @@ START_TEST(bots_finish_and_record_replays)
     void *st = calloc(1, fake_game.state_size);
     struct game_error ge;
     json_t *opts = json_object();
-    ck_assert_int_eq(fake_game.init(st, opts, &gs, &ge), GAME_OK);
+    ck_assert_int_eq(game_start(&fake_game, st, opts, &gs, &ge), GAME_OK);
     size_t i;
     json_t *step;
     json_array_foreach(json_object_get(rec, "actions"), i, step) {
-        ck_assert_int_eq(fake_game.apply(st, (int)json_integer_value(json_object_get(step, "seat")),
-                                         json_object_get(step, "action"), &ge), GAME_OK);
+        ck_assert_int_eq(game_apply(&fake_game, st,
+                                    (int)json_integer_value(json_object_get(step, "seat")),
+                                    json_object_get(step, "action"), &ge), GAME_OK);
     }
     json_t *again = fake_game.result(st);
     json_object_del(result, "seed");
@@ -419,7 +438,7 @@ START_TEST(host_passes_on_leave)
     ck_assert_int_eq(call_create(&peers[0], 3, NULL), PROTO_OK);
     const char *code = room_code(&peers[0]);
     ck_assert_int_eq(call_join(&peers[1], code, 2), PROTO_OK);
-    ck_assert_int_eq(lobby_leave(lobby, &peers[0].peer, NULL, clock_ms, msg), PROTO_OK);
+    ck_assert_int_eq(run_op(lobby_leave, ROOM, &peers[0].peer, NULL, msg), PROTO_OK);
     json_t *last = NULL;
     size_t i;
     json_t *m;
@@ -430,7 +449,7 @@ START_TEST(host_passes_on_leave)
     }
     ck_assert_int_eq(json_integer_value(json_object_get(last, "host")), 2);
     ck_assert_int_eq(call_start(&peers[1], true), PROTO_OK);
-    ck_assert_int_eq(lobby_leave(lobby, &peers[0].peer, NULL, clock_ms, msg), PROTO_ERR_NOT_IN_ROOM);
+    ck_assert_int_eq(run_op(lobby_leave, ROOM, &peers[0].peer, NULL, msg), PROTO_ERR_NOT_IN_ROOM);
 }
 END_TEST
 
@@ -464,7 +483,7 @@ START_TEST(chat_is_cleaned_and_bounded)
     ck_assert_int_eq(call_create(&peers[0], 2, NULL), PROTO_OK);
     ck_assert_int_eq(call_join(&peers[1], room_code(&peers[0]), -1), PROTO_OK);
     json_t *req = json_pack("{s:s}", "text", "gg\nwp");
-    ck_assert_int_eq(lobby_chat(lobby, &peers[0].peer, req, NULL, msg), PROTO_OK);
+    ck_assert_int_eq(run_op(lobby_chat, ROOM, &peers[0].peer, req, msg), PROTO_OK);
     json_decref(req);
     json_t *last = json_array_get(peers[1].msgs, json_array_size(peers[1].msgs) - 1);
     ck_assert_str_eq(json_string_value(json_object_get(last, "text")), "gg wp");
@@ -473,7 +492,7 @@ START_TEST(chat_is_cleaned_and_bounded)
     memset(big, 'x', 501);
     big[501] = '\0';
     req = json_pack("{s:s}", "text", big);
-    ck_assert_int_eq(lobby_chat(lobby, &peers[0].peer, req, NULL, msg), PROTO_ERR_BAD_REQUEST);
+    ck_assert_int_eq(run_op(lobby_chat, ROOM, &peers[0].peer, req, msg), PROTO_ERR_BAD_REQUEST);
     json_decref(req);
 }
 END_TEST
