@@ -5,11 +5,13 @@
  * lobby sends them. The game is the test-only "Race to 10".
  */
 #include "ck_run.h"
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <sodium.h>
 
+#include "failalloc.h"
 #include "fake_game.h"
 #include "lobby.h"
 
@@ -497,6 +499,236 @@ START_TEST(chat_is_cleaned_and_bounded)
 }
 END_TEST
 
+/* ---- The commit path under failures ---- */
+
+/* A journal in memory that can be told to refuse records, and that makes
+ * records durable only when the test says so. */
+struct tstore {
+    json_t *lines;  /* every record taken */
+    long fail_next; /* refuse this many appends from now */
+    uint64_t seq;
+};
+
+static struct tstore store;
+
+static int ts_append(void *ctx, const char *code, const char *line, size_t len,
+                     uint64_t *ret_seq)
+{
+    struct tstore *ts = ctx;
+
+    if (ts->fail_next > 0) {
+        ts->fail_next--;
+        return -EIO;
+    }
+    json_array_append_new(ts->lines, json_stringn(line, len));
+    *ret_seq = ++ts->seq;
+    return 0;
+}
+
+static void ts_forget(void *ctx, const char *code)
+{
+}
+
+static void store_attach(struct lobby *l)
+{
+    struct lobby_store ops = {ts_append, ts_forget, &store};
+
+    memset(&store, 0, sizeof(store));
+    store.lines = json_array();
+    lobby_set_store(l, &ops);
+}
+
+static void store_fini(void)
+{
+    json_decref(store.lines);
+    store.lines = NULL;
+}
+
+/* Everything each peer holds, to compare before and after a refusal. */
+struct snapshot {
+    size_t msgs[5];
+    size_t records;
+};
+
+static void snap(struct snapshot *sn)
+{
+    for (int i = 0; i < 5; i++) {
+        sn->msgs[i] = json_array_size(peers[i].msgs);
+    }
+    sn->records = json_array_size(store.lines);
+}
+
+static void assert_unchanged(const struct snapshot *sn)
+{
+    for (int i = 0; i < 5; i++) {
+        ck_assert_uint_eq(json_array_size(peers[i].msgs), sn->msgs[i]);
+        ck_assert(!peers[i].closed);
+    }
+    ck_assert_uint_eq(json_array_size(store.lines), sn->records);
+}
+
+/* A two-player game whose journal is durable up to now. */
+static void journaled_game(void)
+{
+    store_attach(lobby);
+    two_player_game();
+    lobby_durable(lobby, store.seq);
+    track(&peers[0]);
+    track(&peers[1]);
+}
+
+START_TEST(act_refused_when_the_journal_fails)
+{
+    struct snapshot sn;
+    char msg[GAME_MSG_MAX] = "";
+
+    journaled_game();
+    snap(&sn);
+    store.fail_next = 1;
+    ck_assert_int_eq(call_act(&peers[0], 2, -1), PROTO_ERR_INTERNAL);
+    lobby_durable(lobby, store.seq);
+    /* Nothing acknowledged, nothing sent, nothing journaled. */
+    assert_unchanged(&sn);
+    /* The room is where it was: the same seat plays the same move. */
+    ck_assert_int_eq(run_op(lobby_sync, ROOM, &peers[1].peer, NULL, msg), PROTO_OK);
+    lobby_durable(lobby, store.seq);
+    track(&peers[1]);
+    ck_assert_int_eq(peers[1].rev, peers[0].rev);
+    ck_assert_int_eq(call_act(&peers[0], 2, peers[0].rev), PROTO_OK);
+    lobby_durable(lobby, store.seq);
+    track(&peers[0]);
+    track(&peers[1]);
+    ck_assert_int_eq(json_integer_value(json_object_get(peers[1].view, "total")), 2);
+    ck_assert_uint_eq(json_array_size(store.lines), sn.records + 1);
+    store_fini();
+}
+END_TEST
+
+START_TEST(act_under_allocation_failures)
+{
+    json_t *req = json_pack("{s:{s:s, s:i}}", "action", "type", "add", "n", 1);
+    long rev0 = -1;
+    int rc = PROTO_ERR_INTERNAL;
+
+    journaled_game();
+    rev0 = peers[0].rev;
+    failalloc_install();
+    for (long budget = 0; rc != PROTO_OK && budget < 1000; budget++) {
+        struct snapshot sn;
+        char msg[GAME_MSG_MAX] = "";
+        snap(&sn);
+        failalloc_budget(budget);
+        rc = run_op(lobby_act, PLAYING | LOBBY_NEED_TURN, &peers[0].peer, req, msg);
+        failalloc_budget(-1);
+        lobby_durable(lobby, store.seq);
+        if (rc != PROTO_OK) {
+            ck_assert_int_eq(rc, PROTO_ERR_INTERNAL);
+            assert_unchanged(&sn);
+        }
+    }
+    failalloc_remove();
+    ck_assert_int_eq(rc, PROTO_OK);
+    /* Accepted once: journaled once, and every seat either has the diff or
+     * was closed so that it resumes to a full state. */
+    ck_assert_uint_eq(json_array_size(store.lines), 4 + 1);
+    for (int i = 0; i < 2; i++) {
+        if (!peers[i].closed) {
+            track(&peers[i]);
+            ck_assert_int_eq(peers[i].rev, rev0 + 1);
+        }
+    }
+    json_decref(req);
+    store_fini();
+}
+END_TEST
+
+START_TEST(room_over_its_backlog_refuses_actions)
+{
+    struct lobby_config small = cfg;
+
+    lobby_free(lobby);
+    small.outbox_max = 600;
+    lobby = lobby_new(&small);
+    store_attach(lobby);
+    two_player_game();
+    /* The disk stops: records are taken but never become durable. */
+    int rc = PROTO_OK;
+    int accepted = 0;
+    for (int i = 0; i < 20 && rc == PROTO_OK; i++) {
+        rc = call_act(&peers[i % 2], 1, -1);
+        accepted += rc == PROTO_OK;
+    }
+    ck_assert_int_eq(rc, PROTO_ERR_SERVER_BUSY);
+    ck_assert_int_ge(accepted, 1);
+    size_t records = json_array_size(store.lines);
+    ck_assert_int_eq(call_act(&peers[accepted % 2], 1, -1), PROTO_ERR_SERVER_BUSY);
+    ck_assert_uint_eq(json_array_size(store.lines), records);
+    /* Once the records are durable the room plays on. */
+    lobby_durable(lobby, store.seq);
+    track(&peers[0]);
+    track(&peers[1]);
+    ck_assert_int_eq(call_act(&peers[accepted % 2], 1, -1), PROTO_OK);
+    store_fini();
+}
+END_TEST
+
+START_TEST(spectators_are_capped)
+{
+    struct lobby_config small = cfg;
+    char msg[GAME_MSG_MAX] = "";
+
+    lobby_free(lobby);
+    small.max_spectators = 1;
+    lobby = lobby_new(&small);
+    const char *code = two_player_game();
+    json_t *req = json_pack("{s:s}", "room", code);
+    ck_assert_int_eq(run_op(lobby_spectate, 0, &peers[2].peer, req, msg), PROTO_OK);
+    ck_assert_int_eq(run_op(lobby_spectate, 0, &peers[3].peer, req, msg), PROTO_ERR_ROOM_FULL);
+    /* Asking again from the place one already has is not a second place. */
+    ck_assert_int_eq(run_op(lobby_spectate, 0, &peers[2].peer, req, msg), PROTO_OK);
+    json_decref(req);
+}
+END_TEST
+
+START_TEST(legal_is_the_same_until_the_rev_moves)
+{
+    char msg[GAME_MSG_MAX] = "";
+
+    two_player_game();
+    ck_assert_int_eq(run_op(lobby_legal, PLAYING, &peers[0].peer, NULL, msg), PROTO_OK);
+    json_t *first = json_deep_copy(last_reply(&peers[0]));
+    ck_assert_int_eq(run_op(lobby_legal, PLAYING, &peers[0].peer, NULL, msg), PROTO_OK);
+    ck_assert(json_equal(first, last_reply(&peers[0])));
+    ck_assert_uint_eq(json_array_size(json_object_get(first, "actions")), 2);
+    /* The other seat may do nothing now; after the move it may. */
+    ck_assert_int_eq(run_op(lobby_legal, PLAYING, &peers[1].peer, NULL, msg), PROTO_OK);
+    ck_assert_uint_eq(json_array_size(json_object_get(last_reply(&peers[1]), "actions")), 0);
+    ck_assert_int_eq(call_act(&peers[0], 1, -1), PROTO_OK);
+    ck_assert_int_eq(run_op(lobby_legal, PLAYING, &peers[1].peer, NULL, msg), PROTO_OK);
+    ck_assert_uint_eq(json_array_size(json_object_get(last_reply(&peers[1]), "actions")), 2);
+    ck_assert_int_eq(json_integer_value(json_object_get(last_reply(&peers[1]), "rev")),
+                     json_integer_value(json_object_get(first, "rev")) + 1);
+    /* A spectator or a seat before the start is told why not. */
+    ck_assert_int_eq(run_op(lobby_legal, PLAYING, &peers[4].peer, NULL, msg),
+                     PROTO_ERR_NOT_IN_ROOM);
+    json_decref(first);
+}
+END_TEST
+
+START_TEST(act_out_of_turn_or_after_the_end)
+{
+    two_player_game();
+    ck_assert_int_eq(call_act(&peers[1], 1, -1), PROTO_ERR_NOT_YOUR_TURN);
+    for (int i = 0; i < 20; i++) {
+        if (call_act(&peers[i % 2], 2, -1) != PROTO_OK) {
+            break;
+        }
+    }
+    ck_assert_int_eq(call_act(&peers[0], 1, -1), PROTO_ERR_GAME_OVER);
+    ck_assert_int_eq(call_act(&peers[1], 1, -1), PROTO_ERR_GAME_OVER);
+}
+END_TEST
+
 int main(void)
 {
     const struct ck_case cases[] = {
@@ -513,6 +745,12 @@ int main(void)
         {"expiry", rooms_expire},
         {"limits", room_limit_is_server_busy},
         {"chat", chat_is_cleaned_and_bounded},
+        {"journal_failure", act_refused_when_the_journal_fails},
+        {"alloc_failure", act_under_allocation_failures},
+        {"backlog", room_over_its_backlog_refuses_actions},
+        {"spectator_cap", spectators_are_capped},
+        {"legal_cache", legal_is_the_same_until_the_rev_moves},
+        {"turn_and_end", act_out_of_turn_or_after_the_end},
     };
     return CK_RUN("lobby", cases, setup, teardown);
 }
