@@ -145,7 +145,7 @@ struct sorc_card {
 extern const struct sorc_card sorc_cards[SORC_NCARDS];
 
 /* Card index of `id`, or SORC_NONE. */
-uint8_t sorc_card_find(const char *id);
+uint8_t sorc__card_find(const char *id);
 
 /* ---- State ---- */
 

@@ -59,7 +59,7 @@ static int card_field(const json_t *obj, const char *key, int nullable, uint8_t 
     if (!json_is_string(v)) {
         return -1;
     }
-    *ret = sorc_card_find(json_string_value(v));
+    *ret = sorc__card_find(json_string_value(v));
     return *ret == SORC_NONE ? -1 : 0;
 }
 
@@ -495,7 +495,7 @@ static int card_list(const json_t *arr, uint8_t *out, uint8_t *ret_n, uint8_t *s
         return -1;
     }
     json_array_foreach(arr, i, v) {
-        uint8_t c = sorc_card_find(json_string_value(v));
+        uint8_t c = sorc__card_find(json_string_value(v));
         if (c == SORC_NONE || seen[c]) {
             return -1;
         }
@@ -572,7 +572,7 @@ int sorc_state_load(struct sorc_state *st, const json_t *pos, char *msg, size_t 
         LOAD_FAIL("play");
     }
     json_array_foreach(play, i, e) {
-        uint8_t c = sorc_card_find(game_json_str(e, "card"));
+        uint8_t c = sorc__card_find(game_json_str(e, "card"));
         uint8_t objs[SORC_NCARDS];
         uint8_t no;
         int ip;
@@ -627,7 +627,7 @@ int sorc_state_load(struct sorc_state *st, const json_t *pos, char *msg, size_t 
         st->deck[st->ndeck++] = tmp[k];
     }
     json_array_foreach(json_object_get(pos, "gates"), i, e) {
-        uint8_t c = sorc_card_find(json_string_value(e));
+        uint8_t c = sorc__card_find(json_string_value(e));
         if (c == SORC_NONE) {
             LOAD_FAIL("gates");
         }
@@ -651,7 +651,7 @@ int sorc_state_load(struct sorc_state *st, const json_t *pos, char *msg, size_t 
     if (st->stage == SORC_S_COMBO) {
         const json_t *d = json_object_get(pos, "duel");
         for (int s = 0; s < 2; s++) {
-            uint8_t c = sorc_card_find(json_string_value(json_array_get(d, (size_t)s)));
+            uint8_t c = sorc__card_find(json_string_value(json_array_get(d, (size_t)s)));
             if (c == SORC_NONE || sorc__find_inplay(st, c) < 0 || sorc__controller(c) != s) {
                 LOAD_FAIL("duel");
             }
