@@ -498,6 +498,39 @@ static int same_duel(const struct sorc_state *b, const struct sorc_state *a)
     return 1;
 }
 
+/* The Event block: null in both, or built from the same fields. */
+static int same_event(const struct sorc_state *b, const struct sorc_state *a)
+{
+    if (!event_shown(b) && !event_shown(a)) {
+        return 1;
+    }
+    return SAME(phase) && SAME(ea_card) && SAME(ea_used) && SAME(priority) && SAME(mer_seat) &&
+           SAME(discard_left);
+}
+
+/* The seats: names, factions, hand sizes and limits, sorcerers, and the
+ * "submitted" flags of the sealed states. */
+static int same_seats(const struct sorc_state *b, const struct sorc_state *a)
+{
+    int sealed = sealed_phase(b->phase);
+
+    if (!SAME(names) || !SAME(mer_seat) || !SAME(nhand) || !same_play(b, a) ||
+        sealed != sealed_phase(a->phase)) {
+        return 0;
+    }
+    return !sealed || (b->combo[0].submitted == a->combo[0].submitted &&
+                       b->combo[1].submitted == a->combo[1].submitted);
+}
+
+/* The steals left: null outside duel_steal. */
+static int same_steals_left(const struct sorc_state *b, const struct sorc_state *a)
+{
+    int vb = b->phase == SORC_P_DUEL_STEAL ? b->steal_left : -1;
+    int va = a->phase == SORC_P_DUEL_STEAL ? a->steal_left : -1;
+
+    return vb == va;
+}
+
 /* What "you" of either seat reads. */
 static int same_you(const struct sorc_state *b, const struct sorc_state *a)
 {
@@ -536,8 +569,7 @@ uint64_t sorc__changed(const void *before, const void *after)
     if (!same_duel(b, a)) {
         m |= BIT(SORC_SEC_DUEL);
     }
-    if (!SAME(phase) || !SAME(ea_card) || !SAME(ea_used) || !SAME(priority) ||
-        !SAME(mer_seat) || !SAME(discard_left)) {
+    if (!same_event(b, a)) {
         m |= BIT(SORC_SEC_EVENT);
     }
     /* "game" never changes. */
@@ -565,12 +597,10 @@ uint64_t sorc__changed(const void *before, const void *after)
     if (!SAME(over) || !SAME(winner_side) || !SAME(reason) || !SAME(mer_seat)) {
         m |= BIT(SORC_SEC_RESULT);
     }
-    if (!SAME(names) || !SAME(mer_seat) || !SAME(nhand) || !same_play(b, a) || !SAME(phase) ||
-        b->combo[0].submitted != a->combo[0].submitted ||
-        b->combo[1].submitted != a->combo[1].submitted) {
+    if (!same_seats(b, a)) {
         m |= BIT(SORC_SEC_SEATS);
     }
-    if (!SAME(phase) || !SAME(steal_left)) {
+    if (!same_steals_left(b, a)) {
         m |= BIT(SORC_SEC_STEALS_LEFT);
     }
     if (!SAME(turn)) {
