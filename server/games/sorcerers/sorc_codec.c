@@ -483,7 +483,8 @@ int sorc_state_load(struct sorc_state *st, const json_t *pos, struct game_error 
     }
     /* Unlisted cards go under the deck (or to the discard pile), list order. */
     for (int c = SORC_NCARDS - 1; c >= 0; c--) {
-        if (!seen[c] && !(rest && (strcmp(rest, "discard") == 0 || strcmp(rest, "hand_mer") == 0))) {
+        if (!seen[c] &&
+            !(rest && (strcmp(rest, "discard") == 0 || strcmp(rest, "hand_mer") == 0))) {
             st->deck[st->ndeck++] = (uint8_t)c;
         }
     }

@@ -52,8 +52,7 @@ static int sorc_apply(void *state, int seat, const json_t *action, struct game_e
         return game_error_set(err, GAME_E_OVER, "R-sorcerers-7: the game is over");
     }
     if (seat < 0 || seat > 1 || !st->act[sorc__side(st, seat)]) {
-        return game_error_set(err, GAME_E_NOT_TURN,
-                              "R-sorcerers-4.2: it is not your decision now");
+        return game_error_set(err, GAME_E_NOT_TURN, "R-sorcerers-4.2: it is not your decision now");
     }
     if (sorc_action_decode(action, &a) < 0) {
         return game_error_set(err, GAME_E_BAD_ACTION,
@@ -97,6 +96,8 @@ static int sorc_check_invariants(const void *state, struct game_error *err)
     return sorc__check(state, err);
 }
 
+/* The Sorcerers rules core as the server sees it: the one symbol this folder
+ * exports to the registry. Static data; no function in it keeps state. */
 const struct game_ops sorc_game = {
     .id = "sorcerers",
     .title = "Sorcerers",

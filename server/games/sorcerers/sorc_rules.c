@@ -837,7 +837,8 @@ static void sealed_done(struct sorc_state *st, int side)
 
 #define REFUSE(rule, token, ...) refuse(err, rule, token, __VA_ARGS__)
 
-static int do_recruit(struct sorc_state *st, int side, const struct sorc_action *a, struct game_error *err)
+static int do_recruit(struct sorc_state *st, int side, const struct sorc_action *a,
+                      struct game_error *err)
 {
     switch (a->type) {
     case SORC_A_RECRUIT: {
@@ -963,7 +964,8 @@ static int matches(uint8_t card, int what)
     return 1;
 }
 
-static int do_activate(struct sorc_state *st, int side, const struct sorc_action *a, struct game_error *err)
+static int do_activate(struct sorc_state *st, int side, const struct sorc_action *a,
+                       struct game_error *err)
 {
     uint8_t c = a->card;
     const struct sorc_card *cd;
@@ -1091,7 +1093,8 @@ static int do_activate(struct sorc_state *st, int side, const struct sorc_action
     return GAME_OK;
 }
 
-static int do_encounter(struct sorc_state *st, int side, const struct sorc_action *a, struct game_error *err)
+static int do_encounter(struct sorc_state *st, int side, const struct sorc_action *a,
+                        struct game_error *err)
 {
     struct sorc_combo *k = &st->combo[side];
     uint8_t s = a->sorcerer;
@@ -1119,7 +1122,8 @@ static int do_encounter(struct sorc_state *st, int side, const struct sorc_actio
     return GAME_OK;
 }
 
-static int do_combo(struct sorc_state *st, int side, const struct sorc_action *a, struct game_error *err)
+static int do_combo(struct sorc_state *st, int side, const struct sorc_action *a,
+                    struct game_error *err)
 {
     struct sorc_combo *k = &st->combo[side];
     int ip = sorc__find_inplay(st, k->final);
@@ -1206,7 +1210,8 @@ static int do_combo(struct sorc_state *st, int side, const struct sorc_action *a
     return GAME_OK;
 }
 
-static int do_negate(struct sorc_state *st, int side, const struct sorc_action *a, struct game_error *err)
+static int do_negate(struct sorc_state *st, int side, const struct sorc_action *a,
+                     struct game_error *err)
 {
     struct sorc_combo *k = &st->combo[side];
     int slots[2];
@@ -1265,7 +1270,8 @@ int sorc__is_defense_negator(uint8_t d)
 }
 
 /* Validates and applies one action; see sorc.h. */
-int sorc__rules_apply(struct sorc_state *st, int seat, const struct sorc_action *a, struct game_error *err)
+int sorc__rules_apply(struct sorc_state *st, int seat, const struct sorc_action *a,
+                      struct game_error *err)
 {
     int side = sorc__side(st, seat);
     int opp = side ^ 1;

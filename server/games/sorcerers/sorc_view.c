@@ -41,8 +41,8 @@ static const char *faction(int side)
 /* 1 in the sealed states, where the "submitted" flags are public. */
 static int sealed_phase(int phase)
 {
-    return phase == SORC_P_ENCOUNTER || phase == SORC_P_DUEL_COMBO ||
-           phase == SORC_P_DUEL_NEGATE || phase == SORC_P_DUEL_DEFENSE;
+    return phase == SORC_P_ENCOUNTER || phase == SORC_P_DUEL_COMBO || phase == SORC_P_DUEL_NEGATE ||
+           phase == SORC_P_DUEL_DEFENSE;
 }
 
 static json_t *sorcerer_json(const struct sorc_state *st, int i)
@@ -148,13 +148,14 @@ json_t *sorc__you(const void *state, int seat)
     if (st->phase == SORC_P_ENCOUNTER && st->combo[side].asked && st->combo[side].submitted) {
         static const char *const ch[] = {"keep", "first_to_fight", "martyr"};
         rc |= game_json_set(y, "submitted_choice",
-                      json_pack("{s:s, s:o}", "choice", ch[st->combo[side].enc_choice % 3],
-                                "sorcerer", cid(st->combo[side].enc_sorc)));
+                            json_pack("{s:s, s:o}", "choice", ch[st->combo[side].enc_choice % 3],
+                                      "sorcerer", cid(st->combo[side].enc_sorc)));
     }
     if (st->phase == SORC_P_DUEL_NEGATE && st->combo[side].asked && st->combo[side].submitted) {
         rc |= game_json_set(y, "submitted_negate",
-                      json_pack("{s:o, s:o}", "spell_negator", cid(st->combo[side].neg_target[0]),
-                                "event_negator", cid(st->combo[side].neg_target[1])));
+                            json_pack("{s:o, s:o}", "spell_negator",
+                                      cid(st->combo[side].neg_target[0]), "event_negator",
+                                      cid(st->combo[side].neg_target[1])));
     }
     if (st->phase == SORC_P_DUEL_DEFENSE && st->combo[side].asked && st->combo[side].submitted) {
         rc |= game_json_set(y, "submitted_defense", cid(st->combo[side].def_card));
@@ -183,10 +184,9 @@ json_t *sorc__you(const void *state, int seat)
         rc |= game_json_set(y, "opponent_hand", ids(st->hand[opp], st->nhand[opp]));
     }
     for (int i = 0; i < st->nxfer; i++) {
-        rc |= game_json_push(moves,
-                              json_pack("{s:o, s:i, s:i}", "card", cid(st->xfer_card[i]), "from",
-                                        sorc__seat(st, st->xfer_from[i]), "to",
-                                        sorc__seat(st, st->xfer_from[i] ^ 1)));
+        rc |= game_json_push(moves, json_pack("{s:o, s:i, s:i}", "card", cid(st->xfer_card[i]),
+                                              "from", sorc__seat(st, st->xfer_from[i]), "to",
+                                              sorc__seat(st, st->xfer_from[i] ^ 1)));
     }
     rc |= game_json_set(y, "transfers", moves);
     if (rc) {
@@ -283,8 +283,8 @@ static json_t *build_event(const void *state)
         }
     }
     /* json_pack frees `used` when it fails, and fails when `used` is NULL. */
-    return json_pack("{s:i, s:o, s:o, s:i}", "priority", sorc__seat(st, st->priority),
-                     "activated", used, "resolving", cid(st->ea_card), "discard_left",
+    return json_pack("{s:i, s:o, s:o, s:i}", "priority", sorc__seat(st, st->priority), "activated",
+                     used, "resolving", cid(st->ea_card), "discard_left",
                      st->phase == SORC_P_EVENT_DISCARD ? st->discard_left : 0);
 }
 
@@ -476,8 +476,8 @@ static int same_play(const struct sorc_state *b, const struct sorc_state *a)
 /* The duel block: its presence, the picks, and the revealed combos. */
 static int same_duel(const struct sorc_state *b, const struct sorc_state *a)
 {
-    if (!SAME(mer_seat) || !SAME(revealed) || !SAME(outcome) || !SAME(winner) ||
-        !SAME(margin) || !SAME(protected_) || !SAME(destroy_morgana)) {
+    if (!SAME(mer_seat) || !SAME(revealed) || !SAME(outcome) || !SAME(winner) || !SAME(margin) ||
+        !SAME(protected_) || !SAME(destroy_morgana)) {
         return 0;
     }
     for (int s = 0; s < 2; s++) {
@@ -487,11 +487,10 @@ static int same_duel(const struct sorc_state *b, const struct sorc_state *a)
             return 0;
         }
         /* Before the reveal the slots are a private draft, not shown here. */
-        if (b->revealed &&
-            (memcmp(kb->slot, ka->slot, sizeof(kb->slot)) != 0 ||
-             memcmp(kb->negated, ka->negated, sizeof(kb->negated)) != 0 ||
-             kb->sacrifice != ka->sacrifice || kb->betray != ka->betray ||
-             kb->clear_mind != ka->clear_mind || kb->total != ka->total)) {
+        if (b->revealed && (memcmp(kb->slot, ka->slot, sizeof(kb->slot)) != 0 ||
+                            memcmp(kb->negated, ka->negated, sizeof(kb->negated)) != 0 ||
+                            kb->sacrifice != ka->sacrifice || kb->betray != ka->betray ||
+                            kb->clear_mind != ka->clear_mind || kb->total != ka->total)) {
             return 0;
         }
     }
@@ -545,8 +544,7 @@ static int same_you(const struct sorc_state *b, const struct sorc_state *a)
         }
     }
     /* The Track list names the cards of the deck. */
-    return b->phase != SORC_P_EVENT_TRACK ||
-           same_prefix(b->deck, b->ndeck, a->deck, a->ndeck);
+    return b->phase != SORC_P_EVENT_TRACK || same_prefix(b->deck, b->ndeck, a->deck, a->ndeck);
 }
 
 /* The change mask of game.h; see sorc.h. */

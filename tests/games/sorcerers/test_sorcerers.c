@@ -248,8 +248,9 @@ START_TEST(run_scenario)
             if (exp && json_object_get(exp, "error")) {
                 const char *want = json_string_value(json_object_get(exp, "error"));
                 const char *tok = json_string_value(json_object_get(exp, "token"));
-                ck_assert_msg(strcmp(status_name(rc), want) == 0, "%s step %zu: got %s (%s), want %s",
-                              id, k, status_name(rc), err.message, want);
+                ck_assert_msg(strcmp(status_name(rc), want) == 0,
+                              "%s step %zu: got %s (%s), want %s", id, k, status_name(rc),
+                              err.message, want);
                 if (tok) {
                     ck_assert_msg(strstr(err.message, tok) != NULL,
                                   "%s step %zu: message '%s' lacks %s", id, k, err.message, tok);
@@ -272,7 +273,8 @@ START_TEST(run_scenario)
             ck_assert_msg(ok, "%s step %zu: view mismatch at %s", id, k, where);
         }
         if (exp && json_object_get(exp, "legal")) {
-            json_t *l = sorc_game.legal(st, (int)json_integer_value(json_object_get(exp, "legal_seat")));
+            json_t *l = sorc_game.legal(
+                st, (int)json_integer_value(json_object_get(exp, "legal_seat")));
             int ok = json_equal(l, json_object_get(exp, "legal"));
             if (!ok) {
                 char *d = json_dumps(l, JSON_COMPACT);
@@ -283,7 +285,8 @@ START_TEST(run_scenario)
             ck_assert_msg(ok, "%s step %zu: legal list differs", id, k);
         }
         if (exp && json_object_get(exp, "legal_count")) {
-            json_t *l = sorc_game.legal(st, (int)json_integer_value(json_object_get(exp, "legal_seat")));
+            json_t *l = sorc_game.legal(
+                st, (int)json_integer_value(json_object_get(exp, "legal_seat")));
             long n = (long)json_array_size(l);
             json_decref(l);
             ck_assert_msg(n == json_integer_value(json_object_get(exp, "legal_count")),
