@@ -470,7 +470,7 @@ int sorc__seat(const struct sorc_state *st, int side);
 /* Sets up a new game in `st` (zeroed by the caller). merlinian_seat is 0, 1
  * or -1 (random from the generator); max_turns 0 means no limit. */
 void sorc__setup(struct sorc_state *st, const uint8_t seed[32], int merlinian_seat,
-                      int max_turns, const char *name0, const char *name1);
+                 int max_turns, const char *name0, const char *name1);
 
 /* Continues the automatic steps until some seat must decide or the game is
  * over. Used by setup and by position loading. */
