@@ -485,8 +485,9 @@ int sorc__rules_apply(struct sorc_state *st, int seat, const struct sorc_action 
 /* Fills `out` with every action `seat` may send now. */
 void sorc__legal_list(const struct sorc_state *st, int seat, struct sorc_legal *out);
 
-/* 0 when every invariant holds, else -1 with a description in `err`. */
-int sorc__check(const struct sorc_state *st, struct game_error *err);
+/* game_ops.check_invariants: 0 when every invariant of the state holds,
+ * else -1 with a description in `err`. */
+int sorc__check_invariants(const void *state, struct game_error *err);
 
 /* Helpers the view and legal list share with the rules. */
 int sorc__find_inplay(const struct sorc_state *st, uint8_t card);

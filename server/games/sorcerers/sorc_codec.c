@@ -533,7 +533,7 @@ int sorc_state_load(struct sorc_state *st, const json_t *pos, struct game_error 
     }
     sorc__log(st, "Position loaded.");
     sorc__run(st);
-    return sorc__check(st, err);
+    return sorc__check_invariants(st, err);
 #undef LOAD_FAIL
 }
 

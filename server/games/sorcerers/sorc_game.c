@@ -3,10 +3,10 @@
  * sorc_game.c - the Sorcerers entry of the game registry: the `struct
  * game_ops sorc_game` table and the thin game.h entry points around the
  * core (init from parsed options, apply as decode then rules, legal as
- * enumerate then encode, the active seats, the invariant check). It owns
- * the order of the refusal checks of R-sorcerers-4.4 and nothing more:
- * rules live in sorc_rules.c, JSON in sorc_codec.c and sorc_view.c. It
- * never copies the state: the server hands apply a scratch copy.
+ * enumerate then encode, the active seats). It owns the order of the
+ * refusal checks of R-sorcerers-4.4 and nothing more: rules live in
+ * sorc_rules.c, JSON in sorc_codec.c and sorc_view.c. It never copies the
+ * state: the server hands apply a scratch copy.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,11 +91,6 @@ static unsigned sorc_active(const void *state)
     return m;
 }
 
-static int sorc_check_invariants(const void *state, struct game_error *err)
-{
-    return sorc__check(state, err);
-}
-
 /* The Sorcerers rules core as the server sees it: the one symbol this folder
  * exports to the registry. Static data; no function in it keeps state. */
 const struct game_ops sorc_game = {
@@ -115,6 +110,6 @@ const struct game_ops sorc_game = {
     .legal = sorc_legal,
     .active = sorc_active,
     .result = sorc__result,
-    .check_invariants = sorc_check_invariants,
+    .check_invariants = sorc__check_invariants,
     .tests = NULL,
 };

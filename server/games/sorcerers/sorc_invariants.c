@@ -18,10 +18,11 @@
         return -1;                                                                             \
     } while (0)
 
-/* Checks every invariant of `st`; 0, or -1 with a description in `err`
+/* Checks every invariant of the state; 0, or -1 with a description in `err`
  * (status GAME_E_ILLEGAL). See sorc.h. */
-int sorc__check(const struct sorc_state *st, struct game_error *err)
+int sorc__check_invariants(const void *state, struct game_error *err)
 {
+    const struct sorc_state *st = state;
     int count[SORC_NCARDS];
 
     memset(count, 0, sizeof(count));
