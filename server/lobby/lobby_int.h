@@ -117,11 +117,16 @@ void lobby__out(struct room *room, struct lobby_peer *peer, const char *line, si
 void lobby__scrub(struct room *room, const struct lobby_peer *peer);
 
 /* Sends `msg` (borrowed) to `peer`: through the room's queue when `room`
- * is set, directly otherwise. */
+ * is set, directly otherwise. NULL `msg` (or one that cannot be
+ * serialised) closes the peer: it would otherwise wait forever. */
 void lobby__send_json(struct room *room, struct lobby_peer *peer, const json_t *msg);
 
-/* Sends {"re": id, "ok": true, ...fields}; steals `fields` (may be NULL). */
+/* Sends {"re": id, "ok": true, ...fields}; steals `fields`. NULL fields
+ * mean a failed allocation: the peer is closed instead of half answered. */
 void lobby__reply_ok(struct room *room, struct lobby_peer *peer, const json_t *id, json_t *fields);
+
+/* Sends {"re": id, "ok": true}. */
+void lobby__reply_bare(struct room *room, struct lobby_peer *peer, const json_t *id);
 
 /* Sends one line, or one message (borrowed), to every member. */
 void lobby__broadcast_line(struct room *room, const char *line, size_t len);

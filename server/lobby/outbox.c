@@ -100,11 +100,14 @@ void lobby__send_json(struct room *room, struct lobby_peer *peer, const json_t *
     size_t len;
     char *line;
 
-    if (!peer || !msg) {
+    if (!peer) {
         return;
     }
-    line = proto_line_dump(msg, &len);
+    line = msg ? proto_line_dump(msg, &len) : NULL;
     if (!line) {
+        /* The peer would wait for a line it never gets: close it, so that
+         * it reconnects and asks again. */
+        peer->close(peer);
         return;
     }
     if (room) {
@@ -115,18 +118,27 @@ void lobby__send_json(struct room *room, struct lobby_peer *peer, const json_t *
     free(line);
 }
 
-/* Sends the success reply {"re": id, "ok": true, ...fields}; steals `fields`
- * (may be NULL). With `room` set it waits for the room's journal. */
+/* Sends the success reply {"re": id, "ok": true, ...fields}; steals
+ * `fields`, where NULL is a failed allocation upstream (the peer is then
+ * closed, never sent half a reply). With `room` set it waits for the room's
+ * journal. */
 void lobby__reply_ok(struct room *room, struct lobby_peer *peer, const json_t *id, json_t *fields)
 {
-    json_t *r = proto_reply_ok(id);
+    json_t *r = fields ? proto_reply_ok(id) : NULL;
 
-    if (r && fields) {
-        json_object_update(r, fields);
+    if (r && json_object_update(r, fields) != 0) {
+        json_decref(r);
+        r = NULL;
     }
     lobby__send_json(room, peer, r);
     json_decref(r);
     json_decref(fields);
+}
+
+/* Sends {"re": id, "ok": true}. */
+void lobby__reply_bare(struct room *room, struct lobby_peer *peer, const json_t *id)
+{
+    lobby__reply_ok(room, peer, id, json_object());
 }
 
 void lobby__broadcast_line(struct room *room, const char *line, size_t len)

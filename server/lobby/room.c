@@ -713,7 +713,7 @@ int lobby_leave(struct lobby *lobby, struct lobby_peer *peer, const struct lobby
 {
     const json_t *id = rq->id;
     uint64_t now = rq->now;
-    lobby__reply_ok(NULL, peer, id, NULL);
+    lobby__reply_bare(NULL, peer, id);
     peer_detach(lobby, peer, false, now);
     return PROTO_OK;
 }
@@ -854,7 +854,7 @@ int lobby_chat(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_
         lobby__broadcast(room, ev);
         json_decref(ev);
     }
-    lobby__reply_ok(room, peer, id, NULL);
+    lobby__reply_bare(room, peer, id);
     (void)lobby;
     return PROTO_OK;
 }
