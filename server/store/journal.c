@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * journal.c - group commit of room journals on libuv's thread pool, and
- * the rebuild of rooms at start.
+ * the reading of journals at start. It never reads the lobby: it reports
+ * durability and hands journals back through `struct store_hooks`.
  *
  * On the loop thread, store_append() formats a record into its room's
  * pending buffer and gives it the next sequence number. One write job at a
@@ -17,8 +18,9 @@
  * touches only the job it is given.
  */
 #define _GNU_SOURCE /* syncfs */
-#include "store.h"
+#include "journal.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +32,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "proto.h"
 
 #define RETRY_MS 1000
 
@@ -70,7 +73,7 @@ struct job {
 struct store {
     uv_loop_t *loop;
     struct store_config cfg;
-    struct lobby *lobby;
+    struct store_hooks hooks;
     char rooms_dir[PATH_MAX];
     struct jfile *files;
     struct jent *forgets; /* closed files to unlink in the next job */
@@ -103,6 +106,20 @@ static int journal_path(const struct store *st, const char *code, char *out, siz
     memcpy(out + d + 1, code, c);
     memcpy(out + d + 1 + c, ext, sizeof(ext));
     return 0;
+}
+
+/* A room code becomes a file name: exactly PROTO_ROOM_CODE_LEN letters and
+ * digits. */
+static bool is_code(const char *code)
+{
+    size_t i;
+
+    for (i = 0; code[i]; i++) {
+        if (i >= PROTO_ROOM_CODE_LEN || !isalnum((unsigned char)code[i])) {
+            return false;
+        }
+    }
+    return i == PROTO_ROOM_CODE_LEN;
 }
 
 /* ---- Worker (thread pool) ---- */
@@ -294,11 +311,14 @@ static void after_work(uv_work_t *req, int status)
     }
     free(job->ents);
     st->job_running = false;
-    if (!failed) {
-        st->durable = job->seq;
-        lobby_durable(st->lobby, job->seq);
-    }
+    uint64_t seq = job->seq;
     free(job);
+    if (!failed && seq > st->durable) {
+        st->durable = seq;
+        if (st->hooks.durable) {
+            st->hooks.durable(st->hooks.ctx, seq);
+        }
+    }
     if (has_pending(st)) {
         if (failed && !st->stopping) {
             arm(st, RETRY_MS);
@@ -377,38 +397,45 @@ static struct jfile *file_get(struct store *st, const char *code)
     return f;
 }
 
-static uint64_t store_append(void *ctx, const char *code, const char *payload, size_t plen)
+/* Appends one record to room `code`'s journal; see journal.h. Nothing is
+ * changed when it fails. */
+int store_append(void *ctx, const char *code, const char *line, size_t len, uint64_t *ret_seq)
 {
     struct store *st = ctx;
-    struct jfile *f = file_get(st, code);
-    size_t len;
-    char *line;
+    size_t total = STORE_SUM_HEX + 1 + len + 1;
 
-    if (!f || !(line = store_record_format(payload, plen, &len))) {
-        /* The record cannot be kept: report the previous number so that
-         * nothing waits forever, and say so. */
-        log_error("journal %s: out of memory; a record was not written", code);
-        return st->next_seq;
+    if (!is_code(code)) {
+        st->stats.refused++;
+        return -EINVAL;
     }
-    if (f->len + len > f->cap) {
+    struct jfile *f = file_get(st, code);
+    if (!f) {
+        st->stats.refused++;
+        return -ENOMEM;
+    }
+    if (f->len + total > f->cap) {
         size_t cap = f->cap ? f->cap : 4096;
-        while (cap < f->len + len) {
+        while (cap < f->len + total) {
             cap *= 2;
         }
         char *nb = realloc(f->buf, cap);
         if (!nb) {
-            free(line);
-            log_error("journal %s: out of memory; a record was not written", code);
-            return st->next_seq;
+            st->stats.refused++;
+            return -ENOMEM;
         }
         f->buf = nb;
         f->cap = cap;
     }
-    memcpy(f->buf + f->len, line, len);
-    f->len += len;
-    free(line);
+    char *rec = store_record_format(line, len, &total);
+    if (!rec) {
+        st->stats.refused++;
+        return -ENOMEM;
+    }
+    memcpy(f->buf + f->len, rec, total);
+    free(rec);
+    f->len += total;
     st->stats.records++;
-    st->next_seq++;
+    *ret_seq = ++st->next_seq;
     if (!st->job_running) {
         if (st->cfg.fsync == STORE_FSYNC_ALWAYS || st->stopping) {
             job_start(st);
@@ -416,14 +443,18 @@ static uint64_t store_append(void *ctx, const char *code, const char *payload, s
             arm(st, st->cfg.batch_ms);
         }
     }
-    return st->next_seq;
+    return 0;
 }
 
-static void store_forget(void *ctx, const char *code)
+/* Schedules the removal of room `code`'s journal; see journal.h. */
+void store_forget(void *ctx, const char *code)
 {
     struct store *st = ctx;
     struct jfile **p, *f = NULL;
 
+    if (!is_code(code)) {
+        return;
+    }
     for (p = &st->files; *p; p = &(*p)->next) {
         if (strcmp((*p)->code, code) == 0) {
             f = *p;
@@ -464,19 +495,24 @@ static void store_forget(void *ctx, const char *code)
     }
 }
 
-struct lobby_store store_lobby_ops(struct store *st)
-{
-    struct lobby_store ops = {
-        .append = store_append,
-        .forget = store_forget,
-        .ctx = st,
-    };
-    return ops;
-}
-
 /* ---- Open, load, stop ---- */
 
-int store_open(uv_loop_t *loop, const struct store_config *cfg, struct lobby *lobby,
+int store_fsync_parse(const char *name)
+{
+    if (strcmp(name, "always") == 0) {
+        return STORE_FSYNC_ALWAYS;
+    }
+    if (strcmp(name, "batch") == 0) {
+        return STORE_FSYNC_BATCH;
+    }
+    if (strcmp(name, "never") == 0) {
+        return STORE_FSYNC_NEVER;
+    }
+    return -1;
+}
+
+/* Opens the store; see journal.h. */
+int store_open(uv_loop_t *loop, const struct store_config *cfg, const struct store_hooks *hooks,
                struct store **ret_store)
 {
     struct store *st = calloc(1, sizeof(*st));
@@ -486,13 +522,15 @@ int store_open(uv_loop_t *loop, const struct store_config *cfg, struct lobby *lo
     }
     st->loop = loop;
     st->cfg = *cfg;
-    st->lobby = lobby;
-    if (strlen(cfg->dir) + sizeof("/rooms") + PROTO_ROOM_CODE_LEN + sizeof(".journal.bad") >
+    if (hooks) {
+        st->hooks = *hooks;
+    }
+    size_t dl = strnlen(cfg->dir, sizeof(cfg->dir));
+    if (dl + sizeof("/rooms/") + PROTO_ROOM_CODE_LEN + sizeof(".journal.bad") >
         sizeof(st->rooms_dir)) {
         free(st);
         return -ENAMETOOLONG;
     }
-    size_t dl = strlen(cfg->dir);
     memcpy(st->rooms_dir, cfg->dir, dl);
     memcpy(st->rooms_dir + dl, "/rooms", sizeof("/rooms"));
     if (mkdir(st->rooms_dir, 0700) != 0 && errno != EEXIST) {
@@ -500,7 +538,11 @@ int store_open(uv_loop_t *loop, const struct store_config *cfg, struct lobby *lo
         free(st);
         return -e;
     }
-    uv_timer_init(loop, &st->timer);
+    int rc = uv_timer_init(loop, &st->timer);
+    if (rc != 0) {
+        free(st);
+        return rc;
+    }
     st->timer.data = st;
     *ret_store = st;
     return 0;
@@ -546,12 +588,17 @@ static void set_aside(const char *path)
     }
 }
 
+/* Reads every journal back through the `restore` hook; see journal.h. */
 int store_load(struct store *st, uint64_t now, uint64_t ended_ttl_ms)
 {
-    DIR *d = opendir(st->rooms_dir);
+    DIR *d;
     struct dirent *de;
     int restored = 0;
 
+    if (!st->hooks.restore) {
+        return 0;
+    }
+    d = opendir(st->rooms_dir);
     if (!d) {
         log_error("journal: cannot read %s: %s", st->rooms_dir, strerror(errno));
         return 0;
@@ -562,14 +609,15 @@ int store_load(struct store *st, uint64_t now, uint64_t ended_ttl_ms)
         size_t nlen = strlen(de->d_name), len = 0, good = 0;
         time_t mtime = 0;
         json_t *records = NULL;
-        char err[GAME_MSG_MAX] = "";
+        char err[STORE_ERR_MAX] = "";
 
-        if (nlen != PROTO_ROOM_CODE_LEN + 8 || strcmp(de->d_name + PROTO_ROOM_CODE_LEN, ".journal") != 0) {
+        if (nlen != PROTO_ROOM_CODE_LEN + 8 ||
+            strcmp(de->d_name + PROTO_ROOM_CODE_LEN, ".journal") != 0) {
             continue;
         }
         memcpy(code, de->d_name, PROTO_ROOM_CODE_LEN);
         code[PROTO_ROOM_CODE_LEN] = '\0';
-        if (journal_path(st, code, path, sizeof(path)) != 0) {
+        if (!is_code(code) || journal_path(st, code, path, sizeof(path)) != 0) {
             continue;
         }
         char *data = read_all(path, &len, &mtime);
@@ -594,17 +642,14 @@ int store_load(struct store *st, uint64_t now, uint64_t ended_ttl_ms)
         uint64_t age_ms = wall > mtime ? (uint64_t)(wall - mtime) * 1000 : 0;
         const json_t *last = json_array_get(records, json_array_size(records) - 1);
         const char *lt = json_string_value(json_object_get(last, "t"));
-        if (lt && strcmp(lt, "end") == 0 && age_ms >= ended_ttl_ms) {
+        if ((lt && strcmp(lt, "end") == 0 && age_ms >= ended_ttl_ms) ||
+            json_array_size(records) == 0) {
             (void)unlink(path);
             json_decref(records);
             continue;
         }
-        if (json_array_size(records) == 0) {
-            (void)unlink(path);
-            json_decref(records);
-            continue;
-        }
-        if (lobby_restore(st->lobby, records, now, age_ms, err) != 0) {
+        if (st->hooks.restore(st->hooks.ctx, records, now, age_ms, err, sizeof(err)) != 0) {
+            err[sizeof(err) - 1] = '\0';
             log_error("journal %s does not replay (%s); set aside as .bad", code, err);
             set_aside(path);
         } else {
@@ -616,6 +661,7 @@ int store_load(struct store *st, uint64_t now, uint64_t ended_ttl_ms)
     return restored;
 }
 
+/* Flushes what waits and closes the timer; see journal.h. */
 void store_stop(struct store *st)
 {
     st->stopping = true;
@@ -630,11 +676,13 @@ void store_stop(struct store *st)
     job_start(st);
 }
 
+/* Counters since open; see journal.h. */
 struct store_stats store_stats(const struct store *st)
 {
     return st->stats;
 }
 
+/* Frees the store and closes its files; see journal.h. */
 void store_free(struct store *st)
 {
     if (!st) {

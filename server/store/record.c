@@ -5,7 +5,7 @@
  * the first line that is unterminated or fails its checksum, so a record
  * torn by a power cut is dropped and everything before it kept. No I/O.
  */
-#include "store.h"
+#include "record.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -91,18 +91,4 @@ int store_journal_parse(const char *data, size_t len, json_t **ret_records, size
     *ret_records = records;
     *ret_good = pos;
     return pos == len ? 0 : 1;
-}
-
-int store_fsync_parse(const char *name)
-{
-    if (strcmp(name, "always") == 0) {
-        return STORE_FSYNC_ALWAYS;
-    }
-    if (strcmp(name, "batch") == 0) {
-        return STORE_FSYNC_BATCH;
-    }
-    if (strcmp(name, "never") == 0) {
-        return STORE_FSYNC_NEVER;
-    }
-    return -1;
 }

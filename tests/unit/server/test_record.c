@@ -10,7 +10,7 @@
 
 #include <sodium.h>
 
-#include "store.h"
+#include "record.h"
 
 static char *journal_of(const char *const *payloads, size_t n, size_t *ret_len)
 {
@@ -116,15 +116,6 @@ START_TEST(checksummed_non_object_is_refused)
 }
 END_TEST
 
-START_TEST(fsync_names)
-{
-    ck_assert_int_eq(store_fsync_parse("always"), STORE_FSYNC_ALWAYS);
-    ck_assert_int_eq(store_fsync_parse("batch"), STORE_FSYNC_BATCH);
-    ck_assert_int_eq(store_fsync_parse("never"), STORE_FSYNC_NEVER);
-    ck_assert_int_eq(store_fsync_parse("sometimes"), -1);
-}
-END_TEST
-
 int main(void)
 {
     const struct ck_case cases[] = {
@@ -133,7 +124,6 @@ int main(void)
         {"torn_tail_is_dropped", torn_tail_is_dropped},
         {"corrupt_record_ends_the_journal", corrupt_record_ends_the_journal},
         {"checksummed_non_object_is_refused", checksummed_non_object_is_refused},
-        {"fsync_names", fsync_names},
     };
     if (sodium_init() < 0) {
         return EXIT_FAILURE;

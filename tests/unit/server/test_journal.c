@@ -1,0 +1,437 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_journal.c - the libuv journal on a real event loop and a temporary
+ * directory: sequence numbers, refused appends, group commit per fsync
+ * policy, forget, stop, and the reading of journals back through the
+ * restore hook.
+ *
+ * Every durable report is checked against the files at the moment it is
+ * made: the journals must then hold at least that many records.
+ */
+#include "ck_run.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sodium.h>
+#include <uv.h>
+
+#include "journal.h"
+
+#define DEADLINE_MS 10000
+
+static char dir[PATH_MAX];
+static char rooms[PATH_MAX + 8];
+static uv_loop_t loop;
+static struct store *st;
+
+/* What the hooks saw. */
+static uint64_t durable_seq;
+static unsigned durable_calls;
+static unsigned restored;
+static int restore_result;
+static json_t *restored_records; /* array of each restore's records */
+static size_t forgotten;          /* records of journals removed on purpose */
+
+/* ---- Files ---- */
+
+static void room_path(const char *code, char *out, size_t len)
+{
+    snprintf(out, len, "%s/%s.journal", rooms, code);
+}
+
+/* The records of one journal (new reference, empty when the file is
+ * missing); *ret_len is the file's size. */
+static json_t *read_journal(const char *code, size_t *ret_len)
+{
+    char path[PATH_MAX + 32];
+    room_path(code, path, sizeof(path));
+    FILE *f = fopen(path, "rb");
+    json_t *out = NULL;
+    size_t good = 0, len = 0;
+    char *data = NULL;
+
+    if (f) {
+        fseek(f, 0, SEEK_END);
+        len = (size_t)ftell(f);
+        fseek(f, 0, SEEK_SET);
+        data = malloc(len + 1);
+        ck_assert_ptr_nonnull(data);
+        ck_assert_uint_eq(fread(data, 1, len, f), len);
+        fclose(f);
+    }
+    ck_assert_int_ge(store_journal_parse(data ? data : "", len, &out, &good), 0);
+    free(data);
+    if (ret_len) {
+        *ret_len = len;
+    }
+    return out;
+}
+
+/* Number of whole, valid records in every journal of the directory. */
+static size_t records_on_disk(void)
+{
+    DIR *d = opendir(rooms);
+    struct dirent *de;
+    size_t n = 0;
+
+    ck_assert_ptr_nonnull(d);
+    while ((de = readdir(d))) {
+        size_t l = strlen(de->d_name);
+        if (l > 8 && strcmp(de->d_name + l - 8, ".journal") == 0) {
+            char code[64];
+            snprintf(code, sizeof(code), "%.*s", (int)(l - 8), de->d_name);
+            json_t *r = read_journal(code, NULL);
+            n += json_array_size(r);
+            json_decref(r);
+        }
+    }
+    closedir(d);
+    return n;
+}
+
+static bool file_exists(const char *name)
+{
+    char path[PATH_MAX + 32];
+    struct stat sb;
+
+    snprintf(path, sizeof(path), "%s/%s", rooms, name);
+    return stat(path, &sb) == 0;
+}
+
+/* ---- Hooks ---- */
+
+static void on_durable(void *ctx, uint64_t seq)
+{
+    ck_assert_ptr_eq(ctx, &loop);
+    ck_assert_uint_gt(seq, durable_seq);
+    /* Nothing is reported durable that is not in its file. */
+    ck_assert_uint_ge(records_on_disk() + forgotten, seq);
+    durable_seq = seq;
+    durable_calls++;
+}
+
+static int on_restore(void *ctx, const json_t *records, uint64_t now, uint64_t age_ms, char *err,
+                      size_t errlen)
+{
+    ck_assert_ptr_eq(ctx, &loop);
+    ck_assert_uint_eq(now, 42);
+    json_array_append(restored_records, (json_t *)records);
+    if (restore_result != 0) {
+        snprintf(err, errlen, "refused by the test");
+        return -1;
+    }
+    restored++;
+    return 0;
+}
+
+/* ---- Fixture ---- */
+
+static void setup(void)
+{
+    const char *tmp = getenv("TMPDIR");
+
+    snprintf(dir, sizeof(dir), "%s/conclave-journal-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(rooms, sizeof(rooms), "%s/rooms", dir);
+    ck_assert_int_eq(uv_loop_init(&loop), 0);
+    st = NULL;
+    durable_seq = 0;
+    durable_calls = 0;
+    restored = 0;
+    restore_result = 0;
+    forgotten = 0;
+    restored_records = json_array();
+}
+
+/* Stops and frees the store, letting the loop run to its end. */
+static void close_store(void)
+{
+    if (st) {
+        store_stop(st);
+        ck_assert_int_eq(uv_run(&loop, UV_RUN_DEFAULT), 0);
+        store_free(st);
+        st = NULL;
+    }
+}
+
+static void teardown(void)
+{
+    close_store();
+    ck_assert_int_eq(uv_loop_close(&loop), 0);
+    DIR *d = opendir(rooms);
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        char path[PATH_MAX + 300];
+        if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) {
+            snprintf(path, sizeof(path), "%s/%s", rooms, de->d_name);
+            (void)unlink(path);
+        }
+    }
+    if (d) {
+        closedir(d);
+    }
+    (void)rmdir(rooms);
+    (void)rmdir(dir);
+    json_decref(restored_records);
+}
+
+static void open_store(enum store_fsync policy, uint64_t batch_ms)
+{
+    struct store_config cfg = {.fsync = policy, .batch_ms = batch_ms};
+    const struct store_hooks hooks = {.durable = on_durable, .restore = on_restore, .ctx = &loop};
+
+    snprintf(cfg.dir, sizeof(cfg.dir), "%s", dir);
+    durable_seq = 0; /* numbers start again with each store */
+    durable_calls = 0;
+    ck_assert_int_eq(store_open(&loop, &cfg, &hooks, &st), 0);
+}
+
+static void tick(uv_timer_t *t)
+{
+    (void)t;
+}
+
+/* Runs the loop until `*value` reaches `want` or DEADLINE_MS pass. */
+static void run_until(const uint64_t *value, uint64_t want)
+{
+    uv_timer_t t;
+    uint64_t end;
+
+    uv_update_time(&loop);
+    end = uv_now(&loop) + DEADLINE_MS;
+    uv_timer_init(&loop, &t);
+    uv_timer_start(&t, tick, 2, 2);
+    while (*value < want && uv_now(&loop) < end) {
+        uv_run(&loop, UV_RUN_ONCE);
+    }
+    uv_close((uv_handle_t *)&t, NULL);
+    uv_run(&loop, UV_RUN_NOWAIT);
+}
+
+static uint64_t append(const char *code, int n)
+{
+    char line[64];
+    uint64_t seq = 0;
+    int len = snprintf(line, sizeof(line), "{\"t\":\"act\",\"n\":%d}", n);
+
+    ck_assert_int_eq(store_append(st, code, line, (size_t)len, &seq), 0);
+    return seq;
+}
+
+/* Room `code`'s journal holds exactly records n = first .. last, in order. */
+static void expect_journal(const char *code, int first, int last)
+{
+    json_t *r = read_journal(code, NULL);
+
+    ck_assert_uint_eq(json_array_size(r), (size_t)(last - first + 1));
+    for (int i = first; i <= last; i++) {
+        const json_t *rec = json_array_get(r, (size_t)(i - first));
+        ck_assert_int_eq(json_integer_value(json_object_get(rec, "n")), i);
+    }
+    json_decref(r);
+}
+
+/* ---- Tests ---- */
+
+START_TEST(fsync_names)
+{
+    ck_assert_int_eq(store_fsync_parse("always"), STORE_FSYNC_ALWAYS);
+    ck_assert_int_eq(store_fsync_parse("batch"), STORE_FSYNC_BATCH);
+    ck_assert_int_eq(store_fsync_parse("never"), STORE_FSYNC_NEVER);
+    ck_assert_int_eq(store_fsync_parse("sometimes"), -1);
+}
+END_TEST
+
+START_TEST(append_numbers_records_and_reports_them_durable)
+{
+    open_store(STORE_FSYNC_BATCH, 1);
+    ck_assert_uint_eq(append("AAAAAA", 1), 1);
+    ck_assert_uint_eq(append("BBBBBB", 2), 2);
+    ck_assert_uint_eq(append("AAAAAA", 3), 3);
+    ck_assert_uint_eq(durable_calls, 0); /* never from inside append */
+    run_until(&durable_seq, 3);
+    ck_assert_uint_eq(durable_seq, 3);
+    struct store_stats s = store_stats(st);
+    ck_assert_uint_eq(s.records, 3);
+    ck_assert_uint_ge(s.fsyncs, 1);
+    json_t *a = read_journal("AAAAAA", NULL);
+    ck_assert_uint_eq(json_array_size(a), 2);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(a, 1), "n")), 3);
+    json_decref(a);
+    expect_journal("BBBBBB", 2, 2);
+}
+END_TEST
+
+START_TEST(append_refuses_a_code_that_is_no_file_name)
+{
+    uint64_t seq = 0;
+
+    open_store(STORE_FSYNC_BATCH, 1);
+    ck_assert_int_eq(store_append(st, "../x/y", "{}", 2, &seq), -EINVAL);
+    ck_assert_int_eq(store_append(st, "ABCDEFG", "{}", 2, &seq), -EINVAL);
+    ck_assert_int_eq(store_append(st, "", "{}", 2, &seq), -EINVAL);
+    ck_assert_uint_eq(store_stats(st).refused, 3);
+}
+END_TEST
+
+START_TEST(batch_groups_records_into_one_write)
+{
+    open_store(STORE_FSYNC_BATCH, 5);
+    for (int i = 1; i <= 5; i++) {
+        append("AAAAAA", i);
+    }
+    run_until(&durable_seq, 5);
+    ck_assert_uint_eq(durable_seq, 5);
+    ck_assert_uint_eq(durable_calls, 1);
+    ck_assert_uint_eq(store_stats(st).writes, 1);
+    ck_assert_uint_eq(store_stats(st).fsyncs, 1);
+    expect_journal("AAAAAA", 1, 5);
+}
+END_TEST
+
+START_TEST(always_starts_a_write_at_once)
+{
+    /* The batch delay is never waited for: the first record's write starts
+     * at once, the others share the next one. */
+    open_store(STORE_FSYNC_ALWAYS, 600000);
+    for (int i = 1; i <= 5; i++) {
+        append("AAAAAA", i);
+    }
+    run_until(&durable_seq, 5);
+    ck_assert_uint_eq(durable_seq, 5);
+    ck_assert_uint_eq(store_stats(st).writes, 2);
+    ck_assert_uint_eq(store_stats(st).fsyncs, 2);
+    expect_journal("AAAAAA", 1, 5);
+}
+END_TEST
+
+START_TEST(forget_removes_the_journal)
+{
+    open_store(STORE_FSYNC_BATCH, 1);
+    append("AAAAAA", 1);
+    append("BBBBBB", 2);
+    run_until(&durable_seq, 2);
+    ck_assert(file_exists("AAAAAA.journal"));
+    forgotten = 1;
+    store_forget(st, "AAAAAA");
+    append("BBBBBB", 3);
+    run_until(&durable_seq, 3);
+    ck_assert(!file_exists("AAAAAA.journal"));
+    expect_journal("BBBBBB", 2, 3);
+}
+END_TEST
+
+START_TEST(stop_writes_what_waits)
+{
+    open_store(STORE_FSYNC_BATCH, 600000);
+    append("AAAAAA", 1);
+    close_store();
+    ck_assert_uint_eq(durable_seq, 1);
+    expect_journal("AAAAAA", 1, 1);
+}
+END_TEST
+
+START_TEST(load_hands_each_journal_to_restore)
+{
+    open_store(STORE_FSYNC_BATCH, 1);
+    append("AAAAAA", 1);
+    append("BBBBBB", 2);
+    append("AAAAAA", 3);
+    close_store();
+
+    open_store(STORE_FSYNC_BATCH, 1);
+    ck_assert_int_eq(store_load(st, 42, 1000000), 2);
+    ck_assert_uint_eq(restored, 2);
+    ck_assert_uint_eq(json_array_size(restored_records), 2);
+    size_t total = json_array_size(json_array_get(restored_records, 0)) +
+                   json_array_size(json_array_get(restored_records, 1));
+    ck_assert_uint_eq(total, 3);
+    /* Numbers go on from 1 in a new process; the lobby keeps its own. */
+    ck_assert_uint_eq(append("AAAAAA", 4), 1);
+    run_until(&durable_seq, 1);
+}
+END_TEST
+
+START_TEST(load_truncates_a_torn_tail)
+{
+    open_store(STORE_FSYNC_BATCH, 1);
+    append("AAAAAA", 1);
+    append("AAAAAA", 2);
+    close_store();
+    char path[PATH_MAX + 32];
+    size_t before;
+    json_decref(read_journal("AAAAAA", &before));
+    room_path("AAAAAA", path, sizeof(path));
+    FILE *f = fopen(path, "ab");
+    ck_assert_ptr_nonnull(f);
+    fputs("0123456789abcdef0123456789abcdef {\"t\":\"ac", f);
+    fclose(f);
+
+    open_store(STORE_FSYNC_BATCH, 1);
+    ck_assert_int_eq(store_load(st, 42, 1000000), 1);
+    ck_assert_uint_eq(json_array_size(json_array_get(restored_records, 0)), 2);
+    size_t after;
+    json_decref(read_journal("AAAAAA", &after));
+    ck_assert_uint_eq(after, before);
+}
+END_TEST
+
+START_TEST(load_sets_aside_a_journal_that_does_not_replay)
+{
+    open_store(STORE_FSYNC_BATCH, 1);
+    append("AAAAAA", 1);
+    close_store();
+
+    restore_result = -1;
+    open_store(STORE_FSYNC_BATCH, 1);
+    ck_assert_int_eq(store_load(st, 42, 1000000), 0);
+    ck_assert(!file_exists("AAAAAA.journal"));
+    ck_assert(file_exists("AAAAAA.journal.bad"));
+}
+END_TEST
+
+START_TEST(load_drops_an_old_finished_room)
+{
+    uint64_t seq;
+
+    open_store(STORE_FSYNC_BATCH, 1);
+    append("AAAAAA", 1);
+    ck_assert_int_eq(store_append(st, "AAAAAA", "{\"t\":\"end\"}", 11, &seq), 0);
+    close_store();
+
+    open_store(STORE_FSYNC_BATCH, 1);
+    ck_assert_int_eq(store_load(st, 42, 0), 0);
+    ck_assert_uint_eq(json_array_size(restored_records), 0);
+    ck_assert(!file_exists("AAAAAA.journal"));
+}
+END_TEST
+
+int main(void)
+{
+    const struct ck_case cases[] = {
+        {"fsync_names", fsync_names},
+        {"append_numbers_records_and_reports_them_durable",
+         append_numbers_records_and_reports_them_durable},
+        {"append_refuses_a_code_that_is_no_file_name", append_refuses_a_code_that_is_no_file_name},
+        {"batch_groups_records_into_one_write", batch_groups_records_into_one_write},
+        {"always_starts_a_write_at_once", always_starts_a_write_at_once},
+        {"forget_removes_the_journal", forget_removes_the_journal},
+        {"stop_writes_what_waits", stop_writes_what_waits},
+        {"load_hands_each_journal_to_restore", load_hands_each_journal_to_restore},
+        {"load_truncates_a_torn_tail", load_truncates_a_torn_tail},
+        {"load_sets_aside_a_journal_that_does_not_replay",
+         load_sets_aside_a_journal_that_does_not_replay},
+        {"load_drops_an_old_finished_room", load_drops_an_old_finished_room},
+    };
+    if (sodium_init() < 0) {
+        return EXIT_FAILURE;
+    }
+    return CK_RUN("journal", cases, setup, teardown);
+}
