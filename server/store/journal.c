@@ -7,19 +7,22 @@
  * On the loop thread, store_append() formats a record into its room's
  * pending buffer and gives it the next sequence number. One write job at a
  * time takes every pending buffer to the thread pool, appends each to its
- * file and fsyncs it (per the policy), then reports on the loop thread the
+ * file and flushes it (per the policy), then reports on the loop thread the
  * highest sequence number now durable. Records that arrive while a job runs
- * wait for the next one, so under load one fsync covers many actions. A
- * failed write keeps its bytes and is retried; nothing is reported durable
- * that is not on disk. A job that wrote to one journal fdatasyncs it; a job
- * that wrote to several makes them all durable with one syncfs() of the
- * data directory's file system, so one flush covers every room's records.
- * A newly created journal also has its directory entry synced. The worker
- * touches only the job it is given.
+ * wait for the next one, so under load one flush covers many actions.
+ *
+ * A failed write keeps its unwritten tail (in the buffer it was in, with no
+ * new allocation) as the file's retry buffer, and is retried every
+ * retry_ms; nothing is reported durable that is not, and nothing is written
+ * twice. A job that wrote to one journal fdatasyncs it; a job that wrote to
+ * several makes them all durable with one syncfs() of the data directory's
+ * file system. A newly created journal also has its directory entry synced.
+ * The worker touches only the job it is given.
  */
 #define _GNU_SOURCE /* syncfs */
 #include "journal.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -34,15 +37,21 @@
 #include "log.h"
 #include "proto.h"
 
-#define RETRY_MS 1000
-
 struct jfile {
     struct jfile *next;
     char code[PROTO_ROOM_CODE_LEN + 1];
     int fd; /* -1 until the worker opens it */
+    /* Records appended since the last job took this file's buffer. */
     char *buf;
     size_t len, cap;
-    bool in_job;    /* a write job holds this file's fd and old buffer */
+    /* The unwritten tail of a failed write: bytes retry[retry_off,
+     * retry_len), older than `buf`, written first. NULL when none. */
+    char *retry;
+    size_t retry_off, retry_len;
+    /* next_seq when a job last took `buf`: every record still in `buf` has
+     * a higher sequence number. */
+    uint64_t taken_seq;
+    bool in_job;    /* a write job holds this file's fd and a buffer */
     bool forgotten; /* its room was dropped while in a job: free afterwards */
 };
 
@@ -50,11 +59,14 @@ struct jent {
     struct jfile *file; /* NULL for a forget entry */
     char path[PATH_MAX];
     int fd;
-    char *buf;
-    size_t len;
-    size_t written;
+    char *buf;      /* owned; bytes [off, len) are to be written */
+    size_t off, len;
+    size_t written; /* absolute position in buf reached so far */
     bool forget;
     int err;
+    int fault_errno;   /* test hook: fail this write */
+    bool fault_partial;
+    bool fault_used;
 };
 
 struct job {
@@ -63,11 +75,13 @@ struct job {
     char dir[PATH_MAX];
     struct jent *ents;
     size_t n;
-    uint64_t seq;
+    uint64_t seq; /* durable once this job succeeds */
     enum store_fsync policy;
     uint64_t fsyncs;
     bool force_sync; /* an earlier sync failed: sync even with nothing new */
     int sync_err;
+    int sync_fault; /* test hook: fail the flush with this errno */
+    bool sync_fault_used;
 };
 
 struct store {
@@ -80,13 +94,17 @@ struct store {
     size_t nforgets, capforgets;
     uint64_t next_seq;
     uint64_t durable;
+    uint64_t held_bytes; /* appended and not yet written to a file */
+    uint64_t append_calls;
     bool sync_owed; /* bytes are written but their sync failed */
+    bool failing;
     bool job_running;
     bool timer_armed;
     bool stopping;
     bool timer_closed;
     uv_timer_t timer;
     struct store_stats stats;
+    struct store_fault fault;
 };
 
 static void job_start(struct store *st);
@@ -124,6 +142,30 @@ static bool is_code(const char *code)
 
 /* ---- Worker (thread pool) ---- */
 
+static void write_entry(struct jent *e)
+{
+    size_t stop = e->len;
+
+    if (e->fault_errno) {
+        e->fault_used = true;
+        stop = e->fault_partial ? e->written + (e->len - e->written) / 2 : e->written;
+    }
+    while (e->written < stop) {
+        ssize_t w = write(e->fd, e->buf + e->written, stop - e->written);
+        if (w < 0 && errno == EINTR) {
+            continue;
+        }
+        if (w <= 0) {
+            e->err = w < 0 ? errno : EIO;
+            return;
+        }
+        e->written += (size_t)w;
+    }
+    if (e->fault_errno) {
+        e->err = e->fault_errno;
+    }
+}
+
 static void work(uv_work_t *req)
 {
     struct job *job = req->data;
@@ -154,24 +196,14 @@ static void work(uv_work_t *req)
             e->fd = open(e->path, O_WRONLY | O_APPEND | O_CLOEXEC);
             if (e->fd < 0 && errno == ENOENT) {
                 e->fd = open(e->path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-                created = e->fd >= 0;
+                created = created || e->fd >= 0;
             }
             if (e->fd < 0) {
                 e->err = errno;
                 continue;
             }
         }
-        while (e->written < e->len) {
-            ssize_t w = write(e->fd, e->buf + e->written, e->len - e->written);
-            if (w < 0 && errno == EINTR) {
-                continue;
-            }
-            if (w <= 0) {
-                e->err = w < 0 ? errno : EIO;
-                break;
-            }
-            e->written += (size_t)w;
-        }
+        write_entry(e);
         if (!e->err) {
             nwritten++;
             last_fd = e->fd;
@@ -181,7 +213,11 @@ static void work(uv_work_t *req)
         return;
     }
     int rc;
-    if (nwritten == 1 && !created && !job->force_sync) {
+    if (job->sync_fault) {
+        job->sync_fault_used = true;
+        errno = job->sync_fault;
+        rc = -1;
+    } else if (nwritten == 1 && !created && !job->force_sync) {
         rc = fdatasync(last_fd);
     } else {
         /* One flush for every journal written (and any new directory
@@ -189,7 +225,9 @@ static void work(uv_work_t *req)
         int dfd = open(job->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         rc = dfd < 0 ? -1 : syncfs(dfd);
         if (dfd >= 0) {
+            int e = errno;
             close(dfd);
+            errno = e;
         }
     }
     job->fsyncs++;
@@ -197,7 +235,7 @@ static void work(uv_work_t *req)
         /* The bytes are in the files; only their durability is unknown.
          * They are not written again (replay would see them twice): the
          * sync is retried until it succeeds. */
-        job->sync_err = errno;
+        job->sync_err = errno ? errno : EIO;
     }
 }
 
@@ -220,47 +258,38 @@ static void arm(struct store *st, uint64_t ms)
     uv_timer_start(&st->timer, on_timer, ms, 0);
 }
 
+static uint64_t retry_ms(const struct store *st)
+{
+    return st->cfg.retry_ms ? st->cfg.retry_ms : STORE_RETRY_MS;
+}
+
 static bool has_pending(const struct store *st)
 {
     if (st->nforgets > 0 || st->sync_owed) {
         return true;
     }
     for (const struct jfile *f = st->files; f; f = f->next) {
-        if (f->len > 0) {
+        if (f->len > 0 || f->retry) {
             return true;
         }
     }
     return false;
 }
 
-/* Puts back the unwritten tail of a failed entry in front of what was
- * appended since. */
+/* Keeps the unwritten tail of a failed entry as its file's retry buffer:
+ * the entry's own buffer, so nothing is allocated and nothing is lost. */
 static void keep_unwritten(struct jent *e)
 {
     struct jfile *f = e->file;
-    size_t left = e->len - e->written;
-    char *merged;
 
-    if (left == 0) {
+    if (e->written == e->len) {
         free(e->buf);
         return;
     }
-    merged = malloc(left + f->len);
-    if (!merged) {
-        /* Cannot even keep it: it stays lost for this process, loudly. */
-        log_error("journal %s: out of memory keeping %zu unwritten bytes", f->code, left);
-        free(e->buf);
-        return;
-    }
-    memcpy(merged, e->buf + e->written, left);
-    if (f->len) {
-        memcpy(merged + left, f->buf, f->len);
-    }
-    free(f->buf);
-    free(e->buf);
-    f->buf = merged;
-    f->len += left;
-    f->cap = f->len;
+    assert(!f->retry); /* a job takes the retry buffer it finds */
+    f->retry = e->buf;
+    f->retry_off = e->written;
+    f->retry_len = e->len;
 }
 
 static void after_work(uv_work_t *req, int status)
@@ -279,26 +308,36 @@ static void after_work(uv_work_t *req, int status)
             }
             continue;
         }
-        e->file->fd = e->fd;
-        e->file->in_job = false;
-        if (e->file->forgotten) {
+        struct jfile *f = e->file;
+        if (e->fault_used && st->fault.write_fails > 0) {
+            st->fault.write_fails--;
+        }
+        st->held_bytes -= e->written - e->off;
+        f->fd = e->fd;
+        f->in_job = false;
+        if (f->forgotten) {
+            /* Its room is gone; what was not written is dropped. */
+            st->held_bytes -= e->len - e->written;
             if (e->fd >= 0) {
                 close(e->fd);
             }
             free(e->buf);
-            free(e->file->buf);
-            free(e->file);
+            free(f->buf);
+            free(f);
             continue;
         }
         if (e->err || status != 0) {
             failed = true;
             st->stats.failures++;
-            log_error("journal %s: %s; retrying", e->file->code,
-                      e->err ? strerror(e->err) : "write cancelled");
+            log_error("journal %s: %s; %zu bytes kept, retrying", f->code,
+                      e->err ? strerror(e->err) : "write cancelled", e->len - e->written);
             keep_unwritten(e);
         } else {
             free(e->buf);
         }
+    }
+    if (job->sync_fault_used && st->fault.sync_fails > 0) {
+        st->fault.sync_fails--;
     }
     if (job->sync_err && status == 0) {
         failed = true;
@@ -311,6 +350,7 @@ static void after_work(uv_work_t *req, int status)
     }
     free(job->ents);
     st->job_running = false;
+    st->failing = failed;
     uint64_t seq = job->seq;
     free(job);
     if (!failed && seq > st->durable) {
@@ -319,12 +359,16 @@ static void after_work(uv_work_t *req, int status)
             st->hooks.durable(st->hooks.ctx, seq);
         }
     }
-    if (has_pending(st)) {
-        if (failed && !st->stopping) {
-            arm(st, RETRY_MS);
-        } else if (!failed) {
-            job_start(st);
-        }
+    if (!has_pending(st)) {
+        return;
+    }
+    if (!failed) {
+        job_start(st);
+    } else if (!st->stopping) {
+        arm(st, retry_ms(st));
+    } else {
+        log_error("journal: stopping with %llu records not on disk",
+                  (unsigned long long)(st->next_seq - st->durable));
     }
 }
 
@@ -337,37 +381,60 @@ static void job_start(struct store *st)
         return;
     }
     for (struct jfile *f = st->files; f; f = f->next) {
-        n += f->len > 0;
+        n += f->len > 0 || f->retry;
     }
     job = calloc(1, sizeof(*job));
     if (!job || !(job->ents = calloc(n ? n : 1, sizeof(*job->ents)))) {
         free(job);
         log_error("journal: out of memory starting a write; retrying");
-        arm(st, RETRY_MS);
+        arm(st, retry_ms(st));
         return;
     }
     job->st = st;
     job->policy = st->cfg.fsync;
     job->seq = st->next_seq;
     job->force_sync = st->sync_owed;
+    if (st->fault.sync_fails > 0 && job->policy != STORE_FSYNC_NEVER) {
+        job->sync_fault = st->fault.sync_errno ? st->fault.sync_errno : EIO;
+    }
     memcpy(job->dir, st->rooms_dir, sizeof(job->dir));
     for (size_t i = 0; i < st->nforgets; i++) {
         job->ents[job->n++] = st->forgets[i];
     }
     st->nforgets = 0;
+    uint64_t faults = st->fault.write_fails;
     for (struct jfile *f = st->files; f; f = f->next) {
-        if (f->len == 0) {
+        if (f->len == 0 && !f->retry) {
             continue;
         }
         struct jent *e = &job->ents[job->n++];
         e->file = f;
         e->fd = f->fd;
-        e->buf = f->buf;
-        e->len = f->len;
+        if (f->retry) {
+            /* The older bytes go alone; records appended since wait for
+             * the next job, so this one vouches only for records that
+             * are older than all of them. */
+            e->buf = f->retry;
+            e->off = e->written = f->retry_off;
+            e->len = f->retry_len;
+            f->retry = NULL;
+            if (f->len > 0 && f->taken_seq < job->seq) {
+                job->seq = f->taken_seq;
+            }
+        } else {
+            e->buf = f->buf;
+            e->len = f->len;
+            f->buf = NULL;
+            f->len = f->cap = 0;
+            f->taken_seq = st->next_seq;
+        }
+        if (faults > 0) {
+            faults--;
+            e->fault_errno = st->fault.write_errno ? st->fault.write_errno : EIO;
+            e->fault_partial = st->fault.write_partial;
+        }
         f->in_job = true;
         (void)journal_path(st, f->code, e->path, sizeof(e->path));
-        f->buf = NULL;
-        f->len = f->cap = 0;
     }
     job->req.data = job;
     st->job_running = true;
@@ -390,8 +457,9 @@ static struct jfile *file_get(struct store *st, const char *code)
     if (!f) {
         return NULL;
     }
-    snprintf(f->code, sizeof(f->code), "%s", code);
+    memcpy(f->code, code, sizeof(f->code));
     f->fd = -1;
+    f->taken_seq = st->next_seq;
     f->next = st->files;
     st->files = f;
     return f;
@@ -404,6 +472,11 @@ int store_append(void *ctx, const char *code, const char *line, size_t len, uint
     struct store *st = ctx;
     size_t total = STORE_SUM_HEX + 1 + len + 1;
 
+    st->append_calls++;
+    if (st->fault.append_fail_at && st->append_calls == st->fault.append_fail_at) {
+        st->stats.refused++;
+        return st->fault.append_err ? st->fault.append_err : -ENOMEM;
+    }
     if (!is_code(code)) {
         st->stats.refused++;
         return -EINVAL;
@@ -434,10 +507,13 @@ int store_append(void *ctx, const char *code, const char *line, size_t len, uint
     memcpy(f->buf + f->len, rec, total);
     free(rec);
     f->len += total;
+    st->held_bytes += total;
     st->stats.records++;
     *ret_seq = ++st->next_seq;
     if (!st->job_running) {
-        if (st->cfg.fsync == STORE_FSYNC_ALWAYS || st->stopping) {
+        if (st->failing) {
+            arm(st, retry_ms(st)); /* already armed: the retry goes first */
+        } else if (st->cfg.fsync == STORE_FSYNC_ALWAYS || st->stopping) {
             job_start(st);
         } else {
             arm(st, st->cfg.batch_ms);
@@ -481,17 +557,28 @@ void store_forget(void *ctx, const char *code)
     e->forget = true;
     e->fd = -1;
     (void)journal_path(st, code, e->path, sizeof(e->path));
-    if (f && f->in_job) {
-        /* The running job owns its fd; after_work frees it. */
-        f->forgotten = true;
-    } else if (f) {
+    if (f) {
         /* Records still pending for a dropped room are not worth writing. */
-        e->fd = f->fd;
+        st->held_bytes -= f->len;
         free(f->buf);
-        free(f);
+        f->buf = NULL;
+        f->len = f->cap = 0;
+        if (f->retry) {
+            st->held_bytes -= f->retry_len - f->retry_off;
+            free(f->retry);
+            f->retry = NULL;
+        }
+        if (f->in_job) {
+            /* The running job owns its fd and buffer; after_work frees
+             * them and the file. */
+            f->forgotten = true;
+        } else {
+            e->fd = f->fd;
+            free(f);
+        }
     }
     if (!st->job_running) {
-        arm(st, st->cfg.batch_ms);
+        arm(st, st->failing ? retry_ms(st) : st->cfg.batch_ms);
     }
 }
 
@@ -676,10 +763,27 @@ void store_stop(struct store *st)
     job_start(st);
 }
 
-/* Counters since open; see journal.h. */
+/* Counters and what waits now; see journal.h. */
 struct store_stats store_stats(const struct store *st)
 {
-    return st->stats;
+    struct store_stats s = st->stats;
+
+    s.durable_seq = st->durable;
+    s.pending_records = st->next_seq - st->durable;
+    s.pending_bytes = st->held_bytes;
+    s.failing = st->failing;
+    return s;
+}
+
+/* Test hook: the faults to inject from now on; see journal.h. */
+void store_set_fault(struct store *st, const struct store_fault *fault)
+{
+    if (fault) {
+        st->fault = *fault;
+    } else {
+        memset(&st->fault, 0, sizeof(st->fault));
+    }
+    st->append_calls = 0;
 }
 
 /* Frees the store and closes its files; see journal.h. */
@@ -695,6 +799,7 @@ void store_free(struct store *st)
             close(f->fd);
         }
         free(f->buf);
+        free(f->retry);
         free(f);
     }
     for (size_t i = 0; i < st->nforgets; i++) {

@@ -15,8 +15,13 @@
  * forget functions below have the shape of the lobby's journal table, so
  * the server's main() joins the two.
  *
- * A write or flush that fails keeps its bytes and is retried every second;
- * nothing is reported durable that is not, and nothing is written twice.
+ * A failing disk: a write or flush that fails keeps its bytes and is
+ * retried every `retry_ms`; nothing is reported durable that is not, and
+ * nothing is written twice. While it fails, records pile up in memory: the
+ * store does not refuse them, but store_stats() tells how many records and
+ * bytes wait (`pending_records`, `pending_bytes`) and whether the last
+ * attempt failed (`failing`), so the owner can stop taking new changes
+ * until the disk catches up.
  */
 #ifndef CONCLAVE_STORE_JOURNAL_H
 #define CONCLAVE_STORE_JOURNAL_H
@@ -31,7 +36,8 @@
 
 #include "record.h"
 
-#define STORE_ERR_MAX 256 /* size of the reason buffer given to `restore` */
+#define STORE_ERR_MAX 256    /* size of the reason buffer given to `restore` */
+#define STORE_RETRY_MS 1000  /* default pause before a failed write is retried */
 
 enum store_fsync {
     /* A write + fdatasync starts as soon as a record waits; records that
@@ -63,6 +69,7 @@ struct store_config {
     char dir[PATH_MAX];    /* the data directory; journals go in dir/rooms */
     enum store_fsync fsync;
     uint64_t batch_ms;     /* longest wait of a record for its batch (BATCH) */
+    uint64_t retry_ms;     /* pause before a failed write is retried; 0: STORE_RETRY_MS */
 };
 
 struct store_stats {
@@ -71,6 +78,30 @@ struct store_stats {
     uint64_t writes;          /* write jobs run */
     uint64_t fsyncs;          /* fdatasync / syncfs calls */
     uint64_t failures;        /* failed writes and flushes (retried) */
+    uint64_t durable_seq;     /* highest sequence number reported durable */
+    uint64_t pending_records; /* records appended and not yet durable */
+    uint64_t pending_bytes;   /* bytes waiting to be written */
+    bool failing;             /* the last write or flush failed; none has succeeded since */
+};
+
+/* Test hook: failures to inject, for tests that show a failing disk is
+ * handled. Compiled in every build; the server never sets it. Counts run
+ * from the call to store_set_fault(); 0 disables a fault. */
+struct store_fault {
+    /* The append_fail_at-th store_append() from now fails with
+     * append_err (a negative errno; -ENOMEM when 0), appending nothing. */
+    uint64_t append_fail_at;
+    int append_err;
+    /* The next write_fails journal writes (one per journal per write job)
+     * fail with write_errno (EIO when 0). With write_partial, each writes
+     * the first half of its bytes before failing. */
+    uint64_t write_fails;
+    int write_errno;
+    bool write_partial;
+    /* The next sync_fails flushes fail with sync_errno (EIO when 0) after
+     * the bytes were written. */
+    uint64_t sync_fails;
+    int sync_errno;
 };
 
 struct store;
@@ -110,8 +141,11 @@ void store_forget(void *ctx, const char *code);
  * (logged with what is lost). */
 void store_stop(struct store *st);
 
-/* Counters since open. */
+/* Counters since open, and what waits now. */
 struct store_stats store_stats(const struct store *st);
+
+/* Test hook: replaces the faults to inject (copied; NULL clears them). */
+void store_set_fault(struct store *st, const struct store_fault *fault);
 
 /* Frees the store once store_stop() was called and the loop has run to
  * its end (no write job running, the timer closed). Accepts NULL. */

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_journal.c - the libuv journal on a real event loop and a temporary
- * directory: sequence numbers, refused appends, group commit per fsync
- * policy, forget, stop, and the reading of journals back through the
- * restore hook.
+ * directory: sequence numbers, append failures, group commit per fsync
+ * policy, a failing disk (writes and flushes that fail are retried, and no
+ * record is reported durable before it is in its file), forget, stop, and
+ * the reading of journals back through the restore hook.
  *
  * Every durable report is checked against the files at the moment it is
  * made: the journals must then hold at least that many records.
@@ -184,7 +185,7 @@ static void teardown(void)
 
 static void open_store(enum store_fsync policy, uint64_t batch_ms)
 {
-    struct store_config cfg = {.fsync = policy, .batch_ms = batch_ms};
+    struct store_config cfg = {.fsync = policy, .batch_ms = batch_ms, .retry_ms = 5};
     const struct store_hooks hooks = {.durable = on_durable, .restore = on_restore, .ctx = &loop};
 
     snprintf(cfg.dir, sizeof(cfg.dir), "%s", dir);
@@ -211,6 +212,25 @@ static void run_until(const uint64_t *value, uint64_t want)
     while (*value < want && uv_now(&loop) < end) {
         uv_run(&loop, UV_RUN_ONCE);
     }
+    uv_close((uv_handle_t *)&t, NULL);
+    uv_run(&loop, UV_RUN_NOWAIT);
+}
+
+static uint64_t failures_now;
+
+static void run_until_failures(uint64_t want)
+{
+    uv_timer_t t;
+    uint64_t end;
+
+    uv_update_time(&loop);
+    end = uv_now(&loop) + DEADLINE_MS;
+    uv_timer_init(&loop, &t);
+    uv_timer_start(&t, tick, 1, 1);
+    while ((failures_now = store_stats(st).failures) < want && uv_now(&loop) < end) {
+        uv_run(&loop, UV_RUN_ONCE);
+    }
+    uv_timer_stop(&t);
     uv_close((uv_handle_t *)&t, NULL);
     uv_run(&loop, UV_RUN_NOWAIT);
 }
@@ -256,16 +276,55 @@ START_TEST(append_numbers_records_and_reports_them_durable)
     ck_assert_uint_eq(append("BBBBBB", 2), 2);
     ck_assert_uint_eq(append("AAAAAA", 3), 3);
     ck_assert_uint_eq(durable_calls, 0); /* never from inside append */
+    struct store_stats s = store_stats(st);
+    ck_assert_uint_eq(s.pending_records, 3);
+    ck_assert_uint_gt(s.pending_bytes, 0);
     run_until(&durable_seq, 3);
     ck_assert_uint_eq(durable_seq, 3);
-    struct store_stats s = store_stats(st);
+    s = store_stats(st);
     ck_assert_uint_eq(s.records, 3);
+    ck_assert_uint_eq(s.durable_seq, 3);
+    ck_assert_uint_eq(s.pending_records, 0);
+    ck_assert_uint_eq(s.pending_bytes, 0);
     ck_assert_uint_ge(s.fsyncs, 1);
+    ck_assert(!s.failing);
     json_t *a = read_journal("AAAAAA", NULL);
     ck_assert_uint_eq(json_array_size(a), 2);
     ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(a, 1), "n")), 3);
     json_decref(a);
     expect_journal("BBBBBB", 2, 2);
+}
+END_TEST
+
+START_TEST(failed_append_appends_nothing)
+{
+    const struct store_fault fault = {.append_fail_at = 2};
+    uint64_t seq = 77;
+
+    open_store(STORE_FSYNC_BATCH, 1);
+    store_set_fault(st, &fault);
+    ck_assert_uint_eq(append("AAAAAA", 1), 1);
+    ck_assert_int_eq(store_append(st, "AAAAAA", "{\"n\":0}", 7, &seq), -ENOMEM);
+    ck_assert_uint_eq(seq, 77); /* untouched */
+    ck_assert_uint_eq(append("AAAAAA", 2), 2); /* no gap in the numbers */
+    run_until(&durable_seq, 2);
+    expect_journal("AAAAAA", 1, 2);
+    struct store_stats s = store_stats(st);
+    ck_assert_uint_eq(s.records, 2);
+    ck_assert_uint_eq(s.refused, 1);
+}
+END_TEST
+
+START_TEST(append_fault_reports_its_errno)
+{
+    const struct store_fault fault = {.append_fail_at = 1, .append_err = -ENOSPC};
+    uint64_t seq = 0;
+
+    open_store(STORE_FSYNC_BATCH, 1);
+    store_set_fault(st, &fault);
+    ck_assert_int_eq(store_append(st, "AAAAAA", "{}", 2, &seq), -ENOSPC);
+    ck_assert_uint_eq(store_stats(st).pending_records, 0);
+    ck_assert_uint_eq(store_stats(st).pending_bytes, 0);
 }
 END_TEST
 
@@ -309,6 +368,95 @@ START_TEST(always_starts_a_write_at_once)
     ck_assert_uint_eq(store_stats(st).writes, 2);
     ck_assert_uint_eq(store_stats(st).fsyncs, 2);
     expect_journal("AAAAAA", 1, 5);
+}
+END_TEST
+
+START_TEST(failed_writes_are_retried_and_nothing_is_durable_before)
+{
+    /* Two writes fail after writing half their bytes: the tail is written
+     * on retry, once, and only then is anything reported. */
+    const struct store_fault fault = {.write_fails = 2, .write_partial = true,
+                                      .write_errno = ENOSPC};
+
+    open_store(STORE_FSYNC_ALWAYS, 1);
+    store_set_fault(st, &fault);
+    append("AAAAAA", 1);
+    append("AAAAAA", 2);
+    run_until_failures(1);
+    ck_assert_uint_ge(failures_now, 1);
+    struct store_stats s = store_stats(st);
+    ck_assert_uint_eq(durable_calls, 0);
+    ck_assert_uint_eq(s.durable_seq, 0);
+    ck_assert_uint_eq(s.pending_records, 2);
+    ck_assert_uint_gt(s.pending_bytes, 0);
+    run_until(&durable_seq, 2);
+    ck_assert_uint_eq(durable_seq, 2);
+    s = store_stats(st);
+    ck_assert_uint_eq(s.failures, 2);
+    ck_assert_uint_eq(s.pending_records, 0);
+    ck_assert_uint_eq(s.pending_bytes, 0);
+    ck_assert(!s.failing);
+    expect_journal("AAAAAA", 1, 2);
+}
+END_TEST
+
+START_TEST(records_appended_while_failing_keep_their_order)
+{
+    /* Records keep arriving for two rooms while the disk fails; the retried
+     * tail goes first, and what is reported durable is always on disk (the
+     * durable hook checks it). */
+    const struct store_fault fault = {.write_fails = 3, .write_partial = true};
+
+    open_store(STORE_FSYNC_BATCH, 1);
+    store_set_fault(st, &fault);
+    int n = 0;
+    for (int round = 0; round < 6; round++) {
+        append("AAAAAA", ++n);
+        append("AAAAAA", ++n);
+        append("BBBBBB", 100 + n);
+        run_until_failures(round < 3 ? (uint64_t)round + 1 : 3);
+    }
+    run_until(&durable_seq, 18);
+    ck_assert_uint_eq(durable_seq, 18);
+    ck_assert_uint_eq(store_stats(st).failures, 3);
+    ck_assert_uint_eq(store_stats(st).pending_bytes, 0);
+    json_t *a = read_journal("AAAAAA", NULL);
+    json_t *b = read_journal("BBBBBB", NULL);
+    ck_assert_uint_eq(json_array_size(a), 12);
+    ck_assert_uint_eq(json_array_size(b), 6);
+    for (size_t i = 1; i < 12; i++) {
+        ck_assert_int_lt(json_integer_value(json_object_get(json_array_get(a, i - 1), "n")),
+                         json_integer_value(json_object_get(json_array_get(a, i), "n")));
+    }
+    for (size_t i = 1; i < 6; i++) {
+        ck_assert_int_lt(json_integer_value(json_object_get(json_array_get(b, i - 1), "n")),
+                         json_integer_value(json_object_get(json_array_get(b, i), "n")));
+    }
+    json_decref(a);
+    json_decref(b);
+}
+END_TEST
+
+START_TEST(failed_sync_withholds_durable_without_writing_twice)
+{
+    const struct store_fault fault = {.sync_fails = 2};
+
+    open_store(STORE_FSYNC_ALWAYS, 1);
+    store_set_fault(st, &fault);
+    append("AAAAAA", 1);
+    run_until_failures(1);
+    ck_assert_uint_ge(failures_now, 1);
+    ck_assert_uint_eq(durable_calls, 0);
+    ck_assert(store_stats(st).failing);
+    ck_assert_uint_eq(store_stats(st).pending_records, 1);
+    /* The bytes are in the file; only their flush failed. */
+    ck_assert_uint_eq(records_on_disk(), 1);
+    append("AAAAAA", 2);
+    run_until(&durable_seq, 2);
+    ck_assert_uint_eq(durable_seq, 2);
+    ck_assert_uint_eq(store_stats(st).failures, 2);
+    ck_assert(!store_stats(st).failing);
+    expect_journal("AAAAAA", 1, 2);
 }
 END_TEST
 
@@ -419,9 +567,17 @@ int main(void)
         {"fsync_names", fsync_names},
         {"append_numbers_records_and_reports_them_durable",
          append_numbers_records_and_reports_them_durable},
+        {"failed_append_appends_nothing", failed_append_appends_nothing},
+        {"append_fault_reports_its_errno", append_fault_reports_its_errno},
         {"append_refuses_a_code_that_is_no_file_name", append_refuses_a_code_that_is_no_file_name},
         {"batch_groups_records_into_one_write", batch_groups_records_into_one_write},
         {"always_starts_a_write_at_once", always_starts_a_write_at_once},
+        {"failed_writes_are_retried_and_nothing_is_durable_before",
+         failed_writes_are_retried_and_nothing_is_durable_before},
+        {"records_appended_while_failing_keep_their_order",
+         records_appended_while_failing_keep_their_order},
+        {"failed_sync_withholds_durable_without_writing_twice",
+         failed_sync_withholds_durable_without_writing_twice},
         {"forget_removes_the_journal", forget_removes_the_journal},
         {"stop_writes_what_waits", stop_writes_what_waits},
         {"load_hands_each_journal_to_restore", load_hands_each_journal_to_restore},
