@@ -9,7 +9,10 @@
  * time takes every pending buffer to the thread pool, appends each to its
  * file and flushes it (per the policy), then reports on the loop thread the
  * highest sequence number now durable. Records that arrive while a job runs
- * wait for the next one, so under load one flush covers many actions.
+ * wait for the next one, so under load one flush covers many actions. With
+ * `batch` a job starts when the oldest waiting record has waited batch_ms;
+ * with `always` and `never` it starts at once, and `never` reports the
+ * records durable as soon as write() returned.
  *
  * A failed write keeps its unwritten tail (in the buffer it was in, with no
  * new allocation) as the file's retry buffer, and is retried every
@@ -513,7 +516,7 @@ int store_append(void *ctx, const char *code, const char *line, size_t len, uint
     if (!st->job_running) {
         if (st->failing) {
             arm(st, retry_ms(st)); /* already armed: the retry goes first */
-        } else if (st->cfg.fsync == STORE_FSYNC_ALWAYS || st->stopping) {
+        } else if (st->cfg.fsync != STORE_FSYNC_BATCH || st->stopping) {
             job_start(st);
         } else {
             arm(st, st->cfg.batch_ms);

@@ -45,8 +45,9 @@ enum store_fsync {
     STORE_FSYNC_ALWAYS,
     /* Records gather for at most batch_ms, then write + fdatasync. */
     STORE_FSYNC_BATCH,
-    /* Records gather for at most batch_ms and are written with no flush:
-     * they survive a crash of the server, not of the machine. */
+    /* A write starts as soon as a record waits, with no flush; a record is
+     * durable once write() returned: it survives a crash of the server,
+     * not of the machine. */
     STORE_FSYNC_NEVER,
 };
 

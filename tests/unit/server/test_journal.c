@@ -371,6 +371,26 @@ START_TEST(always_starts_a_write_at_once)
 }
 END_TEST
 
+START_TEST(never_reports_durable_once_written_without_batch_wait)
+{
+    /* With a batch delay far beyond the deadline, only a write that starts
+     * at once can report in time. */
+    open_store(STORE_FSYNC_NEVER, 600000);
+    append("AAAAAA", 1);
+    run_until(&durable_seq, 1);
+    ck_assert_uint_eq(durable_seq, 1);
+    append("AAAAAA", 2);
+    append("BBBBBB", 3);
+    run_until(&durable_seq, 3);
+    ck_assert_uint_eq(durable_seq, 3);
+    struct store_stats s = store_stats(st);
+    ck_assert_uint_eq(s.fsyncs, 0);
+    ck_assert_uint_eq(s.writes, 3);
+    expect_journal("AAAAAA", 1, 2);
+    expect_journal("BBBBBB", 3, 3);
+}
+END_TEST
+
 START_TEST(failed_writes_are_retried_and_nothing_is_durable_before)
 {
     /* Two writes fail after writing half their bytes: the tail is written
@@ -457,6 +477,20 @@ START_TEST(failed_sync_withholds_durable_without_writing_twice)
     ck_assert_uint_eq(store_stats(st).failures, 2);
     ck_assert(!store_stats(st).failing);
     expect_journal("AAAAAA", 1, 2);
+}
+END_TEST
+
+START_TEST(failures_under_never_are_retried_too)
+{
+    const struct store_fault fault = {.write_fails = 1};
+
+    open_store(STORE_FSYNC_NEVER, 600000);
+    store_set_fault(st, &fault);
+    append("AAAAAA", 1);
+    run_until(&durable_seq, 1);
+    ck_assert_uint_eq(durable_seq, 1);
+    ck_assert_uint_eq(store_stats(st).failures, 1);
+    expect_journal("AAAAAA", 1, 1);
 }
 END_TEST
 
@@ -572,12 +606,15 @@ int main(void)
         {"append_refuses_a_code_that_is_no_file_name", append_refuses_a_code_that_is_no_file_name},
         {"batch_groups_records_into_one_write", batch_groups_records_into_one_write},
         {"always_starts_a_write_at_once", always_starts_a_write_at_once},
+        {"never_reports_durable_once_written_without_batch_wait",
+         never_reports_durable_once_written_without_batch_wait},
         {"failed_writes_are_retried_and_nothing_is_durable_before",
          failed_writes_are_retried_and_nothing_is_durable_before},
         {"records_appended_while_failing_keep_their_order",
          records_appended_while_failing_keep_their_order},
         {"failed_sync_withholds_durable_without_writing_twice",
          failed_sync_withholds_durable_without_writing_twice},
+        {"failures_under_never_are_retried_too", failures_under_never_are_retried_too},
         {"forget_removes_the_journal", forget_removes_the_journal},
         {"stop_writes_what_waits", stop_writes_what_waits},
         {"load_hands_each_journal_to_restore", load_hands_each_journal_to_restore},
