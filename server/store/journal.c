@@ -447,6 +447,24 @@ static void job_start(struct store *st)
     }
 }
 
+/* Something new waits: starts a write now or arms the timer for it. Once
+ * stopping there is no timer, so the write starts at once. */
+static void schedule(struct store *st)
+{
+    if (st->job_running) {
+        return; /* after_work starts the next one */
+    }
+    if (st->stopping) {
+        job_start(st);
+    } else if (st->failing) {
+        arm(st, retry_ms(st)); /* already armed: the retry goes first */
+    } else if (st->cfg.fsync != STORE_FSYNC_BATCH) {
+        job_start(st);
+    } else {
+        arm(st, st->cfg.batch_ms);
+    }
+}
+
 static struct jfile *file_get(struct store *st, const char *code)
 {
     struct jfile *f;
@@ -513,15 +531,7 @@ int store_append(void *ctx, const char *code, const char *line, size_t len, uint
     st->held_bytes += total;
     st->stats.records++;
     *ret_seq = ++st->next_seq;
-    if (!st->job_running) {
-        if (st->failing) {
-            arm(st, retry_ms(st)); /* already armed: the retry goes first */
-        } else if (st->cfg.fsync != STORE_FSYNC_BATCH || st->stopping) {
-            job_start(st);
-        } else {
-            arm(st, st->cfg.batch_ms);
-        }
-    }
+    schedule(st);
     return 0;
 }
 
@@ -580,9 +590,7 @@ void store_forget(void *ctx, const char *code)
             free(f);
         }
     }
-    if (!st->job_running) {
-        arm(st, st->failing ? retry_ms(st) : st->cfg.batch_ms);
-    }
+    schedule(st);
 }
 
 /* ---- Open, load, stop ---- */

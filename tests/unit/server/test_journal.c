@@ -520,6 +520,21 @@ START_TEST(stop_writes_what_waits)
 }
 END_TEST
 
+START_TEST(forget_while_stopping_still_removes_the_journal)
+{
+    open_store(STORE_FSYNC_BATCH, 1);
+    append("AAAAAA", 1);
+    run_until(&durable_seq, 1);
+    store_stop(st);
+    forgotten = 1;
+    store_forget(st, "AAAAAA");
+    ck_assert_int_eq(uv_run(&loop, UV_RUN_DEFAULT), 0);
+    store_free(st);
+    st = NULL;
+    ck_assert(!file_exists("AAAAAA.journal"));
+}
+END_TEST
+
 START_TEST(load_hands_each_journal_to_restore)
 {
     open_store(STORE_FSYNC_BATCH, 1);
@@ -617,6 +632,8 @@ int main(void)
         {"failures_under_never_are_retried_too", failures_under_never_are_retried_too},
         {"forget_removes_the_journal", forget_removes_the_journal},
         {"stop_writes_what_waits", stop_writes_what_waits},
+        {"forget_while_stopping_still_removes_the_journal",
+         forget_while_stopping_still_removes_the_journal},
         {"load_hands_each_journal_to_restore", load_hands_each_journal_to_restore},
         {"load_truncates_a_torn_tail", load_truncates_a_torn_tail},
         {"load_sets_aside_a_journal_that_does_not_replay",
