@@ -502,6 +502,12 @@ int store_append(void *ctx, const char *code, const char *line, size_t len, uint
         st->stats.refused++;
         return -EINVAL;
     }
+    if ((st->cfg.max_pending_records &&
+         st->next_seq - st->durable >= st->cfg.max_pending_records) ||
+        (st->cfg.max_pending_bytes && st->held_bytes + total > st->cfg.max_pending_bytes)) {
+        st->stats.refused++;
+        return -ENOBUFS;
+    }
     struct jfile *f = file_get(st, code);
     if (!f) {
         st->stats.refused++;

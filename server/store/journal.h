@@ -17,11 +17,13 @@
  *
  * A failing disk: a write or flush that fails keeps its bytes and is
  * retried every `retry_ms`; nothing is reported durable that is not, and
- * nothing is written twice. While it fails, records pile up in memory: the
- * store does not refuse them, but store_stats() tells how many records and
- * bytes wait (`pending_records`, `pending_bytes`) and whether the last
- * attempt failed (`failing`), so the owner can stop taking new changes
- * until the disk catches up.
+ * nothing is written twice. While it fails, records pile up in memory.
+ * store_stats() tells how many records and bytes wait (`pending_records`,
+ * `pending_bytes`) and whether the last attempt failed (`failing`), so the
+ * owner can stop taking new changes until the disk catches up; and with
+ * `max_pending_records` or `max_pending_bytes` set, store_append() itself
+ * refuses a record over either bound with -ENOBUFS, appending nothing,
+ * until the backlog is durable again.
  */
 #ifndef CONCLAVE_STORE_JOURNAL_H
 #define CONCLAVE_STORE_JOURNAL_H
@@ -71,6 +73,8 @@ struct store_config {
     enum store_fsync fsync;
     uint64_t batch_ms;     /* longest wait of a record for its batch (BATCH) */
     uint64_t retry_ms;     /* pause before a failed write is retried; 0: STORE_RETRY_MS */
+    uint64_t max_pending_records; /* appends refused while this many wait; 0: no bound */
+    uint64_t max_pending_bytes;   /* appends refused past this many unwritten bytes; 0: none */
 };
 
 struct store_stats {
@@ -127,9 +131,11 @@ int store_load(struct store *st, uint64_t now, uint64_t ended_ttl_ms);
 /* Appends one record (`len` bytes of `line`, a compact JSON object without
  * newline, copied) to room `code`'s journal. `ctx` is the struct store.
  * Returns 0 and sets *ret_seq to the record's sequence number (numbers
- * start at 1 and grow by one per record), or a negative errno (-ENOMEM)
- * when nothing was appended; *ret_seq is then untouched. Never calls a
- * hook. Has the shape of the lobby's `append`. */
+ * start at 1 and grow by one per record), or a negative errno when nothing
+ * was appended, *ret_seq then untouched: -ENOMEM, -EINVAL for a code that
+ * is not PROTO_ROOM_CODE_LEN letters and digits, -ENOBUFS over a
+ * `max_pending_*` bound. Never calls a hook. Has the shape of the lobby's
+ * `append`. */
 int store_append(void *ctx, const char *code, const char *line, size_t len, uint64_t *ret_seq);
 
 /* Removes room `code`'s journal (in the next write job); records of it

@@ -194,6 +194,19 @@ static void open_store(enum store_fsync policy, uint64_t batch_ms)
     ck_assert_int_eq(store_open(&loop, &cfg, &hooks, &st), 0);
 }
 
+static void open_store_bounded(enum store_fsync policy, uint64_t max_records, uint64_t max_bytes)
+{
+    struct store_config cfg = {.fsync = policy,
+                               .batch_ms = 1,
+                               .retry_ms = 5,
+                               .max_pending_records = max_records,
+                               .max_pending_bytes = max_bytes};
+    const struct store_hooks hooks = {.durable = on_durable, .restore = on_restore, .ctx = &loop};
+
+    snprintf(cfg.dir, sizeof(cfg.dir), "%s", dir);
+    ck_assert_int_eq(store_open(&loop, &cfg, &hooks, &st), 0);
+}
+
 static void tick(uv_timer_t *t)
 {
     (void)t;
@@ -494,6 +507,54 @@ START_TEST(failures_under_never_are_retried_too)
 }
 END_TEST
 
+START_TEST(backlog_over_its_bound_refuses_appends_until_durable)
+{
+    const struct store_fault fault = {.write_fails = 1000000};
+    uint64_t seq = 0;
+
+    open_store_bounded(STORE_FSYNC_ALWAYS, 3, 0);
+    store_set_fault(st, &fault);
+    append("AAAAAA", 1);
+    append("AAAAAA", 2);
+    append("BBBBBB", 3);
+    ck_assert_int_eq(store_append(st, "AAAAAA", "{}", 2, &seq), -ENOBUFS);
+    run_until_failures(3);
+    ck_assert_int_eq(store_append(st, "BBBBBB", "{}", 2, &seq), -ENOBUFS);
+    ck_assert_uint_eq(seq, 0);
+    ck_assert_uint_eq(store_stats(st).pending_records, 3);
+    ck_assert_uint_eq(store_stats(st).refused, 2);
+    ck_assert(store_stats(st).failing);
+    store_set_fault(st, NULL); /* the disk recovers */
+    run_until(&durable_seq, 3);
+    ck_assert_uint_eq(durable_seq, 3);
+    ck_assert_uint_eq(append("BBBBBB", 4), 4);
+    run_until(&durable_seq, 4);
+    expect_journal("AAAAAA", 1, 2);
+    expect_journal("BBBBBB", 3, 4);
+}
+END_TEST
+
+START_TEST(unwritten_bytes_over_their_bound_refuse_appends)
+{
+    const struct store_fault fault = {.write_fails = 1000000};
+    uint64_t seq = 0;
+
+    open_store_bounded(STORE_FSYNC_BATCH, 0, 200);
+    store_set_fault(st, &fault);
+    append("AAAAAA", 1); /* 32 + 1 + 17 + 1 bytes */
+    append("AAAAAA", 2);
+    append("AAAAAA", 3);
+    ck_assert_uint_eq(store_stats(st).pending_bytes, 153);
+    ck_assert_int_eq(store_append(st, "AAAAAA", "{\"t\":\"act\",\"n\":4}", 17, &seq),
+                     -ENOBUFS);
+    ck_assert_int_eq(store_append(st, "AAAAAA", "{}", 2, &seq), 0);
+    ck_assert_uint_eq(seq, 4);
+    store_set_fault(st, NULL);
+    run_until(&durable_seq, 4);
+    ck_assert_uint_eq(store_stats(st).pending_bytes, 0);
+}
+END_TEST
+
 START_TEST(forget_removes_the_journal)
 {
     open_store(STORE_FSYNC_BATCH, 1);
@@ -630,6 +691,10 @@ int main(void)
         {"failed_sync_withholds_durable_without_writing_twice",
          failed_sync_withholds_durable_without_writing_twice},
         {"failures_under_never_are_retried_too", failures_under_never_are_retried_too},
+        {"backlog_over_its_bound_refuses_appends_until_durable",
+         backlog_over_its_bound_refuses_appends_until_durable},
+        {"unwritten_bytes_over_their_bound_refuse_appends",
+         unwritten_bytes_over_their_bound_refuse_appends},
         {"forget_removes_the_journal", forget_removes_the_journal},
         {"stop_writes_what_waits", stop_writes_what_waits},
         {"forget_while_stopping_still_removes_the_journal",
