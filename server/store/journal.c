@@ -62,12 +62,12 @@ struct jent {
     struct jfile *file; /* NULL for a forget entry */
     char path[PATH_MAX];
     int fd;
-    char *buf;      /* owned; bytes [off, len) are to be written */
+    char *buf; /* owned; bytes [off, len) are to be written */
     size_t off, len;
     size_t written; /* absolute position in buf reached so far */
     bool forget;
     int err;
-    int fault_errno;   /* test hook: fail this write */
+    int fault_errno; /* test hook: fail this write */
     bool fault_partial;
     bool fault_used;
 };

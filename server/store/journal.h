@@ -38,8 +38,8 @@
 
 #include "record.h"
 
-#define STORE_ERR_MAX 256    /* size of the reason buffer given to `restore` */
-#define STORE_RETRY_MS 1000  /* default pause before a failed write is retried */
+#define STORE_ERR_MAX 256   /* size of the reason buffer given to `restore` */
+#define STORE_RETRY_MS 1000 /* default pause before a failed write is retried */
 
 enum store_fsync {
     /* A write + fdatasync starts as soon as a record waits; records that
@@ -69,10 +69,10 @@ struct store_hooks {
 };
 
 struct store_config {
-    char dir[PATH_MAX];    /* the data directory; journals go in dir/rooms */
+    char dir[PATH_MAX]; /* the data directory; journals go in dir/rooms */
     enum store_fsync fsync;
-    uint64_t batch_ms;     /* longest wait of a record for its batch (BATCH) */
-    uint64_t retry_ms;     /* pause before a failed write is retried; 0: STORE_RETRY_MS */
+    uint64_t batch_ms;            /* longest wait of a record for its batch (BATCH) */
+    uint64_t retry_ms;            /* pause before a failed write is retried; 0: STORE_RETRY_MS */
     uint64_t max_pending_records; /* appends refused while this many wait; 0: no bound */
     uint64_t max_pending_bytes;   /* appends refused past this many unwritten bytes; 0: none */
 };

@@ -23,8 +23,7 @@ char *store_record_format(const char *payload, size_t len, size_t *ret_len);
 /* Checks one line (without its '\n'); on success points *ret_payload into
  * it (borrowed from `line`) and returns 0; -1 when the checksum or the
  * shape is wrong. */
-int store_record_check(const char *line, size_t len, const char **ret_payload,
-                       size_t *ret_plen);
+int store_record_check(const char *line, size_t len, const char **ret_payload, size_t *ret_plen);
 
 /* Reads a journal's bytes: the records (JSON objects) of every whole,
  * valid line up to the first bad or unterminated one. New reference to an

@@ -38,7 +38,7 @@ static unsigned durable_calls;
 static unsigned restored;
 static int restore_result;
 static json_t *restored_records; /* array of each restore's records */
-static size_t forgotten;          /* records of journals removed on purpose */
+static size_t forgotten;         /* records of journals removed on purpose */
 
 /* ---- Files ---- */
 
@@ -318,7 +318,7 @@ START_TEST(failed_append_appends_nothing)
     store_set_fault(st, &fault);
     ck_assert_uint_eq(append("AAAAAA", 1), 1);
     ck_assert_int_eq(store_append(st, "AAAAAA", "{\"n\":0}", 7, &seq), -ENOMEM);
-    ck_assert_uint_eq(seq, 77); /* untouched */
+    ck_assert_uint_eq(seq, 77);                /* untouched */
     ck_assert_uint_eq(append("AAAAAA", 2), 2); /* no gap in the numbers */
     run_until(&durable_seq, 2);
     expect_journal("AAAAAA", 1, 2);
@@ -408,8 +408,8 @@ START_TEST(failed_writes_are_retried_and_nothing_is_durable_before)
 {
     /* Two writes fail after writing half their bytes: the tail is written
      * on retry, once, and only then is anything reported. */
-    const struct store_fault fault = {.write_fails = 2, .write_partial = true,
-                                      .write_errno = ENOSPC};
+    const struct store_fault fault = {
+        .write_fails = 2, .write_partial = true, .write_errno = ENOSPC};
 
     open_store(STORE_FSYNC_ALWAYS, 1);
     store_set_fault(st, &fault);
@@ -545,8 +545,7 @@ START_TEST(unwritten_bytes_over_their_bound_refuse_appends)
     append("AAAAAA", 2);
     append("AAAAAA", 3);
     ck_assert_uint_eq(store_stats(st).pending_bytes, 153);
-    ck_assert_int_eq(store_append(st, "AAAAAA", "{\"t\":\"act\",\"n\":4}", 17, &seq),
-                     -ENOBUFS);
+    ck_assert_int_eq(store_append(st, "AAAAAA", "{\"t\":\"act\",\"n\":4}", 17, &seq), -ENOBUFS);
     ck_assert_int_eq(store_append(st, "AAAAAA", "{}", 2, &seq), 0);
     ck_assert_uint_eq(seq, 4);
     store_set_fault(st, NULL);
