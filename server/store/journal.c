@@ -732,7 +732,9 @@ int store_load(struct store *st, uint64_t now, uint64_t ended_ttl_ms)
         int rc = store_journal_parse(data, len, &records, &good);
         free(data);
         if (rc < 0) {
-            log_error("journal %s: out of memory reading it", code);
+            log_error("journal %s: cannot read it (out of memory, or a record that is not "
+                      "JSON); left as it is",
+                      code);
             continue;
         }
         if (rc == 1) {

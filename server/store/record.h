@@ -29,7 +29,10 @@ int store_record_check(const char *line, size_t len, const char **ret_payload, s
  * valid line up to the first bad or unterminated one. New reference to an
  * array in *ret_records; *ret_good is the byte length of that valid
  * prefix. Returns 0 when the whole input was valid, 1 when a tail was
- * dropped (torn or corrupt), -1 on ENOMEM (nothing set then). */
+ * dropped (torn, failing its checksum, or a checksummed JSON value that is
+ * not an object), -1 on ENOMEM or when a checksummed line does not parse
+ * as JSON (which jansson cannot tell from running out of memory); nothing
+ * is set then, and the caller must not truncate the journal. */
 int store_journal_parse(const char *data, size_t len, json_t **ret_records, size_t *ret_good);
 
 #endif
