@@ -21,8 +21,8 @@
 #include "lobby.h"
 #include "log.h"
 #include "net.h"
+#include "journal.h"
 #include "session.h"
-#include "store.h"
 
 struct options {
     struct net_config net;
@@ -336,6 +336,28 @@ static int data_dir_ready(const char *dir)
     return 0;
 }
 
+/* ---- The journal and the lobby ----
+ * The store knows nothing of rooms: these two hooks hand its reports to
+ * the lobby, and the lobby's journal table points at the store's append
+ * and forget. */
+
+static void journal_durable(void *ctx, uint64_t seq)
+{
+    lobby_durable(ctx, seq);
+}
+
+static int journal_restore(void *ctx, const json_t *records, uint64_t now, uint64_t age_ms,
+                           char *err, size_t errlen)
+{
+    char msg[GAME_MSG_MAX] = "";
+
+    if (lobby_restore(ctx, records, now, age_ms, msg) != 0) {
+        snprintf(err, errlen, "%s", msg);
+        return -1;
+    }
+    return 0;
+}
+
 struct runtime {
     uv_signal_t sigint, sigterm;
     struct net_server *srv;
@@ -384,7 +406,12 @@ int main(int argc, char **argv)
     }
     memset(&rt, 0, sizeof(rt));
     snprintf(opt.store.dir, sizeof(opt.store.dir), "%s", opt.data_dir);
-    rc = store_open(&loop, &opt.store, lobby, &rt.store);
+    const struct store_hooks hooks = {
+        .durable = journal_durable,
+        .restore = journal_restore,
+        .ctx = lobby,
+    };
+    rc = store_open(&loop, &opt.store, &hooks, &rt.store);
     if (rc != 0) {
         fprintf(stderr, "conclaved: cannot open the journal in %s: %s\n", opt.data_dir,
                 strerror(-rc));
@@ -393,7 +420,11 @@ int main(int argc, char **argv)
         return 1;
     }
     {
-        struct lobby_store ops = store_lobby_ops(rt.store);
+        const struct lobby_store ops = {
+            .append = store_append,
+            .forget = store_forget,
+            .ctx = rt.store,
+        };
         int n = store_load(rt.store, uv_now(&loop), opt.lobby.ended_ttl_ms);
         lobby_set_store(lobby, &ops);
         if (n > 0) {
@@ -425,9 +456,11 @@ int main(int argc, char **argv)
     uv_run(&loop, UV_RUN_DEFAULT);
 
     struct store_stats ss = store_stats(rt.store);
-    log_info("journal: %llu records in %llu writes, %llu fsyncs, %llu failed writes",
+    log_info("journal: %llu records in %llu writes, %llu fsyncs, %llu failed writes, "
+             "%llu records refused",
              (unsigned long long)ss.records, (unsigned long long)ss.writes,
-             (unsigned long long)ss.fsyncs, (unsigned long long)ss.failures);
+             (unsigned long long)ss.fsyncs, (unsigned long long)ss.failures,
+             (unsigned long long)ss.refused);
     net_server_free(rt.srv);
     store_free(rt.store);
     lobby_free(lobby);
