@@ -125,7 +125,7 @@ int lobby__commit(struct lobby *lobby, struct room *room, int seat, const json_t
                                         action));
     if (rc != 0) {
         json_array_remove(room->actions, json_array_size(room->actions) - 1);
-        if (rc == -EINVAL) {
+        if (rc == -EDOM) {
             snprintf(msg, GAME_MSG_MAX, "an action holds integers only, never real numbers");
             return PROTO_ERR_BAD_ACTION;
         }

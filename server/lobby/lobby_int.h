@@ -134,8 +134,9 @@ void lobby__broadcast(struct room *room, const json_t *msg);
 
 /* Appends record `rec` (stolen; NULL counts as ENOMEM) to the room's
  * journal; what the room sends afterwards waits until it is durable.
- * Returns 0, or a negative errno when the record was not taken (-EINVAL:
- * it holds a real number). Restoring or without a store: 0. */
+ * Returns 0, or a negative errno when the record was not taken (-EDOM:
+ * it holds a real number, which the wire never carries). Restoring or
+ * without a store: 0. */
 int lobby__journal(struct room *room, json_t *rec);
 int lobby__journal_seat(struct room *room, int seat);
 int lobby__journal_host(struct room *room);

@@ -176,10 +176,10 @@ int lobby__journal(struct room *room, json_t *rec)
         return -ENOMEM;
     }
     line = proto_line_dump(rec, &len);
-    rc = line ? 0 : -errno;
+    rc = line ? 0 : errno == EINVAL ? -EDOM : -ENOMEM;
     json_decref(rec);
     if (!line) {
-        return rc < 0 ? rc : -ENOMEM;
+        return rc;
     }
     /* The store takes the line without its newline. */
     rc = lobby->store.append(lobby->store.ctx, room->code, line, len - 1, &seq);
