@@ -154,7 +154,8 @@ def resolve(name, quoted, includer, flags, sysdirs):
 
 def edges_of(path, flags, sysdirs):
     """Yields (includer, spelled, quoted) for each live #include while
-    preprocessing path as the main file."""
+    preprocessing path as the main file, then (None, errors, False) when the
+    preprocessor failed."""
     argv = [flags.cc, "-E", "-dI", "-x", "c"] + flags.defs
     for q in flags.quote:
         argv += ["-iquote", q]
@@ -164,9 +165,6 @@ def edges_of(path, flags, sysdirs):
     argv += [path, "-o", "-"]
     proc = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           universal_newlines=True)
-    if proc.returncode != 0:
-        yield None, proc.stderr, False
-        return
     cur = path
     for line in proc.stdout.splitlines():
         if not line.startswith("#"):
@@ -178,6 +176,9 @@ def edges_of(path, flags, sysdirs):
         m = DIRECTIVE.match(line)
         if m:
             yield os.path.normpath(cur), m.group(3), m.group(2) == '"'
+    # On a fatal error (a header not found) the output up to it still counts.
+    if proc.returncode != 0:
+        yield None, proc.stderr, False
 
 
 def main():
