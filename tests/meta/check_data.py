@@ -19,14 +19,23 @@ global. So:
   - in an instrumented object (it references __asan_/__ubsan_/__sanitizer_
     symbols), section sizes are the instrumentation's, so only named symbols
     are judged, and only the sanitizers' own names (listed below) are
-    skipped. Every variable the source defines keeps its own name.
+    skipped. Every variable the source defines keeps its own name;
+  - with --compdb (meson's compile_commands.json), each instrumented object
+    is also compiled again from its own command without the -fsanitize
+    flags, into a temporary folder, and that object gets the strict check.
+    So a sanitizer build (make test) loses nothing.
 
-Usage: check_data.py [--objdump OBJDUMP] TARGET...  (archives or objects)"""
+Usage: check_data.py [--objdump OBJDUMP] [--compdb FILE] TARGET...
+(archives or objects)"""
 import argparse
 import fnmatch
+import json
 import os
 import re
+import shlex
+import subprocess
 import sys
+import tempfile
 
 from metalib import run, tool
 
@@ -67,38 +76,84 @@ def objects(text):
     return out
 
 
-def check(objdump, path):
+def judge(member, lines, strict_only=False):
+    """Returns the problems of one object's objdump -h -t lines."""
+    problems = []
+    syms = []
+    sections = {}
+    for line in lines:
+        m = SYM.match(line)
+        if m:
+            syms.append((m.group(2), m.group(3), int(m.group(4), 16), m.group(5)))
+            continue
+        m = SEC.match(line)
+        if m:
+            sections[m.group(1)] = int(m.group(2), 16)
+    instrumented = any(name.startswith(INSTRUMENTED) for _, _, _, name in syms)
+    for flags, section, size, name in syms:
+        if "d" in flags[5:] or "f" in flags[5:]:
+            continue  # section and file symbols
+        if not writable(section) or size == 0:
+            continue
+        if any(fnmatch.fnmatchcase(name, p) for p in SANITIZER_NAMES):
+            continue
+        if not strict_only:
+            problems.append("%s: %s (%d bytes in %s)" % (member, name, size, section))
+    if not instrumented:
+        for section, size in sorted(sections.items()):
+            if writable(section) and size:
+                problems.append("%s: section %s holds %d bytes" % (member, section, size))
+    return problems, instrumented
+
+
+def compile_plain(entry, tmp):
+    """Compiles one compile_commands.json entry again without sanitizer
+    flags; returns the object's path."""
+    argv = entry.get("arguments") or shlex.split(entry["command"])
+    out, skip = [], False
+    for a in argv:
+        if skip:
+            skip = False
+            continue
+        if a in ("-o", "-MQ", "-MF", "-MT"):
+            skip = True
+            continue
+        if a in ("-MD", "-MMD") or a.startswith(("-fsanitize", "-fno-sanitize")):
+            continue
+        out.append(a)
+    obj = os.path.join(tmp, os.path.basename(entry["output"]))
+    proc = subprocess.run(out + ["-o", obj], cwd=entry["directory"], stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, universal_newlines=True)
+    if proc.returncode != 0:
+        sys.stderr.write("check_data: rebuilding %s failed:\n%s" % (entry["file"], proc.stdout))
+        sys.exit(2)
+    return obj
+
+
+def check(objdump, path, entries, tmp):
     problems = []
     for member, lines in objects(run([objdump, "-h", "-t", path])).items():
-        syms = []
-        sections = {}
-        for line in lines:
-            m = SYM.match(line)
-            if m:
-                syms.append((m.group(2), m.group(3), int(m.group(4), 16), m.group(5)))
+        found, instrumented = judge(member, lines)
+        problems += found
+        if instrumented and entries is not None:
+            candidates = [e for e in entries if os.path.basename(e["output"]) == member]
+            if len(candidates) > 1:
+                archive = os.path.basename(path) + ".p"
+                candidates = [e for e in candidates if archive in e["output"].split("/")]
+            if len(candidates) != 1:
+                problems.append("%s: no single compile command makes it" % member)
                 continue
-            m = SEC.match(line)
-            if m:
-                sections[m.group(1)] = int(m.group(2), 16)
-        instrumented = any(name.startswith(INSTRUMENTED) for _, _, _, name in syms)
-        for flags, section, size, name in syms:
-            if "d" in flags[5:] or "f" in flags[5:]:
-                continue  # section and file symbols
-            if not writable(section) or size == 0:
-                continue
-            if any(fnmatch.fnmatchcase(name, p) for p in SANITIZER_NAMES):
-                continue
-            problems.append("%s: %s (%d bytes in %s)" % (member, name, size, section))
-        if not instrumented:
-            for section, size in sorted(sections.items()):
-                if writable(section) and size:
-                    problems.append("%s: section %s holds %d bytes" % (member, section, size))
+            plain = compile_plain(candidates[0], tmp)
+            for name, plines in objects(run([objdump, "-h", "-t", plain])).items():
+                found, _ = judge(name + " (built without sanitizers)", plines, strict_only=True)
+                problems += found
     return problems
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--objdump")
+    ap.add_argument("--compdb")
     ap.add_argument("targets", nargs="+")
     args = ap.parse_args()
     objdump = tool("objdump", args.objdump)
@@ -106,9 +161,14 @@ def main():
     if missing:
         print("check_data: not built: " + " ".join(missing))
         return 1
+    entries = None
+    if args.compdb:
+        with open(args.compdb, encoding="utf-8") as f:
+            entries = json.load(f)
     problems = []
-    for path in args.targets:
-        problems += check(objdump, path)
+    with tempfile.TemporaryDirectory(prefix="conclave-data-") as tmp:
+        for path in args.targets:
+            problems += check(objdump, path, entries, tmp)
     names = " ".join(os.path.basename(t) for t in args.targets)
     if problems:
         print("check_data: writable data in %s (make it const, or move it into the state):"
