@@ -43,19 +43,26 @@ def main():
     if not os.path.isfile(os.path.join(args.root, ".clang-format")):
         print("check_format: no .clang-format in %s" % args.root)
         return 1
-    bad = []
     files = list(sources(args.root))
-    for rel in files:
-        proc = subprocess.run([cf, "--style=file", "--dry-run", "--Werror", rel],
-                              cwd=args.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              universal_newlines=True)
-        if proc.returncode != 0:
-            where = [l for l in proc.stderr.splitlines() if ": error: " in l]
-            bad.append((rel, where or proc.stderr.splitlines()))
+    if not files:
+        print("check_format: no .c or .h file under %s" % args.root)
+        return 1
+    proc = subprocess.run([cf, "--style=file", "--dry-run", "--Werror"] + files,
+                          cwd=args.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True)
+    where = {}
+    for line in proc.stderr.splitlines():
+        parts = line.split(":")
+        if len(parts) >= 4 and parts[0] in files and parts[1].isdigit() and "error" in parts[3]:
+            where.setdefault(parts[0], set()).add(int(parts[1]))
+    if proc.returncode != 0 and not where:
+        print("check_format: clang-format failed:\n" + proc.stderr)
+        return 1
+    bad = sorted(where.items())
     if bad:
         print("check_format: %d of %d files are not in the house format:" % (len(bad), len(files)))
-        for rel, where in bad:
-            lines = sorted({w.split(":")[1] for w in where if w.count(":") >= 3}, key=int)
+        for rel, lines in bad:
+            lines = [str(n) for n in sorted(lines)]
             print("  %s (lines %s%s)" % (rel, ", ".join(lines[:8]), ", ..." if len(lines) > 8 else ""))
         print("format one: clang-format -i FILE (the .clang-format at the top applies)")
         return 1
