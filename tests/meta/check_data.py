@@ -13,13 +13,15 @@ name, however the source spells it.
 Sanitizers add data of their own: AddressSanitizer's global descriptors
 and UBSan's source locations live in .data under local labels that have no
 symbol, and ASan adds a one-byte `__odr_asan.<global>` in .bss for each
-global. So:
+global (clang: an `__unnamed_<n>` array of descriptors in .data). So:
   - in an object built without instrumentation, every writable section must
     also be empty, which catches writable data that has no symbol at all;
   - in an instrumented object (it references __asan_/__ubsan_/__sanitizer_
     symbols), section sizes are the instrumentation's, so only named symbols
-    are judged, and only the sanitizers' own names (listed below) are
-    skipped. Every variable the source defines keeps its own name;
+    are judged, and only the sanitizers' own names (listed below, all
+    reserved identifiers) are skipped. Every variable the source defines
+    keeps its own name, and an object without instrumentation has no name
+    skipped at all;
   - with --compdb (meson's compile_commands.json), each instrumented object
     is also compiled again from its own command without the -fsanitize
     flags, into a temporary folder, and that object gets the strict check.
@@ -43,6 +45,8 @@ SANITIZER_NAMES = [
     "__odr_asan.*", "__odr_asan_gen_*", "___asan_gen_*", "__asan_*", "__ubsan_*",
     "__sancov_*", "__start___sancov_*", "__stop___sancov_*", "__sanitizer_*",
     "__profc_*", "__profd_*", "__profvp_*", "__llvm_*", "__gcov*",
+    # clang names AddressSanitizer's array of global descriptors so.
+    "__unnamed_*",
 ]
 INSTRUMENTED = ("__asan_", "__ubsan_", "__sanitizer_", "__sancov_", "__gcov", "__llvm_prf")
 
@@ -95,7 +99,7 @@ def judge(member, lines, strict_only=False):
             continue  # section and file symbols
         if not writable(section) or size == 0:
             continue
-        if any(fnmatch.fnmatchcase(name, p) for p in SANITIZER_NAMES):
+        if instrumented and any(fnmatch.fnmatchcase(name, p) for p in SANITIZER_NAMES):
             continue
         if not strict_only:
             problems.append("%s: %s (%d bytes in %s)" % (member, name, size, section))
