@@ -38,6 +38,13 @@ MARKER = re.compile(r'^# \d+ "((?:[^"\\]|\\.)*)"')
 DIRECTIVE = re.compile(r'^\s*#\s*(include|include_next|import)\s*([<"])(.*)[>"]')
 
 
+def is_build_dir(parent, name):
+    """A meson build folder inside the tree (meson setup build-test)."""
+    path = os.path.join(parent, name)
+    return name == ".git" or os.path.isdir(os.path.join(path, "meson-private")) \
+        or os.path.isfile(os.path.join(path, "build.ninja"))
+
+
 class Layers:
     def __init__(self, path):
         self.modules = []   # (family, pattern) in file order
@@ -93,7 +100,7 @@ class Layers:
                 continue
             base = pat.split("*")[0]
             for dirpath, dirnames, filenames in os.walk(os.path.join(root, base)):
-                dirnames[:] = sorted(d for d in dirnames if not d.startswith("build"))
+                dirnames[:] = sorted(d for d in dirnames if not is_build_dir(dirpath, d))
                 for name in sorted(filenames):
                     if name.endswith((".c", ".h")):
                         rel = os.path.relpath(os.path.join(dirpath, name), root)
