@@ -39,8 +39,10 @@
  * usage: bench_load [--mode compare|legal|act|offered|idle] [--target conclaved|floor]
  *                   [--conclaved PATH] [--floor PATH] [--preload PATH] [--game G]
  *                   [--games G,G] [--rooms N] [--fsync POLICY] [--warmup S]
- *                   [--seconds S] [--rate N] [--idle N]
- * PATH defaults: $CONCLAVED; bench_floor and libbench_detrand.so next to this
+ *                   [--seconds S] [--rate N] [--idle N] [--repeat N]
+ * --repeat runs the whole sequence N times (default 3 for compare, else 1);
+ * the table shows medians, which a busy machine disturbs far less than a
+ * single run. PATH defaults: $CONCLAVED; bench_floor and libbench_detrand.so next to this
  * program. Runs are bounded in time and stop by themselves.
  */
 #include <arpa/inet.h>
@@ -70,6 +72,7 @@
 
 #define MAX_ROOMS 1000
 #define IDLE_PER_WORKER 5000
+#define ROWS_MAX 64 /* result rows per repetition */
 
 /* ---- Configuration and results ---- */
 
@@ -87,6 +90,7 @@ struct config {
     double seconds;
     double rate;
     int idle;
+    int repeat;     /* 0: 3 for compare, 1 otherwise */
 };
 
 struct result {
@@ -1319,7 +1323,7 @@ static double measure_idle(const struct config *cfg, bool floor, int *ret_n)
 
 /* ---- The table ---- */
 
-static void print_header(const struct config *cfg)
+static void print_header(const struct config *cfg, int nrep)
 {
     struct utsname u;
     char load[64] = "?";
@@ -1340,59 +1344,123 @@ static void print_header(const struct config *cfg)
     strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", gmtime(&t));
     printf("bench_load --mode %s: %s, %s %s, %ld cores, load average %s at the start\n", cfg->mode,
            when, u.sysname, u.release, sysconf(_SC_NPROCESSORS_ONLN), load);
-    printf("%d rooms, --fsync %s, warm-up %.0f s, window %.0f s, offered %.0f moves/s, jansson %s\n",
-           cfg->rooms, cfg->fsync, cfg->warmup, cfg->seconds, cfg->rate, JANSSON_VERSION);
+    printf("%d rooms, --fsync %s, warm-up %.0f s, window %.0f s, offered %.0f moves/s, %d "
+           "repetition%s, jansson %s\n",
+           cfg->rooms, cfg->fsync, cfg->warmup, cfg->seconds, cfg->rate, nrep, nrep == 1 ? "" : "s",
+           JANSSON_VERSION);
     printf("conclaved: %s\nfloor:     %s\n\n", cfg->conclaved ? cfg->conclaved : "-", cfg->floor);
     fflush(stdout);
 }
 
-static void print_table(const struct result *rs, int n)
+static double median(double *v, int n)
 {
-    printf("| server | game | mode | moves/s | CPU µs/move | × floor | act p50 / p99 ms | peak RSS "
-           "| records/fsync |\n");
-    printf("|---|---|---|---:|---:|---:|---|---:|---:|\n");
-    for (int i = 0; i < n; i++) {
-        const struct result *r = &rs[i];
-        if (!r->ok) {
-            printf("| %s | %s | %s | failed | | | | | |\n", r->server, r->game, r->mode);
-            continue;
+    if (n == 0) {
+        return 0;
+    }
+    qsort(v, (size_t)n, sizeof(*v), cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Index of the floor's row for the same game and mode as row `i`, or -1. */
+static int floor_row(const struct result *rs, int nrows, int i)
+{
+    for (int k = 0; k < nrows; k++) {
+        if (strcmp(rs[k].server, "floor") == 0 && strcmp(rs[k].game, rs[i].game) == 0 &&
+            strcmp(rs[k].mode, rs[i].mode) == 0) {
+            return k;
         }
-        const struct result *fl = NULL;
-        for (int k = 0; k < n; k++) {
-            if (rs[k].ok && strcmp(rs[k].server, "floor") == 0 &&
-                strcmp(rs[k].game, r->game) == 0 && strcmp(rs[k].mode, r->mode) == 0) {
-                fl = &rs[k];
+    }
+    return -1;
+}
+
+/* The table: rs holds nrep repetitions of nrows rows (rs[r * ROWS_MAX + i]).
+ * Each figure is the median over the repetitions that succeeded; the ratio
+ * to the floor is the median of the ratios within each repetition, where
+ * the two servers ran one after the other. */
+static void print_table(const struct result *rs, int nrows, int nrep)
+{
+    printf("| server | game | mode | moves/s | CPU µs/move%s | × floor | act p50 / p99 ms | "
+           "peak RSS | records/fsync |\n",
+           nrep > 1 ? " (min–max)" : "");
+    printf("|---|---|---|---:|---:|---:|---|---:|---:|\n");
+    for (int i = 0; i < nrows; i++) {
+        double rate[64], cpu[64], p50[64], p99[64], hwm[64], fs[64], ratio[64];
+        int n = 0, nfs = 0, nratio = 0;
+        int f = floor_row(rs, nrows, i);
+        for (int r = 0; r < nrep && r < 64; r++) {
+            const struct result *x = &rs[r * ROWS_MAX + i];
+            if (!x->ok) {
+                continue;
+            }
+            rate[n] = (double)x->moves / x->secs;
+            cpu[n] = x->cpu_us;
+            p50[n] = x->p50;
+            p99[n] = x->p99;
+            hwm[n] = (double)x->hwm_kb / 1024;
+            n++;
+            if (x->per_fsync >= 0) {
+                fs[nfs++] = x->per_fsync;
+            }
+            if (f >= 0 && rs[r * ROWS_MAX + f].ok && rs[r * ROWS_MAX + f].cpu_us > 0) {
+                ratio[nratio++] = x->cpu_us / rs[r * ROWS_MAX + f].cpu_us;
             }
         }
-        char ratio[32] = "–", fs[32] = "–";
-        if (fl && fl->cpu_us > 0) {
-            snprintf(ratio, sizeof(ratio), "%.1f", r->cpu_us / fl->cpu_us);
+        const struct result *r0 = &rs[i];
+        if (n == 0) {
+            printf("| %s | %s | %s | failed | | | | | |\n", r0->server, r0->game, r0->mode);
+            continue;
         }
-        if (r->per_fsync >= 0) {
-            snprintf(fs, sizeof(fs), "%.1f", r->per_fsync);
+        double lo = cpu[0], hi = cpu[0];
+        for (int k = 1; k < n; k++) {
+            lo = cpu[k] < lo ? cpu[k] : lo;
+            hi = cpu[k] > hi ? cpu[k] : hi;
         }
-        printf("| %s | %s | %s | %.0f | %.1f | %s | %.2f / %.2f | %.0f MiB | %s |\n", r->server,
-               r->game, r->mode, (double)r->moves / r->secs, r->cpu_us, ratio, r->p50, r->p99,
-               (double)r->hwm_kb / 1024, fs);
+        char cpus[64], rat[32] = "–", fss[32] = "–";
+        if (n > 1) {
+            snprintf(cpus, sizeof(cpus), "%.1f (%.0f–%.0f)", median(cpu, n), lo, hi);
+        } else {
+            snprintf(cpus, sizeof(cpus), "%.1f", cpu[0]);
+        }
+        if (nratio) {
+            snprintf(rat, sizeof(rat), "%.1f", median(ratio, nratio));
+        }
+        if (nfs) {
+            snprintf(fss, sizeof(fss), "%.1f", median(fs, nfs));
+        }
+        printf("| %s | %s | %s | %.0f | %s | %s | %.2f / %.2f | %.0f MiB | %s |\n", r0->server,
+               r0->game, r0->mode, median(rate, n), cpus, rat, median(p50, n), median(p99, n),
+               median(hwm, n), fss);
     }
 }
 
-static void print_derived(const struct result *rs, int n)
+/* The CPU that `legal` adds per move: legal-mode minus act-mode CPU per
+ * move over the same moves, the median over the repetitions. */
+static void print_derived(const struct result *rs, int nrows, int nrep)
 {
     printf("\n");
-    for (int i = 0; i < n; i++) {
-        const struct result *l = &rs[i];
-        if (!l->ok || strcmp(l->mode, "legal") != 0) {
+    for (int i = 0; i < nrows; i++) {
+        if (strcmp(rs[i].mode, "legal") != 0) {
             continue;
         }
-        for (int k = 0; k < n; k++) {
-            const struct result *a = &rs[k];
-            if (a->ok && strcmp(a->mode, "act") == 0 && strcmp(a->server, l->server) == 0 &&
-                strcmp(a->game, l->game) == 0) {
-                printf("%s %s: `legal` costs %.1f µs per move (%.2f requests per move): "
-                       "legal-mode CPU minus act-mode CPU over the same moves\n",
-                       l->server, l->game, l->cpu_us - a->cpu_us,
-                       (double)l->legal_reqs / (double)l->moves);
+        for (int k = 0; k < nrows; k++) {
+            if (strcmp(rs[k].mode, "act") != 0 || strcmp(rs[k].server, rs[i].server) != 0 ||
+                strcmp(rs[k].game, rs[i].game) != 0) {
+                continue;
+            }
+            double d[64], reqs[64];
+            int n = 0;
+            for (int r = 0; r < nrep && r < 64; r++) {
+                const struct result *l = &rs[r * ROWS_MAX + i], *a = &rs[r * ROWS_MAX + k];
+                if (l->ok && a->ok) {
+                    d[n] = l->cpu_us - a->cpu_us;
+                    reqs[n] = (double)l->legal_reqs / (double)l->moves;
+                    n++;
+                }
+            }
+            if (n) {
+                printf("%s %s: `legal` adds %.1f µs per move (%.2f requests per move): legal-mode "
+                       "minus act-mode CPU over the same moves\n",
+                       rs[i].server, rs[i].game, median(d, n), median(reqs, n));
             }
         }
     }
@@ -1404,7 +1472,7 @@ static const char usage_text[] =
     "usage: bench_load [--mode compare|legal|act|offered|idle] [--target conclaved|floor]\n"
     "                  [--conclaved PATH] [--floor PATH] [--preload PATH] [--game G]\n"
     "                  [--games G,G] [--rooms N] [--fsync POLICY] [--warmup S] [--seconds S]\n"
-    "                  [--rate MOVES_PER_S] [--idle CONNECTIONS]\n";
+    "                  [--rate MOVES_PER_S] [--idle CONNECTIONS] [--repeat N]\n";
 
 static char *beside_self(const char *name)
 {
@@ -1462,12 +1530,15 @@ static int parse_args(struct config *cfg, int argc, char **argv)
             cfg->rate = atof(v);
         } else if (strcmp(a, "--idle") == 0) {
             cfg->idle = atoi(v);
+        } else if (strcmp(a, "--repeat") == 0) {
+            cfg->repeat = atoi(v);
         } else {
             return -1;
         }
     }
     if (cfg->rooms < 1 || cfg->rooms > MAX_ROOMS || cfg->warmup < 0 || cfg->seconds <= 0 ||
-        cfg->rate <= 0 || cfg->idle < 1 || cfg->idle > 64 * IDLE_PER_WORKER) {
+        cfg->rate <= 0 || cfg->idle < 1 || cfg->idle > 64 * IDLE_PER_WORKER || cfg->repeat < 0 ||
+        cfg->repeat > 64) {
         return -1;
     }
     return 0;
@@ -1506,12 +1577,15 @@ int main(int argc, char **argv)
         return 2;
     }
     signal(SIGPIPE, SIG_IGN);
-    struct result rs[64];
+    int nrep = cfg.repeat > 0 ? cfg.repeat : compare ? 3 : 1;
+    struct result *rs = calloc((size_t)nrep * ROWS_MAX, sizeof(*rs));
     int n = 0, status = 0;
 
-    print_header(&cfg);
+    if (!rs) {
+        return 1;
+    }
+    print_header(&cfg, nrep);
     if (!compare) {
-        struct recording rec = {0};
         if (strcmp(cfg.mode, "idle") == 0) {
             int conns;
             double kib = measure_idle(&cfg, floor, &conns);
@@ -1522,57 +1596,69 @@ int main(int argc, char **argv)
                    floor ? "floor" : "conclaved", conns, kib);
             return 0;
         }
-        if (strcmp(cfg.mode, "legal") == 0) {
-            measure_legal(&cfg, floor, cfg.game, &rec, &rs[n++]);
-        } else if (strcmp(cfg.mode, "act") == 0) {
-            measure_legal(&cfg, floor, cfg.game, &rec, &rs[n++]);
-            measure_act(&cfg, floor, cfg.game, &rec, &rs[0], &rs[n++]);
-        } else if (strcmp(cfg.mode, "offered") == 0) {
-            measure_offered(&cfg, floor, cfg.game, &rs[n++]);
-        } else {
-            fputs(usage_text, stderr);
-            return 2;
+        for (int r = 0; r < nrep; r++) {
+            struct result *row = &rs[r * ROWS_MAX];
+            struct recording rec = {0};
+            n = 0;
+            if (strcmp(cfg.mode, "legal") == 0) {
+                measure_legal(&cfg, floor, cfg.game, &rec, &row[n++]);
+            } else if (strcmp(cfg.mode, "act") == 0) {
+                measure_legal(&cfg, floor, cfg.game, &rec, &row[n++]);
+                measure_act(&cfg, floor, cfg.game, &rec, &row[0], &row[n++]);
+            } else if (strcmp(cfg.mode, "offered") == 0) {
+                measure_offered(&cfg, floor, cfg.game, &row[n++]);
+            } else {
+                fputs(usage_text, stderr);
+                return 2;
+            }
+            rec_free(&rec);
         }
-        rec_free(&rec);
         printf("\n");
-        print_table(rs, n);
-        print_derived(rs, n);
-        for (int i = 0; i < n; i++) {
-            status |= !rs[i].ok;
+        print_table(rs, n, nrep);
+        print_derived(rs, n, nrep);
+        for (int i = 0; i < nrep * ROWS_MAX; i++) {
+            status |= i % ROWS_MAX < n && !rs[i].ok;
         }
+        free(rs);
         return status;
     }
 
     /* compare: for each game and each mode the floor, then conclaved, each
      * on a fresh process, so that both see the machine at nearly the same
-     * time; then memory per idle connection. */
-    char games[256];
-    snprintf(games, sizeof(games), "%s", cfg.games);
-    for (char *save = NULL, *g = strtok_r(games, ",", &save); g && n + 6 <= 64;
-         g = strtok_r(NULL, ",", &save)) {
-        struct recording rec_floor = {0}, rec = {0};
-        measure_legal(&cfg, true, g, &rec_floor, &rs[n]);
-        measure_legal(&cfg, false, g, &rec, &rs[n + 1]);
-        measure_act(&cfg, true, g, &rec_floor, &rs[n], &rs[n + 2]);
-        measure_act(&cfg, false, g, &rec, &rs[n + 1], &rs[n + 3]);
-        rec_free(&rec_floor);
-        rec_free(&rec);
-        measure_offered(&cfg, true, g, &rs[n + 4]);
-        measure_offered(&cfg, false, g, &rs[n + 5]);
-        n += 6;
+     * time; the whole sequence nrep times; then memory per idle
+     * connection. */
+    for (int r = 0; r < nrep; r++) {
+        struct result *row = &rs[r * ROWS_MAX];
+        char games[256];
+        n = 0;
+        snprintf(games, sizeof(games), "%s", cfg.games);
+        for (char *save = NULL, *g = strtok_r(games, ",", &save); g && n + 6 <= ROWS_MAX;
+             g = strtok_r(NULL, ",", &save)) {
+            struct recording rec_floor = {0}, rec = {0};
+            measure_legal(&cfg, true, g, &rec_floor, &row[n]);
+            measure_legal(&cfg, false, g, &rec, &row[n + 1]);
+            measure_act(&cfg, true, g, &rec_floor, &row[n], &row[n + 2]);
+            measure_act(&cfg, false, g, &rec, &row[n + 1], &row[n + 3]);
+            rec_free(&rec_floor);
+            rec_free(&rec);
+            measure_offered(&cfg, true, g, &row[n + 4]);
+            measure_offered(&cfg, false, g, &row[n + 5]);
+            n += 6;
+        }
     }
     int idle_floor_n, idle_n;
     double idle_floor = measure_idle(&cfg, true, &idle_floor_n);
     double idle = measure_idle(&cfg, false, &idle_n);
 
     printf("\n");
-    print_table(rs, n);
-    print_derived(rs, n);
+    print_table(rs, n, nrep);
+    print_derived(rs, n, nrep);
     printf("\nidle connections (hello, then silence): conclaved %.1f KiB per connection over %d "
            "connections; floor %.1f KiB per connection over %d\n",
            idle, idle_n, idle_floor, idle_floor_n);
-    for (int i = 0; i < n; i++) {
-        status |= !rs[i].ok;
+    for (int i = 0; i < nrep * ROWS_MAX; i++) {
+        status |= i % ROWS_MAX < n && !rs[i].ok;
     }
+    free(rs);
     return status || idle < 0 || idle_floor < 0;
 }
