@@ -1434,7 +1434,9 @@ static void print_table(const struct result *rs, int nrows, int nrep)
 }
 
 /* The CPU that `legal` adds per move: legal-mode minus act-mode CPU per
- * move over the same moves, the median over the repetitions. */
+ * move over the same moves, the median (and range) over the repetitions.
+ * Where `legal` is cheap the range can cross zero: the difference is then
+ * smaller than what the machine's noise moves a run by. */
 static void print_derived(const struct result *rs, int nrows, int nrep)
 {
     printf("\n");
@@ -1458,9 +1460,19 @@ static void print_derived(const struct result *rs, int nrows, int nrep)
                 }
             }
             if (n) {
-                printf("%s %s: `legal` adds %.1f µs per move (%.2f requests per move): legal-mode "
-                       "minus act-mode CPU over the same moves\n",
-                       rs[i].server, rs[i].game, median(d, n), median(reqs, n));
+                double lo = d[0], hi = d[0];
+                for (int j = 1; j < n; j++) {
+                    lo = d[j] < lo ? d[j] : lo;
+                    hi = d[j] > hi ? d[j] : hi;
+                }
+                printf("%s %s: `legal` adds %.1f µs per move", rs[i].server, rs[i].game,
+                       median(d, n));
+                if (n > 1) {
+                    printf(" (%.0f to %.0f)", lo, hi);
+                }
+                printf(", %.2f requests per move: legal-mode minus act-mode CPU over the same "
+                       "moves\n",
+                       median(reqs, n));
             }
         }
     }
