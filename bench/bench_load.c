@@ -535,6 +535,7 @@ struct pair {
     size_t next;        /* replay: next move of the room */
     bool inflight;      /* replay: an act is outstanding */
     double due;         /* offered: when the next move is due */
+    bool scheduled;     /* offered: the schedule has begun */
 };
 
 struct engine {
@@ -737,6 +738,14 @@ static void on_setup_reply(struct engine *e, struct pair *p, struct conn *c, jso
         p->next = 0;
         p->inflight = false;
         e->setting_up = NULL;
+        if (!p->scheduled) {
+            /* A pair's schedule begins when its first room starts, staggered
+             * over one interval, so that setting up the first rooms one at a
+             * time leaves no backlog to catch up on in the window. Later
+             * rooms keep the pair's schedule: their set-up counts as lateness. */
+            p->due = now_s() + e->interval * (double)(p - e->pairs) / e->npairs;
+            p->scheduled = true;
+        }
         if (e->mode == M_REPLAY) {
             pair_step(e, p);
         } else {
@@ -994,7 +1003,6 @@ static int engine_run(enum mode mode, const struct config *cfg, const char *game
         rec->next_create = 0;
     }
     for (int i = 0; i < e.npairs; i++) {
-        e.pairs[i].due = e.t0 + e.interval * i / e.npairs;
         if (mode == M_REPLAY) {
             e.pairs[i].st = P_PLAY;
             pair_step(&e, &e.pairs[i]);
@@ -1556,32 +1564,10 @@ static int parse_args(struct config *cfg, int argc, char **argv)
     return 0;
 }
 
-int main(int argc, char **argv)
+/* Runs what cfg->mode asks for and prints it. Returns the exit status. */
+static int run(const struct config *c)
 {
-    struct config cfg = {
-        .conclaved = getenv("CONCLAVED"),
-        .game = "stones",
-        .games = "stones,sorcerers",
-        .fsync = "batch",
-        .mode = "compare",
-        .target = "conclaved",
-        .rooms = 50,
-        .warmup = 2,
-        .seconds = 10,
-        .rate = 10000,
-        .idle = 20000,
-    };
-
-    if (parse_args(&cfg, argc, argv) != 0) {
-        fputs(usage_text, stderr);
-        return 2;
-    }
-    if (!cfg.floor) {
-        cfg.floor = beside_self("bench_floor");
-    }
-    if (!cfg.preload) {
-        cfg.preload = beside_self("libbench_detrand.so");
-    }
+    struct config cfg = *c;
     bool compare = strcmp(cfg.mode, "compare") == 0;
     bool floor = strcmp(cfg.target, "floor") == 0;
     if ((compare || !floor) && !cfg.conclaved) {
@@ -1601,6 +1587,7 @@ int main(int argc, char **argv)
         if (strcmp(cfg.mode, "idle") == 0) {
             int conns;
             double kib = measure_idle(&cfg, floor, &conns);
+            free(rs);
             if (kib < 0) {
                 return 1;
             }
@@ -1621,6 +1608,7 @@ int main(int argc, char **argv)
                 measure_offered(&cfg, floor, cfg.game, &row[n++]);
             } else {
                 fputs(usage_text, stderr);
+                free(rs);
                 return 2;
             }
             rec_free(&rec);
@@ -1673,4 +1661,37 @@ int main(int argc, char **argv)
     }
     free(rs);
     return status || idle < 0 || idle_floor < 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct config cfg = {
+        .conclaved = getenv("CONCLAVED"),
+        .game = "stones",
+        .games = "stones,sorcerers",
+        .fsync = "batch",
+        .mode = "compare",
+        .target = "conclaved",
+        .rooms = 50,
+        .warmup = 2,
+        .seconds = 10,
+        .rate = 10000,
+        .idle = 20000,
+    };
+    char *floor_path = NULL, *preload_path = NULL;
+
+    if (parse_args(&cfg, argc, argv) != 0) {
+        fputs(usage_text, stderr);
+        return 2;
+    }
+    if (!cfg.floor) {
+        cfg.floor = floor_path = beside_self("bench_floor");
+    }
+    if (!cfg.preload) {
+        cfg.preload = preload_path = beside_self("libbench_detrand.so");
+    }
+    int status = cfg.floor ? run(&cfg) : 2;
+    free(floor_path);
+    free(preload_path);
+    return status;
 }
