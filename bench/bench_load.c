@@ -1425,7 +1425,7 @@ static void print_table(const struct result *rs, int nrows, int nrep)
         }
         char cpus[64], rat[32] = "–", fss[32] = "–";
         if (n > 1) {
-            snprintf(cpus, sizeof(cpus), "%.1f (%.0f–%.0f)", median(cpu, n), lo, hi);
+            snprintf(cpus, sizeof(cpus), "%.1f (%.1f–%.1f)", median(cpu, n), lo, hi);
         } else {
             snprintf(cpus, sizeof(cpus), "%.1f", cpu[0]);
         }
@@ -1476,7 +1476,7 @@ static void print_derived(const struct result *rs, int nrows, int nrep)
                 printf("%s %s: `legal` adds %.1f µs per move", rs[i].server, rs[i].game,
                        median(d, n));
                 if (n > 1) {
-                    printf(" (%.0f to %.0f)", lo, hi);
+                    printf(" (%.1f to %.1f)", lo, hi);
                 }
                 printf(", %.2f requests per move: legal-mode minus act-mode CPU over the same "
                        "moves\n",
