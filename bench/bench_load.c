@@ -1,42 +1,112 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * bench_load.c - load on a real conclaved: ROOMS two-player rooms whose
- * players act as fast as the server lets them, over TCP from one process.
+ * bench_load.c - load on a real server over TCP: the server's CPU time per
+ * accepted move, throughput, act round trip, peak memory, journal records
+ * per fsync and memory per idle connection, for conclaved and for the bare
+ * floor server (bench_floor) driven the same way in the same run.
  *
- * It starts the server (path in $CONCLAVED or argv[1]) on 127.0.0.1:0 with
- * a fresh data directory and the given --fsync policy, plays every room to
- * its end, then stops the server and prints accepted actions per second,
- * the act round trip (mean and 99th percentile), how many journal records
- * each fsync covered (from the server's closing log line), and the
- * server's peak resident memory.
+ * Every measurement starts a fresh server process on 127.0.0.1:0 (a fresh
+ * data directory for conclaved), drives ROOMS two-seat rooms, each seat its
+ * own TCP connection, and reads the server's CPU time (utime + stime of all
+ * its threads, through its process CPU clock) at the start and the end of
+ * the measurement window. CPU per move = that CPU time / moves accepted in
+ * the window. Modes (docs/performance.md has the reasoning):
  *
- * usage: bench_load [CONCLAVED] [ROOMS] [GAME] [FSYNC] [SECONDS]
+ *   legal    what the terminal client does, as a turn race: a seat asks
+ *            `legal` after its own accepted act and after each diff while it
+ *            waits (again if the list is older than the newest diff it saw);
+ *            the seat that gets a non-empty list acts with its first action.
+ *            Warm-up, then the window. Every accepted move is recorded (room,
+ *            rev, seat, action).
+ *   act      the act path alone: a second server replays the recorded games
+ *            with `act` only, never `legal`. Both servers get the same create
+ *            and join requests in the same order (rooms are set up one at a
+ *            time), and conclaved runs with
+ *            libbench_detrand.so preloaded, so they draw the same room codes
+ *            and seeds and the games repeat exactly. The window holds exactly
+ *            the moves of the legal window: every room is stopped at its
+ *            window start (a barrier), the CPU time is read, the rooms play
+ *            on to their window end. Any refused or diverging move is an error.
+ *   offered  open loop: the turn race of `legal`, but each room's moves are
+ *            due on a fixed schedule (RATE moves/s over all rooms); a move is
+ *            sent when it is due and its latency counts from when it was due,
+ *            so a server that falls behind shows it in p50/p99.
+ *   idle     N connections that send hello and then stay idle; the server's
+ *            resident memory (VmRSS) before and after gives KiB per connection.
+ *   compare  all of the above for the floor and conclaved, interleaved, for
+ *            each game, and one table.
+ *
+ * usage: bench_load [--mode compare|legal|act|offered|idle] [--target conclaved|floor]
+ *                   [--conclaved PATH] [--floor PATH] [--preload PATH] [--game G]
+ *                   [--games G,G] [--rooms N] [--fsync POLICY] [--warmup S]
+ *                   [--seconds S] [--rate N] [--idle N] [--repeat N]
+ * --repeat runs the whole sequence N times (default 3 for compare, else 1);
+ * the table shows medians, which a busy machine disturbs far less than a
+ * single run. PATH defaults: $CONCLAVED; bench_floor and libbench_detrand.so next to this
+ * program. Runs are bounded in time and stop by themselves.
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
-#include <netinet/in.h>
-#include <arpa/inet.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "proto.h"
 
-#define MAX_CONNS 512
+#ifndef IP_BIND_ADDRESS_NO_PORT
+#define IP_BIND_ADDRESS_NO_PORT 24
+#endif
 
-enum want { W_LEGAL, W_ACT, W_EVENT, W_DONE };
+#define MAX_ROOMS 1000
+#define IDLE_PER_WORKER 5000
+#define ROWS_MAX 64 /* result rows per repetition */
 
-struct conn {
-    int fd;
-    struct proto_framer fr;
-    enum want want;
-    int diffs_since_legal;
-    double sent_at;
+/* ---- Configuration and results ---- */
+
+struct config {
+    const char *conclaved;
+    const char *floor;
+    const char *preload;
+    const char *game;
+    const char *games;
+    const char *fsync;
+    const char *mode;
+    const char *target;
+    int rooms;
+    double warmup;
+    double seconds;
+    double rate;
+    int idle;
+    int repeat;     /* 0: 3 for compare, 1 otherwise */
+};
+
+struct result {
+    char server[16];
+    char game[16];
+    char mode[24];
+    bool ok;
+    long moves;
+    double secs;
+    double cpu_us;      /* server CPU per accepted move, µs */
+    double p50, p99;    /* ms */
+    long hwm_kb;        /* server peak resident memory */
+    double per_fsync;   /* journal records per fsync; < 0 when not known */
+    long refused;
+    long legal_reqs;    /* `legal` requests sent in the window */
+    double gen_cpu;     /* this program's CPU in the window, share of one core */
 };
 
 static double now_s(void)
@@ -47,38 +117,319 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static double self_cpu_s(void)
+{
+    struct rusage ru;
+
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
 }
 
-static void send_line(struct conn *c, const char *fmt, const char *arg)
+static void sleep_s(double s)
 {
-    char buf[8192];
-    int n = snprintf(buf, sizeof(buf), fmt, arg);
-    ssize_t off = 0;
+    struct timespec ts = {.tv_sec = (time_t)s, .tv_nsec = (long)((s - (double)(time_t)s) * 1e9)};
 
-    while (off < n) {
-        ssize_t w = write(c->fd, buf + off, (size_t)(n - off));
-        if (w <= 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            return;
-        }
-        off += w;
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
     }
 }
 
-/* Blocks until one whole message arrives on c. New reference or NULL. */
-static json_t *read_msg(struct conn *c)
+/* ---- The server process ---- */
+
+struct server {
+    pid_t pid;
+    int port;
+    bool floor;
+    char dir[64];
+};
+
+/* CPU time (user + system, all threads) of process `pid` in seconds: the
+ * utime + stime of /proc/PID/stat, read through the process's CPU clock,
+ * which counts nanoseconds where /proc counts 10 ms ticks. Falls back to
+ * /proc/PID/stat; 0 when neither can be read. */
+static double proc_cpu_s(pid_t pid)
+{
+    clockid_t clk;
+    struct timespec ts;
+
+    if (clock_getcpuclockid(pid, &clk) == 0 && clock_gettime(clk, &ts) == 0) {
+        return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    }
+    char path[64], buf[1024];
+    unsigned long long ut = 0, st = 0;
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        return 0;
+    }
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    /* The command name may hold spaces; the fields after it do not. */
+    char *p = strrchr(buf, ')');
+    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2) {
+        return 0;
+    }
+    return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* A "Key:   123 kB" line of /proc/PID/status, in KiB, or 0. */
+static long proc_status_kb(pid_t pid, const char *key)
+{
+    char path[64], line[256];
+    long v = 0;
+    size_t kl = strlen(key);
+
+    snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    while (f && fgets(line, sizeof(line), f)) {
+        if (strncmp(line, key, kl) == 0 && line[kl] == ':') {
+            v = atol(line + kl + 1);
+            break;
+        }
+    }
+    if (f) {
+        fclose(f);
+    }
+    return v;
+}
+
+static void remove_dir(const char *dir)
+{
+    char cmd[128];
+
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+    if (system(cmd) != 0) {
+        fprintf(stderr, "bench_load: could not remove %s\n", dir);
+    }
+}
+
+/* Starts the server (`floor` or conclaved) on 127.0.0.1:0 with its output in
+ * a fresh temporary directory, and waits for its "listening on" line.
+ * Returns 0 and fills *s, or -1 (with a message on stderr). */
+static int server_start(struct server *s, const struct config *cfg, bool floor)
+{
+    memset(s, 0, sizeof(*s));
+    s->floor = floor;
+    snprintf(s->dir, sizeof(s->dir), "/tmp/conclave-bench-XXXXXX");
+    if (!mkdtemp(s->dir)) {
+        perror("bench_load: mkdtemp");
+        return -1;
+    }
+    char out[96], err[96], data[96];
+    snprintf(out, sizeof(out), "%s/stdout", s->dir);
+    snprintf(err, sizeof(err), "%s/stderr", s->dir);
+    snprintf(data, sizeof(data), "%s/data", s->dir);
+    const char *bin = floor ? cfg->floor : cfg->conclaved;
+    fflush(stdout);
+    fflush(stderr);
+    s->pid = fork();
+    if (s->pid < 0) {
+        perror("bench_load: fork");
+        return -1;
+    }
+    if (s->pid == 0) {
+        if (!freopen(out, "w", stdout) || !freopen(err, "w", stderr)) {
+            _exit(126);
+        }
+        if (floor) {
+            execl(bin, bin, "--listen", "127.0.0.1:0", (char *)NULL);
+        } else {
+            if (cfg->preload && *cfg->preload) {
+                setenv("LD_PRELOAD", cfg->preload, 1);
+                setenv("BENCH_DETRAND_SEED", "1", 1);
+            }
+            execl(bin, bin, "--listen", "127.0.0.1:0", "--data-dir", data, "--fsync", cfg->fsync,
+                  "--rate", "1000000", "--rate-burst", "1000000", "--max-connections", "1000000",
+                  "--max-per-address", "1000000", "--max-rooms", "10000000", "--idle-timeout",
+                  "3600", "--hello-timeout", "3600", (char *)NULL);
+        }
+        _exit(127);
+    }
+    double deadline = now_s() + 10;
+    while (now_s() < deadline) {
+        char line[256] = "";
+        FILE *f = fopen(out, "r");
+        if (f) {
+            if (!fgets(line, sizeof(line), f)) {
+                line[0] = '\0';
+            }
+            fclose(f);
+        }
+        if (sscanf(line, "listening on 127.0.0.1:%d", &s->port) == 1) {
+            return 0;
+        }
+        if (waitpid(s->pid, NULL, WNOHANG) == s->pid) {
+            break;
+        }
+        sleep_s(0.01);
+    }
+    fprintf(stderr, "bench_load: %s did not start (its output is in %s)\n", bin, s->dir);
+    kill(s->pid, SIGKILL);
+    waitpid(s->pid, NULL, 0);
+    s->pid = 0;
+    return -1;
+}
+
+/* Stops the server (SIGTERM, then SIGKILL after 10 s), reads journal records
+ * per fsync from conclaved's closing log line into *per_fsync (-1 when
+ * unknown) and removes its directory. */
+static void server_stop(struct server *s, double *per_fsync)
+{
+    if (per_fsync) {
+        *per_fsync = -1;
+    }
+    if (s->pid <= 0) {
+        return;
+    }
+    kill(s->pid, SIGTERM);
+    double deadline = now_s() + 10;
+    while (waitpid(s->pid, NULL, WNOHANG) != s->pid) {
+        if (now_s() > deadline) {
+            kill(s->pid, SIGKILL);
+            waitpid(s->pid, NULL, 0);
+            break;
+        }
+        sleep_s(0.01);
+    }
+    s->pid = 0;
+    char path[96], line[1024];
+    snprintf(path, sizeof(path), "%s/stderr", s->dir);
+    FILE *f = fopen(path, "r");
+    while (f && fgets(line, sizeof(line), f)) {
+        unsigned long long records, writes, fsyncs;
+        const char *j = strstr(line, "journal: ");
+        if (j && sscanf(j, "journal: %llu records in %llu writes, %llu fsyncs", &records, &writes,
+                        &fsyncs) == 3) {
+            if (per_fsync && fsyncs > 0) {
+                *per_fsync = (double)records / (double)fsyncs;
+            }
+        }
+    }
+    if (f) {
+        fclose(f);
+    }
+    remove_dir(s->dir);
+}
+
+/* ---- Connections ---- */
+
+enum cstate { C_IDLE, C_LEGAL, C_ACT, C_EVENT, C_HOLD };
+
+struct pair;
+
+struct conn {
+    int fd;
+    struct proto_framer fr;
+    struct pair *pair;
+    int seat;
+    enum cstate st;
+    long next_id;
+    long pending;       /* id of the request whose reply is awaited, 0 none */
+    long long seen_rev; /* highest rev seen in the current room */
+    bool ended;         /* `ended` seen for the current room */
+    double lat_base;    /* when the outstanding act started counting */
+    char *action;       /* the action sent or held, JSON text */
+};
+
+static int conn_dial(struct conn *c, int port)
+{
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    int one = 1;
+
+    memset(c, 0, sizeof(*c));
+    inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
+    c->fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (c->fd < 0 || connect(c->fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
+        return -1;
+    }
+    setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    proto_framer_init(&c->fr, PROTO_OUT_LINE_MAX + 1);
+    c->next_id = 1;
+    return 0;
+}
+
+static void conn_close(struct conn *c)
+{
+    if (c->fd > 0) {
+        close(c->fd);
+    }
+    c->fd = -1;
+    proto_framer_fini(&c->fr);
+    free(c->action);
+    c->action = NULL;
+}
+
+static int write_all(int fd, const char *buf, size_t n)
+{
+    size_t off = 0;
+
+    while (off < n) {
+        ssize_t w = write(fd, buf + off, n - off);
+        if (w < 0 && errno == EINTR) {
+            continue;
+        }
+        if (w <= 0) {
+            return -1;
+        }
+        off += (size_t)w;
+    }
+    return 0;
+}
+
+/* Sends one request: `fmt` is the request without "id" and without the
+ * braces' opening, e.g. "\"op\":\"legal\"". Returns the id used. */
+static long conn_request(struct conn *c, const char *fmt, ...)
+{
+    char stack[4096], *buf = stack;
+    long id = c->next_id++;
+    int head = snprintf(stack, sizeof(stack), "{\"id\":%ld,", id);
+    va_list ap;
+
+    va_start(ap, fmt);
+    int n = vsnprintf(stack + head, sizeof(stack) - (size_t)head, fmt, ap);
+    va_end(ap);
+    if ((size_t)(head + n + 2) >= sizeof(stack)) {
+        buf = malloc((size_t)(head + n + 3));
+        if (!buf) {
+            return -1;
+        }
+        memcpy(buf, stack, (size_t)head);
+        va_start(ap, fmt);
+        vsnprintf(buf + head, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    buf[head + n] = '}';
+    buf[head + n + 1] = '\n';
+    (void)write_all(c->fd, buf, (size_t)(head + n + 2));
+    if (buf != stack) {
+        free(buf);
+    }
+    c->pending = id;
+    return id;
+}
+
+/* Blocks until the reply to request `id` arrives; drops everything else.
+ * New reference, or NULL when the connection fails. */
+static json_t *conn_wait_reply(struct conn *c, long id)
 {
     for (;;) {
         const char *line;
         size_t len;
-        if (proto_framer_next(&c->fr, &line, &len) > 0) {
-            return json_loadb(line, len, 0, NULL);
+        while (proto_framer_next(&c->fr, &line, &len) > 0) {
+            json_t *m = json_loadb(line, len, 0, NULL);
+            json_t *re = json_object_get(m, "re");
+            if (re && json_integer_value(re) == id) {
+                c->pending = 0;
+                return m;
+            }
+            json_decref(m);
         }
         char buf[65536];
         ssize_t n = read(c->fd, buf, sizeof(buf));
@@ -88,219 +439,1259 @@ static json_t *read_msg(struct conn *c)
     }
 }
 
-/* Sends a request and returns its reply, dropping events. */
-static json_t *roundtrip(struct conn *c, const char *line, const char *arg)
+static int conn_hello(struct conn *c)
 {
-    send_line(c, line, arg);
-    for (;;) {
-        json_t *m = read_msg(c);
-        if (!m || json_object_get(m, "re")) {
-            return m;
-        }
-        json_decref(m);
-    }
-}
-
-static int dial(int port, struct conn *c)
-{
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-
-    inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
-    c->fd = socket(AF_INET, SOCK_STREAM, 0);
-    if (c->fd < 0 || connect(c->fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
-        return -1;
-    }
-    proto_framer_init(&c->fr, PROTO_OUT_LINE_MAX + 1);
-    json_t *r = roundtrip(c, "{\"id\":1,\"op\":\"hello\",\"proto\":1,\"name\":\"%s\"}\n", "bench");
+    json_t *r = conn_wait_reply(c, conn_request(c, "\"op\":\"hello\",\"proto\":1,\"name\":\"bench\""));
     int ok = json_is_true(json_object_get(r, "ok"));
+
     json_decref(r);
     return ok ? 0 : -1;
 }
 
-int main(int argc, char **argv)
+/* ---- The recorded games ---- */
+
+struct move {
+    long long rev;
+    int seat;
+    char *action;
+};
+
+struct room_rec {
+    char code[16];
+    struct move *moves;
+    size_t n, cap;
+    size_t w0;      /* moves accepted before the window began */
+    size_t w1;      /* moves accepted before the window ended */
+    bool pre;       /* created before the window began */
+    bool ended;     /* both seats saw `ended` before the window ended */
+};
+
+struct recording {
+    struct room_rec *rooms;
+    size_t n, cap;
+    size_t created_pre;
+    size_t next_create; /* replay: next room to create */
+};
+
+static struct room_rec *rec_room_new(struct recording *r)
 {
-    const char *bin = argc > 1 ? argv[1] : getenv("CONCLAVED");
-    int rooms = argc > 2 ? atoi(argv[2]) : 50;
-    const char *game = argc > 3 ? argv[3] : "stones";
-    const char *fsync_policy = argc > 4 ? argv[4] : "batch";
-    double limit = argc > 5 ? atof(argv[5]) : 20.0;
-    char dir[] = "/tmp/conclave-bench-XXXXXX";
-    int out[2], errp[2];
-    static struct conn conns[MAX_CONNS];
-    static double lat[1 << 20];
-    size_t nlat = 0;
-    long actions = 0;
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? r->cap * 2 : 128;
+        struct room_rec *grown = realloc(r->rooms, cap * sizeof(*grown));
+        if (!grown) {
+            return NULL;
+        }
+        r->rooms = grown;
+        r->cap = cap;
+    }
+    struct room_rec *room = &r->rooms[r->n++];
+    memset(room, 0, sizeof(*room));
+    return room;
+}
 
-    if (!bin || rooms < 1 || rooms * 2 > MAX_CONNS || !mkdtemp(dir)) {
-        fprintf(stderr, "usage: bench_load CONCLAVED [ROOMS<=256] [GAME] [FSYNC] [SECONDS]\n");
-        return 2;
+static int rec_move_add(struct room_rec *room, long long rev, int seat, char *action)
+{
+    if (room->n == room->cap) {
+        size_t cap = room->cap ? room->cap * 2 : 256;
+        struct move *grown = realloc(room->moves, cap * sizeof(*grown));
+        if (!grown) {
+            return -1;
+        }
+        room->moves = grown;
+        room->cap = cap;
     }
-    signal(SIGPIPE, SIG_IGN);
-    if (pipe(out) != 0 || pipe(errp) != 0) {
-        return 1;
-    }
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(out[1], 1);
-        dup2(errp[1], 2);
-        close(out[0]);
-        close(errp[0]);
-        execl(bin, bin, "--listen", "127.0.0.1:0", "--data-dir", dir, "--fsync", fsync_policy,
-              "--rate", "1000000", "--rate-burst", "1000000", "--max-per-address", "10000",
-              (char *)NULL);
-        _exit(127);
-    }
-    close(out[1]);
-    close(errp[1]);
-    char line[256] = "";
-    ssize_t n = read(out[0], line, sizeof(line) - 1);
-    int port = 0;
-    if (n <= 0 || sscanf(line, "listening on 127.0.0.1:%d", &port) != 1) {
-        fprintf(stderr, "bench_load: the server did not start\n");
-        return 1;
-    }
+    room->moves[room->n++] = (struct move){.rev = rev, .seat = seat, .action = action};
+    return 0;
+}
 
-    int nconns = rooms * 2;
-    for (int r = 0; r < rooms; r++) {
-        struct conn *a = &conns[2 * r], *b = &conns[2 * r + 1];
-        char req[256];
-        if (dial(port, a) != 0 || dial(port, b) != 0) {
-            fprintf(stderr, "bench_load: connect failed\n");
-            return 1;
+static int cmp_move(const void *a, const void *b)
+{
+    const struct move *x = a, *y = b;
+    return x->rev < y->rev ? -1 : x->rev > y->rev;
+}
+
+static void rec_free(struct recording *r)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        for (size_t k = 0; k < r->rooms[i].n; k++) {
+            free(r->rooms[i].moves[k].action);
         }
-        snprintf(req, sizeof(req), "{\"id\":2,\"op\":\"create\",\"game\":\"%s\",\"seats\":2}\n", game);
-        json_t *cr = roundtrip(a, "%s", req);
-        const char *code = json_string_value(json_object_get(cr, "room"));
-        if (!code) {
-            fprintf(stderr, "bench_load: create failed\n");
-            return 1;
-        }
-        json_decref(roundtrip(b, "{\"id\":2,\"op\":\"join\",\"room\":\"%s\"}\n", code));
-        json_decref(cr);
+        free(r->rooms[i].moves);
     }
-    double t0 = now_s();
-    for (int r = 0; r < rooms; r++) {
-        json_decref(roundtrip(&conns[2 * r], "{\"id\":3,\"op\":\"start\"}\n", ""));
+    free(r->rooms);
+    memset(r, 0, sizeof(*r));
+}
+
+/* ---- The play engine ---- */
+
+enum mode { M_LEGAL, M_REPLAY, M_OFFERED };
+
+enum pstate { P_QUEUED, P_CREATE, P_JOIN, P_START, P_PLAY, P_PAUSED, P_DONE };
+
+struct pair {
+    struct conn c[2];
+    long room;          /* index in the recording, -1 none */
+    enum pstate st;
+    size_t next;        /* replay: next move of the room */
+    bool inflight;      /* replay: an act is outstanding */
+    double due;         /* offered: when the next move is due */
+    bool scheduled;     /* offered: the schedule has begun */
+};
+
+struct engine {
+    enum mode mode;
+    const struct config *cfg;
+    const char *game;
+    pid_t server;
+    struct pair *pairs;
+    int npairs;
+    struct recording *rec;
+    struct pair **queue;
+    int qhead, qlen;
+    struct pair *setting_up;
+    int phase;          /* 0 warm-up (replay: up to the barrier), 1 window, 2 over */
+    double t0, t_start, t_end, gen0, gen1;
+    double cpu0, cpu1;        /* server CPU seconds at window start and end */
+    long moves, refused, legal_reqs;
+    double *lat;
+    size_t nlat, lat_cap;
+    double interval;    /* offered: seconds between two moves of one room */
+    bool failed;
+};
+
+static void fail(struct engine *e, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (e->failed) {
+        return;
     }
-    for (int i = 0; i < nconns; i++) {
-        conns[i].want = W_LEGAL;
-        send_line(&conns[i], "{\"id\":10,\"op\":\"legal\"}\n", "");
-        conns[i].diffs_since_legal = 0;
+    e->failed = true;
+    fprintf(stderr, "bench_load: ");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+static void lat_add(struct engine *e, double v)
+{
+    if (e->nlat == e->lat_cap) {
+        size_t cap = e->lat_cap ? e->lat_cap * 2 : 65536;
+        double *grown = realloc(e->lat, cap * sizeof(*grown));
+        if (!grown) {
+            return;
+        }
+        e->lat = grown;
+        e->lat_cap = cap;
     }
-    int done = 0;
-    struct pollfd pfd[MAX_CONNS];
-    while (done < nconns && now_s() - t0 < limit) {
-        for (int i = 0; i < nconns; i++) {
-            pfd[i].fd = conns[i].want == W_DONE ? -1 : conns[i].fd;
-            pfd[i].events = POLLIN;
+    e->lat[e->nlat++] = v;
+}
+
+static struct room_rec *pair_room(struct engine *e, struct pair *p)
+{
+    return p->room >= 0 ? &e->rec->rooms[p->room] : NULL;
+}
+
+static void send_legal(struct engine *e, struct conn *c)
+{
+    c->st = C_LEGAL;
+    conn_request(c, "\"op\":\"legal\"");
+    if (e->phase == 1) {
+        e->legal_reqs++;
+    }
+}
+
+static void send_act(struct engine *e, struct conn *c, double base)
+{
+    c->st = C_ACT;
+    c->lat_base = base;
+    conn_request(c, "\"op\":\"act\",\"action\":%s", c->action);
+}
+
+static void setup_pump(struct engine *e)
+{
+    if (e->setting_up || e->qlen == 0 || e->failed) {
+        return;
+    }
+    struct pair *p = e->queue[e->qhead];
+    e->qhead = (e->qhead + 1) % e->npairs;
+    e->qlen--;
+    if (e->mode != M_REPLAY) {
+        if (e->phase == 2) {
+            p->st = P_DONE;
+            return;
         }
-        if (poll(pfd, (nfds_t)nconns, 1000) <= 0) {
-            continue;
+        struct room_rec *room = rec_room_new(e->rec);
+        if (!room) {
+            fail(e, "out of memory");
+            return;
         }
-        for (int i = 0; i < nconns; i++) {
-            struct conn *c = &conns[i];
-            if (!(pfd[i].revents & POLLIN)) {
+        room->pre = e->phase == 0;
+        p->room = (long)(room - e->rec->rooms);
+    }
+    e->setting_up = p;
+    p->st = P_CREATE;
+    conn_request(&p->c[0], "\"op\":\"create\",\"game\":\"%s\",\"seats\":2", e->game);
+}
+
+/* Puts `p` in line for its next room. Rooms are set up one at a time, in
+ * line order, so that the server draws its random numbers in the same order
+ * in every run. */
+static void setup_enqueue(struct engine *e, struct pair *p, long room)
+{
+    p->st = P_QUEUED;
+    p->room = room;
+    p->c[0].st = p->c[1].st = C_IDLE;
+    e->queue[(e->qhead + e->qlen) % e->npairs] = p;
+    e->qlen++;
+    setup_pump(e);
+}
+
+/* Replay: sends the pair's next move when its turn has come, or moves the
+ * pair on to its next room, the barrier, or the end. */
+static void pair_step(struct engine *e, struct pair *p)
+{
+    struct recording *rec = e->rec;
+
+    if (p->st != P_PLAY || e->failed) {
+        return;
+    }
+    struct room_rec *room = pair_room(e, p);
+    if (room) {
+        size_t bound = e->phase == 0 ? (room->pre ? room->w0 : 0) : room->w1;
+        if (p->next < bound) {
+            if (p->inflight) {
+                return;
+            }
+            struct move *m = &room->moves[p->next];
+            struct conn *c = p->c[0].seat == m->seat ? &p->c[0] : &p->c[1];
+            /* The seat sends once it has seen the rev before its move. */
+            if (c->seen_rev >= m->rev - 1) {
+                p->inflight = true;
+                c->st = C_ACT;
+                c->lat_base = now_s();
+                conn_request(c, "\"op\":\"act\",\"action\":%s", m->action);
+            }
+            return;
+        }
+        if (!(p->next == room->n && room->ended)) {
+            p->st = e->phase == 0 ? P_PAUSED : P_DONE;
+            return;
+        }
+        if (!p->c[0].ended || !p->c[1].ended) {
+            return;
+        }
+    }
+    size_t j = rec->next_create;
+    if (j < rec->created_pre || (e->phase == 1 && j < rec->n)) {
+        rec->next_create++;
+        setup_enqueue(e, p, (long)j);
+    } else if (e->phase == 0 && j < rec->n) {
+        p->room = -1;
+        p->st = P_PAUSED;
+    } else {
+        p->room = -1;
+        p->st = P_DONE;
+    }
+}
+
+static void on_setup_reply(struct engine *e, struct pair *p, struct conn *c, json_t *m)
+{
+    if (!json_is_true(json_object_get(m, "ok"))) {
+        json_t *err = json_object_get(m, "error");
+        fail(e, "setting up a room failed: %s: %s",
+             json_string_value(json_object_get(err, "code")),
+             json_string_value(json_object_get(err, "message")));
+        return;
+    }
+    struct room_rec *room = pair_room(e, p);
+    if (p->st == P_CREATE) {
+        const char *code = json_string_value(json_object_get(m, "room"));
+        if (!code || strlen(code) >= sizeof(room->code)) {
+            fail(e, "create: no room code in the reply");
+            return;
+        }
+        /* A room whose create was sent in the window but not answered
+         * before its end has no recorded code. */
+        if (e->mode == M_REPLAY && room->code[0] && strcmp(code, room->code) != 0) {
+            fail(e, "the replay diverged: room %ld is %s, recorded as %s (is %s preloaded?)",
+                 p->room, code, room->code, e->cfg->preload);
+            return;
+        }
+        snprintf(room->code, sizeof(room->code), "%s", code);
+        p->c[0].seat = (int)json_integer_value(json_object_get(m, "seat"));
+        p->st = P_JOIN;
+        conn_request(&p->c[1], "\"op\":\"join\",\"room\":\"%s\"", room->code);
+    } else if (p->st == P_JOIN) {
+        p->c[1].seat = (int)json_integer_value(json_object_get(m, "seat"));
+        p->st = P_START;
+        conn_request(&p->c[0], "\"op\":\"start\"");
+    } else if (p->st == P_START) {
+        long long rev = json_integer_value(json_object_get(m, "rev"));
+        for (int i = 0; i < 2; i++) {
+            p->c[i].seen_rev = rev;
+            p->c[i].ended = false;
+            p->c[i].pending = 0;
+        }
+        p->st = P_PLAY;
+        p->next = 0;
+        p->inflight = false;
+        e->setting_up = NULL;
+        if (!p->scheduled) {
+            /* A pair's schedule begins when its first room starts, staggered
+             * over one interval, so that setting up the first rooms one at a
+             * time leaves no backlog to catch up on in the window. Later
+             * rooms keep the pair's schedule: their set-up counts as lateness. */
+            p->due = now_s() + e->interval * (double)(p - e->pairs) / e->npairs;
+            p->scheduled = true;
+        }
+        if (e->mode == M_REPLAY) {
+            pair_step(e, p);
+        } else {
+            send_legal(e, &p->c[0]);
+            send_legal(e, &p->c[1]);
+        }
+        setup_pump(e);
+    }
+    (void)c;
+}
+
+static void on_legal_reply(struct engine *e, struct pair *p, struct conn *c, json_t *m)
+{
+    if (!json_is_true(json_object_get(m, "ok"))) {
+        const char *code = json_string_value(json_object_get(json_object_get(m, "error"), "code"));
+        if (code && (strcmp(code, "game_over") == 0 || strcmp(code, "not_in_game") == 0)) {
+            c->st = C_EVENT;
+            return;
+        }
+        fail(e, "legal refused: %s", code ? code : "?");
+        return;
+    }
+    json_t *acts = json_object_get(m, "actions");
+    if (json_array_size(acts) > 0) {
+        free(c->action);
+        c->action = json_dumps(json_array_get(acts, 0), JSON_COMPACT);
+        if (!c->action) {
+            fail(e, "out of memory");
+            return;
+        }
+        if (e->mode == M_OFFERED) {
+            if (now_s() < p->due) {
+                c->st = C_HOLD;
+            } else {
+                send_act(e, c, p->due);
+            }
+        } else {
+            send_act(e, c, now_s());
+        }
+    } else if (json_integer_value(json_object_get(m, "rev")) < c->seen_rev) {
+        /* A diff came in after the list was made: ask again. */
+        send_legal(e, c);
+    } else {
+        c->st = C_EVENT;
+    }
+}
+
+static void on_act_reply(struct engine *e, struct pair *p, struct conn *c, json_t *m)
+{
+    double t = now_s();
+    bool ok = json_is_true(json_object_get(m, "ok"));
+    long long rev = json_integer_value(json_object_get(m, "rev"));
+    struct room_rec *room = pair_room(e, p);
+
+    if (e->mode == M_REPLAY) {
+        struct move *mv = &room->moves[p->next];
+        if (!ok || rev != mv->rev) {
+            json_t *err = json_object_get(m, "error");
+            fail(e, "the replay diverged in room %s at rev %lld: %s %s", room->code, mv->rev,
+                 ok ? "accepted as rev" : json_string_value(json_object_get(err, "code")),
+                 ok ? "" : json_string_value(json_object_get(err, "message")));
+            return;
+        }
+        p->next++;
+        p->inflight = false;
+        if (rev > c->seen_rev) {
+            c->seen_rev = rev;
+        }
+        c->st = C_IDLE;
+        if (e->phase == 1) {
+            e->moves++;
+            lat_add(e, t - c->lat_base);
+        }
+        pair_step(e, p);
+        return;
+    }
+    if (ok) {
+        if (e->phase == 1) {
+            e->moves++;
+            lat_add(e, t - c->lat_base);
+        }
+        if (e->mode == M_LEGAL) {
+            if (rec_move_add(room, rev, c->seat, c->action) != 0) {
+                fail(e, "out of memory");
+                return;
+            }
+            c->action = NULL;
+        } else {
+            p->due += e->interval;
+        }
+    } else if (e->phase == 1) {
+        e->refused++;
+    }
+    send_legal(e, c);
+}
+
+static void on_message(struct engine *e, struct conn *c, json_t *m)
+{
+    struct pair *p = c->pair;
+    json_t *re = json_object_get(m, "re");
+
+    if (re) {
+        if (!c->pending || json_integer_value(re) != c->pending) {
+            return;
+        }
+        c->pending = 0;
+        if (p->st == P_CREATE || p->st == P_JOIN || p->st == P_START) {
+            on_setup_reply(e, p, c, m);
+        } else if (c->st == C_LEGAL) {
+            on_legal_reply(e, p, c, m);
+        } else if (c->st == C_ACT) {
+            on_act_reply(e, p, c, m);
+        }
+        return;
+    }
+    const char *ev = json_string_value(json_object_get(m, "ev"));
+    if (ev && strcmp(ev, "error") == 0) {
+        fail(e, "error event: %s", json_string_value(json_object_get(json_object_get(m, "error"), "code")));
+        return;
+    }
+    struct room_rec *room = pair_room(e, p);
+    const char *code = json_string_value(json_object_get(m, "room"));
+    if (!ev || !room || !code || strcmp(code, room->code) != 0 || p->st < P_PLAY) {
+        return;
+    }
+    if (strcmp(ev, "diff") == 0 || strcmp(ev, "state") == 0) {
+        long long rev = json_integer_value(json_object_get(m, "rev"));
+        if (rev > c->seen_rev) {
+            c->seen_rev = rev;
+        }
+        if (ev[0] != 'd') {
+            return;
+        }
+        if (e->mode == M_REPLAY) {
+            pair_step(e, p);
+            return;
+        }
+        if (c->st == C_EVENT && e->phase < 2) {
+            send_legal(e, c);
+        }
+    } else if (strcmp(ev, "ended") == 0) {
+        c->ended = true;
+        if (e->mode == M_REPLAY) {
+            pair_step(e, p);
+            return;
+        }
+        c->st = C_IDLE;
+        c->pending = 0;
+        if (p->c[0].ended && p->c[1].ended && p->st == P_PLAY) {
+            if (e->phase < 2) {
+                room->ended = true;
+            }
+            setup_enqueue(e, p, -1);
+        }
+    }
+}
+
+/* Window bookkeeping for the legal and offered modes, by the clock. */
+static void engine_tick(struct engine *e, double t)
+{
+    struct recording *rec = e->rec;
+
+    if (e->phase == 0 && t >= e->t0 + e->cfg->warmup) {
+        e->cpu0 = proc_cpu_s(e->server);
+        e->gen0 = self_cpu_s();
+        e->t_start = t;
+        for (size_t i = 0; i < rec->n; i++) {
+            rec->rooms[i].w0 = rec->rooms[i].n;
+        }
+        rec->created_pre = rec->n;
+        e->phase = 1;
+    } else if (e->phase == 1 && t >= e->t_start + e->cfg->seconds) {
+        e->cpu1 = proc_cpu_s(e->server);
+        e->gen1 = self_cpu_s();
+        e->t_end = t;
+        for (size_t i = 0; i < rec->n; i++) {
+            rec->rooms[i].w1 = rec->rooms[i].n;
+        }
+        e->phase = 2;
+    }
+    if (e->mode == M_OFFERED && e->phase < 2) {
+        for (int i = 0; i < e->npairs; i++) {
+            struct pair *p = &e->pairs[i];
+            for (int k = 0; k < 2; k++) {
+                if (p->c[k].st == C_HOLD && t >= p->due) {
+                    send_act(e, &p->c[k], p->due);
+                }
+            }
+        }
+    }
+}
+
+/* Replay: the barrier, then the end of the window, by the pairs' states. */
+static void engine_replay_tick(struct engine *e, double t)
+{
+    int waiting = 0;
+
+    for (int i = 0; i < e->npairs; i++) {
+        waiting += e->pairs[i].st == P_PAUSED || e->pairs[i].st == P_DONE;
+    }
+    if (waiting < e->npairs || e->setting_up || e->qlen) {
+        return;
+    }
+    if (e->phase == 0) {
+        e->cpu0 = proc_cpu_s(e->server);
+        e->gen0 = self_cpu_s();
+        e->t_start = t;
+        e->phase = 1;
+        for (int i = 0; i < e->npairs; i++) {
+            if (e->pairs[i].st == P_PAUSED) {
+                e->pairs[i].st = P_PLAY;
+                pair_step(e, &e->pairs[i]);
+            }
+        }
+    } else if (e->phase == 1) {
+        e->cpu1 = proc_cpu_s(e->server);
+        e->gen1 = self_cpu_s();
+        e->t_end = t;
+        e->phase = 2;
+    }
+}
+
+/* Plays one measurement against the running server `srv`. For M_LEGAL the
+ * recording is filled; for M_REPLAY it is played back. Fills the timing
+ * fields of *res. Returns 0 or -1. */
+static int engine_run(enum mode mode, const struct config *cfg, const char *game,
+                      const struct server *srv, struct recording *rec, struct result *res)
+{
+    struct engine e = {.mode = mode, .cfg = cfg, .game = game, .server = srv->pid, .rec = rec};
+    int rc = -1;
+
+    e.npairs = cfg->rooms;
+    e.pairs = calloc((size_t)e.npairs, sizeof(*e.pairs));
+    e.queue = calloc((size_t)e.npairs, sizeof(*e.queue));
+    struct pollfd *pfd = calloc((size_t)e.npairs * 2, sizeof(*pfd));
+    if (!e.pairs || !e.queue || !pfd) {
+        goto out;
+    }
+    for (int i = 0; i < e.npairs; i++) {
+        for (int k = 0; k < 2; k++) {
+            struct conn *c = &e.pairs[i].c[k];
+            if (conn_dial(c, srv->port) != 0 || conn_hello(c) != 0) {
+                fprintf(stderr, "bench_load: cannot connect to the server\n");
+                goto out;
+            }
+            c->pair = &e.pairs[i];
+            pfd[2 * i + k].fd = c->fd;
+            pfd[2 * i + k].events = POLLIN;
+        }
+        e.pairs[i].room = -1;
+    }
+    e.t0 = now_s();
+    e.interval = cfg->rate > 0 ? (double)cfg->rooms / cfg->rate : 0;
+    if (mode == M_REPLAY) {
+        rec->next_create = 0;
+    }
+    for (int i = 0; i < e.npairs; i++) {
+        if (mode == M_REPLAY) {
+            e.pairs[i].st = P_PLAY;
+            pair_step(&e, &e.pairs[i]);
+        } else {
+            setup_enqueue(&e, &e.pairs[i], -1);
+        }
+    }
+    double limit = mode == M_REPLAY ? 60 + 5 * (cfg->warmup + cfg->seconds)
+                                    : 30 + cfg->warmup + cfg->seconds;
+    while (e.phase < 2 && !e.failed) {
+        double t = now_s();
+        if (t - e.t0 > limit) {
+            fail(&e, "the run did not finish within %.0f s", limit);
+            break;
+        }
+        int timeout = 100;
+        if (mode != M_REPLAY) {
+            double next = e.phase == 0 ? e.t0 + cfg->warmup : e.t_start + cfg->seconds;
+            if (mode == M_OFFERED) {
+                for (int i = 0; i < e.npairs; i++) {
+                    for (int k = 0; k < 2; k++) {
+                        if (e.pairs[i].c[k].st == C_HOLD && e.pairs[i].due < next) {
+                            next = e.pairs[i].due;
+                        }
+                    }
+                }
+            }
+            double ms = (next - t) * 1000;
+            timeout = ms <= 0 ? 0 : ms > 100 ? 100 : (int)ms + (ms > (int)ms);
+        }
+        int n = poll(pfd, (nfds_t)e.npairs * 2, timeout);
+        if (n < 0 && errno != EINTR) {
+            fail(&e, "poll: %s", strerror(errno));
+            break;
+        }
+        for (int i = 0; n > 0 && i < e.npairs * 2 && !e.failed; i++) {
+            if (!pfd[i].revents) {
                 continue;
             }
+            struct conn *c = &e.pairs[i / 2].c[i % 2];
             char buf[65536];
             ssize_t got = read(c->fd, buf, sizeof(buf));
             if (got <= 0 || proto_framer_feed(&c->fr, buf, (size_t)got) != 0) {
-                c->want = W_DONE;
-                done++;
-                continue;
+                fail(&e, "the server closed a connection");
+                break;
             }
-            const char *ln;
+            const char *line;
             size_t len;
-            while (c->want != W_DONE && proto_framer_next(&c->fr, &ln, &len) > 0) {
-                json_t *m = json_loadb(ln, len, 0, NULL);
-                const char *ev = json_string_value(json_object_get(m, "ev"));
-                if (ev && strcmp(ev, "ended") == 0) {
-                    c->want = W_DONE;
-                    done++;
-                } else if (ev && strcmp(ev, "diff") == 0) {
-                    c->diffs_since_legal++;
-                    if (c->want == W_EVENT) {
-                        c->want = W_LEGAL;
-                        c->diffs_since_legal = 0;
-                        send_line(c, "{\"id\":10,\"op\":\"legal\"}\n", "");
-                    }
-                } else if (json_object_get(m, "re") && c->want == W_LEGAL) {
-                    json_t *acts = json_object_get(m, "actions");
-                    if (json_array_size(acts) > 0) {
-                        char *a = json_dumps(json_array_get(acts, 0), JSON_COMPACT);
-                        c->want = W_ACT;
-                        c->sent_at = now_s();
-                        send_line(c, "{\"id\":11,\"op\":\"act\",\"action\":%s}\n", a);
-                        free(a);
-                    } else if (c->diffs_since_legal > 0) {
-                        c->diffs_since_legal = 0;
-                        send_line(c, "{\"id\":10,\"op\":\"legal\"}\n", "");
-                    } else {
-                        c->want = W_EVENT;
-                    }
-                } else if (json_object_get(m, "re") && c->want == W_ACT) {
-                    if (json_is_true(json_object_get(m, "ok"))) {
-                        actions++;
-                        if (nlat < sizeof(lat) / sizeof(lat[0])) {
-                            lat[nlat++] = now_s() - c->sent_at;
-                        }
-                    }
-                    c->want = W_LEGAL;
-                    c->diffs_since_legal = 0;
-                    send_line(c, "{\"id\":10,\"op\":\"legal\"}\n", "");
+            while (!e.failed && proto_framer_next(&c->fr, &line, &len) > 0) {
+                json_t *m = json_loadb(line, len, 0, NULL);
+                if (m) {
+                    on_message(&e, c, m);
                 }
                 json_decref(m);
             }
         }
+        t = now_s();
+        if (mode == M_REPLAY) {
+            engine_replay_tick(&e, t);
+        } else {
+            engine_tick(&e, t);
+        }
     }
-    double elapsed = now_s() - t0;
-    long hwm_kb = 0;
-    {
-        char path[64], buf[4096];
-        snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-        FILE *f = fopen(path, "r");
-        while (f && fgets(buf, sizeof(buf), f)) {
-            if (sscanf(buf, "VmHWM: %ld kB", &hwm_kb) == 1) {
-                break;
+    if (!e.failed) {
+        if (mode == M_LEGAL) {
+            for (size_t i = 0; i < rec->n; i++) {
+                qsort(rec->rooms[i].moves, rec->rooms[i].n, sizeof(struct move), cmp_move);
             }
         }
-        if (f) {
-            fclose(f);
+        double secs = e.t_end - e.t_start;
+        res->moves = e.moves;
+        res->secs = secs;
+        res->refused = e.refused;
+        res->legal_reqs = e.legal_reqs;
+        res->cpu_us = e.moves ? (e.cpu1 - e.cpu0) * 1e6 / (double)e.moves : 0;
+        res->gen_cpu = secs > 0 ? (e.gen1 - e.gen0) / secs : 0;
+        if (e.nlat) {
+            qsort(e.lat, e.nlat, sizeof(double), cmp_double);
+            res->p50 = 1000 * e.lat[e.nlat / 2];
+            res->p99 = 1000 * e.lat[e.nlat * 99 / 100];
+        }
+        res->hwm_kb = proc_status_kb(srv->pid, "VmHWM");
+        res->ok = e.moves > 0;
+        rc = res->ok ? 0 : -1;
+        if (!res->ok) {
+            fprintf(stderr, "bench_load: no move was accepted in the window\n");
         }
     }
-    kill(pid, SIGTERM);
-    char log[1 << 16];
-    size_t have = 0;
-    while ((n = read(errp[0], log + have, sizeof(log) - 1 - have)) > 0) {
-        have += (size_t)n;
+out:
+    for (int i = 0; e.pairs && i < e.npairs; i++) {
+        conn_close(&e.pairs[i].c[0]);
+        conn_close(&e.pairs[i].c[1]);
     }
-    log[have] = '\0';
-    waitpid(pid, NULL, 0);
-    unsigned long long records = 0, writes = 0, fsyncs = 0;
-    const char *j = strstr(log, "journal: ");
-    if (j) {
-        sscanf(j, "journal: %llu records in %llu writes, %llu fsyncs", &records, &writes, &fsyncs);
+    free(e.pairs);
+    free(e.queue);
+    free(e.lat);
+    free(pfd);
+    return rc;
+}
+
+/* ---- Measurements ---- */
+
+static void result_init(struct result *r, bool floor, const char *game, const char *mode)
+{
+    memset(r, 0, sizeof(*r));
+    snprintf(r->server, sizeof(r->server), "%s", floor ? "floor" : "conclaved");
+    snprintf(r->game, sizeof(r->game), "%s", game);
+    snprintf(r->mode, sizeof(r->mode), "%s", mode);
+    r->per_fsync = -1;
+}
+
+static void result_log(const struct result *r)
+{
+    if (!r->ok) {
+        printf("  %-9s %-9s %-14s FAILED\n", r->server, r->game, r->mode);
+        fflush(stdout);
+        return;
     }
-    qsort(lat, nlat, sizeof(lat[0]), cmp_double);
-    double sum = 0;
-    for (size_t i = 0; i < nlat; i++) {
-        sum += lat[i];
+    printf("  %-9s %-9s %-14s %7ld moves in %5.2f s = %6.0f/s, server %6.1f us/move, "
+            "act p50 %.2f ms p99 %.2f ms, %ld refused, %.2f legal/move, peak %.1f MiB, "
+            "load generator %.0f%% of a core\n",
+            r->server, r->game, r->mode, r->moves, r->secs, (double)r->moves / r->secs, r->cpu_us,
+            r->p50, r->p99, r->refused, (double)r->legal_reqs / (double)r->moves,
+            (double)r->hwm_kb / 1024, 100 * r->gen_cpu);
+    fflush(stdout);
+}
+
+/* Legal mode on a fresh server; the moves go into `rec`. */
+static void measure_legal(const struct config *cfg, bool floor, const char *game,
+                          struct recording *rec, struct result *res)
+{
+    struct server srv;
+
+    result_init(res, floor, game, "legal");
+    if (server_start(&srv, cfg, floor) == 0) {
+        if (engine_run(M_LEGAL, cfg, game, &srv, rec, res) != 0) {
+            res->ok = false;
+        }
+        server_stop(&srv, &res->per_fsync);
     }
-    printf("game %s, %d rooms, fsync %s: %ld actions in %.2f s = %.0f actions/s\n", game, rooms,
-           fsync_policy, actions, elapsed, (double)actions / elapsed);
-    if (nlat) {
-        printf("act round trip: mean %.2f ms, p50 %.2f ms, p99 %.2f ms\n", 1000 * sum / (double)nlat,
-               1000 * lat[nlat / 2], 1000 * lat[nlat * 99 / 100]);
+    result_log(res);
+}
+
+/* Act mode on a fresh server: replays `rec`, which `legal` recorded. */
+static void measure_act(const struct config *cfg, bool floor, const char *game,
+                        struct recording *rec, const struct result *legal, struct result *res)
+{
+    struct server srv;
+
+    result_init(res, floor, game, "act");
+    if (legal->ok && server_start(&srv, cfg, floor) == 0) {
+        if (engine_run(M_REPLAY, cfg, game, &srv, rec, res) != 0) {
+            res->ok = false;
+        } else if (res->moves != legal->moves) {
+            fprintf(stderr, "bench_load: the replay window held %ld moves, the legal one %ld\n",
+                    res->moves, legal->moves);
+        }
+        server_stop(&srv, &res->per_fsync);
     }
-    printf("journal: %llu records, %llu writes, %llu fsyncs (%.1f records per fsync)\n", records,
-           writes, fsyncs, fsyncs ? (double)records / (double)fsyncs : 0.0);
-    printf("server peak resident memory: %.1f MiB (%.0f KiB per room)\n", (double)hwm_kb / 1024.0,
-           (double)hwm_kb / rooms);
-    for (int i = 0; i < nconns; i++) {
-        close(conns[i].fd);
-        proto_framer_fini(&conns[i].fr);
+    result_log(res);
+}
+
+static void measure_offered(const struct config *cfg, bool floor, const char *game,
+                            struct result *res)
+{
+    struct recording rec = {0};
+    struct server srv;
+    char mode[24];
+
+    snprintf(mode, sizeof(mode), "offered %.0f/s", cfg->rate);
+    result_init(res, floor, game, mode);
+    if (server_start(&srv, cfg, floor) == 0) {
+        if (engine_run(M_OFFERED, cfg, game, &srv, &rec, res) != 0) {
+            res->ok = false;
+        }
+        server_stop(&srv, &res->per_fsync);
     }
-    char cmd[128];
-    snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-    return system(cmd) == 0 ? 0 : 1;
+    result_log(res);
+    rec_free(&rec);
+}
+
+/* One worker of the idle test: opens `n` connections from source address
+ * 127.0.0.`src`, each sends hello and reads the reply; then it reports on
+ * `ready` and holds them until `hold` closes. Never returns. */
+static void idle_worker(int port, int src, int n, int ready, int hold)
+{
+    struct rlimit rl;
+    struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    struct sockaddr_in from = {.sin_family = AF_INET};
+    char addr[32];
+    static const char hello[] = "{\"id\":1,\"op\":\"hello\",\"proto\":1,\"name\":\"idle\"}\n";
+    int one = 1, opened = 0;
+
+    alarm(300);
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+    inet_pton(AF_INET, "127.0.0.1", &to.sin_addr);
+    snprintf(addr, sizeof(addr), "127.0.0.%d", src);
+    inet_pton(AF_INET, addr, &from.sin_addr);
+    for (int i = 0; i < n; i++) {
+        int fd = socket(AF_INET, SOCK_STREAM, 0);
+        if (fd < 0) {
+            break;
+        }
+        setsockopt(fd, IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one, sizeof(one));
+        if (bind(fd, (struct sockaddr *)&from, sizeof(from)) != 0 ||
+            connect(fd, (struct sockaddr *)&to, sizeof(to)) != 0 ||
+            write_all(fd, hello, sizeof(hello) - 1) != 0) {
+            close(fd);
+            break;
+        }
+        char buf[4096];
+        bool line = false;
+        while (!line) {
+            ssize_t got = read(fd, buf, sizeof(buf));
+            if (got <= 0) {
+                break;
+            }
+            line = memchr(buf, '\n', (size_t)got) != NULL;
+        }
+        if (!line) {
+            close(fd);
+            break;
+        }
+        opened++;
+    }
+    char msg[32];
+    int len = snprintf(msg, sizeof(msg), "%d\n", opened);
+    (void)write_all(ready, msg, (size_t)len);
+    char c;
+    while (read(hold, &c, 1) > 0) {
+    }
+    _exit(0);
+}
+
+/* Opens cfg->idle idle connections (at most what the server's descriptor
+ * limit allows) and returns the server's resident memory growth per
+ * connection in KiB, or -1. *ret_n gets the number of connections. */
+static double measure_idle(const struct config *cfg, bool floor, int *ret_n)
+{
+    struct rlimit rl;
+    struct server srv;
+    int want = cfg->idle;
+    double kib = -1;
+
+    *ret_n = 0;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+        /* The server inherits this limit and needs a few descriptors of its
+         * own besides one per connection. */
+        if (rl.rlim_max != RLIM_INFINITY && (rlim_t)want + 64 > rl.rlim_max) {
+            want = (int)rl.rlim_max - 64;
+            fprintf(stderr, "bench_load: %d idle connections, not %d: the descriptor limit is %llu\n",
+                    want, cfg->idle, (unsigned long long)rl.rlim_max);
+        }
+    }
+    if (want < 1 || server_start(&srv, cfg, floor) != 0) {
+        return -1;
+    }
+    /* One connection with hello first, so that what is measured is the
+     * cost of one more connection, not the first one. */
+    struct conn warm;
+    if (conn_dial(&warm, srv.port) != 0 || conn_hello(&warm) != 0) {
+        server_stop(&srv, NULL);
+        return -1;
+    }
+    sleep_s(0.2);
+    long before = proc_status_kb(srv.pid, "VmRSS");
+    int nworkers = (want + IDLE_PER_WORKER - 1) / IDLE_PER_WORKER;
+    int ready[2], hold[2];
+    pid_t workers[64];
+    int started = 0;
+    if (nworkers > 64 || pipe(ready) != 0 || pipe(hold) != 0) {
+        conn_close(&warm);
+        server_stop(&srv, NULL);
+        return -1;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    for (int w = 0; w < nworkers; w++) {
+        int n = want - w * IDLE_PER_WORKER < IDLE_PER_WORKER ? want - w * IDLE_PER_WORKER
+                                                            : IDLE_PER_WORKER;
+        pid_t pid = fork();
+        if (pid == 0) {
+            close(ready[0]);
+            close(hold[1]);
+            idle_worker(srv.port, 2 + w, n, ready[1], hold[0]);
+        }
+        if (pid > 0) {
+            workers[started++] = pid;
+        }
+    }
+    close(ready[1]);
+    close(hold[0]);
+    FILE *r = fdopen(ready[0], "r");
+    int opened = 0, reports = 0, v;
+    while (r && reports < started && fscanf(r, "%d", &v) == 1) {
+        opened += v;
+        reports++;
+    }
+    sleep_s(0.5);
+    long after = proc_status_kb(srv.pid, "VmRSS");
+    if (opened == want) {
+        kib = (double)(after - before) / opened;
+    } else {
+        fprintf(stderr, "bench_load: only %d of %d idle connections were accepted\n", opened, want);
+    }
+    *ret_n = opened;
+    close(hold[1]);
+    for (int i = 0; i < started; i++) {
+        waitpid(workers[i], NULL, 0);
+    }
+    if (r) {
+        fclose(r);
+    }
+    conn_close(&warm);
+    server_stop(&srv, NULL);
+    printf("  %-9s idle: %d connections, VmRSS %ld -> %ld KiB\n", floor ? "floor" : "conclaved",
+           opened, before, after);
+    fflush(stdout);
+    return kib;
+}
+
+/* ---- The table ---- */
+
+static void print_header(const struct config *cfg, int nrep)
+{
+    struct utsname u;
+    char load[64] = "?";
+    FILE *f = fopen("/proc/loadavg", "r");
+
+    if (f) {
+        if (!fgets(load, sizeof(load), f)) {
+            load[0] = '\0';
+        }
+        load[strcspn(load, " ")] = '\0';
+        fclose(f);
+    }
+    if (uname(&u) != 0) {
+        memset(&u, 0, sizeof(u));
+    }
+    time_t t = time(NULL);
+    char when[64];
+    strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", gmtime(&t));
+    printf("bench_load --mode %s: %s, %s %s, %ld cores, load average %s at the start\n", cfg->mode,
+           when, u.sysname, u.release, sysconf(_SC_NPROCESSORS_ONLN), load);
+    printf("%d rooms, --fsync %s, warm-up %.0f s, window %.0f s, offered %.0f moves/s, %d "
+           "repetition%s, jansson %s\n",
+           cfg->rooms, cfg->fsync, cfg->warmup, cfg->seconds, cfg->rate, nrep, nrep == 1 ? "" : "s",
+           JANSSON_VERSION);
+    printf("conclaved: %s\nfloor:     %s\n\n", cfg->conclaved ? cfg->conclaved : "-", cfg->floor);
+    fflush(stdout);
+}
+
+static double median(double *v, int n)
+{
+    if (n == 0) {
+        return 0;
+    }
+    qsort(v, (size_t)n, sizeof(*v), cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Index of the floor's row for the same game and mode as row `i`, or -1. */
+static int floor_row(const struct result *rs, int nrows, int i)
+{
+    for (int k = 0; k < nrows; k++) {
+        if (strcmp(rs[k].server, "floor") == 0 && strcmp(rs[k].game, rs[i].game) == 0 &&
+            strcmp(rs[k].mode, rs[i].mode) == 0) {
+            return k;
+        }
+    }
+    return -1;
+}
+
+/* The table: rs holds nrep repetitions of nrows rows (rs[r * ROWS_MAX + i]).
+ * Each figure is the median over the repetitions that succeeded; the ratio
+ * to the floor is the median of the ratios within each repetition, where
+ * the two servers ran one after the other. */
+static void print_table(const struct result *rs, int nrows, int nrep)
+{
+    printf("| server | game | mode | moves/s | CPU µs/move%s | × floor | act p50 / p99 ms | "
+           "peak RSS | records/fsync |\n",
+           nrep > 1 ? " (min–max)" : "");
+    printf("|---|---|---|---:|---:|---:|---|---:|---:|\n");
+    for (int i = 0; i < nrows; i++) {
+        double rate[64], cpu[64], p50[64], p99[64], hwm[64], fs[64], ratio[64];
+        int n = 0, nfs = 0, nratio = 0;
+        int f = floor_row(rs, nrows, i);
+        for (int r = 0; r < nrep && r < 64; r++) {
+            const struct result *x = &rs[r * ROWS_MAX + i];
+            if (!x->ok) {
+                continue;
+            }
+            rate[n] = (double)x->moves / x->secs;
+            cpu[n] = x->cpu_us;
+            p50[n] = x->p50;
+            p99[n] = x->p99;
+            hwm[n] = (double)x->hwm_kb / 1024;
+            n++;
+            if (x->per_fsync >= 0) {
+                fs[nfs++] = x->per_fsync;
+            }
+            if (f >= 0 && rs[r * ROWS_MAX + f].ok && rs[r * ROWS_MAX + f].cpu_us > 0) {
+                ratio[nratio++] = x->cpu_us / rs[r * ROWS_MAX + f].cpu_us;
+            }
+        }
+        const struct result *r0 = &rs[i];
+        if (n == 0) {
+            printf("| %s | %s | %s | failed | | | | | |\n", r0->server, r0->game, r0->mode);
+            continue;
+        }
+        double lo = cpu[0], hi = cpu[0];
+        for (int k = 1; k < n; k++) {
+            lo = cpu[k] < lo ? cpu[k] : lo;
+            hi = cpu[k] > hi ? cpu[k] : hi;
+        }
+        char cpus[64], rat[32] = "–", fss[32] = "–";
+        if (n > 1) {
+            snprintf(cpus, sizeof(cpus), "%.1f (%.1f–%.1f)", median(cpu, n), lo, hi);
+        } else {
+            snprintf(cpus, sizeof(cpus), "%.1f", cpu[0]);
+        }
+        if (nratio) {
+            snprintf(rat, sizeof(rat), "%.1f", median(ratio, nratio));
+        }
+        if (nfs) {
+            snprintf(fss, sizeof(fss), "%.1f", median(fs, nfs));
+        }
+        printf("| %s | %s | %s | %.0f | %s | %s | %.2f / %.2f | %.0f MiB | %s |\n", r0->server,
+               r0->game, r0->mode, median(rate, n), cpus, rat, median(p50, n), median(p99, n),
+               median(hwm, n), fss);
+    }
+}
+
+/* The CPU that `legal` adds per move: legal-mode minus act-mode CPU per
+ * move over the same moves, the median (and range) over the repetitions.
+ * Where `legal` is cheap the range can cross zero: the difference is then
+ * smaller than what the machine's noise moves a run by. */
+static void print_derived(const struct result *rs, int nrows, int nrep)
+{
+    printf("\n");
+    for (int i = 0; i < nrows; i++) {
+        if (strcmp(rs[i].mode, "legal") != 0) {
+            continue;
+        }
+        for (int k = 0; k < nrows; k++) {
+            if (strcmp(rs[k].mode, "act") != 0 || strcmp(rs[k].server, rs[i].server) != 0 ||
+                strcmp(rs[k].game, rs[i].game) != 0) {
+                continue;
+            }
+            double d[64], reqs[64];
+            int n = 0;
+            for (int r = 0; r < nrep && r < 64; r++) {
+                const struct result *l = &rs[r * ROWS_MAX + i], *a = &rs[r * ROWS_MAX + k];
+                if (l->ok && a->ok) {
+                    d[n] = l->cpu_us - a->cpu_us;
+                    reqs[n] = (double)l->legal_reqs / (double)l->moves;
+                    n++;
+                }
+            }
+            if (n) {
+                double lo = d[0], hi = d[0];
+                for (int j = 1; j < n; j++) {
+                    lo = d[j] < lo ? d[j] : lo;
+                    hi = d[j] > hi ? d[j] : hi;
+                }
+                printf("%s %s: `legal` adds %.1f µs per move", rs[i].server, rs[i].game,
+                       median(d, n));
+                if (n > 1) {
+                    printf(" (%.1f to %.1f)", lo, hi);
+                }
+                printf(", %.2f requests per move: legal-mode minus act-mode CPU over the same "
+                       "moves\n",
+                       median(reqs, n));
+            }
+        }
+    }
+}
+
+/* ---- Options ---- */
+
+static const char usage_text[] =
+    "usage: bench_load [--mode compare|legal|act|offered|idle] [--target conclaved|floor]\n"
+    "                  [--conclaved PATH] [--floor PATH] [--preload PATH] [--game G]\n"
+    "                  [--games G,G] [--rooms N] [--fsync POLICY] [--warmup S] [--seconds S]\n"
+    "                  [--rate MOVES_PER_S] [--idle CONNECTIONS] [--repeat N]\n";
+
+static char *beside_self(const char *name)
+{
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (n <= 0) {
+        return NULL;
+    }
+    self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    if (!slash) {
+        return NULL;
+    }
+    slash[1] = '\0';
+    size_t len = strlen(self) + strlen(name) + 1;
+    char *path = malloc(len);
+    if (path) {
+        snprintf(path, len, "%s%s", self, name);
+    }
+    return path;
+}
+
+static int parse_args(struct config *cfg, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v || strncmp(a, "--", 2) != 0) {
+            return -1;
+        }
+        i++;
+        if (strcmp(a, "--mode") == 0) {
+            cfg->mode = v;
+        } else if (strcmp(a, "--target") == 0) {
+            cfg->target = v;
+        } else if (strcmp(a, "--conclaved") == 0) {
+            cfg->conclaved = v;
+        } else if (strcmp(a, "--floor") == 0) {
+            cfg->floor = v;
+        } else if (strcmp(a, "--preload") == 0) {
+            cfg->preload = v;
+        } else if (strcmp(a, "--game") == 0) {
+            cfg->game = v;
+        } else if (strcmp(a, "--games") == 0) {
+            cfg->games = v;
+        } else if (strcmp(a, "--fsync") == 0) {
+            cfg->fsync = v;
+        } else if (strcmp(a, "--rooms") == 0) {
+            cfg->rooms = atoi(v);
+        } else if (strcmp(a, "--warmup") == 0) {
+            cfg->warmup = atof(v);
+        } else if (strcmp(a, "--seconds") == 0) {
+            cfg->seconds = atof(v);
+        } else if (strcmp(a, "--rate") == 0) {
+            cfg->rate = atof(v);
+        } else if (strcmp(a, "--idle") == 0) {
+            cfg->idle = atoi(v);
+        } else if (strcmp(a, "--repeat") == 0) {
+            cfg->repeat = atoi(v);
+        } else {
+            return -1;
+        }
+    }
+    if (cfg->rooms < 1 || cfg->rooms > MAX_ROOMS || cfg->warmup < 0 || cfg->seconds <= 0 ||
+        cfg->rate <= 0 || cfg->idle < 1 || cfg->idle > 64 * IDLE_PER_WORKER || cfg->repeat < 0 ||
+        cfg->repeat > 64) {
+        return -1;
+    }
+    return 0;
+}
+
+/* Runs what cfg->mode asks for and prints it. Returns the exit status. */
+static int run(const struct config *c)
+{
+    struct config cfg = *c;
+    bool compare = strcmp(cfg.mode, "compare") == 0;
+    bool floor = strcmp(cfg.target, "floor") == 0;
+    if ((compare || !floor) && !cfg.conclaved) {
+        fprintf(stderr, "bench_load: no conclaved (--conclaved PATH or $CONCLAVED)\n");
+        return 2;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    int nrep = cfg.repeat > 0 ? cfg.repeat : compare ? 3 : 1;
+    struct result *rs = calloc((size_t)nrep * ROWS_MAX, sizeof(*rs));
+    int n = 0, status = 0;
+
+    if (!rs) {
+        return 1;
+    }
+    print_header(&cfg, nrep);
+    if (!compare) {
+        if (strcmp(cfg.mode, "idle") == 0) {
+            int conns;
+            double kib = measure_idle(&cfg, floor, &conns);
+            free(rs);
+            if (kib < 0) {
+                return 1;
+            }
+            printf("\n%s: %d idle connections, %.1f KiB of server memory per connection\n",
+                   floor ? "floor" : "conclaved", conns, kib);
+            return 0;
+        }
+        for (int r = 0; r < nrep; r++) {
+            struct result *row = &rs[r * ROWS_MAX];
+            struct recording rec = {0};
+            n = 0;
+            if (strcmp(cfg.mode, "legal") == 0) {
+                measure_legal(&cfg, floor, cfg.game, &rec, &row[n++]);
+            } else if (strcmp(cfg.mode, "act") == 0) {
+                measure_legal(&cfg, floor, cfg.game, &rec, &row[n++]);
+                measure_act(&cfg, floor, cfg.game, &rec, &row[0], &row[n++]);
+            } else if (strcmp(cfg.mode, "offered") == 0) {
+                measure_offered(&cfg, floor, cfg.game, &row[n++]);
+            } else {
+                fputs(usage_text, stderr);
+                free(rs);
+                return 2;
+            }
+            rec_free(&rec);
+        }
+        printf("\n");
+        print_table(rs, n, nrep);
+        print_derived(rs, n, nrep);
+        for (int i = 0; i < nrep * ROWS_MAX; i++) {
+            status |= i % ROWS_MAX < n && !rs[i].ok;
+        }
+        free(rs);
+        return status;
+    }
+
+    /* compare: for each game and each mode the floor, then conclaved, each
+     * on a fresh process, so that both see the machine at nearly the same
+     * time; the whole sequence nrep times; then memory per idle
+     * connection. */
+    for (int r = 0; r < nrep; r++) {
+        struct result *row = &rs[r * ROWS_MAX];
+        char games[256];
+        n = 0;
+        snprintf(games, sizeof(games), "%s", cfg.games);
+        for (char *save = NULL, *g = strtok_r(games, ",", &save); g && n + 6 <= ROWS_MAX;
+             g = strtok_r(NULL, ",", &save)) {
+            struct recording rec_floor = {0}, rec = {0};
+            measure_legal(&cfg, true, g, &rec_floor, &row[n]);
+            measure_legal(&cfg, false, g, &rec, &row[n + 1]);
+            measure_act(&cfg, true, g, &rec_floor, &row[n], &row[n + 2]);
+            measure_act(&cfg, false, g, &rec, &row[n + 1], &row[n + 3]);
+            rec_free(&rec_floor);
+            rec_free(&rec);
+            measure_offered(&cfg, true, g, &row[n + 4]);
+            measure_offered(&cfg, false, g, &row[n + 5]);
+            n += 6;
+        }
+    }
+    int idle_floor_n, idle_n;
+    double idle_floor = measure_idle(&cfg, true, &idle_floor_n);
+    double idle = measure_idle(&cfg, false, &idle_n);
+
+    printf("\n");
+    print_table(rs, n, nrep);
+    print_derived(rs, n, nrep);
+    printf("\nidle connections (hello, then silence): conclaved %.1f KiB per connection over %d "
+           "connections; floor %.1f KiB per connection over %d\n",
+           idle, idle_n, idle_floor, idle_floor_n);
+    for (int i = 0; i < nrep * ROWS_MAX; i++) {
+        status |= i % ROWS_MAX < n && !rs[i].ok;
+    }
+    free(rs);
+    return status || idle < 0 || idle_floor < 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct config cfg = {
+        .conclaved = getenv("CONCLAVED"),
+        .game = "stones",
+        .games = "stones,sorcerers",
+        .fsync = "batch",
+        .mode = "compare",
+        .target = "conclaved",
+        .rooms = 50,
+        .warmup = 2,
+        .seconds = 10,
+        .rate = 10000,
+        .idle = 20000,
+    };
+    char *floor_path = NULL, *preload_path = NULL;
+
+    if (parse_args(&cfg, argc, argv) != 0) {
+        fputs(usage_text, stderr);
+        return 2;
+    }
+    if (!cfg.floor) {
+        cfg.floor = floor_path = beside_self("bench_floor");
+    }
+    if (!cfg.preload) {
+        cfg.preload = preload_path = beside_self("libbench_detrand.so");
+    }
+    int status = cfg.floor ? run(&cfg) : 2;
+    free(floor_path);
+    free(preload_path);
+    return status;
 }
