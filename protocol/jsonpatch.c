@@ -138,26 +138,33 @@ static int diff_object(json_t *patch, struct path *p, const json_t *a, const jso
     return 0;
 }
 
+/* How far a window may slide and still be recognised. */
+#define SHIFT_MAX 16
+
 /* The smallest s > 0 such that b starts with a[s..]: the array lost s
  * items at its head and may have gained some at its tail (a log window that
- * slid). 0 when there is none, or when sliding would not save ops. */
+ * slid). 0 when there is none, or when sliding would not save ops. Only
+ * arrays of scalars are looked at (a window of log lines), so the search
+ * costs a few string compares, never a deep comparison. */
 static size_t head_shift(const json_t *a, const json_t *b)
 {
     size_t na = json_array_size(a);
     size_t nb = json_array_size(b);
+    const json_t *b0 = json_array_get(b, 0);
 
-    if (na < 2 || nb == 0 || json_equal(json_array_get(a, 0), json_array_get(b, 0))) {
+    if (na < 2 || nb == 0 || json_is_object(b0) || json_is_array(b0) ||
+        same_scalar(json_array_get(a, 0), b0)) {
         return 0;
     }
-    for (size_t s = 1; s < na && s <= nb; s++) {
+    for (size_t s = 1; s < na && s <= nb && s <= SHIFT_MAX; s++) {
         size_t keep = na - s;
         bool same;
-        if (keep > nb || !json_equal(json_array_get(a, s), json_array_get(b, 0))) {
+        if (keep > nb || !same_scalar(json_array_get(a, s), b0)) {
             continue;
         }
         same = true;
         for (size_t i = 1; same && i < keep; i++) {
-            same = json_equal(json_array_get(a, s + i), json_array_get(b, i));
+            same = same_scalar(json_array_get(a, s + i), json_array_get(b, i));
         }
         if (!same) {
             continue;
@@ -167,7 +174,7 @@ static size_t head_shift(const json_t *a, const json_t *b)
         size_t common = na < nb ? na : nb;
         size_t in_place = nb > na ? nb - na : na - nb;
         for (size_t i = 0; i < common; i++) {
-            in_place += !json_equal(json_array_get(a, i), json_array_get(b, i));
+            in_place += !same_scalar(json_array_get(a, i), json_array_get(b, i));
         }
         return s + (nb - keep) < in_place ? s : 0;
     }

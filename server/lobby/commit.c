@@ -99,6 +99,31 @@ static void room_end(struct room *room, json_t *result, uint64_t now)
     lobby__room_announce(room);
 }
 
+/* The action's journal record, {"action":...,"seat":n,"t":"act"}, written
+ * from the action's canonical text. 0, -EDOM for an action holding a real
+ * number, or another negative errno. */
+static int journal_act(struct room *room, int seat, const json_t *action)
+{
+    size_t len;
+    char *text = proto_canonical(action, &len);
+    char *line;
+    int rc;
+
+    if (!text) {
+        return errno == EINVAL ? -EDOM : -ENOMEM;
+    }
+    line = malloc(len + 64);
+    if (!line) {
+        free(text);
+        return -ENOMEM;
+    }
+    rc = snprintf(line, len + 64, "{\"action\":%s,\"seat\":%d,\"t\":\"act\"}", text, seat);
+    rc = lobby__journal_text(room, line, (size_t)rc);
+    free(line);
+    free(text);
+    return rc;
+}
+
 int lobby__commit(struct lobby *lobby, struct room *room, int seat, const json_t *action,
                   struct lobby_peer *peer, const json_t *id, uint64_t now, char *msg)
 {
@@ -121,8 +146,7 @@ int lobby__commit(struct lobby *lobby, struct room *room, int seat, const json_t
     if (!entry || json_array_append_new(room->actions, entry) != 0) {
         return PROTO_ERR_INTERNAL;
     }
-    rc = lobby__journal(room, json_pack("{s:s, s:i, s:O}", "t", "act", "seat", seat, "action",
-                                        action));
+    rc = journal_act(room, seat, action);
     if (rc != 0) {
         json_array_remove(room->actions, json_array_size(room->actions) - 1);
         if (rc == -EDOM) {
@@ -138,9 +162,7 @@ int lobby__commit(struct lobby *lobby, struct room *room, int seat, const json_t
     room->state = room->scratch;
     room->scratch = before;
     room->rev++;
-    if (peer) {
-        lobby__reply_ok(room, peer, id, json_pack("{s:I}", "rev", (json_int_t)room->rev));
-    }
+    lobby__reply_rev(room, peer, id, room->rev);
     lobby__views_publish(room, room->game->changed(before, room->state));
     json_t *result = room->game->result(room->state);
     if (result) {

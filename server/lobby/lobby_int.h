@@ -128,6 +128,10 @@ void lobby__reply_ok(struct room *room, struct lobby_peer *peer, const json_t *i
 /* Sends {"re": id, "ok": true}. */
 void lobby__reply_bare(struct room *room, struct lobby_peer *peer, const json_t *id);
 
+/* Sends {"re": id, "ok": true, "rev": rev}, written without a tree: the
+ * reply of every action. Closes the peer when it cannot be built. */
+void lobby__reply_rev(struct room *room, struct lobby_peer *peer, const json_t *id, int64_t rev);
+
 /* Sends one line, or one message (borrowed), to every member. */
 void lobby__broadcast_line(struct room *room, const char *line, size_t len);
 void lobby__broadcast(struct room *room, const json_t *msg);
@@ -138,6 +142,10 @@ void lobby__broadcast(struct room *room, const json_t *msg);
  * it holds a real number, which the wire never carries). Restoring or
  * without a store: 0. */
 int lobby__journal(struct room *room, json_t *rec);
+
+/* Appends one record already written as a compact JSON object (`len`
+ * bytes, no newline). 0 or a negative errno. */
+int lobby__journal_text(struct room *room, const char *line, size_t len);
 int lobby__journal_seat(struct room *room, int seat);
 int lobby__journal_host(struct room *room);
 

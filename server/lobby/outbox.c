@@ -135,6 +135,40 @@ void lobby__reply_ok(struct room *room, struct lobby_peer *peer, const json_t *i
     json_decref(fields);
 }
 
+void lobby__reply_rev(struct room *room, struct lobby_peer *peer, const json_t *id, int64_t rev)
+{
+    char head[96] = "";
+    char *re = NULL;
+    char *line;
+    size_t n;
+
+    if (!peer) {
+        return;
+    }
+    if (json_is_integer(id)) {
+        snprintf(head, sizeof(head), "%lld", (long long)json_integer_value(id));
+    } else if (id && !(re = json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY))) {
+        peer->close(peer);
+        return;
+    }
+    n = (re ? strlen(re) : strlen(head)) + 64;
+    line = malloc(n);
+    if (!line) {
+        free(re);
+        peer->close(peer);
+        return;
+    }
+    if (id) {
+        n = (size_t)snprintf(line, n, "{\"re\":%s,\"ok\":true,\"rev\":%lld}\n", re ? re : head,
+                             (long long)rev);
+    } else {
+        n = (size_t)snprintf(line, n, "{\"ok\":true,\"rev\":%lld}\n", (long long)rev);
+    }
+    lobby__out(room, peer, line, n);
+    free(line);
+    free(re);
+}
+
 /* Sends {"re": id, "ok": true}. */
 void lobby__reply_bare(struct room *room, struct lobby_peer *peer, const json_t *id)
 {
@@ -158,12 +192,30 @@ static void token_hex(const struct seat *s, char out[65])
     proto_hex(s->token_hash, sizeof(s->token_hash), out);
 }
 
+int lobby__journal_text(struct room *room, const char *line, size_t len)
+{
+    struct lobby *lobby = room->lobby;
+    uint64_t seq = 0;
+    int rc;
+
+    if (lobby->restoring || !lobby->has_store) {
+        return 0;
+    }
+    rc = lobby->store.append(lobby->store.ctx, room->code, line, len, &seq);
+    if (rc != 0) {
+        return rc;
+    }
+    if (seq > room->jseq) {
+        room->jseq = seq;
+    }
+    return 0;
+}
+
 /* Appends record `rec` (stolen) to the room's journal. Lines sent after
  * this wait until the record is durable. 0 or a negative errno. */
 int lobby__journal(struct room *room, json_t *rec)
 {
     struct lobby *lobby = room->lobby;
-    uint64_t seq = 0;
     size_t len;
     char *line;
     int rc;
@@ -182,15 +234,9 @@ int lobby__journal(struct room *room, json_t *rec)
         return rc;
     }
     /* The store takes the line without its newline. */
-    rc = lobby->store.append(lobby->store.ctx, room->code, line, len - 1, &seq);
+    rc = lobby__journal_text(room, line, len - 1);
     free(line);
-    if (rc != 0) {
-        return rc;
-    }
-    if (seq > room->jseq) {
-        room->jseq = seq;
-    }
-    return 0;
+    return rc;
 }
 
 int lobby__journal_seat(struct room *room, int seat)

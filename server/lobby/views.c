@@ -404,23 +404,33 @@ static int publish_public(struct room *room, uint64_t changed, json_t *patch)
 
     for (size_t i = 0; i < v->nparts; i++) {
         struct view_part *p = &v->parts[i];
-        size_t before = json_array_size(patch);
         json_t *value;
+        char *text;
+        size_t len;
         if (p->section < 0 || !(changed & (UINT64_C(1) << p->section))) {
             continue;
         }
         value = part_build(room, p);
-        if (!value || proto_patch_diff_into(patch, p->key, p->value, value) != 0) {
+        text = value ? proto_canonical(value, &len) : NULL;
+        if (!text) {
             json_decref(value);
             return -ENOMEM;
         }
-        if (json_array_size(patch) == before) {
-            json_decref(value); /* equal: keep the bytes we have */
+        if (len == p->len && memcmp(text, p->text, len) == 0) {
+            /* Named by the mask, but equal: nothing to send or hash. */
+            free(text);
+            json_decref(value);
             continue;
         }
-        if (part_set(p, value) != 0) {
+        if (proto_patch_diff_into(patch, p->key, p->value, value) != 0) {
+            free(text);
+            json_decref(value);
             return -ENOMEM;
         }
+        part_clear(p);
+        p->value = value;
+        p->text = text;
+        p->len = len;
         any = true;
     }
     if (any) {
@@ -445,17 +455,25 @@ static char *publish_seat(struct room *room, int i, uint64_t changed, const char
     if (changed & GAME_CHANGED_YOU) {
         json_t *you = room->game->you(room->state, i);
         size_t len;
-        char *text = NULL;
-        if (!you || proto_patch_diff_into(own, "you", s->you, you) != 0 ||
-            !(text = proto_canonical(you, &len))) {
+        char *text = you ? proto_canonical(you, &len) : NULL;
+        if (!text) {
             json_decref(you);
             goto out;
         }
-        json_decref(s->you);
-        free(s->you_text);
-        s->you = you;
-        s->you_text = text;
-        s->you_len = len;
+        if (len == s->you_len && memcmp(text, s->you_text, len) == 0) {
+            free(text);
+            json_decref(you);
+        } else if (proto_patch_diff_into(own, "you", s->you, you) != 0) {
+            free(text);
+            json_decref(you);
+            goto out;
+        } else {
+            json_decref(s->you);
+            free(s->you_text);
+            s->you = you;
+            s->you_text = text;
+            s->you_len = len;
+        }
     }
     own_text = ops_text(own, &own_len);
     if (own_text) {
