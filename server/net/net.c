@@ -7,7 +7,7 @@
  * callback. Lines go from the framer to the session; replies and events come
  * back as queued writes, bounded per connection: a reader that falls too far
  * behind is cut off, and nobody else waits for it. One timer runs the
- * lobby's due work (bot moves, room expiry).
+ * sessions' due work (bot moves, room expiry).
  */
 #include "net.h"
 
@@ -44,22 +44,21 @@ struct write_req {
 struct net_server {
     uv_loop_t *loop;
     uv_tcp_t listener;
-    uv_timer_t lobby_timer;
+    uv_timer_t due_timer;
     uv_timer_t stop_timer;
     const struct net_config *cfg;
-    const struct sess_config *scfg;
-    struct lobby *lobby;
+    struct sess_hub *hub;
     struct conn *conns;
     unsigned nconns;
     uint64_t next_id;
-    uint64_t lobby_armed; /* when the lobby timer fires, UINT64_MAX: idle */
+    uint64_t due_armed; /* when the due timer fires, UINT64_MAX: idle */
     bool stopping;
     char readbuf[READ_BUF_SIZE];
 };
 
 static void conn_close(struct conn *c, bool graceful);
-static void lobby_poke(struct net_server *srv);
-static void lobby_kick(struct net_server *srv);
+static void due_poke(struct net_server *srv);
+static void due_run(struct net_server *srv);
 
 /* ---- Connection teardown ---- */
 
@@ -92,7 +91,7 @@ static void on_handle_closed(uv_handle_t *h)
     }
 }
 
-/* Leaves the lobby (once) and closes both handles. */
+/* Ends the session (once) and closes both handles. */
 static void conn_close_now(struct conn *c)
 {
     struct net_server *srv = c->srv;
@@ -121,8 +120,8 @@ static void on_grace_expired(uv_timer_t *t)
 
 /* Starts closing `c`. Graceful: pending writes go out first (bounded by a
  * grace timer). The session leaves its room in a later loop turn, never
- * inside the caller's stack, so the lobby can close peers while it iterates
- * over them. */
+ * inside the caller's stack, so the session code can close peers while it
+ * iterates over them. */
 static void conn_close(struct conn *c, bool graceful)
 {
     if (c->closing) {
@@ -273,7 +272,7 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
     if (!c->closing) {
         arm_idle(c);
     }
-    lobby_poke(srv);
+    due_poke(srv);
 }
 
 /* ---- Accepting ---- */
@@ -329,7 +328,7 @@ static void on_connection(uv_stream_t *listener, int status)
     srv->conns = c;
     srv->nconns++;
     proto_framer_init(&c->framer, srv->cfg->max_line);
-    sess_init(&c->sess, ++srv->next_id, srv->lobby, srv->scfg, &conn_io, c, uv_now(srv->loop));
+    sess_hub_open(srv->hub, &c->sess, ++srv->next_id, &conn_io, c, uv_now(srv->loop));
     c->in_session = true;
     if (uv_accept(listener, (uv_stream_t *)&c->tcp) != 0) {
         conn_close_now(c);
@@ -354,50 +353,48 @@ static void on_connection(uv_stream_t *listener, int status)
     arm_idle(c);
 }
 
-/* ---- Lobby timer ---- */
+/* ---- Due work ---- */
 
-static void on_lobby_timer(uv_timer_t *t)
+static void on_due_timer(uv_timer_t *t)
 {
-    lobby_kick(t->data);
+    due_run(t->data);
 }
 
-static void arm_lobby_timer(struct net_server *srv, uint64_t due)
+static void arm_due_timer(struct net_server *srv, uint64_t due)
 {
     uint64_t now = uv_now(srv->loop);
 
-    srv->lobby_armed = due;
+    srv->due_armed = due;
     if (due == UINT64_MAX) {
-        uv_timer_stop(&srv->lobby_timer);
+        uv_timer_stop(&srv->due_timer);
     } else {
-        uv_timer_start(&srv->lobby_timer, on_lobby_timer, due > now ? due - now : 0, 0);
+        uv_timer_start(&srv->due_timer, on_due_timer, due > now ? due - now : 0, 0);
     }
 }
 
-/* Runs the lobby's due work and re-arms the timer for the next item. */
-static void lobby_kick(struct net_server *srv)
+/* Runs the sessions' due work and re-arms the timer for the next item. */
+static void due_run(struct net_server *srv)
 {
     if (!srv->stopping) {
-        arm_lobby_timer(srv, lobby_run_due(srv->lobby, uv_now(srv->loop)));
+        arm_due_timer(srv, sess_hub_run_due(srv->hub, uv_now(srv->loop)));
     }
 }
 
-/* After requests: brings the timer forward when the lobby now has work
- * earlier than it is armed for (a bot's turn, say). Costs no walk over the
- * rooms. */
-static void lobby_poke(struct net_server *srv)
+/* After requests: brings the timer forward when there is now work earlier
+ * than it is armed for (a bot's turn, say). Costs no walk over the rooms. */
+static void due_poke(struct net_server *srv)
 {
-    uint64_t due = lobby_next_due(srv->lobby);
+    uint64_t due = sess_hub_next_due(srv->hub);
 
-    if (!srv->stopping && due < srv->lobby_armed) {
-        arm_lobby_timer(srv, due);
+    if (!srv->stopping && due < srv->due_armed) {
+        arm_due_timer(srv, due);
     }
 }
 
 /* ---- Server ---- */
 
-int net_server_start(uv_loop_t *loop, const struct net_config *cfg, struct lobby *lobby,
-                     const struct sess_config *scfg, struct net_server **ret_srv, char *bound,
-                     size_t boundlen)
+int net_server_start(uv_loop_t *loop, const struct net_config *cfg, struct sess_hub *hub,
+                     struct net_server **ret_srv, char *bound, size_t boundlen)
 {
     struct sockaddr_storage ss;
     int len = sizeof(ss);
@@ -411,8 +408,7 @@ int net_server_start(uv_loop_t *loop, const struct net_config *cfg, struct lobby
     }
     srv->loop = loop;
     srv->cfg = cfg;
-    srv->scfg = scfg;
-    srv->lobby = lobby;
+    srv->hub = hub;
     if (uv_ip4_addr(cfg->host, cfg->port, (struct sockaddr_in *)&ss) != 0 &&
         uv_ip6_addr(cfg->host, cfg->port, (struct sockaddr_in6 *)&ss) != 0) {
         free(srv);
@@ -441,10 +437,10 @@ int net_server_start(uv_loop_t *loop, const struct net_config *cfg, struct lobby
         uv_ip4_name((struct sockaddr_in *)&ss, host, sizeof(host));
         snprintf(bound, boundlen, "%s:%d", host, ntohs(((struct sockaddr_in *)&ss)->sin_port));
     }
-    uv_timer_init(loop, &srv->lobby_timer);
-    srv->lobby_timer.data = srv;
-    srv->lobby_armed = UINT64_MAX;
-    lobby_poke(srv); /* rooms restored from journals may have work */
+    uv_timer_init(loop, &srv->due_timer);
+    srv->due_timer.data = srv;
+    srv->due_armed = UINT64_MAX;
+    due_poke(srv); /* rooms restored from journals may have work */
     uv_timer_init(loop, &srv->stop_timer);
     srv->stop_timer.data = srv;
     *ret_srv = srv;
@@ -470,7 +466,7 @@ void net_server_stop(struct net_server *srv, uint64_t grace_ms)
     }
     srv->stopping = true;
     uv_close((uv_handle_t *)&srv->listener, NULL);
-    uv_close((uv_handle_t *)&srv->lobby_timer, NULL);
+    uv_close((uv_handle_t *)&srv->due_timer, NULL);
     for (struct conn *c = srv->conns; c; c = c->next) {
         conn_close(c, true);
     }
