@@ -5,9 +5,12 @@
  * Each connection embeds its TCP handle and its timer and is freed only when
  * both close callbacks have run; it is never freed inside its own read
  * callback. Lines go from the framer to the session; replies and events come
- * back as queued writes, bounded per connection: a reader that falls too far
- * behind is cut off, and nobody else waits for it. One timer runs the
- * sessions' due work (bot moves, room expiry).
+ * back into the connection's output buffer, and a check handle flushes every
+ * connection with output once per loop turn: one try-write, and only what the
+ * kernel did not take is queued as one libuv write. Output is bounded per
+ * connection: a reader that falls too far behind is cut off, and nobody else
+ * waits for it. One timer runs the sessions' due work (bot moves, room
+ * expiry).
  */
 #include "net.h"
 
@@ -20,25 +23,36 @@
 #include "log.h"
 
 #define READ_BUF_SIZE 65536
+#define OUT_KEEP 4096 /* an output buffer up to this size is kept for the next turn */
+#define GRACE_MS 2000 /* a graceful close becomes a hard one after this */
+
+/* Bytes in one contiguous buffer; `cap` allocated. */
+struct outbuf {
+    char *data;
+    size_t len;
+    size_t cap;
+};
 
 struct conn {
     uv_tcp_t tcp;
-    uv_timer_t timer; /* idle / hello timeout, then the close grace period */
+    uv_timer_t timer;     /* idle / hello timeout, then the close grace period */
+    uv_write_t write_req; /* the one write in flight, if `writing` */
     uv_shutdown_t shutdown_req;
     struct net_server *srv;
     struct conn *prev, *next;
+    struct conn *dirty_prev, *dirty_next; /* on srv->dirty while `dirty` */
     struct proto_framer framer;
     struct sess sess;
+    struct outbuf out;    /* lines of this loop turn, not yet offered to the kernel */
+    struct outbuf queued; /* what the kernel did not take: write_req's memory */
     char addr[64];
     int handles_open;
     bool closing;
+    bool flushing;   /* closing gracefully: output still goes out, then a shutdown */
+    bool shut;       /* the shutdown has been asked for */
+    bool dirty;      /* the next flush has something to do */
+    bool writing;    /* write_req is in flight */
     bool in_session; /* sess_fini still owed */
-};
-
-struct write_req {
-    uv_write_t req;
-    size_t len;
-    char data[];
 };
 
 struct net_server {
@@ -46,9 +60,12 @@ struct net_server {
     uv_tcp_t listener;
     uv_timer_t due_timer;
     uv_timer_t stop_timer;
+    uv_check_t flush_check;     /* flushes after the turn's I/O callbacks */
+    uv_prepare_t flush_prepare; /* flushes what timers wrote before the loop waits */
     const struct net_config *cfg;
     struct sess_hub *hub;
     struct conn *conns;
+    struct conn *dirty; /* connections with output or a shutdown to flush */
     unsigned nconns;
     uint64_t next_id;
     uint64_t due_armed; /* when the due timer fires, UINT64_MAX: idle */
@@ -60,11 +77,89 @@ static void conn_close(struct conn *c, bool graceful);
 static void due_poke(struct net_server *srv);
 static void due_run(struct net_server *srv);
 
+/* ---- Output buffers ---- */
+
+static void outbuf_fini(struct outbuf *b)
+{
+    free(b->data);
+    b->data = NULL;
+    b->len = 0;
+    b->cap = 0;
+}
+
+/* Empties `b`, giving back its memory when it grew past OUT_KEEP. */
+static void outbuf_reset(struct outbuf *b)
+{
+    if (b->cap > OUT_KEEP) {
+        outbuf_fini(b);
+    }
+    b->len = 0;
+}
+
+/* Appends a copy of `len` bytes. Returns 0, or -ENOMEM with `b` unchanged. */
+static int outbuf_append(struct outbuf *b, const char *data, size_t len)
+{
+    if (len > b->cap - b->len) {
+        size_t cap = b->cap ? b->cap : 1024;
+        char *p;
+
+        while (cap - b->len < len) {
+            cap *= 2;
+        }
+        p = realloc(b->data, cap);
+        if (!p) {
+            return -ENOMEM;
+        }
+        b->data = p;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, data, len);
+    b->len += len;
+    return 0;
+}
+
+/* ---- The dirty list ---- */
+
+static void dirty_add(struct conn *c)
+{
+    struct net_server *srv = c->srv;
+
+    if (c->dirty) {
+        return;
+    }
+    c->dirty = true;
+    c->dirty_prev = NULL;
+    c->dirty_next = srv->dirty;
+    if (srv->dirty) {
+        srv->dirty->dirty_prev = c;
+    }
+    srv->dirty = c;
+}
+
+static void dirty_remove(struct conn *c)
+{
+    if (!c->dirty) {
+        return;
+    }
+    c->dirty = false;
+    if (c->dirty_prev) {
+        c->dirty_prev->dirty_next = c->dirty_next;
+    } else {
+        c->srv->dirty = c->dirty_next;
+    }
+    if (c->dirty_next) {
+        c->dirty_next->dirty_prev = c->dirty_prev;
+    }
+    c->dirty_prev = c->dirty_next = NULL;
+}
+
 /* ---- Connection teardown ---- */
 
 static void conn_free(struct conn *c)
 {
     struct net_server *srv = c->srv;
+
+    dirty_remove(c);
 
     if (c->prev) {
         c->prev->next = c->next;
@@ -76,9 +171,13 @@ static void conn_free(struct conn *c)
     }
     srv->nconns--;
     proto_framer_fini(&c->framer);
+    outbuf_fini(&c->out);
+    outbuf_fini(&c->queued);
     free(c);
     if (srv->stopping && srv->nconns == 0 && !uv_is_closing((uv_handle_t *)&srv->stop_timer)) {
         uv_close((uv_handle_t *)&srv->stop_timer, NULL);
+        uv_close((uv_handle_t *)&srv->flush_check, NULL);
+        uv_close((uv_handle_t *)&srv->flush_prepare, NULL);
     }
 }
 
@@ -91,11 +190,15 @@ static void on_handle_closed(uv_handle_t *h)
     }
 }
 
-/* Ends the session (once) and closes both handles. */
+/* Ends the session (once) and closes both handles. Output not yet written
+ * is dropped. */
 static void conn_close_now(struct conn *c)
 {
     struct net_server *srv = c->srv;
 
+    c->closing = true;
+    c->flushing = false;
+    dirty_remove(c);
     if (c->in_session) {
         c->in_session = false;
         sess_fini(&c->sess, uv_now(srv->loop));
@@ -118,10 +221,11 @@ static void on_grace_expired(uv_timer_t *t)
     conn_close_now(t->data);
 }
 
-/* Starts closing `c`. Graceful: pending writes go out first (bounded by a
- * grace timer). The session leaves its room in a later loop turn, never
- * inside the caller's stack, so the session code can close peers while it
- * iterates over them. */
+/* Starts closing `c`. Graceful: what is already buffered goes out, then
+ * the write side is shut down by the next flush (bounded by a grace timer).
+ * The session leaves its room in a later loop turn, never inside the
+ * caller's stack, so the session code can close peers while it iterates
+ * over them. */
 static void conn_close(struct conn *c, bool graceful)
 {
     if (c->closing) {
@@ -135,11 +239,10 @@ static void conn_close(struct conn *c, bool graceful)
     uv_read_stop((uv_stream_t *)&c->tcp);
     uv_timer_stop(&c->timer);
     if (graceful) {
-        c->shutdown_req.data = c;
-        if (uv_shutdown(&c->shutdown_req, (uv_stream_t *)&c->tcp, on_shutdown) == 0) {
-            uv_timer_start(&c->timer, on_grace_expired, 2000, 0);
-            return;
-        }
+        c->flushing = true;
+        dirty_add(c);
+        uv_timer_start(&c->timer, on_grace_expired, GRACE_MS, 0);
+        return;
     }
     /* Closing is deferred to the timer so that it never runs inside a caller
      * that still holds the connection. */
@@ -148,45 +251,129 @@ static void conn_close(struct conn *c, bool graceful)
 
 /* ---- Writing ---- */
 
+/* Bytes accepted for `c` and not yet in the kernel: this turn's buffer plus
+ * libuv's queue. */
+static size_t conn_pending(struct conn *c)
+{
+    return c->out.len + uv_stream_get_write_queue_size((uv_stream_t *)&c->tcp);
+}
+
 static void on_write(uv_write_t *req, int status)
 {
-    struct write_req *w = (struct write_req *)req;
     struct conn *c = req->data;
 
-    free(w);
-    if (status < 0 && !c->closing) {
+    c->writing = false;
+    outbuf_reset(&c->queued);
+    if (status < 0) {
         conn_close(c, false);
+        return;
+    }
+    if (c->out.len > 0 || c->flushing) {
+        dirty_add(c);
     }
 }
 
+/* Hands `c`'s buffered output to the kernel: one try-write, and what the
+ * kernel did not take becomes the connection's one queued write; lines
+ * added meanwhile wait in `out` for its callback. A connection closing
+ * gracefully is shut down once nothing is left in `out`. May close `c`
+ * (never frees it). */
+static void conn_flush(struct conn *c)
+{
+    uv_stream_t *stream = (uv_stream_t *)&c->tcp;
+
+    if (c->closing && !c->flushing) {
+        return;
+    }
+    if (!c->writing && c->out.len > 0) {
+        uv_buf_t buf = uv_buf_init(c->out.data, (unsigned)c->out.len);
+        int n = uv_try_write(stream, &buf, 1);
+
+        if (n == UV_EAGAIN) {
+            n = 0;
+        } else if (n < 0) {
+            conn_close(c, false);
+            return;
+        }
+        if ((size_t)n < c->out.len) {
+            struct outbuf spare = c->queued;
+
+            c->queued = c->out;
+            c->out = spare;
+            buf = uv_buf_init(c->queued.data + n, (unsigned)(c->queued.len - (size_t)n));
+            c->write_req.data = c;
+            if (uv_write(&c->write_req, stream, &buf, 1, on_write) != 0) {
+                conn_close(c, false);
+                return;
+            }
+            c->writing = true;
+        } else {
+            outbuf_reset(&c->out);
+        }
+    }
+    if (c->flushing && !c->shut && c->out.len == 0) {
+        c->shut = true;
+        c->shutdown_req.data = c;
+        if (uv_shutdown(&c->shutdown_req, stream, on_shutdown) != 0) {
+            conn_close(c, false);
+        }
+    }
+}
+
+/* Flushes every connection with something to flush, each once. A flush that
+ * closes a connection may give others output (its room hears that it left);
+ * they are flushed in the same pass. */
+static void flush_dirty(struct net_server *srv)
+{
+    struct conn *c;
+
+    while ((c = srv->dirty) != NULL) {
+        dirty_remove(c);
+        conn_flush(c);
+    }
+}
+
+static void on_flush_check(uv_check_t *h)
+{
+    flush_dirty(h->data);
+}
+
+static void on_flush_prepare(uv_prepare_t *h)
+{
+    flush_dirty(h->data);
+}
+
+/* Buffers one line for `c`; the turn's flush writes it. */
 static void conn_send(void *ctx, const char *line, size_t len)
 {
     struct conn *c = ctx;
-    struct write_req *w;
-    uv_buf_t buf;
+    size_t max = c->srv->cfg->write_queue_max;
+    size_t pending;
 
     if (c->closing) {
         return;
     }
-    if (uv_stream_get_write_queue_size((uv_stream_t *)&c->tcp) + len > c->srv->cfg->write_queue_max) {
+    pending = conn_pending(c);
+    if (pending + len > max && c->out.len > 0 && !c->writing) {
+        /* A turn with this much output offers it to the kernel now: the
+         * bound is on what the reader leaves unread, not on one turn. */
+        conn_flush(c);
+        if (c->closing) {
+            return;
+        }
+        pending = conn_pending(c);
+    }
+    if (pending + len > max) {
         log_warn("%s: write queue over %zu bytes; closing slow reader", c->addr,
                  c->srv->cfg->write_queue_max);
         conn_close(c, false);
         return;
     }
-    w = malloc(sizeof(*w) + len);
-    if (!w) {
+    if (outbuf_append(&c->out, line, len) != 0) {
         conn_close(c, false);
         return;
     }
-    memcpy(w->data, line, len);
-    w->len = len;
-    w->req.data = c;
-    buf = uv_buf_init(w->data, (unsigned)len);
-    if (uv_write(&w->req, (uv_stream_t *)&c->tcp, &buf, 1, on_write) != 0) {
-        free(w);
-        conn_close(c, false);
-    }
+    dirty_add(c);
 }
 
 static void conn_request_close(void *ctx)
@@ -246,7 +433,8 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
     int rc;
 
     if (nread < 0) {
-        conn_close(c, false);
+        /* At the end of the peer's input, what it is owed still goes out. */
+        conn_close(c, nread == UV_EOF);
         return;
     }
     if (nread == 0 || c->closing) {
@@ -443,6 +631,15 @@ int net_server_start(uv_loop_t *loop, const struct net_config *cfg, struct sess_
     due_poke(srv); /* rooms restored from journals may have work */
     uv_timer_init(loop, &srv->stop_timer);
     srv->stop_timer.data = srv;
+    /* The flush handles keep no loop alive by themselves; connections do. */
+    uv_check_init(loop, &srv->flush_check);
+    srv->flush_check.data = srv;
+    uv_check_start(&srv->flush_check, on_flush_check);
+    uv_unref((uv_handle_t *)&srv->flush_check);
+    uv_prepare_init(loop, &srv->flush_prepare);
+    srv->flush_prepare.data = srv;
+    uv_prepare_start(&srv->flush_prepare, on_flush_prepare);
+    uv_unref((uv_handle_t *)&srv->flush_prepare);
     *ret_srv = srv;
     return 0;
 }
@@ -474,6 +671,8 @@ void net_server_stop(struct net_server *srv, uint64_t grace_ms)
         uv_timer_start(&srv->stop_timer, on_stop_timer, grace_ms, 0);
     } else {
         uv_close((uv_handle_t *)&srv->stop_timer, NULL);
+        uv_close((uv_handle_t *)&srv->flush_check, NULL);
+        uv_close((uv_handle_t *)&srv->flush_prepare, NULL);
     }
 }
 
