@@ -8,9 +8,9 @@
  * back into the connection's output buffer, and a check handle flushes every
  * connection with output once per loop turn: one try-write, and only what the
  * kernel did not take is queued as one libuv write. Output is bounded per
- * connection: a reader that falls too far behind is cut off, and nobody else
- * waits for it. One timer runs the sessions' due work (bot moves, room
- * expiry).
+ * connection: a reader that falls too far behind gets an error line and is
+ * cut off, and nobody else waits for it. One timer runs the sessions' due
+ * work (bot moves, room expiry).
  */
 #include "net.h"
 
@@ -25,6 +25,10 @@
 #define READ_BUF_SIZE 65536
 #define OUT_KEEP 4096 /* an output buffer up to this size is kept for the next turn */
 #define GRACE_MS 2000 /* a graceful close becomes a hard one after this */
+/* The end of each connection's write-queue bound is kept for the one error
+ * line that tells a reader who is cut off why: other lines may fill the
+ * queue up to write_queue_max - ERROR_ROOM. */
+#define ERROR_ROOM 256
 
 /* Bytes in one contiguous buffer; `cap` allocated. */
 struct outbuf {
@@ -191,8 +195,9 @@ static void on_handle_closed(uv_handle_t *h)
 }
 
 /* Ends the session (once) and closes both handles. Output not yet written
- * is dropped. */
-static void conn_close_now(struct conn *c)
+ * is dropped; with `reset`, so is what the kernel still holds, and the peer
+ * gets a reset instead of an end of stream. */
+static void conn_close_now(struct conn *c, bool reset)
 {
     struct net_server *srv = c->srv;
 
@@ -204,7 +209,10 @@ static void conn_close_now(struct conn *c)
         sess_fini(&c->sess, uv_now(srv->loop));
     }
     if (!uv_is_closing((uv_handle_t *)&c->tcp)) {
-        uv_close((uv_handle_t *)&c->tcp, on_handle_closed);
+        /* libuv allows no reset once a shutdown has been asked for. */
+        if (!reset || c->shut || uv_tcp_close_reset(&c->tcp, on_handle_closed) != 0) {
+            uv_close((uv_handle_t *)&c->tcp, on_handle_closed);
+        }
     }
     if (!uv_is_closing((uv_handle_t *)&c->timer)) {
         uv_close((uv_handle_t *)&c->timer, on_handle_closed);
@@ -213,30 +221,38 @@ static void conn_close_now(struct conn *c)
 
 static void on_shutdown(uv_shutdown_t *req, int status)
 {
-    conn_close_now(req->data);
+    conn_close_now(req->data, false);
 }
 
+/* The end of a graceful close, or a deferred hard close. A graceful close
+ * that has not handed everything to the kernel by now is a reader that does
+ * not read: it is reset, so that the kernel does not keep sending it what
+ * is left for as long as it keeps the window shut. */
 static void on_grace_expired(uv_timer_t *t)
 {
-    conn_close_now(t->data);
+    struct conn *c = t->data;
+
+    conn_close_now(c, c->flushing);
 }
 
 /* Starts closing `c`. Graceful: what is already buffered goes out, then
- * the write side is shut down by the next flush (bounded by a grace timer).
- * The session leaves its room in a later loop turn, never inside the
+ * the write side is shut down by the next flush (bounded by a grace timer);
+ * input is still read, and dropped, until the close, because bytes left
+ * unread at close(2) make the kernel reset the connection and throw away
+ * the output it has not sent yet, such as the error line that explains the
+ * close. The session leaves its room in a later loop turn, never inside the
  * caller's stack, so the session code can close peers while it iterates
  * over them. */
 static void conn_close(struct conn *c, bool graceful)
 {
     if (c->closing) {
         if (!graceful) {
-            conn_close_now(c);
+            conn_close_now(c, false);
         }
         return;
     }
     c->closing = true;
     c->sess.closing = true;
-    uv_read_stop((uv_stream_t *)&c->tcp);
     uv_timer_stop(&c->timer);
     if (graceful) {
         c->flushing = true;
@@ -244,6 +260,7 @@ static void conn_close(struct conn *c, bool graceful)
         uv_timer_start(&c->timer, on_grace_expired, GRACE_MS, 0);
         return;
     }
+    uv_read_stop((uv_stream_t *)&c->tcp);
     /* Closing is deferred to the timer so that it never runs inside a caller
      * that still holds the connection. */
     uv_timer_start(&c->timer, on_grace_expired, 0, 0);
@@ -276,8 +293,8 @@ static void on_write(uv_write_t *req, int status)
 /* Hands `c`'s buffered output to the kernel: one try-write, and what the
  * kernel did not take becomes the connection's one queued write; lines
  * added meanwhile wait in `out` for its callback. A connection closing
- * gracefully is shut down once nothing is left in `out`. May close `c`
- * (never frees it). */
+ * gracefully is shut down once all its output is in the kernel. May close
+ * `c` (never frees it). */
 static void conn_flush(struct conn *c)
 {
     uv_stream_t *stream = (uv_stream_t *)&c->tcp;
@@ -311,7 +328,7 @@ static void conn_flush(struct conn *c)
             outbuf_reset(&c->out);
         }
     }
-    if (c->flushing && !c->shut && c->out.len == 0) {
+    if (c->flushing && !c->shut && !c->writing && c->out.len == 0) {
         c->shut = true;
         c->shutdown_req.data = c;
         if (uv_shutdown(&c->shutdown_req, stream, on_shutdown) != 0) {
@@ -343,18 +360,51 @@ static void on_flush_prepare(uv_prepare_t *h)
     flush_dirty(h->data);
 }
 
-/* Buffers one line for `c`; the turn's flush writes it. */
+/* `c` has more output waiting than its bound allows: it gets one error
+ * line, when the bound still has room for it, and a graceful close.
+ *
+ * The wire code is server_busy: the server refuses to hold more unsent
+ * output for this connection, a limit on its own memory like its other
+ * capacity limits. rate_limited would be wrong: it answers requests sent
+ * too fast and tells the client to slow down, but this output may be room
+ * events the client never asked for, and it could not slow them down. */
+static void conn_cut_off(struct conn *c, size_t wanted)
+{
+    size_t max = c->srv->cfg->write_queue_max;
+    char msg[128];
+    json_t *ev;
+    char *line = NULL;
+    size_t len;
+
+    log_warn("%s: %zu bytes of output unsent, over the bound of %zu; cutting off a slow reader",
+             c->addr, wanted, max);
+    snprintf(msg, sizeof(msg), "more than %zu bytes of output went unread; closing", max);
+    ev = proto_event_error(PROTO_ERR_SERVER_BUSY, msg);
+    if (ev) {
+        line = proto_line_dump(ev, &len);
+    }
+    if (line && conn_pending(c) + len <= max && outbuf_append(&c->out, line, len) == 0) {
+        dirty_add(c);
+    }
+    free(line);
+    json_decref(ev);
+    conn_close(c, true);
+}
+
+/* Buffers one line for `c`; the turn's flush writes it. Over the bound, `c`
+ * is cut off instead (closed gracefully, never freed here). */
 static void conn_send(void *ctx, const char *line, size_t len)
 {
     struct conn *c = ctx;
     size_t max = c->srv->cfg->write_queue_max;
+    size_t limit = max > ERROR_ROOM ? max - ERROR_ROOM : 0;
     size_t pending;
 
     if (c->closing) {
         return;
     }
     pending = conn_pending(c);
-    if (pending + len > max && c->out.len > 0 && !c->writing) {
+    if (pending + len > limit && c->out.len > 0 && !c->writing) {
         /* A turn with this much output offers it to the kernel now: the
          * bound is on what the reader leaves unread, not on one turn. */
         conn_flush(c);
@@ -363,10 +413,8 @@ static void conn_send(void *ctx, const char *line, size_t len)
         }
         pending = conn_pending(c);
     }
-    if (pending + len > max) {
-        log_warn("%s: write queue over %zu bytes; closing slow reader", c->addr,
-                 c->srv->cfg->write_queue_max);
-        conn_close(c, false);
+    if (pending + len > limit) {
+        conn_cut_off(c, pending + len);
         return;
     }
     if (outbuf_append(&c->out, line, len) != 0) {
@@ -438,7 +486,7 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
         return;
     }
     if (nread == 0 || c->closing) {
-        return;
+        return; /* a closing connection drops its input */
     }
     rc = proto_framer_feed(&c->framer, buf->base, (size_t)nread);
     while (rc >= 0 && !c->closing) {
@@ -519,11 +567,17 @@ static void on_connection(uv_stream_t *listener, int status)
     sess_hub_open(srv->hub, &c->sess, ++srv->next_id, &conn_io, c, uv_now(srv->loop));
     c->in_session = true;
     if (uv_accept(listener, (uv_stream_t *)&c->tcp) != 0) {
-        conn_close_now(c);
+        conn_close_now(c, false);
         return;
     }
     uv_tcp_nodelay(&c->tcp, 1);
     peer_address(&c->tcp, c->addr, sizeof(c->addr));
+    /* Read from the start, so that a refused connection drops what it
+     * sends while its error line goes out (see conn_close). */
+    if (uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read) != 0) {
+        conn_close(c, false);
+        return;
+    }
     if (srv->nconns > srv->cfg->max_conns) {
         send_event_error(c, PROTO_ERR_SERVER_BUSY, "the server has as many connections as it may");
         conn_close(c, true);
@@ -532,10 +586,6 @@ static void on_connection(uv_stream_t *listener, int status)
     if (conns_from(srv, c->addr) > srv->cfg->max_conns_per_addr) {
         send_event_error(c, PROTO_ERR_SERVER_BUSY, "too many connections from your address");
         conn_close(c, true);
-        return;
-    }
-    if (uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read) != 0) {
-        conn_close(c, false);
         return;
     }
     arm_idle(c);
@@ -651,7 +701,7 @@ static void on_stop_timer(uv_timer_t *t)
 
     while (c) {
         struct conn *next = c->next;
-        conn_close_now(c);
+        conn_close_now(c, false);
         c = next;
     }
 }
