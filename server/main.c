@@ -380,6 +380,7 @@ int main(int argc, char **argv)
     struct options opt;
     struct runtime rt;
     struct lobby *lobby;
+    struct sess_hub hub;
     uv_loop_t loop;
     char bound[300];
     int rc;
@@ -431,7 +432,8 @@ int main(int argc, char **argv)
             log_info("restored %d room%s from %s", n, n == 1 ? "" : "s", opt.data_dir);
         }
     }
-    rc = net_server_start(&loop, &opt.net, lobby, &opt.sess, &rt.srv, bound, sizeof(bound));
+    sess_hub_init(&hub, lobby, &opt.sess);
+    rc = net_server_start(&loop, &opt.net, &hub, &rt.srv, bound, sizeof(bound));
     if (rc != 0) {
         fprintf(stderr, "conclaved: cannot listen on %s:%d: %s\n", opt.net.host, opt.net.port,
                 uv_strerror(rc));

@@ -5,9 +5,12 @@
  * Each connection embeds its TCP handle and its timer and is freed only when
  * both close callbacks have run; it is never freed inside its own read
  * callback. Lines go from the framer to the session; replies and events come
- * back as queued writes, bounded per connection: a reader that falls too far
- * behind is cut off, and nobody else waits for it. One timer runs the
- * lobby's due work (bot moves, room expiry).
+ * back into the connection's output buffer, and a check handle flushes every
+ * connection with output once per loop turn: one try-write, and only what the
+ * kernel did not take is queued as one libuv write. Output is bounded per
+ * connection: a reader that falls too far behind gets an error line and is
+ * cut off, and nobody else waits for it. One timer runs the sessions' due
+ * work (bot moves, room expiry).
  */
 #include "net.h"
 
@@ -20,52 +23,147 @@
 #include "log.h"
 
 #define READ_BUF_SIZE 65536
+#define OUT_KEEP 4096 /* an output buffer up to this size is kept for the next turn */
+#define GRACE_MS 2000 /* a graceful close becomes a hard one after this */
+/* The end of each connection's write-queue bound is kept for the one error
+ * line that tells a reader who is cut off why: other lines may fill the
+ * queue up to write_queue_max - ERROR_ROOM. */
+#define ERROR_ROOM 256
+
+/* Bytes in one contiguous buffer; `cap` allocated. */
+struct outbuf {
+    char *data;
+    size_t len;
+    size_t cap;
+};
 
 struct conn {
     uv_tcp_t tcp;
-    uv_timer_t timer; /* idle / hello timeout, then the close grace period */
+    uv_timer_t timer;     /* idle / hello timeout, then the close grace period */
+    uv_write_t write_req; /* the one write in flight, if `writing` */
     uv_shutdown_t shutdown_req;
     struct net_server *srv;
     struct conn *prev, *next;
+    struct conn *dirty_prev, *dirty_next; /* on srv->dirty while `dirty` */
     struct proto_framer framer;
     struct sess sess;
+    struct outbuf out;    /* lines of this loop turn, not yet offered to the kernel */
+    struct outbuf queued; /* what the kernel did not take: write_req's memory */
     char addr[64];
     int handles_open;
     bool closing;
+    bool flushing;   /* closing gracefully: output still goes out, then a shutdown */
+    bool shut;       /* the shutdown has been asked for */
+    bool dirty;      /* the next flush has something to do */
+    bool writing;    /* write_req is in flight */
     bool in_session; /* sess_fini still owed */
-};
-
-struct write_req {
-    uv_write_t req;
-    size_t len;
-    char data[];
 };
 
 struct net_server {
     uv_loop_t *loop;
     uv_tcp_t listener;
-    uv_timer_t lobby_timer;
+    uv_timer_t due_timer;
     uv_timer_t stop_timer;
+    uv_check_t flush_check;     /* flushes after the turn's I/O callbacks */
+    uv_prepare_t flush_prepare; /* flushes what timers wrote before the loop waits */
     const struct net_config *cfg;
-    const struct sess_config *scfg;
-    struct lobby *lobby;
+    struct sess_hub *hub;
     struct conn *conns;
+    struct conn *dirty; /* connections with output or a shutdown to flush */
     unsigned nconns;
     uint64_t next_id;
-    uint64_t lobby_armed; /* when the lobby timer fires, UINT64_MAX: idle */
+    uint64_t due_armed; /* when the due timer fires, UINT64_MAX: idle */
     bool stopping;
     char readbuf[READ_BUF_SIZE];
 };
 
 static void conn_close(struct conn *c, bool graceful);
-static void lobby_poke(struct net_server *srv);
-static void lobby_kick(struct net_server *srv);
+static void due_poke(struct net_server *srv);
+static void due_run(struct net_server *srv);
+
+/* ---- Output buffers ---- */
+
+static void outbuf_fini(struct outbuf *b)
+{
+    free(b->data);
+    b->data = NULL;
+    b->len = 0;
+    b->cap = 0;
+}
+
+/* Empties `b`, giving back its memory when it grew past OUT_KEEP. */
+static void outbuf_reset(struct outbuf *b)
+{
+    if (b->cap > OUT_KEEP) {
+        outbuf_fini(b);
+    }
+    b->len = 0;
+}
+
+/* Appends a copy of `len` bytes. Returns 0, or -ENOMEM with `b` unchanged. */
+static int outbuf_append(struct outbuf *b, const char *data, size_t len)
+{
+    if (len > b->cap - b->len) {
+        size_t cap = b->cap ? b->cap : 1024;
+        char *p;
+
+        while (cap - b->len < len) {
+            cap *= 2;
+        }
+        p = realloc(b->data, cap);
+        if (!p) {
+            return -ENOMEM;
+        }
+        b->data = p;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, data, len);
+    b->len += len;
+    return 0;
+}
+
+/* ---- The dirty list ---- */
+
+static void dirty_add(struct conn *c)
+{
+    struct net_server *srv = c->srv;
+
+    if (c->dirty) {
+        return;
+    }
+    c->dirty = true;
+    c->dirty_prev = NULL;
+    c->dirty_next = srv->dirty;
+    if (srv->dirty) {
+        srv->dirty->dirty_prev = c;
+    }
+    srv->dirty = c;
+}
+
+static void dirty_remove(struct conn *c)
+{
+    if (!c->dirty) {
+        return;
+    }
+    c->dirty = false;
+    if (c->dirty_prev) {
+        c->dirty_prev->dirty_next = c->dirty_next;
+    } else {
+        c->srv->dirty = c->dirty_next;
+    }
+    if (c->dirty_next) {
+        c->dirty_next->dirty_prev = c->dirty_prev;
+    }
+    c->dirty_prev = c->dirty_next = NULL;
+}
 
 /* ---- Connection teardown ---- */
 
 static void conn_free(struct conn *c)
 {
     struct net_server *srv = c->srv;
+
+    dirty_remove(c);
 
     if (c->prev) {
         c->prev->next = c->next;
@@ -77,9 +175,13 @@ static void conn_free(struct conn *c)
     }
     srv->nconns--;
     proto_framer_fini(&c->framer);
+    outbuf_fini(&c->out);
+    outbuf_fini(&c->queued);
     free(c);
     if (srv->stopping && srv->nconns == 0 && !uv_is_closing((uv_handle_t *)&srv->stop_timer)) {
         uv_close((uv_handle_t *)&srv->stop_timer, NULL);
+        uv_close((uv_handle_t *)&srv->flush_check, NULL);
+        uv_close((uv_handle_t *)&srv->flush_prepare, NULL);
     }
 }
 
@@ -92,17 +194,25 @@ static void on_handle_closed(uv_handle_t *h)
     }
 }
 
-/* Leaves the lobby (once) and closes both handles. */
-static void conn_close_now(struct conn *c)
+/* Ends the session (once) and closes both handles. Output not yet written
+ * is dropped; with `reset`, so is what the kernel still holds, and the peer
+ * gets a reset instead of an end of stream. */
+static void conn_close_now(struct conn *c, bool reset)
 {
     struct net_server *srv = c->srv;
 
+    c->closing = true;
+    c->flushing = false;
+    dirty_remove(c);
     if (c->in_session) {
         c->in_session = false;
         sess_fini(&c->sess, uv_now(srv->loop));
     }
     if (!uv_is_closing((uv_handle_t *)&c->tcp)) {
-        uv_close((uv_handle_t *)&c->tcp, on_handle_closed);
+        /* libuv allows no reset once a shutdown has been asked for. */
+        if (!reset || c->shut || uv_tcp_close_reset(&c->tcp, on_handle_closed) != 0) {
+            uv_close((uv_handle_t *)&c->tcp, on_handle_closed);
+        }
     }
     if (!uv_is_closing((uv_handle_t *)&c->timer)) {
         uv_close((uv_handle_t *)&c->timer, on_handle_closed);
@@ -111,37 +221,46 @@ static void conn_close_now(struct conn *c)
 
 static void on_shutdown(uv_shutdown_t *req, int status)
 {
-    conn_close_now(req->data);
+    conn_close_now(req->data, false);
 }
 
+/* The end of a graceful close, or a deferred hard close. A graceful close
+ * that has not handed everything to the kernel by now is a reader that does
+ * not read: it is reset, so that the kernel does not keep sending it what
+ * is left for as long as it keeps the window shut. */
 static void on_grace_expired(uv_timer_t *t)
 {
-    conn_close_now(t->data);
+    struct conn *c = t->data;
+
+    conn_close_now(c, c->flushing);
 }
 
-/* Starts closing `c`. Graceful: pending writes go out first (bounded by a
- * grace timer). The session leaves its room in a later loop turn, never
- * inside the caller's stack, so the lobby can close peers while it iterates
+/* Starts closing `c`. Graceful: what is already buffered goes out, then
+ * the write side is shut down by the next flush (bounded by a grace timer);
+ * input is still read, and dropped, until the close, because bytes left
+ * unread at close(2) make the kernel reset the connection and throw away
+ * the output it has not sent yet, such as the error line that explains the
+ * close. The session leaves its room in a later loop turn, never inside the
+ * caller's stack, so the session code can close peers while it iterates
  * over them. */
 static void conn_close(struct conn *c, bool graceful)
 {
     if (c->closing) {
         if (!graceful) {
-            conn_close_now(c);
+            conn_close_now(c, false);
         }
         return;
     }
     c->closing = true;
     c->sess.closing = true;
-    uv_read_stop((uv_stream_t *)&c->tcp);
     uv_timer_stop(&c->timer);
     if (graceful) {
-        c->shutdown_req.data = c;
-        if (uv_shutdown(&c->shutdown_req, (uv_stream_t *)&c->tcp, on_shutdown) == 0) {
-            uv_timer_start(&c->timer, on_grace_expired, 2000, 0);
-            return;
-        }
+        c->flushing = true;
+        dirty_add(c);
+        uv_timer_start(&c->timer, on_grace_expired, GRACE_MS, 0);
+        return;
     }
+    uv_read_stop((uv_stream_t *)&c->tcp);
     /* Closing is deferred to the timer so that it never runs inside a caller
      * that still holds the connection. */
     uv_timer_start(&c->timer, on_grace_expired, 0, 0);
@@ -149,45 +268,160 @@ static void conn_close(struct conn *c, bool graceful)
 
 /* ---- Writing ---- */
 
+/* Bytes accepted for `c` and not yet in the kernel: this turn's buffer plus
+ * libuv's queue. */
+static size_t conn_pending(struct conn *c)
+{
+    return c->out.len + uv_stream_get_write_queue_size((uv_stream_t *)&c->tcp);
+}
+
 static void on_write(uv_write_t *req, int status)
 {
-    struct write_req *w = (struct write_req *)req;
     struct conn *c = req->data;
 
-    free(w);
-    if (status < 0 && !c->closing) {
+    c->writing = false;
+    outbuf_reset(&c->queued);
+    if (status < 0) {
         conn_close(c, false);
+        return;
+    }
+    if (c->out.len > 0 || c->flushing) {
+        dirty_add(c);
     }
 }
 
+/* Hands `c`'s buffered output to the kernel: one try-write, and what the
+ * kernel did not take becomes the connection's one queued write; lines
+ * added meanwhile wait in `out` for its callback. A connection closing
+ * gracefully is shut down once all its output is in the kernel. May close
+ * `c` (never frees it). */
+static void conn_flush(struct conn *c)
+{
+    uv_stream_t *stream = (uv_stream_t *)&c->tcp;
+
+    if (c->closing && !c->flushing) {
+        return;
+    }
+    if (!c->writing && c->out.len > 0) {
+        uv_buf_t buf = uv_buf_init(c->out.data, (unsigned)c->out.len);
+        int n = uv_try_write(stream, &buf, 1);
+
+        if (n == UV_EAGAIN) {
+            n = 0;
+        } else if (n < 0) {
+            conn_close(c, false);
+            return;
+        }
+        if ((size_t)n < c->out.len) {
+            struct outbuf spare = c->queued;
+
+            c->queued = c->out;
+            c->out = spare;
+            buf = uv_buf_init(c->queued.data + n, (unsigned)(c->queued.len - (size_t)n));
+            c->write_req.data = c;
+            if (uv_write(&c->write_req, stream, &buf, 1, on_write) != 0) {
+                conn_close(c, false);
+                return;
+            }
+            c->writing = true;
+        } else {
+            outbuf_reset(&c->out);
+        }
+    }
+    if (c->flushing && !c->shut && !c->writing && c->out.len == 0) {
+        c->shut = true;
+        c->shutdown_req.data = c;
+        if (uv_shutdown(&c->shutdown_req, stream, on_shutdown) != 0) {
+            conn_close(c, false);
+        }
+    }
+}
+
+/* Flushes every connection with something to flush, each once. A flush that
+ * closes a connection may give others output (its room hears that it left);
+ * they are flushed in the same pass. */
+static void flush_dirty(struct net_server *srv)
+{
+    struct conn *c;
+
+    while ((c = srv->dirty) != NULL) {
+        dirty_remove(c);
+        conn_flush(c);
+    }
+}
+
+static void on_flush_check(uv_check_t *h)
+{
+    flush_dirty(h->data);
+}
+
+static void on_flush_prepare(uv_prepare_t *h)
+{
+    flush_dirty(h->data);
+}
+
+/* `c` has more output waiting than its bound allows: it gets one error
+ * line, when the bound still has room for it, and a graceful close.
+ *
+ * The wire code is server_busy: the server refuses to hold more unsent
+ * output for this connection, a limit on its own memory like its other
+ * capacity limits. rate_limited would be wrong: it answers requests sent
+ * too fast and tells the client to slow down, but this output may be room
+ * events the client never asked for, and it could not slow them down. */
+static void conn_cut_off(struct conn *c, size_t wanted)
+{
+    size_t max = c->srv->cfg->write_queue_max;
+    char msg[128];
+    json_t *ev;
+    char *line = NULL;
+    size_t len;
+
+    log_warn("%s: %zu bytes of output unsent, over the bound of %zu; cutting off a slow reader",
+             c->addr, wanted, max);
+    snprintf(msg, sizeof(msg), "more than %zu bytes of output went unread; closing", max);
+    ev = proto_event_error(PROTO_ERR_SERVER_BUSY, msg);
+    if (ev) {
+        line = proto_line_dump(ev, &len);
+    }
+    if (line && conn_pending(c) + len <= max && outbuf_append(&c->out, line, len) == 0) {
+        dirty_add(c);
+    }
+    free(line);
+    json_decref(ev);
+    conn_close(c, true);
+}
+
+/* Buffers one line for `c`; the turn's flush writes it. Over the bound, `c`
+ * is cut off instead (closed gracefully, never freed here). */
 static void conn_send(void *ctx, const char *line, size_t len)
 {
     struct conn *c = ctx;
-    struct write_req *w;
-    uv_buf_t buf;
+    size_t max = c->srv->cfg->write_queue_max;
+    size_t limit = max > ERROR_ROOM ? max - ERROR_ROOM : 0;
+    size_t pending;
 
     if (c->closing) {
         return;
     }
-    if (uv_stream_get_write_queue_size((uv_stream_t *)&c->tcp) + len > c->srv->cfg->write_queue_max) {
-        log_warn("%s: write queue over %zu bytes; closing slow reader", c->addr,
-                 c->srv->cfg->write_queue_max);
+    pending = conn_pending(c);
+    if (pending + len > limit && c->out.len > 0 && !c->writing) {
+        /* A turn with this much output offers it to the kernel now: the
+         * bound is on what the reader leaves unread, not on one turn. */
+        conn_flush(c);
+        if (c->closing) {
+            return;
+        }
+        pending = conn_pending(c);
+    }
+    if (pending + len > limit) {
+        conn_cut_off(c, pending + len);
+        return;
+    }
+    if (outbuf_append(&c->out, line, len) != 0) {
         conn_close(c, false);
         return;
     }
-    w = malloc(sizeof(*w) + len);
-    if (!w) {
-        conn_close(c, false);
-        return;
-    }
-    memcpy(w->data, line, len);
-    w->len = len;
-    w->req.data = c;
-    buf = uv_buf_init(w->data, (unsigned)len);
-    if (uv_write(&w->req, (uv_stream_t *)&c->tcp, &buf, 1, on_write) != 0) {
-        free(w);
-        conn_close(c, false);
-    }
+    dirty_add(c);
 }
 
 static void conn_request_close(void *ctx)
@@ -247,11 +481,12 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
     int rc;
 
     if (nread < 0) {
-        conn_close(c, false);
+        /* At the end of the peer's input, what it is owed still goes out. */
+        conn_close(c, nread == UV_EOF);
         return;
     }
     if (nread == 0 || c->closing) {
-        return;
+        return; /* a closing connection drops its input */
     }
     rc = proto_framer_feed(&c->framer, buf->base, (size_t)nread);
     while (rc >= 0 && !c->closing) {
@@ -273,7 +508,7 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
     if (!c->closing) {
         arm_idle(c);
     }
-    lobby_poke(srv);
+    due_poke(srv);
 }
 
 /* ---- Accepting ---- */
@@ -329,14 +564,20 @@ static void on_connection(uv_stream_t *listener, int status)
     srv->conns = c;
     srv->nconns++;
     proto_framer_init(&c->framer, srv->cfg->max_line);
-    sess_init(&c->sess, ++srv->next_id, srv->lobby, srv->scfg, &conn_io, c, uv_now(srv->loop));
+    sess_hub_open(srv->hub, &c->sess, ++srv->next_id, &conn_io, c, uv_now(srv->loop));
     c->in_session = true;
     if (uv_accept(listener, (uv_stream_t *)&c->tcp) != 0) {
-        conn_close_now(c);
+        conn_close_now(c, false);
         return;
     }
     uv_tcp_nodelay(&c->tcp, 1);
     peer_address(&c->tcp, c->addr, sizeof(c->addr));
+    /* Read from the start, so that a refused connection drops what it
+     * sends while its error line goes out (see conn_close). */
+    if (uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read) != 0) {
+        conn_close(c, false);
+        return;
+    }
     if (srv->nconns > srv->cfg->max_conns) {
         send_event_error(c, PROTO_ERR_SERVER_BUSY, "the server has as many connections as it may");
         conn_close(c, true);
@@ -347,57 +588,51 @@ static void on_connection(uv_stream_t *listener, int status)
         conn_close(c, true);
         return;
     }
-    if (uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read) != 0) {
-        conn_close(c, false);
-        return;
-    }
     arm_idle(c);
 }
 
-/* ---- Lobby timer ---- */
+/* ---- Due work ---- */
 
-static void on_lobby_timer(uv_timer_t *t)
+static void on_due_timer(uv_timer_t *t)
 {
-    lobby_kick(t->data);
+    due_run(t->data);
 }
 
-static void arm_lobby_timer(struct net_server *srv, uint64_t due)
+static void arm_due_timer(struct net_server *srv, uint64_t due)
 {
     uint64_t now = uv_now(srv->loop);
 
-    srv->lobby_armed = due;
+    srv->due_armed = due;
     if (due == UINT64_MAX) {
-        uv_timer_stop(&srv->lobby_timer);
+        uv_timer_stop(&srv->due_timer);
     } else {
-        uv_timer_start(&srv->lobby_timer, on_lobby_timer, due > now ? due - now : 0, 0);
+        uv_timer_start(&srv->due_timer, on_due_timer, due > now ? due - now : 0, 0);
     }
 }
 
-/* Runs the lobby's due work and re-arms the timer for the next item. */
-static void lobby_kick(struct net_server *srv)
+/* Runs the sessions' due work and re-arms the timer for the next item. */
+static void due_run(struct net_server *srv)
 {
     if (!srv->stopping) {
-        arm_lobby_timer(srv, lobby_run_due(srv->lobby, uv_now(srv->loop)));
+        arm_due_timer(srv, sess_hub_run_due(srv->hub, uv_now(srv->loop)));
     }
 }
 
-/* After requests: brings the timer forward when the lobby now has work
- * earlier than it is armed for (a bot's turn, say). Costs no walk over the
- * rooms. */
-static void lobby_poke(struct net_server *srv)
+/* After requests: brings the timer forward when there is now work earlier
+ * than it is armed for (a bot's turn, say). Costs no walk over the rooms. */
+static void due_poke(struct net_server *srv)
 {
-    uint64_t due = lobby_next_due(srv->lobby);
+    uint64_t due = sess_hub_next_due(srv->hub);
 
-    if (!srv->stopping && due < srv->lobby_armed) {
-        arm_lobby_timer(srv, due);
+    if (!srv->stopping && due < srv->due_armed) {
+        arm_due_timer(srv, due);
     }
 }
 
 /* ---- Server ---- */
 
-int net_server_start(uv_loop_t *loop, const struct net_config *cfg, struct lobby *lobby,
-                     const struct sess_config *scfg, struct net_server **ret_srv, char *bound,
-                     size_t boundlen)
+int net_server_start(uv_loop_t *loop, const struct net_config *cfg, struct sess_hub *hub,
+                     struct net_server **ret_srv, char *bound, size_t boundlen)
 {
     struct sockaddr_storage ss;
     int len = sizeof(ss);
@@ -411,8 +646,7 @@ int net_server_start(uv_loop_t *loop, const struct net_config *cfg, struct lobby
     }
     srv->loop = loop;
     srv->cfg = cfg;
-    srv->scfg = scfg;
-    srv->lobby = lobby;
+    srv->hub = hub;
     if (uv_ip4_addr(cfg->host, cfg->port, (struct sockaddr_in *)&ss) != 0 &&
         uv_ip6_addr(cfg->host, cfg->port, (struct sockaddr_in6 *)&ss) != 0) {
         free(srv);
@@ -441,12 +675,21 @@ int net_server_start(uv_loop_t *loop, const struct net_config *cfg, struct lobby
         uv_ip4_name((struct sockaddr_in *)&ss, host, sizeof(host));
         snprintf(bound, boundlen, "%s:%d", host, ntohs(((struct sockaddr_in *)&ss)->sin_port));
     }
-    uv_timer_init(loop, &srv->lobby_timer);
-    srv->lobby_timer.data = srv;
-    srv->lobby_armed = UINT64_MAX;
-    lobby_poke(srv); /* rooms restored from journals may have work */
+    uv_timer_init(loop, &srv->due_timer);
+    srv->due_timer.data = srv;
+    srv->due_armed = UINT64_MAX;
+    due_poke(srv); /* rooms restored from journals may have work */
     uv_timer_init(loop, &srv->stop_timer);
     srv->stop_timer.data = srv;
+    /* The flush handles keep no loop alive by themselves; connections do. */
+    uv_check_init(loop, &srv->flush_check);
+    srv->flush_check.data = srv;
+    uv_check_start(&srv->flush_check, on_flush_check);
+    uv_unref((uv_handle_t *)&srv->flush_check);
+    uv_prepare_init(loop, &srv->flush_prepare);
+    srv->flush_prepare.data = srv;
+    uv_prepare_start(&srv->flush_prepare, on_flush_prepare);
+    uv_unref((uv_handle_t *)&srv->flush_prepare);
     *ret_srv = srv;
     return 0;
 }
@@ -458,7 +701,7 @@ static void on_stop_timer(uv_timer_t *t)
 
     while (c) {
         struct conn *next = c->next;
-        conn_close_now(c);
+        conn_close_now(c, false);
         c = next;
     }
 }
@@ -470,7 +713,7 @@ void net_server_stop(struct net_server *srv, uint64_t grace_ms)
     }
     srv->stopping = true;
     uv_close((uv_handle_t *)&srv->listener, NULL);
-    uv_close((uv_handle_t *)&srv->lobby_timer, NULL);
+    uv_close((uv_handle_t *)&srv->due_timer, NULL);
     for (struct conn *c = srv->conns; c; c = c->next) {
         conn_close(c, true);
     }
@@ -478,6 +721,8 @@ void net_server_stop(struct net_server *srv, uint64_t grace_ms)
         uv_timer_start(&srv->stop_timer, on_stop_timer, grace_ms, 0);
     } else {
         uv_close((uv_handle_t *)&srv->stop_timer, NULL);
+        uv_close((uv_handle_t *)&srv->flush_check, NULL);
+        uv_close((uv_handle_t *)&srv->flush_prepare, NULL);
     }
 }
 

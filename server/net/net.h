@@ -2,8 +2,9 @@
 /*
  * net.h - the TCP side of conclaved: the listener, connections (read ->
  * framer -> session; bounded write queue; idle and hello timeouts), the
- * connection limits and the timer that drives the lobby's bots and expiry.
- * This module and main.c are the only users of libuv.
+ * connection limits and the timer that runs the sessions' due work (bot
+ * moves, room expiry). This module and main.c are the only users of libuv;
+ * it reaches the rest of the server only through session.h.
  */
 #ifndef CONCLAVE_NET_H
 #define CONCLAVE_NET_H
@@ -13,7 +14,6 @@
 
 #include <uv.h>
 
-#include "lobby.h"
 #include "session.h"
 
 struct net_config {
@@ -29,13 +29,12 @@ struct net_config {
 
 struct net_server;
 
-/* Binds and listens on cfg->host:cfg->port. Writes the bound address as
- * "HOST:PORT" into `bound` (IPv6 hosts in brackets). Returns 0 or a negative
- * libuv error; on error nothing is left open. Borrowed pointers must outlive
- * the server. */
-int net_server_start(uv_loop_t *loop, const struct net_config *cfg, struct lobby *lobby,
-                     const struct sess_config *scfg, struct net_server **ret_srv, char *bound,
-                     size_t boundlen);
+/* Binds and listens on cfg->host:cfg->port; every connection gets a
+ * session of `hub`. Writes the bound address as "HOST:PORT" into `bound`
+ * (IPv6 hosts in brackets). Returns 0 or a negative libuv error; on error
+ * nothing is left open. Borrowed pointers must outlive the server. */
+int net_server_start(uv_loop_t *loop, const struct net_config *cfg, struct sess_hub *hub,
+                     struct net_server **ret_srv, char *bound, size_t boundlen);
 
 /* Stops accepting, lets every connection finish its writes and closes it
  * (forcibly after `grace_ms`). The loop ends once everything is closed;

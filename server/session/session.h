@@ -58,4 +58,32 @@ void sess_send_json(struct sess *s, const json_t *msg);
 /* The connection is gone: leaves the room as a disconnect. */
 void sess_fini(struct sess *s, uint64_t now);
 
+/* ---- Hub ----
+ * What the sessions of one server share: the lobby and the session config.
+ * A transport reaches the lobby only through the hub: it opens sessions on
+ * it and runs the lobby's timed work (bot moves, room expiry) when due. */
+
+struct sess_hub {
+    struct lobby *lobby;
+    const struct sess_config *cfg;
+};
+
+/* Initialises `hub` (caller memory). `lobby` and `cfg` are borrowed and must
+ * outlive the hub and every session opened on it. */
+void sess_hub_init(struct sess_hub *hub, struct lobby *lobby, const struct sess_config *cfg);
+
+/* Initialises `s` (caller memory) as a session of `hub`, as sess_init()
+ * does. `hub`, `io` and `io_ctx` are borrowed and must outlive the session. */
+void sess_hub_open(struct sess_hub *hub, struct sess *s, uint64_t id, const struct sess_io *io,
+                   void *io_ctx, uint64_t now);
+
+/* Runs the work due at `now` (bot moves, room expiry); it may send lines to
+ * sessions and ask for connections to be closed. Returns the absolute time
+ * of the next due item, or UINT64_MAX when nothing is scheduled. */
+uint64_t sess_hub_run_due(struct sess_hub *hub, uint64_t now);
+
+/* No work is due before the returned time (UINT64_MAX: none). Costs no
+ * walk over the rooms; it may be early, never late. */
+uint64_t sess_hub_next_due(const struct sess_hub *hub);
+
 #endif
