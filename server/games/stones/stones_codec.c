@@ -144,7 +144,7 @@ static int decode_cast(const json_t *obj, struct stones_action *a, struct game_e
     }
     if (json_object_size(obj) == 2) {
         /* R-stones-4.2: {"type":"cast","card":..} chooses the card alone. */
-        a->part = STONES_CAST_CARD;
+        a->part = STONES_PART_FIRST;
         return 0;
     }
     if (a->card <= STONES_SPIN2) {
@@ -185,7 +185,7 @@ static int decode_cast(const json_t *obj, struct stones_action *a, struct game_e
         a->quake = STONES_QUAKE_MOVE;
         a->tile = tile_of(game_json_str(obj, "move"));
         if (a->tile >= 0 && !json_object_get(obj, "to") && !only_keys(obj, k, err)) {
-            a->part = STONES_CAST_FIRST; /* the tile to move, the destination to come */
+            a->part = STONES_PART_SECOND; /* the tile to move, the destination to come */
             return 0;
         }
         if (only_keys(obj, k, err) || a->tile < 0 || get_cell(obj, "to", &a->to_r, &a->to_c)) {
@@ -198,7 +198,7 @@ static int decode_cast(const json_t *obj, struct stones_action *a, struct game_e
     a->slot_a = slot_of(game_json_str(obj, "a"));
     a->slot_b = slot_of(game_json_str(obj, "b"));
     if (a->slot_a >= 0 && !json_object_get(obj, "b") && !only_keys(obj, k, err)) {
-        a->part = STONES_CAST_FIRST; /* the slot a, the slot b to come */
+        a->part = STONES_PART_SECOND; /* the slot a, the slot b to come */
         return 0;
     }
     if (only_keys(obj, k, err) || a->slot_a < 0 || a->slot_b < 0) {
@@ -271,6 +271,12 @@ int stones_action_decode(const json_t *obj, struct stones_action *ret, struct ga
         }
         break;
     case STONES_A_PAY_STEP:
+        if (!json_object_get(obj, "to") && json_object_get(obj, "stones") &&
+            !only_keys(obj, k_paystep, err) && !get_pair(obj, "stones", a.pair)) {
+            a.part = STONES_PART_FIRST; /* R-stones-1.5: the stones, the cell to come */
+            a.npair = 2;
+            break;
+        }
         if (only_keys(obj, k_paystep, err) || get_cell(obj, "to", &a.to_r, &a.to_c)) {
             return bad(err, "pay_step needs \"to\": [row, col] and optionally \"stones\": [a, b]");
         }
@@ -290,7 +296,8 @@ int stones_action_decode(const json_t *obj, struct stones_action *ret, struct ga
     case STONES_A_PAY_PAIR:
         a.colour = colour_of(game_json_str(obj, "for"));
         if (a.colour >= 0 && !json_object_get(obj, "stones") && !only_keys(obj, k_pair, err)) {
-            break; /* R-stones-4.6: the colour alone, the two stones to come */
+            a.part = STONES_PART_FIRST; /* R-stones-4.6: the colour, the two stones to come */
+            break;
         }
         if (only_keys(obj, k_pair, err) || a.colour < 0 || get_pair(obj, "stones", a.pair)) {
             return bad(err, "pay_pair needs \"for\": colour and \"stones\": [a, b]");
@@ -339,10 +346,10 @@ json_t *stones_action_encode(const struct stones_action *a)
         break;
     case STONES_A_CAST:
         rc |= game_json_set(o, "card", json_string(stones_card_name[a->card]));
-        if (a->part == STONES_CAST_CARD) {
+        if (a->part == STONES_PART_FIRST) {
             break;
         }
-        if (a->part == STONES_CAST_FIRST) {
+        if (a->part == STONES_PART_SECOND) {
             if (a->card <= STONES_QUAKE2) {
                 rc |= game_json_set(o, "move", json_string(stones_tile_name[a->tile]));
             } else {
@@ -383,7 +390,9 @@ json_t *stones_action_encode(const struct stones_action *a)
         rc |= game_json_set(o, "to", cell_json(a->to_r, a->to_c));
         break;
     case STONES_A_PAY_STEP:
-        rc |= game_json_set(o, "to", cell_json(a->to_r, a->to_c));
+        if (a->part == STONES_PART_WHOLE) {
+            rc |= game_json_set(o, "to", cell_json(a->to_r, a->to_c));
+        }
         if (a->npair == 2) {
             rc |= game_json_set(o, "stones", json_pack("[ss]", stones_colour_letter[a->pair[0]],
                                                        stones_colour_letter[a->pair[1]]));
@@ -394,7 +403,7 @@ json_t *stones_action_encode(const struct stones_action *a)
         break;
     case STONES_A_PAY_PAIR:
         rc |= game_json_set(o, "for", json_string(stones_colour_letter[a->colour]));
-        if (a->npair == 2) {
+        if (a->part == STONES_PART_WHOLE) {
             rc |= game_json_set(o, "stones", json_pack("[ss]", stones_colour_letter[a->pair[0]],
                                                        stones_colour_letter[a->pair[1]]));
         }

@@ -2,9 +2,10 @@
 /*
  * stones_invariants.c - the conservation laws of R-stones-1.7 checked on a
  * state: 40 stones (8 per colour), 11 magic cards per colour, Qi, runes, 14
- * artifacts, tile layout, Taoists and Spirits, and the cast or O7 pair
- * being chosen step by step (R-stones-4.2, 4.6). Used by test builds through
- * game_ops.check_invariants; it only reads the state.
+ * artifacts, tile layout, Taoists and Spirits, and the cast, O7 pair or
+ * O7 paid step being chosen step by step (R-stones-4.2, 4.6, 1.5). Used
+ * by test builds through game_ops.check_invariants; it only reads the
+ * state.
  */
 #include "stones.h"
 
@@ -297,6 +298,25 @@ static int check_pay_for(const struct stones_state *st, struct game_error *err)
     return 0;
 }
 
+/* R-stones-1.5: an O7 paid step chosen step by step is one still allowed,
+ * paid with two stones the player holds. */
+static int check_step_pair(const struct stones_state *st, struct game_error *err)
+{
+    int k = st->step_pair;
+    if (k == -1) {
+        return 0;
+    }
+    const struct stones_player *pl = &st->pl[st->cur];
+    int x = k / STONES_NCOL;
+    int y = k % STONES_NCOL;
+    if (k < 0 || k >= STONES_NCOL * STONES_NCOL || st->phase != STONES_PH_MOVE ||
+        st->batch != STONES_BATCH_STEP3 || st->o6_used || !stones__has_obj(st, 6) ||
+        !stones__has_obj(st, 7) || pl->held[x] < 1 + (x == y) || pl->held[y] < 1) {
+        return fail(err, "R-stones-1.5: the chosen paid step is not one the player can make");
+    }
+    return 0;
+}
+
 /*
  * Checks every invariant of R-stones-1.7 on `state`. Returns 0, or -1 with
  * a description in err.
@@ -309,7 +329,7 @@ int stones__check_invariants(const void *state, struct game_error *err)
     }
     if (check_stones(st, err) || check_cards(st, err) || check_runes_qi(st, err) ||
         check_artifacts(st, err) || check_layout(st, err) || check_chosen(st, err) ||
-        check_pay_for(st, err)) {
+        check_pay_for(st, err) || check_step_pair(st, err)) {
         return -1;
     }
     if (st->phase != STONES_PH_OVER && st->phase != STONES_PH_PLACE &&

@@ -4,9 +4,10 @@
  * (R-stones-4.1: what is listed is accepted). It generates a superset of
  * candidates for the current phase and keeps those that stones__validate()
  * accepts, so the list and apply() can never disagree. A cast is listed as
- * steps (R-stones-4.2): the card, then its follow-ups, and so is an O7
- * pair (R-stones-4.6): its colour, then its stones, so that every list
- * stays short; the whole one-shot forms are accepted but not listed. It
+ * steps (R-stones-4.2): the card, then its follow-ups, and so are an O7
+ * pair (R-stones-4.6): its colour, then its stones, and an O7 paid step
+ * (R-stones-1.5): its stones, then its cell, so that every list stays
+ * short; the whole one-shot forms are accepted but not listed. It
  * never changes the state and never touches JSON.
  */
 #include "stones.h"
@@ -73,7 +74,7 @@ static void chosen_candidates(struct enum_ctx *e)
     } else if (card <= STONES_QUAKE2 && first < 0) {
         for (int t = 0; t < STONES_NTILES; t++) {
             base(&a, STONES_A_CAST);
-            a.part = STONES_CAST_FIRST;
+            a.part = STONES_PART_SECOND;
             a.card = card;
             a.tile = t;
             try_action(e, &a);
@@ -107,7 +108,7 @@ static void chosen_candidates(struct enum_ctx *e)
             base(&a, STONES_A_CAST);
             a.card = card;
             if (first < 0) {
-                a.part = STONES_CAST_FIRST;
+                a.part = STONES_PART_SECOND;
                 a.slot_a = sl;
             } else {
                 a.slot_a = first;
@@ -128,19 +129,29 @@ static void cell_candidates(struct enum_ctx *e, int type)
         base(&a, type);
         a.to_r = pl->spirit_r + dr[k];
         a.to_c = pl->spirit_c + dc[k];
+        if (type == STONES_A_PAY_STEP && e->st->step_pair >= 0) {
+            /* R-stones-1.5: the cells of the chosen O7 paid step. */
+            a.npair = 2;
+            a.pair[0] = e->st->step_pair / STONES_NCOL;
+            a.pair[1] = e->st->step_pair % STONES_NCOL;
+        }
         try_action(e, &a);
-        if (type == STONES_A_PAY_STEP) {
-            for (int x = 0; x < STONES_NCOL; x++) {
-                for (int y = 0; y < STONES_NCOL; y++) {
-                    base(&a, type);
-                    a.to_r = pl->spirit_r + dr[k];
-                    a.to_c = pl->spirit_c + dc[k];
-                    a.npair = 2;
-                    a.pair[0] = x;
-                    a.pair[1] = y;
-                    try_action(e, &a);
-                }
-            }
+    }
+}
+
+/* R-stones-1.5: an O7 paid step is listed in two steps, its two stones
+ * (at most 25 ordered pairs) and then its cells. */
+static void step_pair_candidates(struct enum_ctx *e)
+{
+    struct stones_action a;
+    for (int x = 0; x < STONES_NCOL; x++) {
+        for (int y = 0; y < STONES_NCOL; y++) {
+            base(&a, STONES_A_PAY_STEP);
+            a.part = STONES_PART_FIRST;
+            a.npair = 2;
+            a.pair[0] = x;
+            a.pair[1] = y;
+            try_action(e, &a);
         }
     }
 }
@@ -176,7 +187,7 @@ int stones__enumerate(const struct stones_state *st,
         }
         for (int i = 0; i < pl->row_n; i++) {
             base(&a, STONES_A_CAST);
-            a.part = STONES_CAST_CARD;
+            a.part = STONES_PART_FIRST;
             a.card = pl->row[i];
             try_action(&e, &a);
         }
@@ -203,8 +214,15 @@ int stones__enumerate(const struct stones_state *st,
         }
         break;
     case STONES_PH_MOVE:
+        if (st->step_pair >= 0) {
+            cell_candidates(&e, STONES_A_PAY_STEP);
+            base(&a, STONES_A_CANCEL);
+            try_action(&e, &a);
+            break;
+        }
         cell_candidates(&e, STONES_A_STEP);
         cell_candidates(&e, STONES_A_PAY_STEP);
+        step_pair_candidates(&e);
         base(&a, STONES_A_TAKE_RUNE);
         try_action(&e, &a);
         base(&a, STONES_A_END_MOVE);
@@ -233,6 +251,7 @@ int stones__enumerate(const struct stones_state *st,
             }
             for (int c = 0; c < STONES_NCOL; c++) {
                 base(&a, STONES_A_PAY_PAIR);
+                a.part = STONES_PART_FIRST;
                 a.colour = c;
                 try_action(&e, &a);
             }

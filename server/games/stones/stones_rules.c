@@ -545,6 +545,7 @@ void stones__begin_turn(struct stones_state *st)
     st->sel_card = -1;
     st->sel_first = -1;
     st->pay_for = -1;
+    st->step_pair = -1;
     st->turn_no++;
     if (st->variant == STONES_COOP && !player_has_cards(&st->pl[st->cur])) {
         /* R-stones-7.2: a colour without cards skips step 1. */
@@ -1049,7 +1050,7 @@ static int refuse_chosen(const struct stones_state *st, struct game_error *err)
 /* How far a cast action goes: 1 card, 2 first choice, 3 whole cast. */
 static int cast_depth(const struct stones_action *a)
 {
-    return a->part == STONES_CAST_CARD ? 1 : a->part == STONES_CAST_FIRST ? 2 : 3;
+    return a->part == STONES_PART_FIRST ? 1 : a->part == STONES_PART_SECOND ? 2 : 3;
 }
 
 /*
@@ -1131,7 +1132,7 @@ static int validate_cast(const struct stones_state *st, const struct stones_acti
     if (rc != GAME_OK) {
         return rc;
     }
-    if (a->part == STONES_CAST_CARD) {
+    if (a->part == STONES_PART_FIRST) {
         if (!stones__card_castable(st, card)) {
             int x = card - STONES_SHIFT0;
             return game_error_set(err, GAME_E_ILLEGAL,
@@ -1141,7 +1142,7 @@ static int validate_cast(const struct stones_state *st, const struct stones_acti
         }
         return GAME_OK;
     }
-    if (a->part == STONES_CAST_FIRST) {
+    if (a->part == STONES_PART_SECOND) {
         return validate_first(st, a, err);
     }
     if (card == STONES_SPIN1 || card == STONES_SPIN2) {
@@ -1199,6 +1200,16 @@ static int validate_move(const struct stones_state *st, const struct stones_acti
                          struct game_error *err)
 {
     const struct stones_player *pl = &st->pl[st->cur];
+    if (st->step_pair >= 0 &&
+        (a->type != STONES_A_PAY_STEP || a->part != STONES_PART_WHOLE || a->npair != 2 ||
+         a->pair[0] * STONES_NCOL + a->pair[1] != st->step_pair)) {
+        /* R-stones-1.5, an O7 paid step chosen step by step: only its cell
+         * may follow. */
+        return game_error_set(err, GAME_E_ILLEGAL,
+                              "R-stones-1.5: you are paying %s and %s for a step; name its cell "
+                              "or cancel first", stones_colour_letter[st->step_pair / STONES_NCOL],
+                              stones_colour_letter[st->step_pair % STONES_NCOL]);
+    }
     if (a->type == STONES_A_END_MOVE) {
         return GAME_OK;
     }
@@ -1249,6 +1260,27 @@ static int validate_move(const struct stones_state *st, const struct stones_acti
     if (st->o6_used) {
         return game_error_set(err, GAME_E_ILLEGAL,
                               "R-stones-1.5: the O6 paid step is allowed once per turn");
+    }
+    if (a->part == STONES_PART_FIRST) {
+        /* The two stones alone, the cell to come. */
+        if (!stones__has_obj(st, 7)) {
+            return game_error_set(err, GAME_E_ILLEGAL,
+                                  "R-stones-1.5: paying two stones for one needs objective O7");
+        }
+        if (!holds_pair(pl, a->pair[0], a->pair[1])) {
+            return game_error_set(err, GAME_E_ILLEGAL,
+                                  "R-stones-1.5: you do not hold those two stones");
+        }
+        static const int dr[4] = {-1, 0, 0, 1};
+        static const int dc[4] = {0, -1, 1, 0};
+        for (int k = 0; k < 4; k++) {
+            if (step_cell_check(st, st->cur, pl->spirit_r + dr[k], pl->spirit_c + dc[k],
+                                NULL) == GAME_OK) {
+                return GAME_OK;
+            }
+        }
+        return game_error_set(err, GAME_E_ILLEGAL,
+                              "R-stones-2.9: your Spirit has no cell next to it to step onto");
     }
     int rc = step_cell_check(st, st->cur, a->to_r, a->to_c, err);
     if (rc != GAME_OK) {
@@ -1302,7 +1334,7 @@ static int validate_pay(const struct stones_state *st, const struct stones_actio
 {
     const struct stones_player *pl = &st->pl[st->cur];
     int f = a->colour;
-    if (st->pay_for >= 0 && (a->type != STONES_A_PAY_PAIR || a->npair != 2 ||
+    if (st->pay_for >= 0 && (a->type != STONES_A_PAY_PAIR || a->part != STONES_PART_WHOLE ||
                              f != st->pay_for)) {
         /* R-stones-4.6, paid step by step: only the stones of the chosen
          * pair may follow. */
@@ -1326,7 +1358,7 @@ static int validate_pay(const struct stones_state *st, const struct stones_actio
         return game_error_set(err, GAME_E_ILLEGAL,
                               "R-stones-1.5: paying two stones for one needs objective O7");
     }
-    if (a->npair != 2) {
+    if (a->part == STONES_PART_FIRST) {
         /* The colour alone: the first step of a pair. */
         if (!pair_exists(st, f)) {
             return game_error_set(err, GAME_E_ILLEGAL,
@@ -1500,18 +1532,17 @@ int stones__validate(const struct stones_state *st, const struct stones_action *
         }
         return GAME_OK;
     case STONES_A_CANCEL:
-        if (ph == STONES_PH_PAY && st->pay_for >= 0) {
+        if ((ph == STONES_PH_CAST && st->sel_card >= 0) ||
+            (ph == STONES_PH_PAY && st->pay_for >= 0) ||
+            (ph == STONES_PH_MOVE && st->step_pair >= 0)) {
             return GAME_OK;
         }
-        if (ph != STONES_PH_CAST && ph != STONES_PH_PAY) {
+        if (ph != STONES_PH_CAST && ph != STONES_PH_PAY && ph != STONES_PH_MOVE) {
             return wrong_phase(st, "cancelling a choice", err);
         }
-        if (st->sel_card < 0) {
-            return game_error_set(err, GAME_E_ILLEGAL,
-                                  "R-stones-4.2: nothing is being chosen, so there is nothing "
-                                  "to cancel");
-        }
-        return GAME_OK;
+        return game_error_set(err, GAME_E_ILLEGAL,
+                              "R-stones-4.2: nothing is being chosen, so there is nothing to "
+                              "cancel");
     default:
         return game_error_set(err, GAME_E_ILLEGAL, "R-stones-4.1: unknown action");
     }
@@ -1644,22 +1675,23 @@ static void execute(struct stones_state *st, const struct stones_action *a)
         }
         break;
     case STONES_A_CAST:
-        if (a->part == STONES_CAST_FULL) {
+        if (a->part == STONES_PART_WHOLE) {
             do_cast(st, a);
         } else {
             /* R-stones-4.2: a step of the cast, kept in the state; no log line. */
             st->sel_card = (int8_t)a->card;
             st->sel_first = -1;
-            if (a->part == STONES_CAST_FIRST) {
+            if (a->part == STONES_PART_SECOND) {
                 st->sel_first = (int8_t)(a->card <= STONES_QUAKE2 ? a->tile : a->slot_a);
             }
         }
         break;
     case STONES_A_CANCEL:
-        /* R-stones-4.2, 4.6: back to the position before the first step. */
+        /* R-stones-4.2, 4.6, 1.5: back to the position before the first step. */
         st->sel_card = -1;
         st->sel_first = -1;
         st->pay_for = -1;
+        st->step_pair = -1;
         break;
     case STONES_A_END_CAST:
         end_cast(st);
@@ -1697,6 +1729,13 @@ static void execute(struct stones_state *st, const struct stones_action *a)
         break;
     case STONES_A_STEP:
     case STONES_A_PAY_STEP:
+        if (a->part == STONES_PART_FIRST) {
+            /* R-stones-1.5: the stones of an O7 paid step, its cell to come;
+             * no log line. */
+            st->step_pair = (int8_t)(a->pair[0] * STONES_NCOL + a->pair[1]);
+            break;
+        }
+        st->step_pair = -1;
         do_step(st, a);
         if (!has_decision(st)) {
             end_batch(st);
@@ -1719,7 +1758,7 @@ static void execute(struct stones_state *st, const struct stones_action *a)
         break;
     case STONES_A_PAY:
     case STONES_A_PAY_PAIR: {
-        if (a->type == STONES_A_PAY_PAIR && a->npair != 2) {
+        if (a->part == STONES_PART_FIRST) {
             /* R-stones-4.6: the colour of a pair, its stones to come; no log line. */
             st->pay_for = (int8_t)a->colour;
             break;

@@ -256,9 +256,18 @@ static json_t *pending_json(const struct stones_state *st)
     }
     case STONES_PH_MOVE: {
         static const char *const bn[] = {"step3", "step4", "o5"};
-        return json_pack("{s:s,s:o,s:i,s:i,s:b}", "batch", bn[st->batch], "grants",
-                         counts_obj(st->grant), "free_steps", st->free_steps, "steps",
-                         st->batch_steps, "o6_used", st->o6_used);
+        json_t *o = json_pack("{s:s,s:o,s:i,s:i,s:b}", "batch", bn[st->batch], "grants",
+                              counts_obj(st->grant), "free_steps", st->free_steps, "steps",
+                              st->batch_steps, "o6_used", st->o6_used);
+        if (o && st->step_pair >= 0 &&
+            game_json_set(o, "step_pair",
+                          json_pack("[ss]", stones_colour_letter[st->step_pair / STONES_NCOL],
+                                    stones_colour_letter[st->step_pair % STONES_NCOL]))) {
+            /* "step_pair": the stones of an O7 paid step chosen step by step. */
+            json_decref(o);
+            return NULL;
+        }
+        return o;
     }
     case STONES_PH_PAY:
         /* "pair_for": the colour of an O7 pair being paid step by step. */
@@ -623,7 +632,7 @@ static int same_pending(const struct stones_state *a, const struct stones_state 
                SAME(art_deck);
     case STONES_PH_MOVE:
         return SAME(batch) && SAME(grant) && SAME(free_steps) && SAME(batch_steps) &&
-               SAME(o6_used);
+               SAME(o6_used) && SAME(step_pair);
     case STONES_PH_PAY:
         return SAME(pay_art) && SAME(owed) && SAME(pay_for);
     case STONES_PH_CAST:
