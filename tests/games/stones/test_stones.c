@@ -121,11 +121,11 @@ static int in_list(const json_t *list, const json_t *a)
     return 0;
 }
 
-/* 1 while a decision is being made step by step (R-stones-4.2): a cast or
- * a pay_pair is partly chosen. */
+/* 1 while a decision is being made step by step (R-stones-4.2, 4.6, 1.5):
+ * a cast, a pay_pair or an O7 pay_step is partly chosen. */
 static int choosing(const struct stones_state *s)
 {
-    return s->sel_card >= 0 || s->pay_for >= 0;
+    return s->sel_card >= 0 || s->pay_for >= 0 || s->step_pair >= 0;
 }
 
 /*
@@ -860,12 +860,29 @@ static void push_valid(const struct stones_state *st, const struct stones_action
     }
 }
 
-/* Every whole cast (or O7 pay_pair) that the rules accept in `st`, found by
- * trying every combination of fields: the one-shot forms. */
+/* Every whole cast (or pay_pair, or pay_step) that the rules accept in
+ * `st`, found by trying every combination of fields: the one-shot forms. */
 static void oneshot_moves(const struct stones_state *st, json_t *out)
 {
     struct stones_action a;
     const struct stones_player *pl = &st->pl[st->cur];
+    if (st->phase == STONES_PH_MOVE) {
+        static const int dr[4] = {-1, 0, 0, 1};
+        static const int dc[4] = {0, -1, 1, 0};
+        for (int k = 0; k < 4 * 26; k++) {
+            memset(&a, 0, sizeof(a));
+            a.type = STONES_A_PAY_STEP;
+            a.to_r = pl->spirit_r + dr[k / 26];
+            a.to_c = pl->spirit_c + dc[k / 26];
+            if (k % 26 < 25) {
+                a.npair = 2;
+                a.pair[0] = k % 26 / STONES_NCOL;
+                a.pair[1] = k % 26 % STONES_NCOL;
+            }
+            push_valid(st, &a, out);
+        }
+        return;
+    }
     if (st->phase == STONES_PH_PAY) {
         for (int f = 0; f < STONES_NCOL; f++) {
             for (int x = 0; x < STONES_NCOL * STONES_NCOL; x++) {
@@ -932,11 +949,11 @@ static int same_set(const json_t *a, const json_t *b)
     return 1;
 }
 
-/* PROTOCOL 6 and R-stones-4.2, 4.6: over seeded random playouts of every
- * variant, no position lists more than LEGAL_BOUND actions, every listed
- * action is accepted as it is, and in step 1 and while paying the steps
- * lead to exactly the whole casts and pairs the rules accept. The largest
- * list seen is printed. */
+/* PROTOCOL 6 and R-stones-4.2, 4.6, 1.5: over seeded random playouts of
+ * every variant, no position lists more than LEGAL_BOUND actions, every
+ * listed action is accepted as it is, and in step 1, while paying and
+ * while moving the Spirit the steps lead to exactly the whole casts, pairs
+ * and paid steps the rules accept. The largest list seen is printed. */
 START_TEST(test_legal_small)
 {
     static const struct {
@@ -980,11 +997,13 @@ START_TEST(test_legal_small)
                     free(t);
                 }
                 const struct stones_state *s = st;
-                if (!choosing(s) && (s->phase == STONES_PH_CAST || s->phase == STONES_PH_PAY) &&
-                    (s->phase == STONES_PH_PAY || positions % 4 == 0)) {
+                if (!choosing(s) && (s->phase == STONES_PH_CAST || s->phase == STONES_PH_PAY ||
+                                     s->phase == STONES_PH_MOVE) &&
+                    (s->phase != STONES_PH_CAST || positions % 4 == 0)) {
                     /* Every move is reached through the steps: the moves
                      * they lead to are exactly the one-shot forms (every
-                     * payment, and one cast position in four, for time). */
+                     * payment and Spirit move, one cast position in four,
+                     * for time). */
                     json_t *all = json_array();
                     json_t *oneshot = json_array();
                     json_t *reached = json_array();
@@ -992,7 +1011,8 @@ START_TEST(test_legal_small)
                     oneshot_moves(s, oneshot);
                     json_array_foreach(all, j, a) {
                         const char *type = json_string_value(json_object_get(a, "type"));
-                        if (!strcmp(type, "cast") || !strcmp(type, "pay_pair")) {
+                        if (!strcmp(type, "cast") || !strcmp(type, "pay_pair") ||
+                            !strcmp(type, "pay_step")) {
                             json_array_append(reached, a);
                         }
                     }
