@@ -487,10 +487,20 @@ static int parse(const char *line, const json_t *view, int seat, json_t **ret_ac
                !int_arg(w[2], &c)) {
         a = json_pack("{s:s,s:[ii]}", "type", !strcasecmp(cmd, "step") ? "step" : "reward_step",
                       "to", r, c);
+    } else if (!strcasecmp(cmd, "paystep") && !colour_arg(w[1], col) && !colour_arg(w[2], col2) &&
+               !w[3]) {
+        /* The first step of an O7 paid step: its two stones. */
+        a = json_pack("{s:s,s:[ss]}", "type", "pay_step", "stones", col, col2);
     } else if (!strcasecmp(cmd, "paystep") && !int_arg(w[1], &r) && !int_arg(w[2], &c)) {
+        /* With the stones of a paid step already chosen, the cell alone
+         * completes it. */
+        const json_t *chosen = json_object_get(json_object_get(view, "pending"), "step_pair");
         if (w[3] && !colour_arg(w[3], col) && !colour_arg(w[4], col2)) {
             a = json_pack("{s:s,s:[ii],s:[ss]}", "type", "pay_step", "to", r, c, "stones", col,
                           col2);
+        } else if (!w[3] && json_array_size(chosen) == 2) {
+            a = json_pack("{s:s,s:[ii],s:O}", "type", "pay_step", "to", r, c, "stones",
+                          (json_t *)chosen);
         } else if (!w[3]) {
             a = json_pack("{s:s,s:[ii]}", "type", "pay_step", "to", r, c);
         }
@@ -533,7 +543,7 @@ const struct render_ops render_stones = {
         "place T            put your Taoist on tile T (Tn Tw Tc Te Ts, or 1-5)\n"
         "cast CARD          choose a card to cast, e.g. cast QUAKE-2 (then `legal` lists its\n"
         "                   choices; the commands below also cast in one go)\n"
-        "cancel             drop the card or O7 pair being chosen\n"
+        "cancel             drop the card, O7 pair or paid step being chosen\n"
         "spin T cw|ccw      cast SPIN on tile T\n"
         "fly T              cast FLY: your Taoist to tile T\n"
         "quake T [R C]      cast QUAKE: move tile T (to tile position (R,C))\n"
@@ -546,6 +556,7 @@ const struct render_ops render_stones = {
         "offer X            co-op: offer a gained stone of colour X (Y G B R N)\n"
         "step R C           move your Spirit to e(R,C)\n"
         "paystep R C [X Y]  O6: pay a stone (or two with O7) to step to e(R,C)\n"
+        "paystep X Y        O6 with O7: first choose the two stones, then paystep R C\n"
         "rune               take the rune next to your Spirit\n"
         "craft A            craft artifact A (A01-A14, or 1-14)\n"
         "pay X              pay one stone of colour X\n"
