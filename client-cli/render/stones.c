@@ -362,8 +362,8 @@ static int int_arg(const char *w, int *ret)
  * the first of that kind in the acting colour's row. */
 static const char *card_of(const json_t *view, const char *kind, char buf[16])
 {
-    const char *chosen = json_string_value(json_object_get(json_object_get(view, "pending"),
-                                                           "card"));
+    const char *chosen =
+        json_string_value(json_object_get(json_object_get(view, "pending"), "card"));
     if (chosen && strncmp(chosen, kind, strlen(kind)) == 0 && chosen[strlen(kind)] == '-') {
         snprintf(buf, 16, "%s", chosen);
         return buf;
@@ -442,8 +442,8 @@ static int parse(const char *line, const json_t *view, int seat, json_t **ret_ac
     } else if (!strcasecmp(cmd, "cancel")) {
         a = json_pack("{s:s}", "type", "cancel");
     } else if (!strcasecmp(cmd, "quake") && tile_arg(w[1]) && !w[2]) {
-        a = json_pack("{s:s,s:s,s:s}", "type", "cast", "card", card_of(view, "QUAKE", cbuf),
-                      "move", tile_arg(w[1]));
+        a = json_pack("{s:s,s:s,s:s}", "type", "cast", "card", card_of(view, "QUAKE", cbuf), "move",
+                      tile_arg(w[1]));
     } else if (!strcasecmp(cmd, "quake") && tile_arg(w[1]) && !int_arg(w[2], &r) &&
                !int_arg(w[3], &c)) {
         a = json_pack("{s:s,s:s,s:s,s:[ii]}", "type", "cast", "card",

@@ -18,9 +18,9 @@
 /* ---- Names ---- */
 
 static const char *const type_name[STONES_A_COUNT] = {
-    "place_taoist", "cast", "end_cast", "discard", "choose_stone", "offer", "step",
-    "pay_step", "take_rune", "end_move", "craft", "end_turn", "pay", "pay_pair",
-    "reward_step", "reward_fly", "reward_skip", "cancel",
+    "place_taoist", "cast",     "end_cast",    "discard",    "choose_stone", "offer",
+    "step",         "pay_step", "take_rune",   "end_move",   "craft",        "end_turn",
+    "pay",          "pay_pair", "reward_step", "reward_fly", "reward_skip",  "cancel",
 };
 
 static int find_name(const char *s, const char *const *names, int n)
@@ -404,8 +404,9 @@ json_t *stones_action_encode(const struct stones_action *a)
     case STONES_A_PAY_PAIR:
         rc |= game_json_set(o, "for", json_string(stones_colour_letter[a->colour]));
         if (a->part == STONES_PART_WHOLE) {
-            rc |= game_json_set(o, "stones", json_pack("[ss]", stones_colour_letter[a->pair[0]],
-                                                       stones_colour_letter[a->pair[1]]));
+            rc |= game_json_set(o, "stones",
+                                json_pack("[ss]", stones_colour_letter[a->pair[0]],
+                                          stones_colour_letter[a->pair[1]]));
         }
         break;
     default:

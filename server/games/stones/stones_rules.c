@@ -1044,7 +1044,8 @@ static int refuse_chosen(const struct stones_state *st, struct game_error *err)
     char buf[48];
     return game_error_set(err, GAME_E_ILLEGAL,
                           "R-stones-4.2: you are casting %s; complete that cast or cancel it "
-                          "first", chosen_name(st, buf));
+                          "first",
+                          chosen_name(st, buf));
 }
 
 /* How far a cast action goes: 1 card, 2 first choice, 3 whole cast. */
@@ -1070,8 +1071,8 @@ static int chosen_agrees(const struct stones_state *st, const struct stones_acti
         return refuse_chosen(st, err);
     }
     if (st->sel_first >= 0) {
-        int first = a->card <= STONES_QUAKE2 ? (a->quake == STONES_QUAKE_MOVE ? a->tile : -1) :
-                    a->slot_a;
+        int first =
+            a->card <= STONES_QUAKE2 ? (a->quake == STONES_QUAKE_MOVE ? a->tile : -1) : a->slot_a;
         if (first != st->sel_first) {
             return refuse_chosen(st, err);
         }
@@ -1091,7 +1092,8 @@ static int validate_first(const struct stones_state *st, const struct stones_act
         if (!stones__quake_movable(st, a->tile)) {
             return game_error_set(err, GAME_E_ILLEGAL,
                                   "R-stones-2.7: %s cannot move anywhere without isolating a "
-                                  "tile; it can only swap", stones_tile_name[a->tile]);
+                                  "tile; it can only swap",
+                                  stones_tile_name[a->tile]);
         }
         return GAME_OK;
     }
@@ -1108,7 +1110,8 @@ static int validate_first(const struct stones_state *st, const struct stones_act
     if (!stones__card_castable(st, card)) {
         return game_error_set(err, GAME_E_ILLEGAL,
                               "R-stones-5.4: SHIFT-%s needs a stone of another colour on the "
-                              "Alchemy Zone", stones_colour_letter[x]);
+                              "Alchemy Zone",
+                              stones_colour_letter[x]);
     }
     return GAME_OK;
 }
@@ -1137,8 +1140,8 @@ static int validate_cast(const struct stones_state *st, const struct stones_acti
             int x = card - STONES_SHIFT0;
             return game_error_set(err, GAME_E_ILLEGAL,
                                   "R-stones-5.4: %s has no target: the Alchemy Zone needs a %s "
-                                  "stone and a stone of another colour", stones_card_name[card],
-                                  stones_colour_name[x]);
+                                  "stone and a stone of another colour",
+                                  stones_card_name[card], stones_colour_name[x]);
         }
         return GAME_OK;
     }
@@ -1207,7 +1210,8 @@ static int validate_move(const struct stones_state *st, const struct stones_acti
          * may follow. */
         return game_error_set(err, GAME_E_ILLEGAL,
                               "R-stones-1.5: you are paying %s and %s for a step; name its cell "
-                              "or cancel first", stones_colour_letter[st->step_pair / STONES_NCOL],
+                              "or cancel first",
+                              stones_colour_letter[st->step_pair / STONES_NCOL],
                               stones_colour_letter[st->step_pair % STONES_NCOL]);
     }
     if (a->type == STONES_A_END_MOVE) {
@@ -1274,8 +1278,8 @@ static int validate_move(const struct stones_state *st, const struct stones_acti
         static const int dr[4] = {-1, 0, 0, 1};
         static const int dc[4] = {0, -1, 1, 0};
         for (int k = 0; k < 4; k++) {
-            if (step_cell_check(st, st->cur, pl->spirit_r + dr[k], pl->spirit_c + dc[k],
-                                NULL) == GAME_OK) {
+            if (step_cell_check(st, st->cur, pl->spirit_r + dr[k], pl->spirit_c + dc[k], NULL) ==
+                GAME_OK) {
                 return GAME_OK;
             }
         }
@@ -1334,13 +1338,14 @@ static int validate_pay(const struct stones_state *st, const struct stones_actio
 {
     const struct stones_player *pl = &st->pl[st->cur];
     int f = a->colour;
-    if (st->pay_for >= 0 && (a->type != STONES_A_PAY_PAIR || a->part != STONES_PART_WHOLE ||
-                             f != st->pay_for)) {
+    if (st->pay_for >= 0 &&
+        (a->type != STONES_A_PAY_PAIR || a->part != STONES_PART_WHOLE || f != st->pay_for)) {
         /* R-stones-4.6, paid step by step: only the stones of the chosen
          * pair may follow. */
         return game_error_set(err, GAME_E_ILLEGAL,
                               "R-stones-4.6: you are paying a pair for a %s stone; name its two "
-                              "stones or cancel first", stones_colour_name[st->pay_for]);
+                              "stones or cancel first",
+                              stones_colour_name[st->pay_for]);
     }
     if (f < 0 || f >= STONES_NCOL || st->owed[f] < 1) {
         return game_error_set(err, GAME_E_ILLEGAL,
@@ -1363,7 +1368,8 @@ static int validate_pay(const struct stones_state *st, const struct stones_actio
         if (!pair_exists(st, f)) {
             return game_error_set(err, GAME_E_ILLEGAL,
                                   "R-stones-4.6: no two of your stones can pay for the %s stone "
-                                  "and leave the rest payable", stones_colour_name[f]);
+                                  "and leave the rest payable",
+                                  stones_colour_name[f]);
         }
         return GAME_OK;
     }

@@ -151,8 +151,8 @@ static void expand_moves(const void *st, int seat, json_t *moves, int depth)
         }
         struct game_error err;
         char *t = json_dumps(a, JSON_COMPACT);
-        ck_assert_msg(game_try(g, st, next, seat, a, &err) == GAME_OK, "listed %s refused: %s",
-                      t, err.message);
+        ck_assert_msg(game_try(g, st, next, seat, a, &err) == GAME_OK, "listed %s refused: %s", t,
+                      err.message);
         free(t);
         if (choosing(next) && stones__current_seat(next) == seat) {
             expand_moves(next, seat, moves, depth + 1);
@@ -311,9 +311,9 @@ static void run_step(void *st, const json_t *step, const char *id, int k)
     ck_assert_msg(g->check_invariants(st, &err) == 0 ||
                   json_is_false(json_object_get(step, "invariants")), "%s: %s", tag,
                   err.message);
-    int lseat = json_is_integer(json_object_get(step, "legal_seat")) ?
-                (int)json_integer_value(json_object_get(step, "legal_seat")) :
-                stones__current_seat(s);
+    int lseat = json_is_integer(json_object_get(step, "legal_seat"))
+                    ? (int)json_integer_value(json_object_get(step, "legal_seat"))
+                    : stones__current_seat(s);
     /* listed_* keys check the legal list as it is sent. */
     json_t *listed = g->legal(st, lseat);
     json_array_foreach(json_object_get(step, "listed_has"), i, a) {
@@ -852,8 +852,7 @@ END_TEST
 
 #define LEGAL_BOUND 64
 
-static void push_valid(const struct stones_state *st, const struct stones_action *a,
-                       json_t *out)
+static void push_valid(const struct stones_state *st, const struct stones_action *a, json_t *out)
 {
     if (stones__validate(st, a, NULL) == GAME_OK) {
         json_array_append_new(out, stones_action_encode(a));
@@ -992,13 +991,14 @@ START_TEST(test_legal_small)
                     struct game_error err;
                     int rc = game_try(g, st, scratch, seat, a, &err);
                     char *t = json_dumps(a, JSON_COMPACT);
-                    ck_assert_msg(rc == GAME_OK, "%s seed %d: listed %s refused: %s",
-                                  games[i].opts, seed, t, err.message);
+                    ck_assert_msg(rc == GAME_OK, "%s seed %d: listed %s refused: %s", games[i].opts,
+                                  seed, t, err.message);
                     free(t);
                 }
                 const struct stones_state *s = st;
-                if (!choosing(s) && (s->phase == STONES_PH_CAST || s->phase == STONES_PH_PAY ||
-                                     s->phase == STONES_PH_MOVE) &&
+                if (!choosing(s) &&
+                    (s->phase == STONES_PH_CAST || s->phase == STONES_PH_PAY ||
+                     s->phase == STONES_PH_MOVE) &&
                     (s->phase != STONES_PH_CAST || positions % 4 == 0)) {
                     /* Every move is reached through the steps: the moves
                      * they lead to are exactly the one-shot forms (every
@@ -1024,9 +1024,11 @@ START_TEST(test_legal_small)
                         free(t1);
                         free(t2);
                     }
-                    ck_assert_msg(same, "%s seed %d: the steps reach %zu moves, %zu one-shot "
-                                  "forms are legal", games[i].opts, seed,
-                                  json_array_size(reached), json_array_size(oneshot));
+                    ck_assert_msg(same,
+                                  "%s seed %d: the steps reach %zu moves, %zu one-shot "
+                                  "forms are legal",
+                                  games[i].opts, seed, json_array_size(reached),
+                                  json_array_size(oneshot));
                     checked++;
                     json_decref(all);
                     json_decref(oneshot);
@@ -1043,9 +1045,10 @@ START_TEST(test_legal_small)
             free(st);
         }
     }
-    fprintf(stderr, "stones: largest legal list %zu over %ld positions (%ld with every move "
-            "reached through the steps); longest game %ld actions\n", largest, positions,
-            checked, longest);
+    fprintf(stderr,
+            "stones: largest legal list %zu over %ld positions (%ld with every move "
+            "reached through the steps); longest game %ld actions\n",
+            largest, positions, checked, longest);
     ck_assert_uint_le(largest, LEGAL_BOUND);
 }
 END_TEST
