@@ -4,7 +4,9 @@
  * draws a view (Alchemy Zone grid, tiles and Taoists, supply line, artifacts,
  * Element Zone with Spirits and rune stacks, players, the pending decision,
  * the log and the result) and turns short typed commands into action
- * objects. It only reads views: it never decides a rule, the server does.
+ * objects, whole or as one step of a cast chosen step by step (the card
+ * being chosen is read from the view's "pending"). It only reads views: it
+ * never decides a rule, the server does.
  */
 #include "render.h"
 
@@ -355,9 +357,17 @@ static int int_arg(const char *w, int *ret)
     return 0;
 }
 
-/* The first card of `kind` ("SPIN", "FLY", ...) in the acting colour's row. */
+/* The card of `kind` ("SPIN", "FLY", ...) to cast: the one being chosen
+ * step by step (the view's pending "card") when it is of that kind, else
+ * the first of that kind in the acting colour's row. */
 static const char *card_of(const json_t *view, const char *kind, char buf[16])
 {
+    const char *chosen =
+        json_string_value(json_object_get(json_object_get(view, "pending"), "card"));
+    if (chosen && strncmp(chosen, kind, strlen(kind)) == 0 && chosen[strlen(kind)] == '-') {
+        snprintf(buf, 16, "%s", chosen);
+        return buf;
+    }
     const json_t *turn = json_object_get(view, "turn");
     size_t i;
     json_t *pl;
@@ -417,6 +427,23 @@ static int parse(const char *line, const json_t *view, int seat, json_t **ret_ac
     } else if (!strcasecmp(cmd, "fly") && tile_arg(w[1])) {
         a = json_pack("{s:s,s:s,s:s}", "type", "cast", "card", card_of(view, "FLY", cbuf), "tile",
                       tile_arg(w[1]));
+    } else if (!strcasecmp(cmd, "cast") && w[1] && !w[2]) {
+        /* The first step of a cast: the card alone ("cast quake-2", or
+         * "cast quake" for the first QUAKE in the row). */
+        char card[16];
+        snprintf(card, sizeof(card), "%s", w[1]);
+        for (char *p = card; *p; p++) {
+            *p = (char)toupper((unsigned char)*p);
+        }
+        if (!strchr(card, '-')) {
+            snprintf(card, sizeof(card), "%s", card_of(view, card, cbuf));
+        }
+        a = json_pack("{s:s,s:s}", "type", "cast", "card", card);
+    } else if (!strcasecmp(cmd, "cancel")) {
+        a = json_pack("{s:s}", "type", "cancel");
+    } else if (!strcasecmp(cmd, "quake") && tile_arg(w[1]) && !w[2]) {
+        a = json_pack("{s:s,s:s,s:s}", "type", "cast", "card", card_of(view, "QUAKE", cbuf), "move",
+                      tile_arg(w[1]));
     } else if (!strcasecmp(cmd, "quake") && tile_arg(w[1]) && !int_arg(w[2], &r) &&
                !int_arg(w[3], &c)) {
         a = json_pack("{s:s,s:s,s:s,s:[ii]}", "type", "cast", "card",
@@ -424,6 +451,11 @@ static int parse(const char *line, const json_t *view, int seat, json_t **ret_ac
     } else if (!strcasecmp(cmd, "swap") && tile_arg(w[1]) && tile_arg(w[2])) {
         a = json_pack("{s:s,s:s,s:[ss]}", "type", "cast", "card", card_of(view, "QUAKE", cbuf),
                       "swap", tile_arg(w[1]), tile_arg(w[2]));
+    } else if (!strcasecmp(cmd, "shift") && !colour_arg(w[1], col) && !slot_arg(w[2], sa) &&
+               !w[3]) {
+        char card[16];
+        snprintf(card, sizeof(card), "SHIFT-%s", col);
+        a = json_pack("{s:s,s:s,s:s}", "type", "cast", "card", card, "a", sa);
     } else if (!strcasecmp(cmd, "shift") && !colour_arg(w[1], col) && !slot_arg(w[2], sa) &&
                !slot_arg(w[3], sb)) {
         char card[16];
@@ -455,10 +487,20 @@ static int parse(const char *line, const json_t *view, int seat, json_t **ret_ac
                !int_arg(w[2], &c)) {
         a = json_pack("{s:s,s:[ii]}", "type", !strcasecmp(cmd, "step") ? "step" : "reward_step",
                       "to", r, c);
+    } else if (!strcasecmp(cmd, "paystep") && !colour_arg(w[1], col) && !colour_arg(w[2], col2) &&
+               !w[3]) {
+        /* The first step of an O7 paid step: its two stones. */
+        a = json_pack("{s:s,s:[ss]}", "type", "pay_step", "stones", col, col2);
     } else if (!strcasecmp(cmd, "paystep") && !int_arg(w[1], &r) && !int_arg(w[2], &c)) {
+        /* With the stones of a paid step already chosen, the cell alone
+         * completes it. */
+        const json_t *chosen = json_object_get(json_object_get(view, "pending"), "step_pair");
         if (w[3] && !colour_arg(w[3], col) && !colour_arg(w[4], col2)) {
             a = json_pack("{s:s,s:[ii],s:[ss]}", "type", "pay_step", "to", r, c, "stones", col,
                           col2);
+        } else if (!w[3] && json_array_size(chosen) == 2) {
+            a = json_pack("{s:s,s:[ii],s:O}", "type", "pay_step", "to", r, c, "stones",
+                          (json_t *)chosen);
         } else if (!w[3]) {
             a = json_pack("{s:s,s:[ii]}", "type", "pay_step", "to", r, c);
         }
@@ -475,6 +517,8 @@ static int parse(const char *line, const json_t *view, int seat, json_t **ret_ac
         a = json_pack("{s:s,s:s}", "type", "craft", "artifact", id);
     } else if (!strcasecmp(cmd, "pay") && !colour_arg(w[1], col)) {
         a = json_pack("{s:s,s:s}", "type", "pay", "colour", col);
+    } else if (!strcasecmp(cmd, "pair") && !colour_arg(w[1], col) && !w[2]) {
+        a = json_pack("{s:s,s:s}", "type", "pay_pair", "for", col);
     } else if (!strcasecmp(cmd, "pair") && !colour_arg(w[1], col) && !colour_arg(w[2], col2) &&
                !colour_arg(w[3], col3)) {
         a = json_pack("{s:s,s:s,s:[ss]}", "type", "pay_pair", "for", col, "stones", col2, col3);
@@ -497,11 +541,14 @@ const struct render_ops render_stones = {
     .parse = parse,
     .help =
         "place T            put your Taoist on tile T (Tn Tw Tc Te Ts, or 1-5)\n"
+        "cast CARD          choose a card to cast, e.g. cast QUAKE-2 (then `legal` lists its\n"
+        "                   choices; the commands below also cast in one go)\n"
+        "cancel             drop the card, O7 pair or paid step being chosen\n"
         "spin T cw|ccw      cast SPIN on tile T\n"
         "fly T              cast FLY: your Taoist to tile T\n"
-        "quake T R C        cast QUAKE: move tile T to tile position (R,C)\n"
+        "quake T [R C]      cast QUAKE: move tile T (to tile position (R,C))\n"
         "swap T U           cast QUAKE: swap tiles T and U\n"
-        "shift X A B        cast SHIFT-X: exchange slot A (colour X) with slot B, e.g. shift R Tn.BR Tc.TL\n"
+        "shift X A [B]      cast SHIFT-X: exchange slot A (colour X) with slot B, e.g. shift R Tn.BR Tc.TL\n"
         "discard CARD       dead hand: discard a face-up card, e.g. discard SHIFT-N\n"
         "end                end the current step (casting, moving or the turn)\n"
         "endcast | endmove | endturn   the same, named explicitly\n"
@@ -509,10 +556,11 @@ const struct render_ops render_stones = {
         "offer X            co-op: offer a gained stone of colour X (Y G B R N)\n"
         "step R C           move your Spirit to e(R,C)\n"
         "paystep R C [X Y]  O6: pay a stone (or two with O7) to step to e(R,C)\n"
+        "paystep X Y        O6 with O7: first choose the two stones, then paystep R C\n"
         "rune               take the rune next to your Spirit\n"
         "craft A            craft artifact A (A01-A14, or 1-14)\n"
         "pay X              pay one stone of colour X\n"
-        "pair X Y Z         O7: pay stones Y and Z for a cost stone X\n"
+        "pair X [Y Z]       O7: pay stones Y and Z for a cost stone X (or first choose X)\n"
         "rstep R C          O5 reward: free step to e(R,C)\n"
         "rfly T             O5 reward: move your Taoist to tile T\n"
         "skip               O5 reward: decline\n",

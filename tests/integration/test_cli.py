@@ -120,6 +120,65 @@ class Cli(ServerTest):
         self.assertEqual(replay.returncode, 0, replay.stderr)
         self.assertIn("actions accepted; result", replay.stdout)
 
+    def test_cast_in_steps(self):
+        """R-stones-4.2 steps, typed: choose a card, cancel, choose it again
+        and complete the cast from the listed follow-ups."""
+        p = Player(["--server", self.srv.addr, "--name", "Ann", "create", "stones", "--seats", "2",
+                    "--bots"], self.env)
+
+        def wait_count(needle, n, timeout=20):
+            deadline = time.time() + timeout
+            while p.text().count(needle) < n:
+                self.assertLess(time.time(), deadline, "%r not seen %d times:\n%s"
+                                % (needle, n, p.text()[-3000:]))
+                time.sleep(0.02)
+
+        def listed():
+            n = p.text().count("#1 {")
+            p.type("legal")
+            wait_count("#1 {", n + 1)
+            time.sleep(0.1)
+            tail = p.text()[p.text().rfind("#1 {") - 4:]
+            return re.findall(r"#\d+ (\{.*\})", tail)
+
+        turn = r"Sorcerer & Stones \(standard\) - (\w+)'s turn, phase (\w+)"
+        for _ in range(20):
+            p.wait_for(turn)
+            time.sleep(0.2)
+            colour, phase = re.findall(turn, p.text())[-1]
+            if colour == "red" and phase == "cast":
+                break
+            if colour == "red":
+                revs = p.text().count(" rev ")
+                listed()
+                p.type("#1")
+                wait_count(" rev ", revs + 1)
+        self.assertEqual((colour, phase), ("red", "cast"))
+
+        first = json.loads(listed()[0])
+        self.assertEqual(set(first), {"type", "card"})
+        card = first["card"]
+        p.type("cast %s" % card.lower())
+        p.wait_for(r'Decision: \{"card":"%s"\}' % card)
+        follow = listed()
+        self.assertEqual(json.loads(follow[-1]), {"type": "cancel"})
+        self.assertLessEqual(len(follow), 64)
+        revs = p.text().count(" rev ")
+        p.type("cancel")
+        wait_count(" rev ", revs + 1)
+        p.type("cast %s" % card.lower())
+        wait_count('Decision: {"card":"%s"}' % card, 2)
+        for _ in range(2):
+            listed()
+            revs = p.text().count(" rev ")
+            p.type("#1")  # the first follow-up of the last list
+            wait_count(" rev ", revs + 1)
+            if "Ann cast" in p.text():
+                break
+        p.wait_for(r"Ann cast %s" % card.split("-")[0])
+        p.type("quit")
+        self.assertEqual(p.finish(), 0)
+
     def test_two_players_by_code(self):
         base = ["--server", self.srv.addr]
         env_b = dict(self.env, XDG_STATE_HOME=self.state + "/b")

@@ -108,7 +108,19 @@ enum stones_action_type {
     STONES_A_REWARD_STEP,
     STONES_A_REWARD_FLY,
     STONES_A_REWARD_SKIP,
+    STONES_A_CANCEL,
     STONES_A_COUNT,
+};
+
+/* How much of a decision an action names, when it is chosen step by step
+ * (R-stones-4.2, 4.6, 1.5): CAST FIRST is the card alone and SECOND the
+ * card with its first choice (QUAKE: the tile to move; SHIFT: the slot
+ * `a`); PAY_PAIR FIRST is the cost colour alone; PAY_STEP FIRST is the two
+ * stones alone. WHOLE is the whole action. */
+enum stones_part {
+    STONES_PART_WHOLE = 0,
+    STONES_PART_FIRST = 1,
+    STONES_PART_SECOND = 2,
 };
 
 enum stones_quake {
@@ -120,6 +132,7 @@ enum stones_quake {
  * as tile * 4 + slot; cells of the Element Zone as (to_r, to_c). */
 struct stones_action {
     int type;
+    int part;      /* CAST, PAY_PAIR, PAY_STEP: enum stones_part */
     int card;      /* CAST, DISCARD: card id 0..10 */
     int tile;      /* PLACE, SPIN, FLY, QUAKE move/first swap tile, REWARD_FLY */
     int tile2;     /* QUAKE swap: second tile */
@@ -130,7 +143,7 @@ struct stones_action {
     int slot_a;    /* SHIFT: the stone of the card's colour; CHOOSE: the slot */
     int slot_b;    /* SHIFT: the other stone */
     int colour;    /* OFFER, PAY, PAY_PAIR (for) */
-    int npair;     /* PAY_STEP: 0 or 2 stones; PAY_PAIR: 2 */
+    int npair;     /* PAY_STEP: 0 or 2 stones; PAY_PAIR: 2 (0 for the colour alone) */
     int pair[2];
     int artifact;  /* CRAFT: artifact index 0..13 */
 };
@@ -212,6 +225,11 @@ struct stones_state {
     int8_t o6_used;
     int8_t m_gained, m_same, m_maxline, m_lines; /* activation metrics (2.5) */
     int8_t pay_art;                /* artifact being paid, -1 none */
+    int8_t sel_card;               /* cast chosen step by step, -1 none (R-stones-4.2) */
+    int8_t sel_first;              /* its first choice: QUAKE move tile, SHIFT slot a; -1 */
+    int8_t pay_for;                /* pay_pair chosen step by step: the colour paid, -1 none */
+    int8_t step_pair;              /* O6 pay_step chosen step by step: its two stones as
+                                    * 5 * first + second, -1 none */
     int8_t owed[STONES_NCOL];      /* outstanding cost positions by colour */
     int16_t turn_no;
 
@@ -274,6 +292,8 @@ void stones__begin_turn(struct stones_state *st);
 void stones__advance(struct stones_state *st);
 int stones__grid(const struct stones_state *st, int8_t grid[10][10]);
 int stones__leftmost_artifact(const struct stones_state *st);
+int stones__quake_movable(const struct stones_state *st, int tile);
+int stones__card_castable(const struct stones_state *st, int card);
 int stones__available(const struct stones_state *st, int8_t out[4]);
 void stones__activation_metrics(const struct stones_state *st, int tile, int8_t elig[4],
                                 int *maxline, int *lines);

@@ -18,9 +18,9 @@
 /* ---- Names ---- */
 
 static const char *const type_name[STONES_A_COUNT] = {
-    "place_taoist", "cast", "end_cast", "discard", "choose_stone", "offer", "step",
-    "pay_step", "take_rune", "end_move", "craft", "end_turn", "pay", "pay_pair",
-    "reward_step", "reward_fly", "reward_skip",
+    "place_taoist", "cast",     "end_cast",    "discard",    "choose_stone", "offer",
+    "step",         "pay_step", "take_rune",   "end_move",   "craft",        "end_turn",
+    "pay",          "pay_pair", "reward_step", "reward_fly", "reward_skip",  "cancel",
 };
 
 static int find_name(const char *s, const char *const *names, int n)
@@ -142,6 +142,11 @@ static int decode_cast(const json_t *obj, struct stones_action *a, struct game_e
         return bad(err, "cast needs \"card\": one of SPIN-1, SPIN-2, FLY-1, FLY-2, QUAKE-1, "
                    "QUAKE-2, SHIFT-Y, SHIFT-G, SHIFT-B, SHIFT-R, SHIFT-N");
     }
+    if (json_object_size(obj) == 2) {
+        /* R-stones-4.2: {"type":"cast","card":..} chooses the card alone. */
+        a->part = STONES_PART_FIRST;
+        return 0;
+    }
     if (a->card <= STONES_SPIN2) {
         static const char *const k[] = {"card", "tile", "dir", NULL};
         const char *d = game_json_str(obj, "dir");
@@ -179,6 +184,10 @@ static int decode_cast(const json_t *obj, struct stones_action *a, struct game_e
         static const char *const k[] = {"card", "move", "to", NULL};
         a->quake = STONES_QUAKE_MOVE;
         a->tile = tile_of(game_json_str(obj, "move"));
+        if (a->tile >= 0 && !json_object_get(obj, "to") && !only_keys(obj, k, err)) {
+            a->part = STONES_PART_SECOND; /* the tile to move, the destination to come */
+            return 0;
+        }
         if (only_keys(obj, k, err) || a->tile < 0 || get_cell(obj, "to", &a->to_r, &a->to_c)) {
             return bad(err, "QUAKE needs \"move\": tile and \"to\": [row, col], or \"swap\": "
                        "[tile, tile]");
@@ -188,6 +197,10 @@ static int decode_cast(const json_t *obj, struct stones_action *a, struct game_e
     static const char *const k[] = {"card", "a", "b", NULL};
     a->slot_a = slot_of(game_json_str(obj, "a"));
     a->slot_b = slot_of(game_json_str(obj, "b"));
+    if (a->slot_a >= 0 && !json_object_get(obj, "b") && !only_keys(obj, k, err)) {
+        a->part = STONES_PART_SECOND; /* the slot a, the slot b to come */
+        return 0;
+    }
     if (only_keys(obj, k, err) || a->slot_a < 0 || a->slot_b < 0) {
         return bad(err, "SHIFT needs \"a\" and \"b\": slots such as \"Tc.TL\"");
     }
@@ -258,6 +271,12 @@ int stones_action_decode(const json_t *obj, struct stones_action *ret, struct ga
         }
         break;
     case STONES_A_PAY_STEP:
+        if (!json_object_get(obj, "to") && json_object_get(obj, "stones") &&
+            !only_keys(obj, k_paystep, err) && !get_pair(obj, "stones", a.pair)) {
+            a.part = STONES_PART_FIRST; /* R-stones-1.5: the stones, the cell to come */
+            a.npair = 2;
+            break;
+        }
         if (only_keys(obj, k_paystep, err) || get_cell(obj, "to", &a.to_r, &a.to_c)) {
             return bad(err, "pay_step needs \"to\": [row, col] and optionally \"stones\": [a, b]");
         }
@@ -276,6 +295,10 @@ int stones_action_decode(const json_t *obj, struct stones_action *ret, struct ga
         break;
     case STONES_A_PAY_PAIR:
         a.colour = colour_of(game_json_str(obj, "for"));
+        if (a.colour >= 0 && !json_object_get(obj, "stones") && !only_keys(obj, k_pair, err)) {
+            a.part = STONES_PART_FIRST; /* R-stones-4.6: the colour, the two stones to come */
+            break;
+        }
         if (only_keys(obj, k_pair, err) || a.colour < 0 || get_pair(obj, "stones", a.pair)) {
             return bad(err, "pay_pair needs \"for\": colour and \"stones\": [a, b]");
         }
@@ -323,6 +346,17 @@ json_t *stones_action_encode(const struct stones_action *a)
         break;
     case STONES_A_CAST:
         rc |= game_json_set(o, "card", json_string(stones_card_name[a->card]));
+        if (a->part == STONES_PART_FIRST) {
+            break;
+        }
+        if (a->part == STONES_PART_SECOND) {
+            if (a->card <= STONES_QUAKE2) {
+                rc |= game_json_set(o, "move", json_string(stones_tile_name[a->tile]));
+            } else {
+                rc |= game_json_set(o, "a", slot_json(a->slot_a));
+            }
+            break;
+        }
         if (a->card <= STONES_SPIN2) {
             rc |= game_json_set(o, "tile", json_string(stones_tile_name[a->tile]));
             rc |= game_json_set(o, "dir", json_string(a->dir ? "ccw" : "cw"));
@@ -356,7 +390,9 @@ json_t *stones_action_encode(const struct stones_action *a)
         rc |= game_json_set(o, "to", cell_json(a->to_r, a->to_c));
         break;
     case STONES_A_PAY_STEP:
-        rc |= game_json_set(o, "to", cell_json(a->to_r, a->to_c));
+        if (a->part == STONES_PART_WHOLE) {
+            rc |= game_json_set(o, "to", cell_json(a->to_r, a->to_c));
+        }
         if (a->npair == 2) {
             rc |= game_json_set(o, "stones", json_pack("[ss]", stones_colour_letter[a->pair[0]],
                                                        stones_colour_letter[a->pair[1]]));
@@ -367,8 +403,11 @@ json_t *stones_action_encode(const struct stones_action *a)
         break;
     case STONES_A_PAY_PAIR:
         rc |= game_json_set(o, "for", json_string(stones_colour_letter[a->colour]));
-        rc |= game_json_set(o, "stones", json_pack("[ss]", stones_colour_letter[a->pair[0]],
-                                                   stones_colour_letter[a->pair[1]]));
+        if (a->part == STONES_PART_WHOLE) {
+            rc |= game_json_set(o, "stones",
+                                json_pack("[ss]", stones_colour_letter[a->pair[0]],
+                                          stones_colour_letter[a->pair[1]]));
+        }
         break;
     default:
         break;

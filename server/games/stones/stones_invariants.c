@@ -2,8 +2,10 @@
 /*
  * stones_invariants.c - the conservation laws of R-stones-1.7 checked on a
  * state: 40 stones (8 per colour), 11 magic cards per colour, Qi, runes, 14
- * artifacts, tile layout, Taoists and Spirits. Used by test builds through
- * game_ops.check_invariants; it only reads the state.
+ * artifacts, tile layout, Taoists and Spirits, and the cast, O7 pair or
+ * O7 paid step being chosen step by step (R-stones-4.2, 4.6, 1.5). Used
+ * by test builds through game_ops.check_invariants; it only reads the
+ * state.
  */
 #include "stones.h"
 
@@ -247,6 +249,74 @@ static int check_layout(const struct stones_state *st, struct game_error *err)
     return 0;
 }
 
+/* R-stones-4.2: a cast chosen step by step is one the current player may
+ * still make: in step 1, a face-up card with a target, and a first choice
+ * only for QUAKE (a tile that can move) or SHIFT (a slot of its colour). */
+static int check_chosen(const struct stones_state *st, struct game_error *err)
+{
+    int card = st->sel_card;
+    int first = st->sel_first;
+    if (card < 0) {
+        return card == -1 && first == -1 ? 0 : fail(err, "a first choice without a card");
+    }
+    const struct stones_player *pl = &st->pl[st->cur];
+    int in_row = 0;
+    for (int i = 0; i < pl->row_n; i++) {
+        in_row |= pl->row[i] == card;
+    }
+    if (st->phase != STONES_PH_CAST || st->casts >= 2 || card >= STONES_NCARDS || !in_row ||
+        !stones__card_castable(st, card)) {
+        return fail(err, "R-stones-4.2: the chosen card cannot be cast now");
+    }
+    if (first == -1) {
+        return 0;
+    }
+    if (card == STONES_QUAKE1 || card == STONES_QUAKE2) {
+        if (first < 0 || first >= STONES_NTILES || !stones__quake_movable(st, first)) {
+            return fail(err, "R-stones-4.2: the chosen QUAKE tile cannot move");
+        }
+        return 0;
+    }
+    if (card < STONES_SHIFT0 || first < 0 || first >= 20 ||
+        st->slot[first / 4][first % 4] != card - STONES_SHIFT0) {
+        return fail(err, "R-stones-4.2: the first choice does not fit the chosen card");
+    }
+    return 0;
+}
+
+/* R-stones-4.6: an O7 pair paid step by step covers an outstanding colour. */
+static int check_pay_for(const struct stones_state *st, struct game_error *err)
+{
+    int f = st->pay_for;
+    if (f == -1) {
+        return 0;
+    }
+    if (st->phase != STONES_PH_PAY || f < 0 || f >= STONES_NCOL || st->owed[f] < 1 ||
+        !stones__has_obj(st, 7)) {
+        return fail(err, "R-stones-4.6: the chosen pair pays for no outstanding colour");
+    }
+    return 0;
+}
+
+/* R-stones-1.5: an O7 paid step chosen step by step is one still allowed,
+ * paid with two stones the player holds. */
+static int check_step_pair(const struct stones_state *st, struct game_error *err)
+{
+    int k = st->step_pair;
+    if (k == -1) {
+        return 0;
+    }
+    const struct stones_player *pl = &st->pl[st->cur];
+    int x = k / STONES_NCOL;
+    int y = k % STONES_NCOL;
+    if (k < 0 || k >= STONES_NCOL * STONES_NCOL || st->phase != STONES_PH_MOVE ||
+        st->batch != STONES_BATCH_STEP3 || st->o6_used || !stones__has_obj(st, 6) ||
+        !stones__has_obj(st, 7) || pl->held[x] < 1 + (x == y) || pl->held[y] < 1) {
+        return fail(err, "R-stones-1.5: the chosen paid step is not one the player can make");
+    }
+    return 0;
+}
+
 /*
  * Checks every invariant of R-stones-1.7 on `state`. Returns 0, or -1 with
  * a description in err.
@@ -258,7 +328,8 @@ int stones__check_invariants(const void *state, struct game_error *err)
         return fail(err, "player counts out of range");
     }
     if (check_stones(st, err) || check_cards(st, err) || check_runes_qi(st, err) ||
-        check_artifacts(st, err) || check_layout(st, err)) {
+        check_artifacts(st, err) || check_layout(st, err) || check_chosen(st, err) ||
+        check_pay_for(st, err) || check_step_pair(st, err)) {
         return -1;
     }
     if (st->phase != STONES_PH_OVER && st->phase != STONES_PH_PLACE &&

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * stones_legal.c - enumeration of every legal action of the current player
- * (R-stones-4.1: accepted = listed). It generates a superset of candidates
- * for the current phase and keeps those that stones__validate() accepts, so
- * the list and apply() can never disagree. It never changes the state and
- * never touches JSON.
+ * (R-stones-4.1: what is listed is accepted). It generates a superset of
+ * candidates for the current phase and keeps those that stones__validate()
+ * accepts, so the list and apply() can never disagree. A cast is listed as
+ * steps (R-stones-4.2): the card, then its follow-ups, and so are an O7
+ * pair (R-stones-4.6): its colour, then its stones, and an O7 paid step
+ * (R-stones-1.5): its stones, then its cell, so that every list stays
+ * short; the whole one-shot forms are accepted but not listed. It
+ * never changes the state and never touches JSON.
  */
 #include "stones.h"
 
@@ -38,8 +42,17 @@ static void base(struct stones_action *a, int type)
     a->type = type;
 }
 
-static void cast_candidates(struct enum_ctx *e, int card)
+/*
+ * R-stones-4.2, the steps of a cast: the follow-ups of the cast being
+ * chosen. SPIN and FLY list their whole casts; QUAKE lists the tiles that
+ * can move (a step) and every swap, then the destinations of the chosen
+ * tile; SHIFT lists the slots `a`, then the slots `b`.
+ */
+static void chosen_candidates(struct enum_ctx *e)
 {
+    const struct stones_state *st = e->st;
+    int card = st->sel_card;
+    int first = st->sel_first;
     struct stones_action a;
     if (card <= STONES_SPIN2) {
         for (int t = 0; t < STONES_NTILES; t++) {
@@ -58,21 +71,13 @@ static void cast_candidates(struct enum_ctx *e, int card)
             a.tile = t;
             try_action(e, &a);
         }
-    } else if (card <= STONES_QUAKE2) {
+    } else if (card <= STONES_QUAKE2 && first < 0) {
         for (int t = 0; t < STONES_NTILES; t++) {
-            /* Any legal destination touches another tile, so it lies in
-             * -1..5 in canonical coordinates (R-stones-2.1). */
-            for (int r = -1; r <= 5; r++) {
-                for (int c = -1; c <= 5; c++) {
-                    base(&a, STONES_A_CAST);
-                    a.card = card;
-                    a.tile = t;
-                    a.quake = STONES_QUAKE_MOVE;
-                    a.to_r = r;
-                    a.to_c = c;
-                    try_action(e, &a);
-                }
-            }
+            base(&a, STONES_A_CAST);
+            a.part = STONES_PART_SECOND;
+            a.card = card;
+            a.tile = t;
+            try_action(e, &a);
         }
         for (int t = 0; t < STONES_NTILES; t++) {
             for (int u = 0; u < STONES_NTILES; u++) {
@@ -84,20 +89,32 @@ static void cast_candidates(struct enum_ctx *e, int card)
                 try_action(e, &a);
             }
         }
-    } else {
-        int x = card - STONES_SHIFT0;
-        const struct stones_state *st = e->st;
-        for (int sa = 0; sa < 20; sa++) {
-            if (st->slot[sa / 4][sa % 4] != x) {
-                continue;
-            }
-            for (int sb = 0; sb < 20; sb++) {
+    } else if (card <= STONES_QUAKE2) {
+        /* Any legal destination touches another tile, so it lies in
+         * -1..5 in canonical coordinates (R-stones-2.1). */
+        for (int r = -1; r <= 5; r++) {
+            for (int c = -1; c <= 5; c++) {
                 base(&a, STONES_A_CAST);
                 a.card = card;
-                a.slot_a = sa;
-                a.slot_b = sb;
+                a.tile = first;
+                a.quake = STONES_QUAKE_MOVE;
+                a.to_r = r;
+                a.to_c = c;
                 try_action(e, &a);
             }
+        }
+    } else {
+        for (int sl = 0; sl < 20; sl++) {
+            base(&a, STONES_A_CAST);
+            a.card = card;
+            if (first < 0) {
+                a.part = STONES_PART_SECOND;
+                a.slot_a = sl;
+            } else {
+                a.slot_a = first;
+                a.slot_b = sl;
+            }
+            try_action(e, &a);
         }
     }
 }
@@ -112,19 +129,29 @@ static void cell_candidates(struct enum_ctx *e, int type)
         base(&a, type);
         a.to_r = pl->spirit_r + dr[k];
         a.to_c = pl->spirit_c + dc[k];
+        if (type == STONES_A_PAY_STEP && e->st->step_pair >= 0) {
+            /* R-stones-1.5: the cells of the chosen O7 paid step. */
+            a.npair = 2;
+            a.pair[0] = e->st->step_pair / STONES_NCOL;
+            a.pair[1] = e->st->step_pair % STONES_NCOL;
+        }
         try_action(e, &a);
-        if (type == STONES_A_PAY_STEP) {
-            for (int x = 0; x < STONES_NCOL; x++) {
-                for (int y = 0; y < STONES_NCOL; y++) {
-                    base(&a, type);
-                    a.to_r = pl->spirit_r + dr[k];
-                    a.to_c = pl->spirit_c + dc[k];
-                    a.npair = 2;
-                    a.pair[0] = x;
-                    a.pair[1] = y;
-                    try_action(e, &a);
-                }
-            }
+    }
+}
+
+/* R-stones-1.5: an O7 paid step is listed in two steps, its two stones
+ * (at most 25 ordered pairs) and then its cells. */
+static void step_pair_candidates(struct enum_ctx *e)
+{
+    struct stones_action a;
+    for (int x = 0; x < STONES_NCOL; x++) {
+        for (int y = 0; y < STONES_NCOL; y++) {
+            base(&a, STONES_A_PAY_STEP);
+            a.part = STONES_PART_FIRST;
+            a.npair = 2;
+            a.pair[0] = x;
+            a.pair[1] = y;
+            try_action(e, &a);
         }
     }
 }
@@ -149,8 +176,20 @@ int stones__enumerate(const struct stones_state *st,
         }
         break;
     case STONES_PH_CAST:
+        /* R-stones-4.2: a cast is chosen step by step, so that no list
+         * grows long; while one is being chosen only its follow-ups and
+         * cancel are listed. */
+        if (st->sel_card >= 0) {
+            chosen_candidates(&e);
+            base(&a, STONES_A_CANCEL);
+            try_action(&e, &a);
+            break;
+        }
         for (int i = 0; i < pl->row_n; i++) {
-            cast_candidates(&e, pl->row[i]);
+            base(&a, STONES_A_CAST);
+            a.part = STONES_PART_FIRST;
+            a.card = pl->row[i];
+            try_action(&e, &a);
         }
         base(&a, STONES_A_END_CAST);
         try_action(&e, &a);
@@ -175,8 +214,15 @@ int stones__enumerate(const struct stones_state *st,
         }
         break;
     case STONES_PH_MOVE:
+        if (st->step_pair >= 0) {
+            cell_candidates(&e, STONES_A_PAY_STEP);
+            base(&a, STONES_A_CANCEL);
+            try_action(&e, &a);
+            break;
+        }
         cell_candidates(&e, STONES_A_STEP);
         cell_candidates(&e, STONES_A_PAY_STEP);
+        step_pair_candidates(&e);
         base(&a, STONES_A_TAKE_RUNE);
         try_action(&e, &a);
         base(&a, STONES_A_END_MOVE);
@@ -195,23 +241,34 @@ int stones__enumerate(const struct stones_state *st,
         break;
     }
     case STONES_PH_PAY:
-        for (int c = 0; c < STONES_NCOL; c++) {
-            base(&a, STONES_A_PAY);
-            a.colour = c;
-            try_action(&e, &a);
+        /* R-stones-4.6: an O7 pair is paid in two steps, its colour and
+         * then its stones, so that no list grows long. */
+        if (st->pay_for < 0) {
+            for (int c = 0; c < STONES_NCOL; c++) {
+                base(&a, STONES_A_PAY);
+                a.colour = c;
+                try_action(&e, &a);
+            }
+            for (int c = 0; c < STONES_NCOL; c++) {
+                base(&a, STONES_A_PAY_PAIR);
+                a.part = STONES_PART_FIRST;
+                a.colour = c;
+                try_action(&e, &a);
+            }
+            break;
         }
-        for (int c = 0; c < STONES_NCOL; c++) {
-            for (int x = 0; x < STONES_NCOL; x++) {
-                for (int y = 0; y < STONES_NCOL; y++) {
-                    base(&a, STONES_A_PAY_PAIR);
-                    a.colour = c;
-                    a.npair = 2;
-                    a.pair[0] = x;
-                    a.pair[1] = y;
-                    try_action(&e, &a);
-                }
+        for (int x = 0; x < STONES_NCOL; x++) {
+            for (int y = 0; y < STONES_NCOL; y++) {
+                base(&a, STONES_A_PAY_PAIR);
+                a.colour = st->pay_for;
+                a.npair = 2;
+                a.pair[0] = x;
+                a.pair[1] = y;
+                try_action(&e, &a);
             }
         }
+        base(&a, STONES_A_CANCEL);
+        try_action(&e, &a);
         break;
     case STONES_PH_REWARD:
         cell_candidates(&e, STONES_A_REWARD_STEP);

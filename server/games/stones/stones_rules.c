@@ -154,8 +154,11 @@ static int board_has(const struct stones_state *st, int colour, int other)
     return 0;
 }
 
-/* R-stones-5: only SHIFT can lack a target. */
-static int card_castable(const struct stones_state *st, int card)
+/*
+ * R-stones-5: whether `card` has a target now (only SHIFT can lack one).
+ * Returns 1 or 0.
+ */
+int stones__card_castable(const struct stones_state *st, int card)
 {
     if (card < STONES_SHIFT0) {
         return 1;
@@ -168,7 +171,7 @@ static int row_castable(const struct stones_state *st)
 {
     const struct stones_player *pl = &st->pl[st->cur];
     for (int i = 0; i < pl->row_n; i++) {
-        if (card_castable(st, pl->row[i])) {
+        if (stones__card_castable(st, pl->row[i])) {
             return 1;
         }
     }
@@ -224,6 +227,23 @@ static int quake_move_check(const struct stones_state *st, int x, int r, int c,
                               "stay joined edge to edge)");
     }
     return GAME_OK;
+}
+
+/*
+ * R-stones-2.7: whether `tile` has at least one legal QUAKE move. Any legal
+ * destination touches another tile, so it lies in -1..5 in canonical
+ * coordinates (R-stones-2.1). Returns 1 or 0.
+ */
+int stones__quake_movable(const struct stones_state *st, int tile)
+{
+    for (int r = -1; r <= 5; r++) {
+        for (int c = -1; c <= 5; c++) {
+            if (quake_move_check(st, tile, r, c, NULL) == GAME_OK) {
+                return 1;
+            }
+        }
+    }
+    return 0;
 }
 
 /* R-stones-2.1: translate so the smallest tile row and column are 0. */
@@ -522,6 +542,10 @@ void stones__begin_turn(struct stones_state *st)
     st->o6_used = 0;
     st->m_gained = st->m_same = st->m_maxline = st->m_lines = 0;
     st->pay_art = -1;
+    st->sel_card = -1;
+    st->sel_first = -1;
+    st->pay_for = -1;
+    st->step_pair = -1;
     st->turn_no++;
     if (st->variant == STONES_COOP && !player_has_cards(&st->pl[st->cur])) {
         /* R-stones-7.2: a colour without cards skips step 1. */
@@ -999,6 +1023,99 @@ static int wrong_phase(const struct stones_state *st, const char *what, struct g
                           what, stones_phase_name[st->phase]);
 }
 
+/* Names the cast being chosen, e.g. "QUAKE-1 (moving Tn)", into buf. */
+static const char *chosen_name(const struct stones_state *st, char buf[48])
+{
+    int card = st->sel_card;
+    int f = st->sel_first;
+    if (f < 0) {
+        snprintf(buf, 48, "%s", stones_card_name[card]);
+    } else if (card <= STONES_QUAKE2) {
+        snprintf(buf, 48, "%s (moving %s)", stones_card_name[card], stones_tile_name[f]);
+    } else {
+        snprintf(buf, 48, "%s (a = %s.%s)", stones_card_name[card], stones_tile_name[f / 4],
+                 stones_slot_name[f % 4]);
+    }
+    return buf;
+}
+
+static int refuse_chosen(const struct stones_state *st, struct game_error *err)
+{
+    char buf[48];
+    return game_error_set(err, GAME_E_ILLEGAL,
+                          "R-stones-4.2: you are casting %s; complete that cast or cancel it "
+                          "first",
+                          chosen_name(st, buf));
+}
+
+/* How far a cast action goes: 1 card, 2 first choice, 3 whole cast. */
+static int cast_depth(const struct stones_action *a)
+{
+    return a->part == STONES_PART_FIRST ? 1 : a->part == STONES_PART_SECOND ? 2 : 3;
+}
+
+/*
+ * R-stones-4.2, the steps of a cast: while a cast is being chosen, a cast
+ * action is accepted only when it goes further along the same choice (the
+ * same card, the same first choice). With nothing chosen any cast action
+ * may be sent, the whole one-shot form included.
+ */
+static int chosen_agrees(const struct stones_state *st, const struct stones_action *a,
+                         struct game_error *err)
+{
+    if (st->sel_card < 0) {
+        return GAME_OK;
+    }
+    int depth = st->sel_first >= 0 ? 2 : 1;
+    if (a->card != st->sel_card || cast_depth(a) <= depth) {
+        return refuse_chosen(st, err);
+    }
+    if (st->sel_first >= 0) {
+        int first =
+            a->card <= STONES_QUAKE2 ? (a->quake == STONES_QUAKE_MOVE ? a->tile : -1) : a->slot_a;
+        if (first != st->sel_first) {
+            return refuse_chosen(st, err);
+        }
+    }
+    return GAME_OK;
+}
+
+/* R-stones-5.3 and 5.4: the first choice of a QUAKE move or of a SHIFT. */
+static int validate_first(const struct stones_state *st, const struct stones_action *a,
+                          struct game_error *err)
+{
+    int card = a->card;
+    if (card == STONES_QUAKE1 || card == STONES_QUAKE2) {
+        if (a->tile < 0 || a->tile >= STONES_NTILES) {
+            return game_error_set(err, GAME_E_ILLEGAL, "R-stones-5.3: QUAKE needs a tile");
+        }
+        if (!stones__quake_movable(st, a->tile)) {
+            return game_error_set(err, GAME_E_ILLEGAL,
+                                  "R-stones-2.7: %s cannot move anywhere without isolating a "
+                                  "tile; it can only swap",
+                                  stones_tile_name[a->tile]);
+        }
+        return GAME_OK;
+    }
+    if (card < STONES_SHIFT0) {
+        return game_error_set(err, GAME_E_ILLEGAL,
+                              "R-stones-4.2: only QUAKE and SHIFT are cast in three steps");
+    }
+    int x = card - STONES_SHIFT0;
+    if (a->slot_a < 0 || a->slot_a >= 20 || st->slot[a->slot_a / 4][a->slot_a % 4] != x) {
+        return game_error_set(err, GAME_E_ILLEGAL,
+                              "R-stones-5.4: the first slot of SHIFT-%s must hold a %s stone",
+                              stones_colour_letter[x], stones_colour_name[x]);
+    }
+    if (!stones__card_castable(st, card)) {
+        return game_error_set(err, GAME_E_ILLEGAL,
+                              "R-stones-5.4: SHIFT-%s needs a stone of another colour on the "
+                              "Alchemy Zone",
+                              stones_colour_letter[x]);
+    }
+    return GAME_OK;
+}
+
 static int validate_cast(const struct stones_state *st, const struct stones_action *a,
                          struct game_error *err)
 {
@@ -1014,6 +1131,23 @@ static int validate_cast(const struct stones_state *st, const struct stones_acti
                               stones_card_name[a->card] : "that card");
     }
     int card = a->card;
+    int rc = chosen_agrees(st, a, err);
+    if (rc != GAME_OK) {
+        return rc;
+    }
+    if (a->part == STONES_PART_FIRST) {
+        if (!stones__card_castable(st, card)) {
+            int x = card - STONES_SHIFT0;
+            return game_error_set(err, GAME_E_ILLEGAL,
+                                  "R-stones-5.4: %s has no target: the Alchemy Zone needs a %s "
+                                  "stone and a stone of another colour",
+                                  stones_card_name[card], stones_colour_name[x]);
+        }
+        return GAME_OK;
+    }
+    if (a->part == STONES_PART_SECOND) {
+        return validate_first(st, a, err);
+    }
     if (card == STONES_SPIN1 || card == STONES_SPIN2) {
         if (a->tile < 0 || a->tile >= STONES_NTILES || a->dir < 0 || a->dir > 1) {
             return game_error_set(err, GAME_E_ILLEGAL, "R-stones-5.1: SPIN needs a tile and a "
@@ -1069,6 +1203,17 @@ static int validate_move(const struct stones_state *st, const struct stones_acti
                          struct game_error *err)
 {
     const struct stones_player *pl = &st->pl[st->cur];
+    if (st->step_pair >= 0 &&
+        (a->type != STONES_A_PAY_STEP || a->part != STONES_PART_WHOLE || a->npair != 2 ||
+         a->pair[0] * STONES_NCOL + a->pair[1] != st->step_pair)) {
+        /* R-stones-1.5, an O7 paid step chosen step by step: only its cell
+         * may follow. */
+        return game_error_set(err, GAME_E_ILLEGAL,
+                              "R-stones-1.5: you are paying %s and %s for a step; name its cell "
+                              "or cancel first",
+                              stones_colour_letter[st->step_pair / STONES_NCOL],
+                              stones_colour_letter[st->step_pair % STONES_NCOL]);
+    }
     if (a->type == STONES_A_END_MOVE) {
         return GAME_OK;
     }
@@ -1120,6 +1265,27 @@ static int validate_move(const struct stones_state *st, const struct stones_acti
         return game_error_set(err, GAME_E_ILLEGAL,
                               "R-stones-1.5: the O6 paid step is allowed once per turn");
     }
+    if (a->part == STONES_PART_FIRST) {
+        /* The two stones alone, the cell to come. */
+        if (!stones__has_obj(st, 7)) {
+            return game_error_set(err, GAME_E_ILLEGAL,
+                                  "R-stones-1.5: paying two stones for one needs objective O7");
+        }
+        if (!holds_pair(pl, a->pair[0], a->pair[1])) {
+            return game_error_set(err, GAME_E_ILLEGAL,
+                                  "R-stones-1.5: you do not hold those two stones");
+        }
+        static const int dr[4] = {-1, 0, 0, 1};
+        static const int dc[4] = {0, -1, 1, 0};
+        for (int k = 0; k < 4; k++) {
+            if (step_cell_check(st, st->cur, pl->spirit_r + dr[k], pl->spirit_c + dc[k], NULL) ==
+                GAME_OK) {
+                return GAME_OK;
+            }
+        }
+        return game_error_set(err, GAME_E_ILLEGAL,
+                              "R-stones-2.9: your Spirit has no cell next to it to step onto");
+    }
     int rc = step_cell_check(st, st->cur, a->to_r, a->to_c, err);
     if (rc != GAME_OK) {
         return rc;
@@ -1145,10 +1311,42 @@ static int validate_move(const struct stones_state *st, const struct stones_acti
 }
 
 static int validate_pay(const struct stones_state *st, const struct stones_action *a,
+                        struct game_error *err);
+
+/* 1 when some pair of held stones may pay for a cost stone of colour f. */
+static int pair_exists(const struct stones_state *st, int f)
+{
+    struct stones_action a;
+    memset(&a, 0, sizeof(a));
+    a.type = STONES_A_PAY_PAIR;
+    a.colour = f;
+    a.npair = 2;
+    for (int x = 0; x < STONES_NCOL; x++) {
+        for (int y = 0; y < STONES_NCOL; y++) {
+            a.pair[0] = x;
+            a.pair[1] = y;
+            if (validate_pay(st, &a, NULL) == GAME_OK) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+static int validate_pay(const struct stones_state *st, const struct stones_action *a,
                         struct game_error *err)
 {
     const struct stones_player *pl = &st->pl[st->cur];
     int f = a->colour;
+    if (st->pay_for >= 0 &&
+        (a->type != STONES_A_PAY_PAIR || a->part != STONES_PART_WHOLE || f != st->pay_for)) {
+        /* R-stones-4.6, paid step by step: only the stones of the chosen
+         * pair may follow. */
+        return game_error_set(err, GAME_E_ILLEGAL,
+                              "R-stones-4.6: you are paying a pair for a %s stone; name its two "
+                              "stones or cancel first",
+                              stones_colour_name[st->pay_for]);
+    }
     if (f < 0 || f >= STONES_NCOL || st->owed[f] < 1) {
         return game_error_set(err, GAME_E_ILLEGAL,
                               "R-stones-4.6: that colour is not outstanding on %s",
@@ -1164,6 +1362,16 @@ static int validate_pay(const struct stones_state *st, const struct stones_actio
     if (!stones__has_obj(st, 7)) {
         return game_error_set(err, GAME_E_ILLEGAL,
                               "R-stones-1.5: paying two stones for one needs objective O7");
+    }
+    if (a->part == STONES_PART_FIRST) {
+        /* The colour alone: the first step of a pair. */
+        if (!pair_exists(st, f)) {
+            return game_error_set(err, GAME_E_ILLEGAL,
+                                  "R-stones-4.6: no two of your stones can pay for the %s stone "
+                                  "and leave the rest payable",
+                                  stones_colour_name[f]);
+        }
+        return GAME_OK;
     }
     if (!holds_pair(pl, a->pair[0], a->pair[1])) {
         return game_error_set(err, GAME_E_ILLEGAL,
@@ -1217,6 +1425,9 @@ int stones__validate(const struct stones_state *st, const struct stones_action *
         if (ph != STONES_PH_CAST) {
             return wrong_phase(st, "ending the casting step", err);
         }
+        if (st->sel_card >= 0) {
+            return refuse_chosen(st, err);
+        }
         if (st->casts < 1) {
             return game_error_set(err, GAME_E_ILLEGAL,
                                   "R-stones-4.2: you must cast at least one magic card");
@@ -1225,6 +1436,9 @@ int stones__validate(const struct stones_state *st, const struct stones_action *
     case STONES_A_DISCARD:
         if (ph != STONES_PH_CAST) {
             return wrong_phase(st, "discarding a card", err);
+        }
+        if (st->sel_card >= 0) {
+            return refuse_chosen(st, err);
         }
         if (st->casts > 0 || row_castable(st)) {
             return game_error_set(err, GAME_E_ILLEGAL,
@@ -1323,6 +1537,18 @@ int stones__validate(const struct stones_state *st, const struct stones_action *
             return wrong_phase(st, "an O5 reward", err);
         }
         return GAME_OK;
+    case STONES_A_CANCEL:
+        if ((ph == STONES_PH_CAST && st->sel_card >= 0) ||
+            (ph == STONES_PH_PAY && st->pay_for >= 0) ||
+            (ph == STONES_PH_MOVE && st->step_pair >= 0)) {
+            return GAME_OK;
+        }
+        if (ph != STONES_PH_CAST && ph != STONES_PH_PAY && ph != STONES_PH_MOVE) {
+            return wrong_phase(st, "cancelling a choice", err);
+        }
+        return game_error_set(err, GAME_E_ILLEGAL,
+                              "R-stones-4.2: nothing is being chosen, so there is nothing to "
+                              "cancel");
     default:
         return game_error_set(err, GAME_E_ILLEGAL, "R-stones-4.1: unknown action");
     }
@@ -1352,6 +1578,8 @@ static void do_cast(struct stones_state *st, const struct stones_action *a)
     int p = st->cur;
     struct stones_player *pl = &st->pl[p];
     int i = row_index(pl, a->card);
+    st->sel_card = -1;
+    st->sel_first = -1;
     for (int k = i; k + 1 < pl->row_n; k++) {
         pl->row[k] = pl->row[k + 1];
     }
@@ -1453,7 +1681,23 @@ static void execute(struct stones_state *st, const struct stones_action *a)
         }
         break;
     case STONES_A_CAST:
-        do_cast(st, a);
+        if (a->part == STONES_PART_WHOLE) {
+            do_cast(st, a);
+        } else {
+            /* R-stones-4.2: a step of the cast, kept in the state; no log line. */
+            st->sel_card = (int8_t)a->card;
+            st->sel_first = -1;
+            if (a->part == STONES_PART_SECOND) {
+                st->sel_first = (int8_t)(a->card <= STONES_QUAKE2 ? a->tile : a->slot_a);
+            }
+        }
+        break;
+    case STONES_A_CANCEL:
+        /* R-stones-4.2, 4.6, 1.5: back to the position before the first step. */
+        st->sel_card = -1;
+        st->sel_first = -1;
+        st->pay_for = -1;
+        st->step_pair = -1;
         break;
     case STONES_A_END_CAST:
         end_cast(st);
@@ -1491,6 +1735,13 @@ static void execute(struct stones_state *st, const struct stones_action *a)
         break;
     case STONES_A_STEP:
     case STONES_A_PAY_STEP:
+        if (a->part == STONES_PART_FIRST) {
+            /* R-stones-1.5: the stones of an O7 paid step, its cell to come;
+             * no log line. */
+            st->step_pair = (int8_t)(a->pair[0] * STONES_NCOL + a->pair[1]);
+            break;
+        }
+        st->step_pair = -1;
         do_step(st, a);
         if (!has_decision(st)) {
             end_batch(st);
@@ -1513,6 +1764,12 @@ static void execute(struct stones_state *st, const struct stones_action *a)
         break;
     case STONES_A_PAY:
     case STONES_A_PAY_PAIR: {
+        if (a->part == STONES_PART_FIRST) {
+            /* R-stones-4.6: the colour of a pair, its stones to come; no log line. */
+            st->pay_for = (int8_t)a->colour;
+            break;
+        }
+        st->pay_for = -1;
         st->owed[a->colour]--;
         if (a->type == STONES_A_PAY) {
             pl->held[a->colour]--;

@@ -267,6 +267,10 @@ void stones__setup(struct stones_state *st, int variant, int ncolours,
     }
     game_rng_seed(&st->rng, setup->seed);
     st->pay_art = -1;
+    st->sel_card = -1;
+    st->sel_first = -1;
+    st->pay_for = -1;
+    st->step_pair = -1;
 
     /* Start player (co-op: start colour). */
     st->start = (int8_t)game_rng_below(&st->rng, (uint32_t)st->np);

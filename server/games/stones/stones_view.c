@@ -256,13 +256,45 @@ static json_t *pending_json(const struct stones_state *st)
     }
     case STONES_PH_MOVE: {
         static const char *const bn[] = {"step3", "step4", "o5"};
-        return json_pack("{s:s,s:o,s:i,s:i,s:b}", "batch", bn[st->batch], "grants",
-                         counts_obj(st->grant), "free_steps", st->free_steps, "steps",
-                         st->batch_steps, "o6_used", st->o6_used);
+        json_t *o = json_pack("{s:s,s:o,s:i,s:i,s:b}", "batch", bn[st->batch], "grants",
+                              counts_obj(st->grant), "free_steps", st->free_steps, "steps",
+                              st->batch_steps, "o6_used", st->o6_used);
+        if (o && st->step_pair >= 0 &&
+            game_json_set(o, "step_pair",
+                          json_pack("[ss]", stones_colour_letter[st->step_pair / STONES_NCOL],
+                                    stones_colour_letter[st->step_pair % STONES_NCOL]))) {
+            /* "step_pair": the stones of an O7 paid step chosen step by step. */
+            json_decref(o);
+            return NULL;
+        }
+        return o;
     }
     case STONES_PH_PAY:
-        return json_pack("{s:s,s:o}", "artifact", stones_artifacts[st->pay_art].id, "owed",
-                         counts_obj(st->owed));
+        /* "pair_for": the colour of an O7 pair being paid step by step. */
+        return json_pack("{s:s,s:o,s:s?}", "artifact", stones_artifacts[st->pay_art].id, "owed",
+                         counts_obj(st->owed), "pair_for",
+                         st->pay_for >= 0 ? stones_colour_letter[st->pay_for] : NULL);
+    case STONES_PH_CAST: {
+        /* R-stones-4.2: the cast being chosen, in the fields of its action. */
+        json_t *o = json_object();
+        if (!o || st->sel_card < 0) {
+            return o;
+        }
+        int rc = game_json_set(o, "card", json_string(stones_card_name[st->sel_card]));
+        if (st->sel_first >= 0 && st->sel_card <= STONES_QUAKE2) {
+            rc |= game_json_set(o, "move", json_string(stones_tile_name[st->sel_first]));
+        } else if (st->sel_first >= 0) {
+            char b[8];
+            snprintf(b, sizeof(b), "%s.%s", stones_tile_name[st->sel_first / 4],
+                     stones_slot_name[st->sel_first % 4]);
+            rc |= game_json_set(o, "a", json_string(b));
+        }
+        if (rc) {
+            json_decref(o);
+            return NULL;
+        }
+        return o;
+    }
     default:
         return json_object();
     }
@@ -579,6 +611,7 @@ static int pending_kind(const struct stones_state *st)
     case STONES_PH_OFFER:
     case STONES_PH_MOVE:
     case STONES_PH_PAY:
+    case STONES_PH_CAST:
         return st->phase;
     default:
         return -1;
@@ -599,9 +632,11 @@ static int same_pending(const struct stones_state *a, const struct stones_state 
                SAME(art_deck);
     case STONES_PH_MOVE:
         return SAME(batch) && SAME(grant) && SAME(free_steps) && SAME(batch_steps) &&
-               SAME(o6_used);
+               SAME(o6_used) && SAME(step_pair);
     case STONES_PH_PAY:
-        return SAME(pay_art) && SAME(owed);
+        return SAME(pay_art) && SAME(owed) && SAME(pay_for);
+    case STONES_PH_CAST:
+        return SAME(sel_card) && SAME(sel_first);
     default:
         return 1; /* {} in both */
     }

@@ -21,6 +21,10 @@
 #include "stones.h"
 
 static json_t *scenarios; /* array of scenario objects, loaded once */
+/* States saved by a scenario's "save" key, for "same_as" (per scenario). */
+static struct stones_state saved[4];
+static char saved_name[4][32];
+static int nsaved;
 static const char *scen_dir;
 
 static const char *p0_tiles[5][2] = {
@@ -115,6 +119,49 @@ static int in_list(const json_t *list, const json_t *a)
         }
     }
     return 0;
+}
+
+/* 1 while a decision is being made step by step (R-stones-4.2, 4.6, 1.5):
+ * a cast, a pay_pair or an O7 pay_step is partly chosen. */
+static int choosing(const struct stones_state *s)
+{
+    return s->sel_card >= 0 || s->pay_for >= 0 || s->step_pair >= 0;
+}
+
+/*
+ * Appends to `moves` the moves that the listed actions of `st` lead to:
+ * a listed action that completes a decision is a move as it is; one that
+ * only takes a step (the state is still choosing) is followed into the
+ * list of the position after it, cancel aside. Every listed action must
+ * be accepted. The result is what the one-shot forms of the rules allow,
+ * so the legal_* keys of a scenario name moves, however they are listed.
+ */
+static void expand_moves(const void *st, int seat, json_t *moves, int depth)
+{
+    const struct game_ops *g = &stones_game;
+    json_t *legal = g->legal(st, seat);
+    void *next = malloc(g->state_size);
+    ck_assert_ptr_nonnull(legal);
+    ck_assert_int_lt(depth, 4);
+    size_t i;
+    json_t *a;
+    json_array_foreach(legal, i, a) {
+        if (strcmp(json_string_value(json_object_get(a, "type")), "cancel") == 0) {
+            continue;
+        }
+        struct game_error err;
+        char *t = json_dumps(a, JSON_COMPACT);
+        ck_assert_msg(game_try(g, st, next, seat, a, &err) == GAME_OK, "listed %s refused: %s", t,
+                      err.message);
+        free(t);
+        if (choosing(next) && stones__current_seat(next) == seat) {
+            expand_moves(next, seat, moves, depth + 1);
+        } else {
+            json_array_append(moves, a);
+        }
+    }
+    free(next);
+    json_decref(legal);
 }
 
 /* Builds the game of a scenario: init, then the position overlay. */
@@ -244,10 +291,16 @@ static void run_step(void *st, const json_t *step, const char *id, int k)
             const char *want = json_string_value(json_object_get(step, "message_has"));
             ck_assert_msg(!want || strstr(err.message, want), "%s: message \"%s\" lacks \"%s\"",
                           tag, err.message, want ? want : "");
-            /* A refused action is never listed. */
+            /* A refused action is never listed, nor reached through steps. */
             json_t *legal = g->legal(st, seat);
             ck_assert_msg(!in_list(legal, action), "%s: refused %s is listed", tag, t);
             json_decref(legal);
+            json_t *moves = json_array();
+            if (stones__current_seat(s) == seat) {
+                expand_moves(st, seat, moves, 0);
+            }
+            ck_assert_msg(!in_list(moves, action), "%s: refused %s is reachable", tag, t);
+            json_decref(moves);
         } else {
             ck_assert_msg(rc == GAME_OK, "%s: %s refused (%s): %s", tag, t, status_name(rc),
                           err.message);
@@ -258,9 +311,40 @@ static void run_step(void *st, const json_t *step, const char *id, int k)
     ck_assert_msg(g->check_invariants(st, &err) == 0 ||
                   json_is_false(json_object_get(step, "invariants")), "%s: %s", tag,
                   err.message);
-    json_t *legal = g->legal(st, json_is_integer(json_object_get(step, "legal_seat")) ?
-                             (int)json_integer_value(json_object_get(step, "legal_seat")) :
-                             stones__current_seat(s));
+    int lseat = json_is_integer(json_object_get(step, "legal_seat"))
+                    ? (int)json_integer_value(json_object_get(step, "legal_seat"))
+                    : stones__current_seat(s);
+    /* listed_* keys check the legal list as it is sent. */
+    json_t *listed = g->legal(st, lseat);
+    json_array_foreach(json_object_get(step, "listed_has"), i, a) {
+        char *t = json_dumps(a, JSON_COMPACT);
+        ck_assert_msg(in_list(listed, a), "%s: the list lacks %s", tag, t);
+        free(t);
+    }
+    json_array_foreach(json_object_get(step, "listed_lacks"), i, a) {
+        char *t = json_dumps(a, JSON_COMPACT);
+        ck_assert_msg(!in_list(listed, a), "%s: the list has %s", tag, t);
+        free(t);
+    }
+    json_t *lexact = json_object_get(step, "listed_exact");
+    if (lexact) {
+        char *t = json_dumps(listed, JSON_COMPACT);
+        ck_assert_msg(json_equal(lexact, listed), "%s: the list is %s", tag, t);
+        free(t);
+    }
+    json_t *lcount = json_object_get(step, "listed_count");
+    if (lcount) {
+        ck_assert_msg((json_int_t)json_array_size(listed) == json_integer_value(lcount),
+                      "%s: %zu listed actions, want %lld", tag, json_array_size(listed),
+                      (long long)json_integer_value(lcount));
+    }
+    json_decref(listed);
+    /* legal_* keys check the moves: the listed actions with every step
+     * followed (expand_moves). */
+    json_t *legal = json_array();
+    if (lseat >= 0 && lseat == stones__current_seat(s)) {
+        expand_moves(st, lseat, legal, 0);
+    }
     json_array_foreach(json_object_get(step, "legal_has"), i, a) {
         char *t = json_dumps(a, JSON_COMPACT);
         ck_assert_msg(in_list(legal, a), "%s: legal lacks %s", tag, t);
@@ -314,6 +398,23 @@ static void run_step(void *st, const json_t *step, const char *id, int k)
                       why);
         json_decref(dump);
     }
+    const char *same_as = json_string_value(json_object_get(step, "same_as"));
+    if (same_as) {
+        /* The state equals the one saved under that name, byte for byte. */
+        int k2 = 0;
+        while (k2 < nsaved && strcmp(saved_name[k2], same_as) != 0) {
+            k2++;
+        }
+        ck_assert_msg(k2 < nsaved, "%s: nothing saved as %s", tag, same_as);
+        ck_assert_msg(memcmp(&saved[k2], st, sizeof(saved[k2])) == 0,
+                      "%s: the state differs from %s", tag, same_as);
+    }
+    const char *save = json_string_value(json_object_get(step, "save"));
+    if (save) {
+        ck_assert_int_lt(nsaved, 4);
+        snprintf(saved_name[nsaved], sizeof(saved_name[nsaved]), "%s", save);
+        memcpy(&saved[nsaved++], st, sizeof(saved[0]));
+    }
     json_t *view_expect = json_object_get(step, "view");
     if (view_expect) {
         json_t *view = game_view(g, st, 0);
@@ -348,6 +449,7 @@ START_TEST(test_scenario)
     const char *id = json_string_value(json_object_get(sc, "id"));
     ck_assert_msg(id && strncmp(id, "stones-", 7) == 0, "scenario %d has no stones- id", _i);
     void *st = build(sc, id);
+    nsaved = 0;
     size_t k;
     json_t *step;
     json_array_foreach(json_object_get(sc, "steps"), k, step) {
@@ -705,7 +807,7 @@ START_TEST(test_changed_honest)
             uint64_t x = (uint64_t)(seed * 100 + (int)i);
             struct built before;
             build_all(st, nseats, &before);
-            for (int n = 0; n < 3000 && g->active(st); n++) {
+            for (int n = 0; n < 20000 && g->active(st); n++) {
                 int seat = __builtin_ctz(g->active(st));
                 json_t *legal = g->legal(st, seat);
                 ck_assert_uint_gt(json_array_size(legal), 0);
@@ -743,6 +845,211 @@ START_TEST(test_changed_honest)
     /* Sections rebuilt per action, on average: a small part of the view. */
     ck_assert_msg(rebuilt < actions * (long)g->nsections / 2, "%ld sections rebuilt for %ld "
                   "actions", rebuilt, actions);
+}
+END_TEST
+
+/* ---- Size of the legal list ---- */
+
+#define LEGAL_BOUND 64
+
+static void push_valid(const struct stones_state *st, const struct stones_action *a, json_t *out)
+{
+    if (stones__validate(st, a, NULL) == GAME_OK) {
+        json_array_append_new(out, stones_action_encode(a));
+    }
+}
+
+/* Every whole cast (or pay_pair, or pay_step) that the rules accept in
+ * `st`, found by trying every combination of fields: the one-shot forms. */
+static void oneshot_moves(const struct stones_state *st, json_t *out)
+{
+    struct stones_action a;
+    const struct stones_player *pl = &st->pl[st->cur];
+    if (st->phase == STONES_PH_MOVE) {
+        static const int dr[4] = {-1, 0, 0, 1};
+        static const int dc[4] = {0, -1, 1, 0};
+        for (int k = 0; k < 4 * 26; k++) {
+            memset(&a, 0, sizeof(a));
+            a.type = STONES_A_PAY_STEP;
+            a.to_r = pl->spirit_r + dr[k / 26];
+            a.to_c = pl->spirit_c + dc[k / 26];
+            if (k % 26 < 25) {
+                a.npair = 2;
+                a.pair[0] = k % 26 / STONES_NCOL;
+                a.pair[1] = k % 26 % STONES_NCOL;
+            }
+            push_valid(st, &a, out);
+        }
+        return;
+    }
+    if (st->phase == STONES_PH_PAY) {
+        for (int f = 0; f < STONES_NCOL; f++) {
+            for (int x = 0; x < STONES_NCOL * STONES_NCOL; x++) {
+                memset(&a, 0, sizeof(a));
+                a.type = STONES_A_PAY_PAIR;
+                a.colour = f;
+                a.npair = 2;
+                a.pair[0] = x / STONES_NCOL;
+                a.pair[1] = x % STONES_NCOL;
+                push_valid(st, &a, out);
+            }
+        }
+        return;
+    }
+    for (int i = 0; i < pl->row_n; i++) {
+        /* v runs over the other fields: dir, destination, second tile or
+         * the slot pair, whichever the card has. */
+        for (int v = 0; v < 5 * 400; v++) {
+            memset(&a, 0, sizeof(a));
+            a.type = STONES_A_CAST;
+            a.card = pl->row[i];
+            a.tile = v % STONES_NTILES;
+            int w = v / STONES_NTILES;
+            if (a.card <= STONES_FLY2) {
+                a.dir = w;
+                if (w > (a.card <= STONES_SPIN2 ? 1 : 0)) {
+                    break;
+                }
+            } else if (a.card <= STONES_QUAKE2 && w < 49) {
+                a.to_r = w / 7 - 1;
+                a.to_c = w % 7 - 1;
+            } else if (a.card <= STONES_QUAKE2) {
+                a.quake = STONES_QUAKE_SWAP;
+                a.tile2 = w - 49;
+                if (a.tile2 >= STONES_NTILES) {
+                    break;
+                }
+            } else {
+                if (v >= 400) {
+                    break;
+                }
+                a.tile = 0;
+                a.slot_a = v / 20;
+                a.slot_b = v % 20;
+            }
+            push_valid(st, &a, out);
+        }
+    }
+}
+
+/* Each of `a` is in `b` and the two are the same size (no duplicates). */
+static int same_set(const json_t *a, const json_t *b)
+{
+    size_t i;
+    json_t *x;
+    if (json_array_size(a) != json_array_size(b)) {
+        return 0;
+    }
+    json_array_foreach(a, i, x) {
+        if (!in_list(b, x)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* PROTOCOL 6 and R-stones-4.2, 4.6, 1.5: over seeded random playouts of
+ * every variant, no position lists more than LEGAL_BOUND actions, every
+ * listed action is accepted as it is, and in step 1, while paying and
+ * while moving the Spirit the steps lead to exactly the whole casts, pairs
+ * and paid steps the rules accept. The largest list seen is printed. */
+START_TEST(test_legal_small)
+{
+    static const struct {
+        const char *opts;
+        int nseats;
+    } games[] = {
+        {"{}", 2},
+        {"{}", 3},
+        {"{}", 4},
+        {"{\"variant\":\"novice\"}", 2},
+        {"{\"variant\":\"novice\"}", 4},
+        {"{\"variant\":\"cooperative\"}", 1},
+        {"{\"variant\":\"cooperative\"}", 3},
+    };
+    const struct game_ops *g = &stones_game;
+    size_t largest = 0;
+    long positions = 0;
+    long checked = 0;
+    long longest = 0;
+    for (int seed = 0; seed < 4; seed++) {
+        for (size_t i = 0; i < sizeof(games) / sizeof(games[0]); i++) {
+            void *st = fresh(games[i].opts, games[i].nseats, 40 + seed * 10 + (int)i);
+            void *scratch = malloc(g->state_size);
+            uint64_t x = (uint64_t)(seed * 1000 + (int)i + 7);
+            long n = 0;
+            for (; n < 20000 && g->active(st); n++) {
+                int seat = __builtin_ctz(g->active(st));
+                json_t *legal = g->legal(st, seat);
+                size_t len = json_array_size(legal);
+                ck_assert_uint_gt(len, 0);
+                largest = len > largest ? len : largest;
+                positions++;
+                size_t j;
+                json_t *a;
+                json_array_foreach(legal, j, a) {
+                    struct game_error err;
+                    int rc = game_try(g, st, scratch, seat, a, &err);
+                    char *t = json_dumps(a, JSON_COMPACT);
+                    ck_assert_msg(rc == GAME_OK, "%s seed %d: listed %s refused: %s", games[i].opts,
+                                  seed, t, err.message);
+                    free(t);
+                }
+                const struct stones_state *s = st;
+                if (!choosing(s) &&
+                    (s->phase == STONES_PH_CAST || s->phase == STONES_PH_PAY ||
+                     s->phase == STONES_PH_MOVE) &&
+                    (s->phase != STONES_PH_CAST || positions % 4 == 0)) {
+                    /* Every move is reached through the steps: the moves
+                     * they lead to are exactly the one-shot forms (every
+                     * payment and Spirit move, one cast position in four,
+                     * for time). */
+                    json_t *all = json_array();
+                    json_t *oneshot = json_array();
+                    json_t *reached = json_array();
+                    expand_moves(st, seat, all, 0);
+                    oneshot_moves(s, oneshot);
+                    json_array_foreach(all, j, a) {
+                        const char *type = json_string_value(json_object_get(a, "type"));
+                        if (!strcmp(type, "cast") || !strcmp(type, "pay_pair") ||
+                            !strcmp(type, "pay_step")) {
+                            json_array_append(reached, a);
+                        }
+                    }
+                    int same = same_set(reached, oneshot);
+                    if (!same) {
+                        char *t1 = json_dumps(reached, JSON_COMPACT);
+                        char *t2 = json_dumps(oneshot, JSON_COMPACT);
+                        fprintf(stderr, "reached %s\none-shot %s\n", t1, t2);
+                        free(t1);
+                        free(t2);
+                    }
+                    ck_assert_msg(same,
+                                  "%s seed %d: the steps reach %zu moves, %zu one-shot "
+                                  "forms are legal",
+                                  games[i].opts, seed, json_array_size(reached),
+                                  json_array_size(oneshot));
+                    checked++;
+                    json_decref(all);
+                    json_decref(oneshot);
+                    json_decref(reached);
+                }
+                struct game_error err;
+                json_t *pick = json_array_get(legal, splitmix(&x) % len);
+                ck_assert_int_eq(game_apply(g, st, seat, pick, &err), GAME_OK);
+                json_decref(legal);
+            }
+            ck_assert_uint_eq(g->active(st), 0u);
+            longest = n > longest ? n : longest;
+            free(scratch);
+            free(st);
+        }
+    }
+    fprintf(stderr,
+            "stones: largest legal list %zu over %ld positions (%ld with every move "
+            "reached through the steps); longest game %ld actions\n",
+            largest, positions, checked, longest);
+    ck_assert_uint_le(largest, LEGAL_BOUND);
 }
 END_TEST
 
@@ -810,6 +1117,10 @@ static Suite *stones_suite(void)
     tcase_add_test(tc2, test_sections_sorted);
     tcase_add_test(tc2, test_changed_honest);
     suite_add_tcase(s, tc2);
+    TCase *tl = tcase_create("legal_size");
+    tcase_add_test(tl, test_legal_small);
+    tcase_set_timeout(tl, 240);
+    suite_add_tcase(s, tl);
     return s;
 }
 
