@@ -16,6 +16,11 @@ import tempfile
 import time
 import unittest
 
+# How long another room may take to answer while one connection misbehaves.
+# A liveness bound, not a speed goal: only a server that is stuck on the
+# misbehaving connection misses it, however busy the machine is.
+LIVENESS = 10.0
+
 CONCLAVED = os.environ.get("CONCLAVED", "build/server/conclaved")
 CONCLAVE = os.environ.get("CONCLAVE", "build/client-cli/conclave")
 
