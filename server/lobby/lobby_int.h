@@ -42,6 +42,8 @@ struct outitem {
     size_t len;
 };
 
+#define LOBBY_HASH_STATE 384 /* bytes of a crypto_generichash_state */
+
 /* One top-level member of the public view, as last published. */
 struct view_part {
     const char *key; /* borrowed from the game, or "seed_commit" */
@@ -57,10 +59,12 @@ struct room_view {
     bool valid;             /* the parts hold the view at room->rev */
     size_t nparts;
     struct view_part *parts; /* sorted by key bytes */
-    /* BLAKE2b state over "{" and every part, without the closing brace:
-     * each recipient's hash continues from a copy. Raw bytes, copied into
-     * an aligned crypto_generichash_state before use. */
-    unsigned char hash[384];
+    /* BLAKE2b states: hash[i] is the state over "{" and parts 0..i-1,
+     * hash[nparts] the state over the whole public part without its closing
+     * brace, from which each recipient's hash continues. An action rehashes
+     * only from its first changed part on. Raw bytes, copied into an
+     * aligned crypto_generichash_state before use. */
+    unsigned char (*hash)[LOBBY_HASH_STATE];
 };
 
 struct room {

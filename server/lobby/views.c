@@ -23,7 +23,7 @@
 
 #include <sodium.h>
 
-_Static_assert(sizeof(crypto_generichash_state) <= sizeof(((struct room_view *)0)->hash),
+_Static_assert(sizeof(crypto_generichash_state) <= LOBBY_HASH_STATE,
                "room_view.hash holds a generichash state");
 
 /* ---- A growable line ---- */
@@ -97,7 +97,9 @@ void lobby__views_reset(struct room *room)
         part_clear(&v->parts[i]);
     }
     free(v->parts);
+    free(v->hash);
     v->parts = NULL;
+    v->hash = NULL;
     v->nparts = 0;
     v->valid = false;
 }
@@ -109,7 +111,12 @@ static int parts_init(struct room *room)
     const struct game_ops *g = room->game;
 
     v->parts = calloc(g->nsections + 1, sizeof(*v->parts));
-    if (!v->parts) {
+    v->hash = malloc((g->nsections + 2) * sizeof(*v->hash));
+    if (!v->parts || !v->hash) {
+        free(v->parts);
+        free(v->hash);
+        v->parts = NULL;
+        v->hash = NULL;
         return -ENOMEM;
     }
     for (size_t k = 0; k < g->nsections; k++) {
@@ -169,21 +176,28 @@ static void key_add(struct text *t, const char *key)
     text_add(t, "\":", 2);
 }
 
-static void hash_public(struct room *room)
+/* Rehashes the public part from part `from` on (0: all of it). */
+static void hash_public(struct room *room, size_t from)
 {
     struct room_view *v = &room->view;
     crypto_generichash_state st;
 
-    crypto_generichash_init(&st, NULL, 0, crypto_generichash_BYTES);
-    crypto_generichash_update(&st, (const unsigned char *)"{", 1);
-    for (size_t i = 0; i < v->nparts; i++) {
+    if (from == 0) {
+        crypto_generichash_init(&st, NULL, 0, crypto_generichash_BYTES);
+        crypto_generichash_update(&st, (const unsigned char *)"{", 1);
+    } else {
+        memcpy(&st, v->hash[from], sizeof(st));
+    }
+    for (size_t i = from; i < v->nparts; i++) {
         const struct view_part *p = &v->parts[i];
         char head[80];
-        int n = snprintf(head, sizeof(head), "%s\"%s\":", i ? "," : "", p->key);
+        int n;
+        memcpy(v->hash[i], &st, sizeof(st));
+        n = snprintf(head, sizeof(head), "%s\"%s\":", i ? "," : "", p->key);
         crypto_generichash_update(&st, (const unsigned char *)head, (size_t)n);
         crypto_generichash_update(&st, (const unsigned char *)p->text, p->len);
     }
-    memcpy(v->hash, &st, sizeof(st));
+    memcpy(v->hash[v->nparts], &st, sizeof(st));
 }
 
 /* The hash of a recipient's view: the public part's, then its "you"
@@ -194,7 +208,7 @@ static void hash_finish(const struct room *room, const struct seat *s,
     crypto_generichash_state st;
     uint8_t h[crypto_generichash_BYTES];
 
-    memcpy(&st, room->view.hash, sizeof(st));
+    memcpy(&st, room->view.hash[room->view.nparts], sizeof(st));
     if (s) {
         crypto_generichash_update(&st, (const unsigned char *)",\"you\":", 7);
         crypto_generichash_update(&st, (const unsigned char *)s->you_text, s->you_len);
@@ -240,7 +254,7 @@ int lobby__views_build(struct room *room)
                 return -ENOMEM;
             }
         }
-        hash_public(room);
+        hash_public(room, 0);
         v->valid = true;
     }
     for (int i = 0; i < room->nseats; i++) {
@@ -400,7 +414,7 @@ static void publish_failed(struct room *room)
 static int publish_public(struct room *room, uint64_t changed, json_t *patch)
 {
     struct room_view *v = &room->view;
-    bool any = false;
+    size_t first = v->nparts;
 
     for (size_t i = 0; i < v->nparts; i++) {
         struct view_part *p = &v->parts[i];
@@ -431,10 +445,12 @@ static int publish_public(struct room *room, uint64_t changed, json_t *patch)
         p->value = value;
         p->text = text;
         p->len = len;
-        any = true;
+        if (i < first) {
+            first = i;
+        }
     }
-    if (any) {
-        hash_public(room);
+    if (first < v->nparts) {
+        hash_public(room, first);
     }
     return 0;
 }
