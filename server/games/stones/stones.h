@@ -298,4 +298,8 @@ int stones_check_invariants(const void *state, struct game_error *err);
 
 extern const struct game_ops stones_game;
 
+/* ---- stones_tests.c: the hooks of the shared test suites (game_tests.h) ---- */
+
+extern const struct game_tests stones_tests;
+
 #endif

@@ -1081,4 +1081,5 @@ const struct game_ops stones_game = {
     .active = ops_active,
     .result = stones_result,
     .check_invariants = stones_check_invariants,
+    .tests = &stones_tests,
 };
