@@ -470,6 +470,7 @@ const struct game_ops sorc_game = {
     .active = sorc_active,
     .result = sorc_result_json,
     .check_invariants = sorc_check_invariants,
+    .tests = &sorc_tests,
 };
 
 /* ---- Positions (tests) ---- */
