@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fake_game.c - "Race to 10", the lobby tests' game (see fake_game.h).
+ * fake_game.c - "Race to 10", the lobby tests' game (see fake_game.h): the
+ * game.h interface in full (sections, changed, you), and the registry the
+ * lobby sees in its unit tests, which holds this game alone.
  */
 #include "fake_game.h"
 
@@ -109,27 +111,102 @@ static json_t *fake_result(const void *state)
     return json_pack("{s:o, s:[i]}", "scores", scores, "winners", s->winner);
 }
 
-static json_t *fake_view(const void *state, int seat)
+/* ---- The view: public sections and "you" ---- */
+
+static json_t *section_active(const void *state)
 {
     const struct fake_state *s = state;
-    json_t *v = json_object();
-    json_t *seats = json_array();
-    json_t *result = fake_result(state);
 
-    for (int i = 0; i < s->nseats; i++) {
-        json_array_append_new(seats, json_pack("{s:s}", "name", s->names[i]));
+    return s->winner >= 0 ? json_array() : json_pack("[i]", s->turn);
+}
+
+static json_t *section_game(const void *state)
+{
+    return json_string("fake");
+}
+
+static json_t *section_log(const void *state)
+{
+    const struct fake_state *s = state;
+
+    return s->last[0] ? json_pack("[s]", s->last) : json_array();
+}
+
+static json_t *section_phase(const void *state)
+{
+    const struct fake_state *s = state;
+
+    return json_string(s->winner >= 0 ? "over" : "race");
+}
+
+static json_t *section_result(const void *state)
+{
+    const struct fake_state *s = state;
+
+    return s->winner >= 0 ? fake_result(state) : json_null();
+}
+
+static json_t *section_seats(const void *state)
+{
+    const struct fake_state *s = state;
+    json_t *seats = json_array();
+
+    for (int i = 0; seats && i < s->nseats; i++) {
+        if (json_array_append_new(seats, json_pack("{s:s}", "name", s->names[i])) != 0) {
+            json_decref(seats);
+            return NULL;
+        }
     }
-    json_object_set_new(v, "game", json_string("fake"));
-    json_object_set_new(v, "phase", json_string(s->winner >= 0 ? "over" : "race"));
-    json_object_set_new(v, "active", s->winner >= 0 ? json_array() : json_pack("[i]", s->turn));
-    json_object_set_new(v, "seats", seats);
-    json_object_set_new(v, "total", json_integer(s->total));
-    json_object_set_new(v, "result", result ? result : json_null());
-    json_object_set_new(v, "log", s->last[0] ? json_pack("[s]", s->last) : json_array());
-    if (seat >= 0 && seat < s->nseats) {
-        json_object_set_new(v, "you", json_pack("{s:i}", "secret", s->secret[seat]));
+    return seats;
+}
+
+static json_t *section_total(const void *state)
+{
+    const struct fake_state *s = state;
+
+    return json_integer(s->total);
+}
+
+/* Sorted by key bytes; the bits of fake_changed() follow this order. */
+enum { SEC_ACTIVE, SEC_GAME, SEC_LOG, SEC_PHASE, SEC_RESULT, SEC_SEATS, SEC_TOTAL, SEC_COUNT };
+
+static const struct game_section fake_sections[SEC_COUNT] = {
+    [SEC_ACTIVE] = {"active", section_active},
+    [SEC_GAME] = {"game", section_game},
+    [SEC_LOG] = {"log", section_log},
+    [SEC_PHASE] = {"phase", section_phase},
+    [SEC_RESULT] = {"result", section_result},
+    [SEC_SEATS] = {"seats", section_seats},
+    [SEC_TOTAL] = {"total", section_total},
+};
+
+/* The game and the seats never change, nor does any seat's secret. */
+static uint64_t fake_changed(const void *before, const void *after)
+{
+    const struct fake_state *a = before;
+    const struct fake_state *b = after;
+    uint64_t mask = 0;
+
+    if (a->turn != b->turn || a->winner != b->winner) {
+        mask |= UINT64_C(1) << SEC_ACTIVE;
     }
-    return v;
+    if (strcmp(a->last, b->last) != 0) {
+        mask |= UINT64_C(1) << SEC_LOG;
+    }
+    if (a->winner != b->winner) {
+        mask |= UINT64_C(1) << SEC_PHASE | UINT64_C(1) << SEC_RESULT;
+    }
+    if (a->total != b->total) {
+        mask |= UINT64_C(1) << SEC_TOTAL;
+    }
+    return mask;
+}
+
+static json_t *fake_you(const void *state, int seat)
+{
+    const struct fake_state *s = state;
+
+    return json_pack("{s:i}", "secret", s->secret[seat]);
 }
 
 static json_t *fake_legal(const void *state, int seat)
@@ -152,16 +229,33 @@ const struct game_ops fake_game = {
     .check_options = fake_check,
     .init = fake_init,
     .apply = fake_apply,
-    .view = fake_view,
+    .sections = fake_sections,
+    .nsections = SEC_COUNT,
+    .changed = fake_changed,
+    .you = fake_you,
     .legal = fake_legal,
     .active = fake_active,
     .result = fake_result,
     .check_invariants = NULL,
+    .tests = NULL, /* never registered: the shared suites do not see it */
 };
 
 const struct game_ops *const game_registry[] = {&fake_game, NULL};
 
+const struct game_ops *game_find_in(const struct game_ops *const *games, const char *id)
+{
+    if (!id || !games) {
+        return NULL;
+    }
+    for (size_t i = 0; games[i]; i++) {
+        if (strcmp(games[i]->id, id) == 0) {
+            return games[i];
+        }
+    }
+    return NULL;
+}
+
 const struct game_ops *game_find(const char *id)
 {
-    return id && strcmp(id, "fake") == 0 ? &fake_game : NULL;
+    return game_find_in(game_registry, id);
 }
