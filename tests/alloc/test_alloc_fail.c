@@ -3,16 +3,17 @@
  * test_alloc_fail.c - allocation failures in every registered game and in the
  * protocol calls made on views. Each game names the games to play in its
  * test hooks (game_tests.h `alloc_setups`); the calls are made at the
- * start, the middle, the last position before the end and the end of each. jansson's allocator hook (json_set_alloc_funcs) fails
- * the N-th allocation for N = 1, 2, 3, ... until a call runs without reaching
- * N, once with only that allocation failing and once with it and every later
- * one failing. Each call must then either report the failure (NULL, a
- * negative status, a non-OK game status) or return exactly what it returns
- * without failures; it must release everything it allocated, never change a
- * state it only reads, and a refused game_apply() must leave the state
- * byte-identical. Only jansson is hooked: libsodium and the C library
- * allocate normally. The normal allocator is restored after every call;
- * this file changes no game or protocol code and knows no game by name.
+ * start, the middle, the last position before the end and the end of each.
+ * jansson's allocator hook (json_set_alloc_funcs) fails the N-th allocation
+ * for N = 1, 2, 3, ... until a call runs without reaching N, once with only
+ * that allocation failing and once with it and every later one failing.
+ * Each call must then either report the failure (NULL, a negative status, a
+ * non-OK game status) or return exactly what it returns without failures;
+ * it must release everything it allocated, never change a state it only
+ * reads, and a refused game_apply() must leave the state byte-identical.
+ * Only jansson is hooked: libsodium and the C library allocate normally.
+ * The normal allocator is restored after every call; this file changes no
+ * game or protocol code and knows no game by name.
  *
  * usage: test_alloc_fail [GAME_ID]   (no GAME_ID: every game)
  */
