@@ -7,7 +7,9 @@
  * like the rest of a rules core: no I/O, no clocks, no mutable statics, no
  * rand(); they report what they find through a callback and draw any
  * randomness from a generator the caller hands them. Only test programs
- * call them. common/game_tests.c holds the JSON walk they share.
+ * call them. common/game_tests.c holds the JSON walk they share. The option
+ * sets the suites iterate over come from options_schema() (every enum
+ * value, a spread of each integer option), so a game declares none here.
  */
 #ifndef CONCLAVE_GAME_TESTS_H
 #define CONCLAVE_GAME_TESTS_H
