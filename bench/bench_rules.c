@@ -8,7 +8,9 @@
  * `seconds` each and prints:
  *   games/s     random full games (legal + apply to the end)
  *   actions/s   validated actions (apply of a listed action, on a copy)
- *   publish/s   per-recipient view + JSON Patch + BLAKE2b hash
+ *   publish/s   per-recipient whole view + JSON Patch + BLAKE2b hash (the
+ *               naive publish; the server builds the public part once and
+ *               only the sections an action changed)
  *
  * usage: bench_rules [SECONDS] [GAME_ID]
  */
@@ -61,7 +63,7 @@ static int play(const struct game_ops *g, int nseats, uint64_t seed, bool publis
     for (int i = 0; i < nseats; i++) {
         snprintf(setup.names[i], sizeof(setup.names[i]), "P%d", i);
     }
-    if (!st || g->init(st, NULL, &setup, &err) != GAME_OK) {
+    if (!st || game_start(g, st, NULL, &setup, &err) != GAME_OK) {
         free(st);
         return -1;
     }
@@ -82,7 +84,7 @@ static int play(const struct game_ops *g, int nseats, uint64_t seed, bool publis
             break;
         }
         json_t *pick = json_array_get(legal, game_rng_below(&rng, (uint32_t)n));
-        if (g->apply(st, seat, pick, &err) != GAME_OK) {
+        if (game_apply(g, st, seat, pick, &err) != GAME_OK) {
             json_decref(legal);
             rc = -1;
             break;
@@ -92,7 +94,7 @@ static int play(const struct game_ops *g, int nseats, uint64_t seed, bool publis
         if (publish) {
             for (int s = -1; s < nseats; s++) {
                 char hash[PROTO_HASH_HEX_LEN + 1];
-                json_t *v = g->view(st, s);
+                json_t *v = game_view(g, st, s);
                 if (prev[s + 1]) {
                     json_t *patch = proto_patch_diff(prev[s + 1], v);
                     json_decref(patch);
@@ -127,7 +129,7 @@ static double apply_rate(const struct game_ops *g, int nseats, double seconds)
         snprintf(setup.names[i], sizeof(setup.names[i]), "P%d", i);
     }
     setup.seed[0] = 7;
-    g->init(st, NULL, &setup, &err);
+    game_start(g, st, NULL, &setup, &err);
     /* Collect positions' actions along one game: (seat, action) pairs that
      * are legal in the state reached just before them. */
     struct game_rng rng;
@@ -144,14 +146,14 @@ static double apply_rate(const struct game_ops *g, int nseats, double seconds)
         memcpy((char *)positions + (size_t)nacts * g->state_size, st, g->state_size);
         acts[nacts] = json_incref(pick);
         seats[nacts++] = seat;
-        g->apply(st, seat, pick, &err);
+        game_apply(g, st, seat, pick, &err);
         json_decref(legal);
     }
     double t0 = now_s();
     while (now_s() - t0 < seconds) {
         for (int i = 0; i < nacts; i++) {
-            memcpy(copy, (char *)positions + (size_t)i * g->state_size, g->state_size);
-            g->apply(copy, seats[i], acts[i], &err);
+            game_try(g, (char *)positions + (size_t)i * g->state_size, copy, seats[i], acts[i],
+                     &err);
             done++;
         }
     }

@@ -77,19 +77,19 @@ int cli_replay(const char *path)
         fprintf(stderr, "replay: the seed does not match the commitment %s\n", claimed);
         goto out;
     }
-    state = calloc(1, game->state_size);
+    state = malloc(game->state_size);
     if (!state) {
         goto out;
     }
-    if (game->init(state, json_object_get(rec, "options"), &setup, &gerr) != GAME_OK) {
+    if (game_start(game, state, json_object_get(rec, "options"), &setup, &gerr) != GAME_OK) {
         fprintf(stderr, "replay: setup refused: %s\n", gerr.message);
         goto out;
     }
     json_array_foreach(actions, i, step) {
         json_t *jseat = json_object_get(step, "seat");
         if (!json_is_integer(jseat) ||
-            game->apply(state, (int)json_integer_value(jseat), json_object_get(step, "action"),
-                        &gerr) != GAME_OK) {
+            game_apply(game, state, (int)json_integer_value(jseat),
+                       json_object_get(step, "action"), &gerr) != GAME_OK) {
             char *s = json_dumps(step, JSON_COMPACT);
             fprintf(stderr, "replay: step %zu refused: %s\n  %s\n", i + 1,
                     json_is_integer(jseat) ? gerr.message : "no seat", s ? s : "");

@@ -138,13 +138,69 @@ static int diff_object(json_t *patch, struct path *p, const json_t *a, const jso
     return 0;
 }
 
+/* The smallest s > 0 such that b starts with a[s..]: the array lost s
+ * items at its head and may have gained some at its tail (a log window that
+ * slid). 0 when there is none, or when sliding would not save ops. */
+static size_t head_shift(const json_t *a, const json_t *b)
+{
+    size_t na = json_array_size(a);
+    size_t nb = json_array_size(b);
+
+    if (na < 2 || nb == 0 || json_equal(json_array_get(a, 0), json_array_get(b, 0))) {
+        return 0;
+    }
+    for (size_t s = 1; s < na && s <= nb; s++) {
+        size_t keep = na - s;
+        bool same;
+        if (keep > nb || !json_equal(json_array_get(a, s), json_array_get(b, 0))) {
+            continue;
+        }
+        same = true;
+        for (size_t i = 1; same && i < keep; i++) {
+            same = json_equal(json_array_get(a, s + i), json_array_get(b, i));
+        }
+        if (!same) {
+            continue;
+        }
+        /* s removes and nb - keep adds, against what the diff in place
+         * would send: a replace per differing item and the length change. */
+        size_t common = na < nb ? na : nb;
+        size_t in_place = nb > na ? nb - na : na - nb;
+        for (size_t i = 0; i < common; i++) {
+            in_place += !json_equal(json_array_get(a, i), json_array_get(b, i));
+        }
+        return s + (nb - keep) < in_place ? s : 0;
+    }
+    return 0;
+}
+
 static int diff_array(json_t *patch, struct path *p, const json_t *a, const json_t *b)
 {
     size_t na = json_array_size(a);
     size_t nb = json_array_size(b);
-    size_t common = na < nb ? na : nb;
+    size_t shift = head_shift(a, b);
     size_t mark = p->len;
     int r = 0;
+
+    if (shift > 0) {
+        /* The head went away; what stays is equal; the rest is new. */
+        for (size_t i = 0; r == 0 && i < shift; i++) {
+            r = path_push_index(p, 0);
+            if (r == 0) {
+                r = emit(patch, "remove", p, NULL);
+            }
+            p->len = mark;
+        }
+        for (size_t i = na - shift; r == 0 && i < nb; i++) {
+            r = path_push_index(p, i);
+            if (r == 0) {
+                r = emit(patch, "add", p, json_array_get(b, i));
+            }
+            p->len = mark;
+        }
+        return r;
+    }
+    size_t common = na < nb ? na : nb;
     for (size_t i = 0; r == 0 && i < common; i++) {
         const json_t *va = json_array_get(a, i);
         const json_t *vb = json_array_get(b, i);
@@ -189,16 +245,37 @@ static int diff_value(json_t *patch, struct path *p, const json_t *a, const json
     return emit(patch, "replace", p, b);
 }
 
+int proto_patch_diff_into(json_t *patch, const char *key, const json_t *a, const json_t *b)
+{
+    struct path p = {NULL, 0, 0};
+    int r = 0;
+
+    if (key != NULL) {
+        r = path_push(&p, key, strlen(key));
+    }
+    if (r == 0) {
+        if (a == NULL && b == NULL) {
+            r = 0;
+        } else if (a == NULL) {
+            r = emit(patch, "add", &p, b);
+        } else if (b == NULL) {
+            r = emit(patch, "remove", &p, NULL);
+        } else {
+            r = diff_value(patch, &p, a, b);
+        }
+    }
+    free(p.data);
+    return r;
+}
+
 json_t *proto_patch_diff(const json_t *a, const json_t *b)
 {
     json_t *patch = json_array();
+
     if (patch == NULL) {
         return NULL;
     }
-    struct path p = {NULL, 0, 0};
-    int r = diff_value(patch, &p, a, b);
-    free(p.data);
-    if (r < 0) {
+    if (proto_patch_diff_into(patch, NULL, a, b) < 0) {
         json_decref(patch);
         return NULL;
     }

@@ -160,9 +160,18 @@ size_t proto_utf8_len(const char *s);
 
 /* New reference: the JSON Patch (array) turning `a` into `b`. Objects are
  * diffed key by key (add / remove / replace); arrays element by element with
- * add / remove at the tail; other changes are replace. An empty array when
+ * add / remove at the tail, or as a window that slid (removes at the head,
+ * adds at the tail); other changes are replace. An empty array when
  * equal; NULL on ENOMEM. */
 json_t *proto_patch_diff(const json_t *a, const json_t *b);
+
+/* Appends to `patch` (an array) the ops that turn member `key` of a
+ * document from `a` into `b`, their paths under "/key" (the root when `key`
+ * is NULL). `a` NULL: the member is added; `b` NULL: it is removed. An
+ * array that lost items at its head and gained some at its tail (a sliding
+ * window) becomes removes at index 0 and adds at its end. Returns 0 or
+ * -ENOMEM (the patch may then hold some of the ops). */
+int proto_patch_diff_into(json_t *patch, const char *key, const json_t *a, const json_t *b);
 
 /* Applies `patch` to `*doc` in place (it may replace the root). Supports
  * add, remove, replace, move, copy and test. Returns 0, -EINVAL for an

@@ -21,8 +21,8 @@
 #include "lobby.h"
 #include "log.h"
 #include "net.h"
+#include "journal.h"
 #include "session.h"
-#include "store.h"
 
 struct options {
     struct net_config net;
@@ -47,6 +47,9 @@ static const char usage[] =
     "  --max-connections N      connections in all (default 1024)\n"
     "  --max-per-address N      connections per client address (default 64)\n"
     "  --max-rooms N            rooms held at once (default 1000)\n"
+    "  --max-spectators N       spectators per room (default 64)\n"
+    "  --room-backlog BYTES     lines a room may hold back for its journal before it\n"
+    "                           refuses actions (default 4194304)\n"
     "  --max-line BYTES         longest request line (default 65536)\n"
     "  --write-queue BYTES      unsent bytes per connection before it is cut off (default 8388608)\n"
     "  --idle-timeout S         close connections silent this long (default 120)\n"
@@ -74,7 +77,10 @@ static void options_default(struct options *o)
     o->sess.rate_per_sec = 50;
     o->sess.rate_burst = 100;
     o->sess.abuse_limit = 200;
+    o->lobby.games = game_registry;
     o->lobby.max_rooms = 1000;
+    o->lobby.max_spectators = 64;
+    o->lobby.outbox_max = 4u * 1024u * 1024u;
     o->lobby.lobby_ttl_ms = 600000;
     o->lobby.ended_ttl_ms = 1800000;
     o->lobby.abandoned_ttl_ms = 86400000;
@@ -165,6 +171,8 @@ static int option_set(struct options *o, const char *key, const char *val)
         {"max-connections", 1, 1000000, 1, 1, offsetof(struct options, net.max_conns)},
         {"max-per-address", 1, 1000000, 1, 1, offsetof(struct options, net.max_conns_per_addr)},
         {"max-rooms", 1, 10000000, 1, 1, offsetof(struct options, lobby.max_rooms)},
+        {"max-spectators", 0, 1000000, 1, 1, offsetof(struct options, lobby.max_spectators)},
+        {"room-backlog", 65536, 1u << 30, 1, 2, offsetof(struct options, lobby.outbox_max)},
         {"max-line", 256, 16777216, 1, 2, offsetof(struct options, net.max_line)},
         {"write-queue", 65536, 1u << 30, 1, 2, offsetof(struct options, net.write_queue_max)},
         {"idle-timeout", 1, 86400, 1000, 0, offsetof(struct options, net.idle_ms)},
@@ -328,6 +336,28 @@ static int data_dir_ready(const char *dir)
     return 0;
 }
 
+/* ---- The journal and the lobby ----
+ * The store knows nothing of rooms: these two hooks hand its reports to
+ * the lobby, and the lobby's journal table points at the store's append
+ * and forget. */
+
+static void journal_durable(void *ctx, uint64_t seq)
+{
+    lobby_durable(ctx, seq);
+}
+
+static int journal_restore(void *ctx, const json_t *records, uint64_t now, uint64_t age_ms,
+                           char *err, size_t errlen)
+{
+    char msg[GAME_MSG_MAX] = "";
+
+    if (lobby_restore(ctx, records, now, age_ms, msg) != 0) {
+        snprintf(err, errlen, "%s", msg);
+        return -1;
+    }
+    return 0;
+}
+
 struct runtime {
     uv_signal_t sigint, sigterm;
     struct net_server *srv;
@@ -376,7 +406,12 @@ int main(int argc, char **argv)
     }
     memset(&rt, 0, sizeof(rt));
     snprintf(opt.store.dir, sizeof(opt.store.dir), "%s", opt.data_dir);
-    rc = store_open(&loop, &opt.store, lobby, &rt.store);
+    const struct store_hooks hooks = {
+        .durable = journal_durable,
+        .restore = journal_restore,
+        .ctx = lobby,
+    };
+    rc = store_open(&loop, &opt.store, &hooks, &rt.store);
     if (rc != 0) {
         fprintf(stderr, "conclaved: cannot open the journal in %s: %s\n", opt.data_dir,
                 strerror(-rc));
@@ -385,7 +420,11 @@ int main(int argc, char **argv)
         return 1;
     }
     {
-        struct lobby_store ops = store_lobby_ops(rt.store);
+        const struct lobby_store ops = {
+            .append = store_append,
+            .forget = store_forget,
+            .ctx = rt.store,
+        };
         int n = store_load(rt.store, uv_now(&loop), opt.lobby.ended_ttl_ms);
         lobby_set_store(lobby, &ops);
         if (n > 0) {
@@ -417,9 +456,11 @@ int main(int argc, char **argv)
     uv_run(&loop, UV_RUN_DEFAULT);
 
     struct store_stats ss = store_stats(rt.store);
-    log_info("journal: %llu records in %llu writes, %llu fsyncs, %llu failed writes",
+    log_info("journal: %llu records in %llu writes, %llu fsyncs, %llu failed writes, "
+             "%llu records refused",
              (unsigned long long)ss.records, (unsigned long long)ss.writes,
-             (unsigned long long)ss.fsyncs, (unsigned long long)ss.failures);
+             (unsigned long long)ss.fsyncs, (unsigned long long)ss.failures,
+             (unsigned long long)ss.refused);
     net_server_free(rt.srv);
     store_free(rt.store);
     lobby_free(lobby);

@@ -163,12 +163,13 @@ static void draw(FILE *out, const json_t *view, int seat, const struct render_st
         }
         fputs(n ? "\n" : "(empty)\n", out);
     }
-    if (ev) {
+    /* "event" and "duel" are null outside their phases. */
+    if (json_is_object(ev)) {
         fprintf(out, "Event priority: seat %ld; activated: ", num(ev, "priority"));
         print_ids(out, json_object_get(ev, "activated"));
         fputc('\n', out);
     }
-    if (duel) {
+    if (json_is_object(duel)) {
         draw_duel(out, duel, st);
     }
     if (you) {

@@ -142,7 +142,7 @@ static void draw_artifacts(FILE *out, const json_t *view, const struct render_st
 static void draw_element(FILE *out, const json_t *view, const struct render_style *st)
 {
     const json_t *el = json_object_get(view, "element");
-    if (!el) {
+    if (!json_is_object(el)) { /* null outside the standard game */
         return;
     }
     fprintf(out, "Element Zone (lower case: rune sites; digits: Spirits)\n     0 1 2 3 4 5\n");

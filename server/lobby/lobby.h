@@ -40,9 +40,13 @@ struct lobby_peer {
     void (*close)(struct lobby_peer *peer);
 };
 
-/* Limits and times (milliseconds) the lobby enforces. */
+/* Limits and times (milliseconds) the lobby enforces, and the games it
+ * offers. */
 struct lobby_config {
+    const struct game_ops *const *games; /* NULL-terminated; borrowed */
     unsigned max_rooms;
+    unsigned max_spectators;   /* per room */
+    size_t outbox_max;         /* bytes a room may hold back for its journal */
     uint64_t lobby_ttl_ms;     /* a lobby nobody is connected to is dropped after this */
     uint64_t ended_ttl_ms;     /* a finished room is dropped after this */
     uint64_t abandoned_ttl_ms; /* a running game with no human connected */
@@ -110,41 +114,57 @@ uint64_t lobby_run_due(struct lobby *lobby, uint64_t now);
  * early, never late. */
 uint64_t lobby_next_due(const struct lobby *lobby);
 
-/* The hello game list. New reference, NULL on ENOMEM. */
-json_t *lobby_games_json(void);
+/* The hello game list of the games the lobby offers. New reference, NULL
+ * on ENOMEM. */
+json_t *lobby_games_json(const struct lobby *lobby);
 
-/* ---- Operations on behalf of a peer ----
- * Each returns PROTO_OK or an error code with a message in `msg` (at least
- * GAME_MSG_MAX bytes; empty means the code's default message). On success
- * the operation itself sends the reply (carrying `id`, borrowed, may be
- * NULL) to the peer, before any event it causes; on failure nothing has
- * been sent or changed and the caller replies with the error. */
+/* ---- Operations on behalf of a peer ---- */
 
-int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
-                 const json_t *id, uint64_t now, char *msg);
-int lobby_join(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
-               const json_t *id, uint64_t now, char *msg);
-int lobby_spectate(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
-                   const json_t *id, uint64_t now, char *msg);
-int lobby_start(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
-                const json_t *id, uint64_t now, char *msg);
-int lobby_leave(struct lobby *lobby, struct lobby_peer *peer, const json_t *id, uint64_t now,
-                char *msg);
-int lobby_resume(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
-                 const json_t *id, uint64_t now, char *msg);
-int lobby_list(struct lobby *lobby, struct lobby_peer *peer, const json_t *id, char *msg);
-int lobby_chat(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
-               const json_t *id, char *msg);
-int lobby_sync(struct lobby *lobby, struct lobby_peer *peer, const json_t *id, char *msg);
-int lobby_record(struct lobby *lobby, struct lobby_peer *peer, const json_t *id, char *msg);
-int lobby_legal(struct lobby *lobby, struct lobby_peer *peer, const json_t *id, char *msg);
+/* One request as an operation sees it. */
+struct lobby_req {
+    const json_t *args; /* the request object, borrowed */
+    const json_t *id;   /* its "id", borrowed, NULL when absent */
+    uint64_t now;       /* milliseconds, for expiry and bots */
+    char *msg;          /* GAME_MSG_MAX bytes for an error message */
+};
 
-/* Validates and applies an action for the peer's seat. On success the reply
- * line (built from `reply_id`, borrowed, may be NULL) is sent to the peer
- * and the diffs to every member once the action is durable: the caller must
- * not reply itself. On refusal nothing changes and the caller replies. */
-int lobby_act(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
-              const json_t *reply_id, uint64_t now, char *msg);
+/* What an operation needs of its peer, checked once by lobby_check() before
+ * it runs: the operations themselves never repeat these checks. */
+enum lobby_need {
+    LOBBY_NEED_ROOM = 1 << 0,    /* in a room: else not_in_room */
+    LOBBY_NEED_SEAT = 1 << 1,    /* seated, not spectating: else not_in_game */
+    LOBBY_NEED_STARTED = 1 << 2, /* the game has started: else not_in_game */
+    LOBBY_NEED_TURN = 1 << 3,    /* not over (game_over), the seat is active (not_your_turn) */
+};
+
+/* Checks `need` (enum lobby_need bits) for `peer`. PROTO_OK, or the error
+ * code with a message in `msg` (GAME_MSG_MAX bytes). */
+int lobby_check(const struct lobby_peer *peer, unsigned need, char *msg);
+
+/* An operation. Returns PROTO_OK or an error code with a message in
+ * req->msg (empty means the code's default message). On success the
+ * operation itself sends the reply (carrying req->id) to the peer, before
+ * any event it causes, and through the room's journal gate; on failure
+ * nothing has been sent or changed and the caller replies with the error. */
+typedef int (*lobby_op_fn)(struct lobby *lobby, struct lobby_peer *peer,
+                           const struct lobby_req *req);
+
+int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
+int lobby_join(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
+int lobby_spectate(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
+int lobby_resume(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
+int lobby_list(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
+/* These need ROOM. */
+int lobby_start(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
+int lobby_leave(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
+int lobby_chat(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
+int lobby_sync(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
+int lobby_record(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
+/* Needs ROOM | SEAT | STARTED. */
+int lobby_legal(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
+/* Needs ROOM | SEAT | STARTED | TURN. Validates and applies an action for
+ * the peer's seat through the room's one commit path. */
+int lobby_act(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
 
 /* The peer's connection is gone: leaves its room as a disconnect (a seated
  * player keeps the seat for resume). Safe to call for a peer in no room. */

@@ -24,7 +24,13 @@ struct seat {
     bool has_token;
     uint8_t token_hash[32];
     struct lobby_peer *peer; /* bound connection, or NULL */
-    json_t *view;            /* last view of this seat (humans, once started) */
+    json_t *you;             /* last published "you" (humans, once started), or NULL */
+    char *you_text;          /* its canonical bytes */
+    size_t you_len;
+    json_t *legal;           /* legal actions at legal_rev, or NULL */
+    char *legal_text;        /* their serialised array, built when first asked */
+    size_t legal_len;
+    int64_t legal_rev;
     struct diff_line hist[LOBBY_DIFF_KEEP];
 };
 
@@ -36,12 +42,35 @@ struct outitem {
     size_t len;
 };
 
+/* One top-level member of the public view, as last published. */
+struct view_part {
+    const char *key; /* borrowed from the game, or "seed_commit" */
+    int section;     /* index into game->sections; -1: the seed commitment */
+    json_t *value;
+    char *text;      /* canonical bytes of value */
+    size_t len;
+};
+
+/* The public view of a room, kept member by member, so that an action
+ * rebuilds, diffs and serialises only what it changed, once for everyone. */
+struct room_view {
+    bool valid;             /* the parts hold the view at room->rev */
+    size_t nparts;
+    struct view_part *parts; /* sorted by key bytes */
+    /* BLAKE2b state over "{" and every part, without the closing brace:
+     * each recipient's hash continues from a copy. Raw bytes, copied into
+     * an aligned crypto_generichash_state before use. */
+    unsigned char hash[384];
+};
+
 struct room {
     struct room *next;
     struct lobby *lobby;
     uint64_t jseq; /* sequence number of this room's last journal record */
     struct outitem *out;
     size_t out_head, out_len, out_cap;
+    size_t out_bytes; /* bytes of lines held back for the journal */
+    bool stalled;     /* over the outbox bound: actions are refused */
     char code[PROTO_ROOM_CODE_LEN + 1];
     const struct game_ops *game;
     json_t *options; /* game options (without "public") */
@@ -50,11 +79,12 @@ struct room {
     struct seat seats[GAME_MAX_SEATS];
     int host; /* seat of the host, -1 when nobody */
     enum room_status status;
-    void *state;
+    void *state;   /* the game, state_size bytes */
+    void *scratch; /* where an action is tried; the previous state after a commit */
     uint8_t seed[GAME_SEED_BYTES];
     char seed_commit[PROTO_HASH_HEX_LEN + 1];
     int64_t rev;
-    json_t *spec_view; /* last public view, while spectators watch */
+    struct room_view view;
     struct lobby_peer **specs;
     size_t nspecs, capspecs;
     json_t *actions; /* the record: [{"seat", "action"}] */
@@ -87,21 +117,29 @@ void lobby__out(struct room *room, struct lobby_peer *peer, const char *line, si
 void lobby__scrub(struct room *room, const struct lobby_peer *peer);
 
 /* Sends `msg` (borrowed) to `peer`: through the room's queue when `room`
- * is set, directly otherwise. */
+ * is set, directly otherwise. NULL `msg` (or one that cannot be
+ * serialised) closes the peer: it would otherwise wait forever. */
 void lobby__send_json(struct room *room, struct lobby_peer *peer, const json_t *msg);
 
-/* Sends {"re": id, "ok": true, ...fields}; steals `fields` (may be NULL). */
+/* Sends {"re": id, "ok": true, ...fields}; steals `fields`. NULL fields
+ * mean a failed allocation: the peer is closed instead of half answered. */
 void lobby__reply_ok(struct room *room, struct lobby_peer *peer, const json_t *id, json_t *fields);
+
+/* Sends {"re": id, "ok": true}. */
+void lobby__reply_bare(struct room *room, struct lobby_peer *peer, const json_t *id);
 
 /* Sends one line, or one message (borrowed), to every member. */
 void lobby__broadcast_line(struct room *room, const char *line, size_t len);
 void lobby__broadcast(struct room *room, const json_t *msg);
 
-/* Appends record `rec` (stolen) to the room's journal; what the room sends
- * afterwards waits until it is durable. */
-void lobby__journal(struct room *room, json_t *rec);
-void lobby__journal_seat(struct room *room, int seat);
-void lobby__journal_host(struct room *room);
+/* Appends record `rec` (stolen; NULL counts as ENOMEM) to the room's
+ * journal; what the room sends afterwards waits until it is durable.
+ * Returns 0, or a negative errno when the record was not taken (-EDOM:
+ * it holds a real number, which the wire never carries). Restoring or
+ * without a store: 0. */
+int lobby__journal(struct room *room, json_t *rec);
+int lobby__journal_seat(struct room *room, int seat);
+int lobby__journal_host(struct room *room);
 
 /* ---- room.c: rooms ---- */
 
@@ -120,9 +158,46 @@ int lobby__room_begin(struct room *room, struct game_error *gerr);
 /* Frees a room already out of the lobby's list. Accepts NULL. */
 void lobby__room_free(struct room *room);
 
-/* The view of `seat` (-1 spectator) with the seed commitment (and the seed
- * once over). New reference or NULL. */
-json_t *lobby__room_view(const struct room *room, int seat);
+/* The `room` event: membership, presence, host, status, to everyone. */
+void lobby__room_announce(struct room *room);
+
+/* Maps a game's refusal to its wire code. */
+int lobby__game_status_to_proto(int status);
+
+/* Frees a seat's published view, diff history and legal list. */
+void lobby__seat_forget(struct seat *s);
+
+/* ---- views.c: the view cache ---- */
+
+/* Drops the room's published public view (it is rebuilt when next needed). */
+void lobby__views_reset(struct room *room);
+
+/* Builds the whole public view of the current state, and every human
+ * seat's "you" that is missing. 0 or -ENOMEM (the cache is then reset). */
+int lobby__views_build(struct room *room);
+
+/* After a commit to room->rev: the diff of every recipient, from the parts
+ * `changed` names (a game_ops change mask), sent and kept for resume. Where
+ * a diff cannot be made the recipient gets a full state, or, out of memory,
+ * its connection is closed so that it resumes. */
+void lobby__views_publish(struct room *room, uint64_t changed);
+
+/* Sends a full `state` event to one member (its seat's view, or the public
+ * view to a spectator). Closes the peer when the view cannot be built. */
+void lobby__views_send_state(struct room *room, struct lobby_peer *peer);
+
+/* ---- commit.c: actions, legal lists, bots ---- */
+
+/* The one path of every accepted action, whoever makes it (a player, a bot):
+ * try on the scratch copy, journal, then commit, reply (to `peer` with
+ * `id` when `peer` is set) and publish. On any failure the room is exactly
+ * as before and nothing was acknowledged; returns PROTO_OK or an error code
+ * with a message in `msg`. */
+int lobby__commit(struct lobby *lobby, struct room *room, int seat, const json_t *action,
+                  struct lobby_peer *peer, const json_t *id, uint64_t now, char *msg);
+
+/* Runs the due bot move of a room. */
+void lobby__bot_move(struct lobby *lobby, struct room *room, uint64_t now);
 
 /* Notes whether anyone is connected, for expiry. */
 void lobby__room_touch(struct room *room, uint64_t now);

@@ -8,9 +8,12 @@
  */
 #include "lobby_int.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "log.h"
 
 static bool out_push(struct room *room, struct lobby_peer *peer, const char *line,
                           size_t len)
@@ -38,6 +41,7 @@ static bool out_push(struct room *room, struct lobby_peer *peer, const char *lin
     }
     memcpy(copy, line, len);
     room->out[room->out_len++] = (struct outitem){room->jseq, peer, copy, len};
+    room->out_bytes += len;
     return true;
 }
 
@@ -48,6 +52,12 @@ void lobby__out(struct room *room, struct lobby_peer *peer, const char *line, si
     }
     if (room->out_head == room->out_len && room->jseq <= room->lobby->durable) {
         peer->send(peer, line, len);
+        return;
+    }
+    if (room->out_bytes + len > 2 * room->lobby->cfg.outbox_max) {
+        /* The journal has been stuck for long: rather than hold lines
+         * without limit, the peer is closed and resumes once it is back. */
+        peer->close(peer);
         return;
     }
     if (!out_push(room, peer, line, len)) {
@@ -65,6 +75,7 @@ static void room_flush(struct room *room)
         if (it->peer) {
             it->peer->send(it->peer, it->line, it->len);
         }
+        room->out_bytes -= it->len;
         free(it->line);
     }
     if (room->out_head == room->out_len) {
@@ -89,11 +100,14 @@ void lobby__send_json(struct room *room, struct lobby_peer *peer, const json_t *
     size_t len;
     char *line;
 
-    if (!peer || !msg) {
+    if (!peer) {
         return;
     }
-    line = proto_line_dump(msg, &len);
+    line = msg ? proto_line_dump(msg, &len) : NULL;
     if (!line) {
+        /* The peer would wait for a line it never gets: close it, so that
+         * it reconnects and asks again. */
+        peer->close(peer);
         return;
     }
     if (room) {
@@ -104,18 +118,27 @@ void lobby__send_json(struct room *room, struct lobby_peer *peer, const json_t *
     free(line);
 }
 
-/* Sends the success reply {"re": id, "ok": true, ...fields}; steals `fields`
- * (may be NULL). With `room` set it waits for the room's journal. */
+/* Sends the success reply {"re": id, "ok": true, ...fields}; steals
+ * `fields`, where NULL is a failed allocation upstream (the peer is then
+ * closed, never sent half a reply). With `room` set it waits for the room's
+ * journal. */
 void lobby__reply_ok(struct room *room, struct lobby_peer *peer, const json_t *id, json_t *fields)
 {
-    json_t *r = proto_reply_ok(id);
+    json_t *r = fields ? proto_reply_ok(id) : NULL;
 
-    if (r && fields) {
-        json_object_update(r, fields);
+    if (r && json_object_update(r, fields) != 0) {
+        json_decref(r);
+        r = NULL;
     }
     lobby__send_json(room, peer, r);
     json_decref(r);
     json_decref(fields);
+}
+
+/* Sends {"re": id, "ok": true}. */
+void lobby__reply_bare(struct room *room, struct lobby_peer *peer, const json_t *id)
+{
+    lobby__reply_ok(room, peer, id, json_object());
 }
 
 void lobby__broadcast_line(struct room *room, const char *line, size_t len)
@@ -136,47 +159,67 @@ static void token_hex(const struct seat *s, char out[65])
 }
 
 /* Appends record `rec` (stolen) to the room's journal. Lines sent after
- * this wait until the record is durable. */
-void lobby__journal(struct room *room, json_t *rec)
+ * this wait until the record is durable. 0 or a negative errno. */
+int lobby__journal(struct room *room, json_t *rec)
 {
     struct lobby *lobby = room->lobby;
+    uint64_t seq = 0;
     size_t len;
     char *line;
+    int rc;
 
-    if (!rec || lobby->restoring || !lobby->has_store) {
+    if (lobby->restoring || !lobby->has_store) {
         json_decref(rec);
-        return;
+        return 0;
+    }
+    if (!rec) {
+        return -ENOMEM;
     }
     line = proto_line_dump(rec, &len);
+    rc = line ? 0 : errno == EINVAL ? -EDOM : -ENOMEM;
     json_decref(rec);
     if (!line) {
-        return;
+        return rc;
     }
     /* The store takes the line without its newline. */
-    uint64_t seq = lobby->store.append(lobby->store.ctx, room->code, line, len - 1);
+    rc = lobby->store.append(lobby->store.ctx, room->code, line, len - 1, &seq);
+    free(line);
+    if (rc != 0) {
+        return rc;
+    }
     if (seq > room->jseq) {
         room->jseq = seq;
     }
-    free(line);
+    return 0;
 }
 
-void lobby__journal_seat(struct room *room, int seat)
+int lobby__journal_seat(struct room *room, int seat)
 {
     const struct seat *s = &room->seats[seat];
     char hex[65];
     json_t *rec = json_pack("{s:s, s:i, s:s, s:s}", "t", "seat", "seat", seat, "kind",
                             lobby__kind_names[s->kind], "name", s->name);
+    int rc;
 
     if (rec && s->has_token) {
         token_hex(s, hex);
         json_object_set_new(rec, "token", json_string(hex));
     }
-    lobby__journal(room, rec);
+    rc = lobby__journal(room, rec);
+    if (rc != 0) {
+        log_warn("room %s: seat %d's change was not journaled", room->code, seat);
+    }
+    return rc;
 }
 
-void lobby__journal_host(struct room *room)
+int lobby__journal_host(struct room *room)
 {
-    lobby__journal(room, json_pack("{s:s, s:i}", "t", "host", "seat", room->host));
+    int rc = lobby__journal(room, json_pack("{s:s, s:i}", "t", "host", "seat", room->host));
+
+    if (rc != 0) {
+        log_warn("room %s: the new host was not journaled", room->code);
+    }
+    return rc;
 }
 
 void lobby__broadcast(struct room *room, const json_t *msg)

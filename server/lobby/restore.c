@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * restore.c - rebuilds a room from its journal records at start, by
- * replaying them through the rules core: the same apply() as in play, so
- * the rebuilt room has the same state, rev and views. Sends nothing and
- * writes no journal while it replays.
+ * replaying them through the rules core: the same game_try() and commit as
+ * in play, so the rebuilt room has the same state, rev and views. Sends
+ * nothing and writes no journal while it replays.
  */
 #include "lobby_int.h"
 
@@ -71,12 +71,20 @@ static int restore_record(struct room *room, const json_t *rec, char *err)
             snprintf(err, GAME_MSG_MAX, "an action outside a running game");
             return -1;
         }
-        if (room->game->apply(room->state, (int)json_integer_value(js), action, &gerr) != GAME_OK) {
+        if (game_try(room->game, room->state, room->scratch, (int)json_integer_value(js), action,
+                     &gerr) != GAME_OK) {
             snprintf(err, GAME_MSG_MAX, "action %lld refused on replay: %.200s",
                      (long long)room->rev, gerr.message);
             return -1;
         }
-        json_array_append_new(room->actions, json_pack("{s:O, s:O}", "seat", js, "action", action));
+        if (json_array_append_new(room->actions,
+                                  json_pack("{s:O, s:O}", "seat", js, "action", action)) != 0) {
+            snprintf(err, GAME_MSG_MAX, "out of memory");
+            return -1;
+        }
+        void *before = room->state;
+        room->state = room->scratch;
+        room->scratch = before;
         room->rev++;
         json_t *result = room->game->result(room->state);
         if (result) {
@@ -98,7 +106,8 @@ int lobby_restore(struct lobby *lobby, const json_t *records, uint64_t now, uint
     const json_t *c = json_array_get(records, 0);
     const char *t = json_string_value(json_object_get(c, "t"));
     const char *typed = json_string_value(json_object_get(c, "room"));
-    const struct game_ops *game = game_find(json_string_value(json_object_get(c, "game")));
+    const struct game_ops *game =
+        game_find_in(lobby->cfg.games, json_string_value(json_object_get(c, "game")));
     const char *seed_hex = json_string_value(json_object_get(c, "seed"));
     json_t *jseats = json_object_get(c, "seats");
     json_t *opts = json_object_get(c, "options");
@@ -161,11 +170,9 @@ int lobby_restore(struct lobby *lobby, const json_t *records, uint64_t now, uint
         room->ended_at = now > age_ms ? now - age_ms : 1;
     }
     if (room->status != ROOM_LOBBY) {
-        for (int k = 0; k < room->nseats; k++) {
-            if (room->seats[k].kind == SEAT_HUMAN) {
-                room->seats[k].view = lobby__room_view(room, k);
-            }
-        }
+        /* Views as they were, so that the next action is a diff. A room
+         * whose views cannot be built now builds them when next needed. */
+        (void)lobby__views_build(room);
     }
     lobby__room_touch(room, now);
     lobby__schedule_bots(lobby, room, now);

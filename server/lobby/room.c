@@ -1,14 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * room.c - the lobby: rooms, seats, host, spectators, the game each room
- * runs, per-seat views and diffs, bots and expiry. What rooms send goes
- * through outbox.c; rooms come back from their journals in restore.c.
- *
- * A room keeps every human seat's last view, so one accepted action costs
- * one new view and one diff per recipient (spectators share one). Each seat
- * also keeps its last LOBBY_DIFF_KEEP diff lines for resume. The lobby never
- * touches sockets or clocks: peers carry send/close callbacks and callers
- * pass the time in.
+ * room.c - the lobby: rooms, seats, host, spectators, membership and
+ * expiry, and the operations on them. Actions, legal lists and bots are in
+ * commit.c; views, diffs and state events in views.c; what rooms send goes
+ * through outbox.c; rooms come back from their journals in restore.c. The
+ * lobby never touches sockets or clocks: peers carry send/close callbacks
+ * and callers pass the time in.
  */
 #include "lobby_int.h"
 
@@ -22,8 +19,7 @@
 const char *const lobby__status_names[] = {"lobby", "playing", "ended"};
 const char *const lobby__kind_names[] = {"empty", "human", "bot"};
 
-/* The `room` event: membership, presence, host, status. */
-static void room_announce(struct room *room)
+void lobby__room_announce(struct room *room)
 {
     json_t *ev = proto_event_new("room");
     json_t *seats = json_array();
@@ -51,169 +47,6 @@ static void room_announce(struct room *room)
 out:
     json_decref(seats);
     json_decref(ev);
-}
-
-/* ---- Views ---- */
-
-/* The view of `seat` (-1 spectator) with the server's additions: the seed
- * commitment always, the seed itself in the result once the game is over.
- * New reference or NULL. */
-json_t *lobby__room_view(const struct room *room, int seat)
-{
-    json_t *v = room->game->view(room->state, seat);
-    json_t *result;
-
-    if (!v) {
-        return NULL;
-    }
-    json_object_set_new(v, "seed_commit", json_string(room->seed_commit));
-    result = json_object_get(v, "result");
-    if (json_is_object(result)) {
-        char hex[GAME_SEED_BYTES * 2 + 1];
-        proto_hex(room->seed, sizeof(room->seed), hex);
-        json_object_set_new(result, "seed", json_string(hex));
-    }
-    return v;
-}
-
-/* Sends a full `state` event of `view` (borrowed) to `peer`. */
-static void send_state(struct room *room, struct lobby_peer *peer, int seat, const json_t *view)
-{
-    char hash[PROTO_HASH_HEX_LEN + 1];
-    json_t *ev;
-
-    if (!view || proto_view_hash(view, hash) != 0) {
-        return;
-    }
-    ev = proto_event_new("state");
-    if (!ev) {
-        return;
-    }
-    json_object_set_new(ev, "room", json_string(room->code));
-    json_object_set_new(ev, "rev", json_integer(room->rev));
-    json_object_set_new(ev, "seat", json_integer(seat));
-    json_object_set(ev, "view", (json_t *)view);
-    json_object_set_new(ev, "hash", json_string(hash));
-    lobby__send_json(room, peer, ev);
-    json_decref(ev);
-}
-
-/* Sends the current state to one member: a seat's kept view, or the
- * spectators' shared view (computed when missing). */
-static void room_send_state(struct room *room, struct lobby_peer *peer)
-{
-    if (room->status == ROOM_LOBBY) {
-        return;
-    }
-    if (peer->seat >= 0) {
-        struct seat *s = &room->seats[peer->seat];
-        if (!s->view) {
-            s->view = lobby__room_view(room, peer->seat);
-        }
-        send_state(room, peer, peer->seat, s->view);
-        return;
-    }
-    if (!room->spec_view) {
-        room->spec_view = lobby__room_view(room, -1);
-    }
-    send_state(room, peer, -1, room->spec_view);
-}
-
-/* Builds the diff event line from `old` to `now` (both borrowed). Malloc'ed
- * line, or NULL. */
-static char *diff_line(const struct room *room, const json_t *old, const json_t *now,
-                       size_t *ret_len)
-{
-    char hash[PROTO_HASH_HEX_LEN + 1];
-    json_t *patch = proto_patch_diff(old, now);
-    json_t *ev = proto_event_new("diff");
-    char *line = NULL;
-
-    if (patch && ev && proto_view_hash(now, hash) == 0) {
-        json_object_set_new(ev, "room", json_string(room->code));
-        json_object_set_new(ev, "rev", json_integer(room->rev));
-        json_object_set(ev, "patch", patch);
-        json_object_set_new(ev, "hash", json_string(hash));
-        line = proto_line_dump(ev, ret_len);
-    }
-    json_decref(patch);
-    json_decref(ev);
-    return line;
-}
-
-static void hist_push(struct seat *s, int64_t rev, char *line, size_t len)
-{
-    struct diff_line *d = &s->hist[rev % LOBBY_DIFF_KEEP];
-
-    free(d->line);
-    d->rev = rev;
-    d->line = line;
-    d->len = len;
-}
-
-static void seat_clear_views(struct seat *s)
-{
-    json_decref(s->view);
-    s->view = NULL;
-    for (int i = 0; i < LOBBY_DIFF_KEEP; i++) {
-        free(s->hist[i].line);
-        s->hist[i].line = NULL;
-        s->hist[i].rev = -1;
-    }
-}
-
-/* After the state advanced to room->rev: one new view and one diff per
- * human seat (kept for resume, sent when connected), one shared public view
- * and diff for the spectators. A seat whose view cannot be built loses its
- * kept view, so that its next sync or resume sends a full state. */
-static void room_publish(struct room *room)
-{
-    for (int i = 0; i < room->nseats; i++) {
-        struct seat *s = &room->seats[i];
-        json_t *now;
-        char *line = NULL;
-        size_t len = 0;
-
-        if (s->kind != SEAT_HUMAN) {
-            continue;
-        }
-        now = lobby__room_view(room, i);
-        if (now && s->view) {
-            line = diff_line(room, s->view, now, &len);
-        }
-        if (!line) {
-            /* Resume from before this rev can no longer be served by diffs:
-             * drop the history and send the whole view instead. */
-            seat_clear_views(s);
-            s->view = now;
-            if (s->peer) {
-                send_state(room, s->peer, i, now);
-            }
-            continue;
-        }
-        json_decref(s->view);
-        s->view = now;
-        lobby__out(room, s->peer, line, len);
-        hist_push(s, room->rev, line, len);
-    }
-    if (room->nspecs == 0) {
-        json_decref(room->spec_view);
-        room->spec_view = NULL;
-        return;
-    }
-    json_t *now = lobby__room_view(room, -1);
-    size_t len = 0;
-    char *line = (now && room->spec_view) ? diff_line(room, room->spec_view, now, &len) : NULL;
-    json_decref(room->spec_view);
-    room->spec_view = now;
-    for (size_t k = 0; k < room->nspecs; k++) {
-        if (line) {
-            lobby__out(room, room->specs[k], line, len);
-        } else {
-            send_state(room, room->specs[k], -1, now);
-        }
-    }
-    free(line);
 }
 
 /* ---- Rooms ---- */
@@ -254,7 +87,7 @@ void lobby__room_free(struct room *room)
             room->seats[i].peer->room = NULL;
             room->seats[i].peer->seat = -1;
         }
-        seat_clear_views(&room->seats[i]);
+        lobby__seat_forget(&room->seats[i]);
     }
     for (size_t i = 0; i < room->nspecs; i++) {
         room->specs[i]->room = NULL;
@@ -265,26 +98,33 @@ void lobby__room_free(struct room *room)
     }
     free(room->out);
     free(room->specs);
-    json_decref(room->spec_view);
+    lobby__views_reset(room);
     json_decref(room->options);
     json_decref(room->actions);
     free(room->state);
+    free(room->scratch);
     free(room);
 }
 
-static void lobby_drop(struct lobby *lobby, struct room *room)
+/* Takes `room` out of the lobby's list (it is not freed). */
+static void room_unlink(struct lobby *lobby, struct room *room)
 {
     for (struct room **p = &lobby->rooms; *p; p = &(*p)->next) {
         if (*p == room) {
             *p = room->next;
             lobby->nrooms--;
-            if (lobby->has_store) {
-                lobby->store.forget(lobby->store.ctx, room->code);
-            }
-            lobby__room_free(room);
             return;
         }
     }
+}
+
+static void lobby_drop(struct lobby *lobby, struct room *room)
+{
+    room_unlink(lobby, room);
+    if (lobby->has_store) {
+        lobby->store.forget(lobby->store.ctx, room->code);
+    }
+    lobby__room_free(room);
 }
 
 static int spec_add(struct room *room, struct lobby_peer *peer)
@@ -334,7 +174,7 @@ static void peer_detach(struct lobby *lobby, struct lobby_peer *peer, bool gone,
             s->kind = SEAT_EMPTY;
             s->has_token = false;
             s->name[0] = '\0';
-            lobby__journal_seat(room, peer->seat);
+            (void)lobby__journal_seat(room, peer->seat);
             if (room->host == peer->seat) {
                 room->host = -1;
                 for (int k = 1; k <= room->nseats; k++) {
@@ -344,14 +184,14 @@ static void peer_detach(struct lobby *lobby, struct lobby_peer *peer, bool gone,
                         break;
                     }
                 }
-                lobby__journal_host(room);
+                (void)lobby__journal_host(room);
             }
         } else if (room->status == ROOM_PLAYING && !gone && s->kind == SEAT_HUMAN) {
             /* Leaving a running game: a bot plays the seat until its token
              * resumes it. A lost connection just waits for the player. */
             s->kind = SEAT_BOT;
-            seat_clear_views(s);
-            lobby__journal_seat(room, peer->seat);
+            lobby__seat_forget(s);
+            (void)lobby__journal_seat(room, peer->seat);
             lobby__schedule_bots(lobby, room, now);
         }
     }
@@ -359,7 +199,7 @@ static void peer_detach(struct lobby *lobby, struct lobby_peer *peer, bool gone,
     peer->seat = -1;
     peer->spectator = false;
     lobby__room_touch(room, now);
-    room_announce(room);
+    lobby__room_announce(room);
 }
 
 /* Binds `peer` to seat `seat` of `room`, replacing any older connection. */
@@ -399,26 +239,40 @@ static json_t *seat_reply(const struct room *room, int seat, const char *token)
     return r;
 }
 
-/* Seats `peer` at `seat` as a human with a fresh token and replies. */
-static void seat_take(struct room *room, int seat, struct lobby_peer *peer, const json_t *id,
-                      uint64_t now)
+/* Claims empty seat `seat` for a human named `name` with a fresh token
+ * (into `token`, 48 bytes) and journals it. 0, or -1 with the seat left
+ * empty when the record was not taken. */
+static int seat_claim(struct room *room, int seat, const char *name, char *token)
 {
     struct seat *s = &room->seats[seat];
-    char token[48];
 
     lobby_token_new(token, s->token_hash);
     s->has_token = true;
     s->kind = SEAT_HUMAN;
-    snprintf(s->name, sizeof(s->name), "%s", peer->name);
+    snprintf(s->name, sizeof(s->name), "%s", name);
+    if (lobby__journal_seat(room, seat) != 0) {
+        s->has_token = false;
+        s->kind = SEAT_EMPTY;
+        s->name[0] = '\0';
+        sodium_memzero(token, 48);
+        return -1;
+    }
+    return 0;
+}
+
+/* Seats `peer` at the seat it claimed (with `token`, wiped here) and
+ * replies. */
+static void seat_take(struct room *room, int seat, struct lobby_peer *peer, const json_t *id,
+                      char *token, uint64_t now)
+{
     seat_bind(room, seat, peer, now);
-    lobby__journal_seat(room, seat);
     if (room->host < 0) {
         room->host = seat;
-        lobby__journal_host(room);
+        (void)lobby__journal_host(room);
     }
     lobby__reply_ok(room, peer, id, seat_reply(room, seat, token));
-    sodium_memzero(token, sizeof(token));
-    room_announce(room);
+    sodium_memzero(token, 48);
+    lobby__room_announce(room);
 }
 
 /* Finds the room named by the request's "room" (typed loosely). PROTO_OK
@@ -450,7 +304,7 @@ static int room_lookup(struct lobby *lobby, const json_t *req, struct room **ret
     return PROTO_OK;
 }
 
-static int game_status_to_proto(int status)
+int lobby__game_status_to_proto(int status)
 {
     switch (status) {
     case GAME_E_ILLEGAL:
@@ -491,9 +345,7 @@ struct room *lobby__room_new(struct lobby *lobby, const char *code, const struct
     room->host = -1;
     room->status = ROOM_LOBBY;
     for (int i = 0; i < GAME_MAX_SEATS; i++) {
-        for (int k = 0; k < LOBBY_DIFF_KEEP; k++) {
-            room->seats[i].hist[k].rev = -1;
-        }
+        lobby__seat_forget(&room->seats[i]);
     }
     memcpy(room->seed, seed, GAME_SEED_BYTES);
     crypto_generichash(h, sizeof(h), room->seed, sizeof(room->seed), NULL, 0);
@@ -510,8 +362,12 @@ int lobby__room_begin(struct room *room, struct game_error *gerr)
 {
     struct game_setup setup;
 
-    room->state = calloc(1, room->game->state_size);
-    if (!room->state) {
+    room->state = malloc(room->game->state_size);
+    room->scratch = malloc(room->game->state_size);
+    if (!room->state || !room->scratch) {
+        free(room->state);
+        free(room->scratch);
+        room->state = room->scratch = NULL;
         return game_error_set(gerr, GAME_E_NOMEM, "out of memory");
     }
     memset(&setup, 0, sizeof(setup));
@@ -520,11 +376,12 @@ int lobby__room_begin(struct room *room, struct game_error *gerr)
     for (int i = 0; i < room->nseats; i++) {
         snprintf(setup.names[i], sizeof(setup.names[i]), "%s", room->seats[i].name);
     }
-    int rc = room->game->init(room->state, room->options, &setup, gerr);
+    int rc = game_start(room->game, room->state, room->options, &setup, gerr);
     sodium_memzero(&setup.seed, sizeof(setup.seed));
     if (rc != GAME_OK) {
         free(room->state);
-        room->state = NULL;
+        free(room->scratch);
+        room->state = room->scratch = NULL;
         return rc;
     }
     room->status = ROOM_PLAYING;
@@ -563,12 +420,12 @@ unsigned lobby_room_count(const struct lobby *lobby)
     return lobby->nrooms;
 }
 
-json_t *lobby_games_json(void)
+json_t *lobby_games_json(const struct lobby *lobby)
 {
     json_t *games = json_array();
 
-    for (size_t i = 0; games && game_registry[i]; i++) {
-        const struct game_ops *g = game_registry[i];
+    for (size_t i = 0; games && lobby->cfg.games[i]; i++) {
+        const struct game_ops *g = lobby->cfg.games[i];
         json_t *opts = g->options_schema();
         json_t *o = opts ? json_pack("{s:s, s:s, s:i, s:i, s:o}", "id", g->id, "title", g->title,
                                      "min_players", g->min_players, "max_players",
@@ -582,9 +439,12 @@ json_t *lobby_games_json(void)
     return games;
 }
 
-int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
-                 const json_t *id, uint64_t now, char *msg)
+int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *rq)
 {
+    const json_t *req = rq->args;
+    const json_t *id = rq->id;
+    uint64_t now = rq->now;
+    char *msg = rq->msg;
     const char *gid = json_string_value(json_object_get(req, "game"));
     const struct game_ops *game;
     json_t *jseats = json_object_get(req, "seats");
@@ -592,13 +452,13 @@ int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const json_t *req
     struct game_error gerr = {0};
     struct room *room;
     json_t *options;
-    int nseats;
+    int nseats, rc;
 
     if (!gid) {
         snprintf(msg, GAME_MSG_MAX, "\"game\" must name a game");
         return PROTO_ERR_BAD_REQUEST;
     }
-    game = game_find(gid);
+    game = game_find_in(lobby->cfg.games, gid);
     if (!game) {
         snprintf(msg, GAME_MSG_MAX, "no game \"%.40s\"", gid);
         return PROTO_ERR_UNKNOWN_GAME;
@@ -633,7 +493,7 @@ int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const json_t *req
     if (game->check_options(options, nseats, &gerr) != GAME_OK) {
         snprintf(msg, GAME_MSG_MAX, "%s", gerr.message);
         json_decref(options);
-        return game_status_to_proto(gerr.status);
+        return lobby__game_status_to_proto(gerr.status);
     }
     if (lobby->nrooms >= lobby->cfg.max_rooms) {
         json_decref(options);
@@ -653,18 +513,35 @@ int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const json_t *req
     }
     char seed_hex[GAME_SEED_BYTES * 2 + 1];
     proto_hex(seed, sizeof(seed), seed_hex);
-    lobby__journal(room, json_pack("{s:s, s:s, s:s, s:O, s:b, s:i, s:s}", "t", "create", "room", code,
-                            "game", game->id, "options", options, "public", room->is_public,
-                            "seats", nseats, "seed", seed_hex));
+    rc = lobby__journal(room, json_pack("{s:s, s:s, s:s, s:O, s:b, s:i, s:s}", "t", "create",
+                                        "room", code, "game", game->id, "options", options,
+                                        "public", room->is_public, "seats", nseats, "seed",
+                                        seed_hex));
     sodium_memzero(seed, sizeof(seed));
+    sodium_memzero(seed_hex, sizeof(seed_hex));
+    char token[48];
+    if (rc == 0 && seat_claim(room, 0, peer->name, token) != 0) {
+        lobby_drop(lobby, room);
+        rc = -1;
+    } else if (rc != 0) {
+        room_unlink(lobby, room);
+        lobby__room_free(room);
+    }
+    if (rc != 0) {
+        snprintf(msg, GAME_MSG_MAX, "the room could not be recorded; try again");
+        return PROTO_ERR_INTERNAL;
+    }
     peer_detach(lobby, peer, false, now);
-    seat_take(room, 0, peer, id, now);
+    seat_take(room, 0, peer, id, token, now);
     return PROTO_OK;
 }
 
-int lobby_join(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
-               const json_t *id, uint64_t now, char *msg)
+int lobby_join(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *rq)
 {
+    const json_t *req = rq->args;
+    const json_t *id = rq->id;
+    uint64_t now = rq->now;
+    char *msg = rq->msg;
     struct room *room = NULL;
     int rc = room_lookup(lobby, req, &room, msg);
     json_t *jseat = json_object_get(req, "seat");
@@ -705,19 +582,32 @@ int lobby_join(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
         snprintf(msg, GAME_MSG_MAX, "you already sit in %s", code);
         return PROTO_ERR_SEAT_TAKEN;
     }
+    char token[48];
+    if (seat_claim(room, seat, peer->name, token) != 0) {
+        snprintf(msg, GAME_MSG_MAX, "the seat could not be recorded; try again");
+        return PROTO_ERR_INTERNAL;
+    }
     peer_detach(lobby, peer, false, now);
-    seat_take(room, seat, peer, id, now);
+    seat_take(room, seat, peer, id, token, now);
     return PROTO_OK;
 }
 
-int lobby_spectate(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
-                   const json_t *id, uint64_t now, char *msg)
+int lobby_spectate(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *rq)
 {
+    const json_t *req = rq->args;
+    const json_t *id = rq->id;
+    uint64_t now = rq->now;
+    char *msg = rq->msg;
     struct room *room = NULL;
     int rc = room_lookup(lobby, req, &room, msg);
 
     if (rc != PROTO_OK) {
         return rc;
+    }
+    if (room->nspecs >= lobby->cfg.max_spectators && !(peer->room == room && peer->spectator)) {
+        snprintf(msg, GAME_MSG_MAX, "%s has as many spectators as it may (%u)", room->code,
+                 lobby->cfg.max_spectators);
+        return PROTO_ERR_ROOM_FULL;
     }
     peer_detach(lobby, peer, false, now);
     if (spec_add(room, peer) != 0) {
@@ -728,8 +618,8 @@ int lobby_spectate(struct lobby *lobby, struct lobby_peer *peer, const json_t *r
     peer->spectator = true;
     lobby__room_touch(room, now);
     lobby__reply_ok(room, peer, id, seat_reply(room, -1, NULL));
-    room_announce(room);
-    room_send_state(room, peer);
+    lobby__room_announce(room);
+    lobby__views_send_state(room, peer);
     return PROTO_OK;
 }
 
@@ -751,17 +641,17 @@ void lobby__schedule_bots(struct lobby *lobby, struct room *room, uint64_t now)
     lobby__note_due(room);
 }
 
-int lobby_start(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
-                const json_t *id, uint64_t now, char *msg)
+int lobby_start(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *rq)
 {
+    const json_t *req = rq->args;
+    const json_t *id = rq->id;
+    uint64_t now = rq->now;
+    char *msg = rq->msg;
     struct room *room = peer->room;
     bool bots = json_is_true(json_object_get(req, "bots"));
     struct game_error gerr = {0};
     int filled = 0, nbots = 0;
 
-    if (!room) {
-        return PROTO_ERR_NOT_IN_ROOM;
-    }
     if (peer->spectator || peer->seat != room->host) {
         snprintf(msg, GAME_MSG_MAX, "only the host (seat %d) may start the game", room->host);
         return PROTO_ERR_NOT_HOST;
@@ -786,47 +676,44 @@ int lobby_start(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
         }
     }
     int rc = lobby__room_begin(room, &gerr);
+    for (int i = 0; rc == GAME_OK && i < room->nseats; i++) {
+        if (room->seats[i].kind == SEAT_BOT && lobby__journal_seat(room, i) != 0) {
+            rc = game_error_set(&gerr, GAME_E_NOMEM, "the start could not be recorded; try again");
+        }
+    }
+    if (rc == GAME_OK && lobby__journal(room, json_pack("{s:s}", "t", "start")) != 0) {
+        rc = game_error_set(&gerr, GAME_E_NOMEM, "the start could not be recorded; try again");
+    }
     if (rc != GAME_OK) {
+        if (room->state) {
+            free(room->state);
+            free(room->scratch);
+            room->state = room->scratch = NULL;
+            room->status = ROOM_LOBBY;
+            room->rev = 0;
+        }
         for (int i = 0; i < room->nseats; i++) {
             if (room->seats[i].kind == SEAT_BOT) {
                 room->seats[i].kind = SEAT_EMPTY;
                 room->seats[i].name[0] = '\0';
+                (void)lobby__journal_seat(room, i);
             }
         }
         snprintf(msg, GAME_MSG_MAX, "%s", gerr.message);
-        return game_status_to_proto(gerr.status);
+        return lobby__game_status_to_proto(gerr.status);
     }
-    for (int i = 0; i < room->nseats; i++) {
-        if (room->seats[i].kind == SEAT_BOT) {
-            lobby__journal_seat(room, i);
-        }
-    }
-    lobby__journal(room, json_pack("{s:s}", "t", "start"));
     lobby__reply_ok(room, peer, id, json_pack("{s:I}", "rev", (json_int_t)room->rev));
-    room_announce(room);
-    for (int i = 0; i < room->nseats; i++) {
-        struct seat *s = &room->seats[i];
-        if (s->kind == SEAT_HUMAN) {
-            s->view = lobby__room_view(room, i);
-            if (s->peer) {
-                send_state(room, s->peer, i, s->view);
-            }
-        }
-    }
-    for (size_t k = 0; k < room->nspecs; k++) {
-        room_send_state(room, room->specs[k]);
-    }
+    lobby__room_announce(room);
+    lobby__views_publish(room, GAME_CHANGED_ALL);
     lobby__schedule_bots(lobby, room, now);
     return PROTO_OK;
 }
 
-int lobby_leave(struct lobby *lobby, struct lobby_peer *peer, const json_t *id, uint64_t now,
-                char *msg)
+int lobby_leave(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *rq)
 {
-    if (!peer->room) {
-        return PROTO_ERR_NOT_IN_ROOM;
-    }
-    lobby__reply_ok(NULL, peer, id, NULL);
+    const json_t *id = rq->id;
+    uint64_t now = rq->now;
+    lobby__reply_bare(NULL, peer, id);
     peer_detach(lobby, peer, false, now);
     return PROTO_OK;
 }
@@ -836,9 +723,12 @@ void lobby_peer_gone(struct lobby *lobby, struct lobby_peer *peer, uint64_t now)
     peer_detach(lobby, peer, true, now);
 }
 
-int lobby_resume(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
-                 const json_t *id, uint64_t now, char *msg)
+int lobby_resume(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *rq)
 {
+    const json_t *req = rq->args;
+    const json_t *id = rq->id;
+    uint64_t now = rq->now;
+    char *msg = rq->msg;
     const char *token = json_string_value(json_object_get(req, "token"));
     json_t *jrev = json_object_get(req, "rev");
     uint8_t hash[32];
@@ -873,16 +763,16 @@ int lobby_resume(struct lobby *lobby, struct lobby_peer *peer, const json_t *req
         /* The player is back: the bot that kept the seat steps aside. */
         snprintf(found->seats[seat].name, sizeof(found->seats[seat].name), "%s", peer->name);
         found->seats[seat].kind = SEAT_HUMAN;
-        lobby__journal_seat(found, seat);
+        (void)lobby__journal_seat(found, seat);
     }
     seat_bind(found, seat, peer, now);
     lobby__reply_ok(found, peer, id, seat_reply(found, seat, NULL));
-    room_announce(found);
+    lobby__room_announce(found);
     if (found->status == ROOM_LOBBY) {
         return PROTO_OK;
     }
     struct seat *s = &found->seats[seat];
-    if (jrev && s->view) {
+    if (jrev && s->you) {
         int64_t from = (int64_t)json_integer_value(jrev);
         bool have = from <= found->rev && found->rev - from <= LOBBY_DIFF_KEEP;
         for (int64_t r = from + 1; have && r <= found->rev; r++) {
@@ -897,12 +787,13 @@ int lobby_resume(struct lobby *lobby, struct lobby_peer *peer, const json_t *req
             return PROTO_OK;
         }
     }
-    room_send_state(found, peer);
+    lobby__views_send_state(found, peer);
     return PROTO_OK;
 }
 
-int lobby_list(struct lobby *lobby, struct lobby_peer *peer, const json_t *id, char *msg)
+int lobby_list(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *rq)
 {
+    const json_t *id = rq->id;
     json_t *rooms = json_array();
 
     if (!rooms) {
@@ -928,17 +819,16 @@ int lobby_list(struct lobby *lobby, struct lobby_peer *peer, const json_t *id, c
     return PROTO_OK;
 }
 
-int lobby_chat(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
-               const json_t *id, char *msg)
+int lobby_chat(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *rq)
 {
+    const json_t *req = rq->args;
+    const json_t *id = rq->id;
+    char *msg = rq->msg;
     const char *text = json_string_value(json_object_get(req, "text"));
     struct room *room = peer->room;
     char clean[PROTO_CHAT_MAX_CHARS * 4 + 1];
     size_t n = 0;
 
-    if (!room) {
-        return PROTO_ERR_NOT_IN_ROOM;
-    }
     if (!text || !*text) {
         snprintf(msg, GAME_MSG_MAX, "\"text\" must be a non-empty string");
         return PROTO_ERR_BAD_REQUEST;
@@ -964,37 +854,34 @@ int lobby_chat(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
         lobby__broadcast(room, ev);
         json_decref(ev);
     }
-    lobby__reply_ok(room, peer, id, NULL);
+    lobby__reply_bare(room, peer, id);
     (void)lobby;
     return PROTO_OK;
 }
 
-int lobby_sync(struct lobby *lobby, struct lobby_peer *peer, const json_t *id, char *msg)
+int lobby_sync(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *rq)
 {
+    const json_t *id = rq->id;
     struct room *room = peer->room;
 
-    if (!room) {
-        return PROTO_ERR_NOT_IN_ROOM;
-    }
     lobby__reply_ok(room, peer, id, json_pack("{s:I}", "rev", (json_int_t)room->rev));
     if (room->status == ROOM_LOBBY) {
-        room_announce(room);
+        lobby__room_announce(room);
     } else {
-        room_send_state(room, peer);
+        lobby__views_send_state(room, peer);
     }
     (void)lobby;
     return PROTO_OK;
 }
 
-int lobby_record(struct lobby *lobby, struct lobby_peer *peer, const json_t *id, char *msg)
+int lobby_record(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *rq)
 {
+    const json_t *id = rq->id;
+    char *msg = rq->msg;
     struct room *room = peer->room;
     char hex[GAME_SEED_BYTES * 2 + 1];
     json_t *seats, *rec;
 
-    if (!room) {
-        return PROTO_ERR_NOT_IN_ROOM;
-    }
     if (room->status != ROOM_ENDED) {
         snprintf(msg, GAME_MSG_MAX, "the record is available once the game has ended");
         return PROTO_ERR_GAME_NOT_OVER;
@@ -1019,143 +906,7 @@ int lobby_record(struct lobby *lobby, struct lobby_peer *peer, const json_t *id,
     return PROTO_OK;
 }
 
-int lobby_legal(struct lobby *lobby, struct lobby_peer *peer, const json_t *id, char *msg)
-{
-    struct room *room = peer->room;
-    json_t *actions;
-
-    if (!room) {
-        return PROTO_ERR_NOT_IN_ROOM;
-    }
-    if (peer->spectator || peer->seat < 0) {
-        return PROTO_ERR_NOT_IN_GAME;
-    }
-    if (room->status == ROOM_LOBBY) {
-        snprintf(msg, GAME_MSG_MAX, "the game has not started");
-        return PROTO_ERR_NOT_IN_GAME;
-    }
-    actions = room->game->legal(room->state, peer->seat);
-    if (!actions) {
-        return PROTO_ERR_INTERNAL;
-    }
-    lobby__reply_ok(room, peer, id, json_pack("{s:I, s:o}", "rev", (json_int_t)room->rev, "actions", actions));
-    (void)lobby;
-    return PROTO_OK;
-}
-
-/* Applies `action` (borrowed) for `seat`; on success advances the room,
- * records the action, replies to `peer` (may be NULL for bots) and
- * publishes the diffs. */
-static int room_act(struct lobby *lobby, struct room *room, int seat, const json_t *action,
-                    struct lobby_peer *peer, const json_t *id, uint64_t now, char *msg)
-{
-    struct game_error gerr = {0};
-    json_t *entry;
-    int rc;
-
-    if (room->status == ROOM_ENDED) {
-        snprintf(msg, GAME_MSG_MAX, "the game is over");
-        return PROTO_ERR_GAME_OVER;
-    }
-    entry = json_pack("{s:i, s:O}", "seat", seat, "action", action);
-    if (!entry) {
-        return PROTO_ERR_INTERNAL;
-    }
-    rc = room->game->apply(room->state, seat, action, &gerr);
-    if (rc != GAME_OK) {
-        json_decref(entry);
-        snprintf(msg, GAME_MSG_MAX, "%s", gerr.message);
-        return game_status_to_proto(rc);
-    }
-    json_t *rec = json_pack("{s:s, s:i, s:O}", "t", "act", "seat", seat, "action", action);
-    json_array_append_new(room->actions, entry);
-    room->rev++;
-    lobby__journal(room, rec);
-    if (peer) {
-        lobby__reply_ok(room, peer, id, json_pack("{s:I}", "rev", (json_int_t)room->rev));
-    }
-    room_publish(room);
-    json_t *result = room->game->result(room->state);
-    if (result) {
-        char hex[GAME_SEED_BYTES * 2 + 1];
-        proto_hex(room->seed, sizeof(room->seed), hex);
-        json_object_set_new(result, "seed", json_string(hex));
-        room->status = ROOM_ENDED;
-        room->ended_at = now ? now : 1;
-        lobby__journal(room, json_pack("{s:s}", "t", "end"));
-        json_t *ev = proto_event_new("ended");
-        if (ev) {
-            json_object_set_new(ev, "room", json_string(room->code));
-            json_object_set(ev, "result", result);
-            lobby__broadcast(room, ev);
-            json_decref(ev);
-        }
-        json_decref(result);
-        room_announce(room);
-    }
-    lobby__schedule_bots(lobby, room, now);
-    return PROTO_OK;
-}
-
-int lobby_act(struct lobby *lobby, struct lobby_peer *peer, const json_t *req,
-              const json_t *id, uint64_t now, char *msg)
-{
-    struct room *room = peer->room;
-    json_t *action = json_object_get(req, "action");
-    json_t *jrev = json_object_get(req, "rev");
-
-    if (!room) {
-        return PROTO_ERR_NOT_IN_ROOM;
-    }
-    if (peer->spectator || peer->seat < 0) {
-        snprintf(msg, GAME_MSG_MAX, "spectators may watch and chat, not act");
-        return PROTO_ERR_NOT_IN_GAME;
-    }
-    if (room->status == ROOM_LOBBY) {
-        snprintf(msg, GAME_MSG_MAX, "the game has not started");
-        return PROTO_ERR_NOT_IN_GAME;
-    }
-    if (jrev && (!json_is_integer(jrev) || json_integer_value(jrev) != room->rev)) {
-        snprintf(msg, GAME_MSG_MAX, "the room is at rev %lld; sync and try again",
-                 (long long)room->rev);
-        return PROTO_ERR_STALE;
-    }
-    if (!json_is_object(action) || !json_is_string(json_object_get(action, "type"))) {
-        snprintf(msg, GAME_MSG_MAX, "\"action\" must be an object with a \"type\" string");
-        return PROTO_ERR_BAD_ACTION;
-    }
-    return room_act(lobby, room, peer->seat, action, peer, id, now, msg);
-}
-
 /* ---- Time-driven work ---- */
-
-static void room_bot_moves(struct lobby *lobby, struct room *room, uint64_t now)
-{
-    unsigned active = room->game->active(room->state);
-
-    room->bot_due = 0;
-    for (int i = 0; i < room->nseats && room->status == ROOM_PLAYING; i++) {
-        char msg[GAME_MSG_MAX] = "";
-        json_t *legal;
-        size_t n;
-
-        if (!(active & (1u << i)) || room->seats[i].kind != SEAT_BOT) {
-            continue;
-        }
-        legal = room->game->legal(room->state, i);
-        n = json_array_size(legal);
-        if (n > 0) {
-            json_t *pick = json_array_get(legal, randombytes_uniform((uint32_t)n));
-            (void)room_act(lobby, room, i, pick, NULL, NULL, now, msg);
-        }
-        json_decref(legal);
-        /* One move per bot per wake-up: the next is rescheduled by room_act. */
-        break;
-    }
-    if (room->status == ROOM_PLAYING && room->bot_due == 0) {
-        lobby__schedule_bots(lobby, room, now);
-    }
-}
 
 static uint64_t room_expiry(const struct lobby *lobby, const struct room *room)
 {
@@ -1203,7 +954,7 @@ uint64_t lobby_run_due(struct lobby *lobby, uint64_t now)
     while (room) {
         struct room *following = room->next;
         if (room->bot_due && room->bot_due <= now && room->status == ROOM_PLAYING) {
-            room_bot_moves(lobby, room, now);
+            lobby__bot_move(lobby, room, now);
         }
         if (room_expiry(lobby, room) <= now) {
             lobby_drop(lobby, room);

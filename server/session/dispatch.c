@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * dispatch.c - the ops table and the checks every request passes before its
- * handler: parse, rate limit, hello first, known op. Handlers stay short and
- * hand the work to the lobby; this file never touches sockets or games.
+ * handler: parse, rate limit, known op, hello first, and what the op needs
+ * of the peer's room and seat (checked once through lobby_check()). Room
+ * ops are the lobby's own functions, listed in the table; this file never
+ * touches sockets or games.
  */
 #include "session.h"
 
@@ -14,13 +16,16 @@ enum op_flags {
     OP_BEFORE_HELLO = 1 << 0, /* allowed before hello */
 };
 
-typedef int (*op_handler_fn)(struct sess *s, const json_t *req, const json_t *id, uint64_t now,
-                             char *msg);
+typedef int (*op_session_fn)(struct sess *s, const json_t *req, const json_t *id, char *msg);
 
+/* One op: handled by the session itself or by a lobby operation, after
+ * the checks its flags and needs (enum lobby_need) ask for. */
 struct op {
     const char *name;
-    op_handler_fn handler;
+    op_session_fn session;
+    lobby_op_fn lobby;
     unsigned flags;
+    unsigned need;
 };
 
 /* ---- Sending ---- */
@@ -59,9 +64,9 @@ static void peer_close(struct lobby_peer *peer)
     s->io->close(s->io_ctx);
 }
 
-/* ---- Handlers ---- */
+/* ---- Session ops ---- */
 
-static int op_hello(struct sess *s, const json_t *req, const json_t *id, uint64_t now, char *msg)
+static int op_hello(struct sess *s, const json_t *req, const json_t *id, char *msg)
 {
     json_t *jproto = json_object_get(req, "proto");
     const char *name = json_string_value(json_object_get(req, "name"));
@@ -82,7 +87,7 @@ static int op_hello(struct sess *s, const json_t *req, const json_t *id, uint64_
         snprintf(msg, GAME_MSG_MAX, "a name is 1 to 32 characters, without control characters");
         return PROTO_ERR_BAD_NAME;
     }
-    games = lobby_games_json();
+    games = lobby_games_json(s->lobby);
     if (!games) {
         return PROTO_ERR_INTERNAL;
     }
@@ -100,7 +105,7 @@ static int op_hello(struct sess *s, const json_t *req, const json_t *id, uint64_
     return PROTO_OK;
 }
 
-static int op_ping(struct sess *s, const json_t *req, const json_t *id, uint64_t now, char *msg)
+static int op_ping(struct sess *s, const json_t *req, const json_t *id, char *msg)
 {
     json_t *r = proto_reply_ok(id);
 
@@ -109,83 +114,28 @@ static int op_ping(struct sess *s, const json_t *req, const json_t *id, uint64_t
     return PROTO_OK;
 }
 
-static int op_create(struct sess *s, const json_t *req, const json_t *id, uint64_t now, char *msg)
-{
-    return lobby_create(s->lobby, &s->peer, req, id, now, msg);
-}
-
-static int op_join(struct sess *s, const json_t *req, const json_t *id, uint64_t now, char *msg)
-{
-    return lobby_join(s->lobby, &s->peer, req, id, now, msg);
-}
-
-static int op_spectate(struct sess *s, const json_t *req, const json_t *id, uint64_t now,
-                       char *msg)
-{
-    return lobby_spectate(s->lobby, &s->peer, req, id, now, msg);
-}
-
-static int op_start(struct sess *s, const json_t *req, const json_t *id, uint64_t now, char *msg)
-{
-    return lobby_start(s->lobby, &s->peer, req, id, now, msg);
-}
-
-static int op_leave(struct sess *s, const json_t *req, const json_t *id, uint64_t now, char *msg)
-{
-    return lobby_leave(s->lobby, &s->peer, id, now, msg);
-}
-
-static int op_resume(struct sess *s, const json_t *req, const json_t *id, uint64_t now, char *msg)
-{
-    return lobby_resume(s->lobby, &s->peer, req, id, now, msg);
-}
-
-static int op_list(struct sess *s, const json_t *req, const json_t *id, uint64_t now, char *msg)
-{
-    return lobby_list(s->lobby, &s->peer, id, msg);
-}
-
-static int op_chat(struct sess *s, const json_t *req, const json_t *id, uint64_t now, char *msg)
-{
-    return lobby_chat(s->lobby, &s->peer, req, id, msg);
-}
-
-static int op_act(struct sess *s, const json_t *req, const json_t *id, uint64_t now, char *msg)
-{
-    return lobby_act(s->lobby, &s->peer, req, id, now, msg);
-}
-
-static int op_legal(struct sess *s, const json_t *req, const json_t *id, uint64_t now, char *msg)
-{
-    return lobby_legal(s->lobby, &s->peer, id, msg);
-}
-
-static int op_sync(struct sess *s, const json_t *req, const json_t *id, uint64_t now, char *msg)
-{
-    return lobby_sync(s->lobby, &s->peer, id, msg);
-}
-
-static int op_record(struct sess *s, const json_t *req, const json_t *id, uint64_t now, char *msg)
-{
-    return lobby_record(s->lobby, &s->peer, id, msg);
-}
+#define ROOM LOBBY_NEED_ROOM
+#define PLAYING (LOBBY_NEED_ROOM | LOBBY_NEED_SEAT | LOBBY_NEED_STARTED)
 
 static const struct op ops[] = {
-    {"hello", op_hello, OP_BEFORE_HELLO},
-    {"ping", op_ping, OP_BEFORE_HELLO},
-    {"create", op_create, 0},
-    {"join", op_join, 0},
-    {"spectate", op_spectate, 0},
-    {"start", op_start, 0},
-    {"leave", op_leave, 0},
-    {"resume", op_resume, 0},
-    {"list", op_list, 0},
-    {"chat", op_chat, 0},
-    {"act", op_act, 0},
-    {"legal", op_legal, 0},
-    {"sync", op_sync, 0},
-    {"record", op_record, 0},
+    {"hello", op_hello, NULL, OP_BEFORE_HELLO, 0},
+    {"ping", op_ping, NULL, OP_BEFORE_HELLO, 0},
+    {"create", NULL, lobby_create, 0, 0},
+    {"join", NULL, lobby_join, 0, 0},
+    {"spectate", NULL, lobby_spectate, 0, 0},
+    {"resume", NULL, lobby_resume, 0, 0},
+    {"list", NULL, lobby_list, 0, 0},
+    {"start", NULL, lobby_start, 0, ROOM},
+    {"leave", NULL, lobby_leave, 0, ROOM},
+    {"chat", NULL, lobby_chat, 0, ROOM},
+    {"sync", NULL, lobby_sync, 0, ROOM},
+    {"record", NULL, lobby_record, 0, ROOM},
+    {"legal", NULL, lobby_legal, 0, PLAYING},
+    {"act", NULL, lobby_act, 0, PLAYING | LOBBY_NEED_TURN},
 };
+
+#undef ROOM
+#undef PLAYING
 
 /* ---- Session ---- */
 
@@ -268,8 +218,13 @@ void sess_handle_line(struct sess *s, const char *line, size_t len, uint64_t now
         } else if (!s->hello && !(op->flags & OP_BEFORE_HELLO)) {
             rc = PROTO_ERR_HELLO_REQUIRED;
         } else {
+            struct lobby_req lreq = {req.msg, req.id, now, msg};
             msg[0] = '\0';
-            rc = op->handler(s, req.msg, req.id, now, msg);
+            rc = lobby_check(&s->peer, op->need, msg);
+            if (rc == PROTO_OK) {
+                rc = op->session ? op->session(s, req.msg, req.id, msg)
+                                 : op->lobby(s->lobby, &s->peer, &lreq);
+            }
         }
     }
     if (rc != PROTO_OK) {

@@ -1,24 +1,32 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * journal.c - group commit of room journals on libuv's thread pool, and
- * the rebuild of rooms at start.
+ * the reading of journals at start. It never reads the lobby: it reports
+ * durability and hands journals back through `struct store_hooks`.
  *
  * On the loop thread, store_append() formats a record into its room's
  * pending buffer and gives it the next sequence number. One write job at a
  * time takes every pending buffer to the thread pool, appends each to its
- * file and fsyncs it (per the policy), then reports on the loop thread the
+ * file and flushes it (per the policy), then reports on the loop thread the
  * highest sequence number now durable. Records that arrive while a job runs
- * wait for the next one, so under load one fsync covers many actions. A
- * failed write keeps its bytes and is retried; nothing is reported durable
- * that is not on disk. A job that wrote to one journal fdatasyncs it; a job
- * that wrote to several makes them all durable with one syncfs() of the
- * data directory's file system, so one flush covers every room's records.
- * A newly created journal also has its directory entry synced. The worker
- * touches only the job it is given.
+ * wait for the next one, so under load one flush covers many actions. With
+ * `batch` a job starts when the oldest waiting record has waited batch_ms;
+ * with `always` and `never` it starts at once, and `never` reports the
+ * records durable as soon as write() returned.
+ *
+ * A failed write keeps its unwritten tail (in the buffer it was in, with no
+ * new allocation) as the file's retry buffer, and is retried every
+ * retry_ms; nothing is reported durable that is not, and nothing is written
+ * twice. A job that wrote to one journal fdatasyncs it; a job that wrote to
+ * several makes them all durable with one syncfs() of the data directory's
+ * file system. A newly created journal also has its directory entry synced.
+ * The worker touches only the job it is given.
  */
 #define _GNU_SOURCE /* syncfs */
-#include "store.h"
+#include "journal.h"
 
+#include <assert.h>
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -30,16 +38,23 @@
 #include <unistd.h>
 
 #include "log.h"
-
-#define RETRY_MS 1000
+#include "proto.h"
 
 struct jfile {
     struct jfile *next;
     char code[PROTO_ROOM_CODE_LEN + 1];
     int fd; /* -1 until the worker opens it */
+    /* Records appended since the last job took this file's buffer. */
     char *buf;
     size_t len, cap;
-    bool in_job;    /* a write job holds this file's fd and old buffer */
+    /* The unwritten tail of a failed write: bytes retry[retry_off,
+     * retry_len), older than `buf`, written first. NULL when none. */
+    char *retry;
+    size_t retry_off, retry_len;
+    /* next_seq when a job last took `buf`: every record still in `buf` has
+     * a higher sequence number. */
+    uint64_t taken_seq;
+    bool in_job;    /* a write job holds this file's fd and a buffer */
     bool forgotten; /* its room was dropped while in a job: free afterwards */
 };
 
@@ -47,11 +62,14 @@ struct jent {
     struct jfile *file; /* NULL for a forget entry */
     char path[PATH_MAX];
     int fd;
-    char *buf;
-    size_t len;
-    size_t written;
+    char *buf; /* owned; bytes [off, len) are to be written */
+    size_t off, len;
+    size_t written; /* absolute position in buf reached so far */
     bool forget;
     int err;
+    int fault_errno; /* test hook: fail this write */
+    bool fault_partial;
+    bool fault_used;
 };
 
 struct job {
@@ -60,30 +78,36 @@ struct job {
     char dir[PATH_MAX];
     struct jent *ents;
     size_t n;
-    uint64_t seq;
+    uint64_t seq; /* durable once this job succeeds */
     enum store_fsync policy;
     uint64_t fsyncs;
     bool force_sync; /* an earlier sync failed: sync even with nothing new */
     int sync_err;
+    int sync_fault; /* test hook: fail the flush with this errno */
+    bool sync_fault_used;
 };
 
 struct store {
     uv_loop_t *loop;
     struct store_config cfg;
-    struct lobby *lobby;
+    struct store_hooks hooks;
     char rooms_dir[PATH_MAX];
     struct jfile *files;
     struct jent *forgets; /* closed files to unlink in the next job */
     size_t nforgets, capforgets;
     uint64_t next_seq;
     uint64_t durable;
+    uint64_t held_bytes; /* appended and not yet written to a file */
+    uint64_t append_calls;
     bool sync_owed; /* bytes are written but their sync failed */
+    bool failing;
     bool job_running;
     bool timer_armed;
     bool stopping;
     bool timer_closed;
     uv_timer_t timer;
     struct store_stats stats;
+    struct store_fault fault;
 };
 
 static void job_start(struct store *st);
@@ -105,7 +129,45 @@ static int journal_path(const struct store *st, const char *code, char *out, siz
     return 0;
 }
 
+/* A room code becomes a file name: exactly PROTO_ROOM_CODE_LEN letters and
+ * digits. */
+static bool is_code(const char *code)
+{
+    size_t i;
+
+    for (i = 0; code[i]; i++) {
+        if (i >= PROTO_ROOM_CODE_LEN || !isalnum((unsigned char)code[i])) {
+            return false;
+        }
+    }
+    return i == PROTO_ROOM_CODE_LEN;
+}
+
 /* ---- Worker (thread pool) ---- */
+
+static void write_entry(struct jent *e)
+{
+    size_t stop = e->len;
+
+    if (e->fault_errno) {
+        e->fault_used = true;
+        stop = e->fault_partial ? e->written + (e->len - e->written) / 2 : e->written;
+    }
+    while (e->written < stop) {
+        ssize_t w = write(e->fd, e->buf + e->written, stop - e->written);
+        if (w < 0 && errno == EINTR) {
+            continue;
+        }
+        if (w <= 0) {
+            e->err = w < 0 ? errno : EIO;
+            return;
+        }
+        e->written += (size_t)w;
+    }
+    if (e->fault_errno) {
+        e->err = e->fault_errno;
+    }
+}
 
 static void work(uv_work_t *req)
 {
@@ -137,24 +199,14 @@ static void work(uv_work_t *req)
             e->fd = open(e->path, O_WRONLY | O_APPEND | O_CLOEXEC);
             if (e->fd < 0 && errno == ENOENT) {
                 e->fd = open(e->path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-                created = e->fd >= 0;
+                created = created || e->fd >= 0;
             }
             if (e->fd < 0) {
                 e->err = errno;
                 continue;
             }
         }
-        while (e->written < e->len) {
-            ssize_t w = write(e->fd, e->buf + e->written, e->len - e->written);
-            if (w < 0 && errno == EINTR) {
-                continue;
-            }
-            if (w <= 0) {
-                e->err = w < 0 ? errno : EIO;
-                break;
-            }
-            e->written += (size_t)w;
-        }
+        write_entry(e);
         if (!e->err) {
             nwritten++;
             last_fd = e->fd;
@@ -164,7 +216,11 @@ static void work(uv_work_t *req)
         return;
     }
     int rc;
-    if (nwritten == 1 && !created && !job->force_sync) {
+    if (job->sync_fault) {
+        job->sync_fault_used = true;
+        errno = job->sync_fault;
+        rc = -1;
+    } else if (nwritten == 1 && !created && !job->force_sync) {
         rc = fdatasync(last_fd);
     } else {
         /* One flush for every journal written (and any new directory
@@ -172,7 +228,9 @@ static void work(uv_work_t *req)
         int dfd = open(job->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         rc = dfd < 0 ? -1 : syncfs(dfd);
         if (dfd >= 0) {
+            int e = errno;
             close(dfd);
+            errno = e;
         }
     }
     job->fsyncs++;
@@ -180,7 +238,7 @@ static void work(uv_work_t *req)
         /* The bytes are in the files; only their durability is unknown.
          * They are not written again (replay would see them twice): the
          * sync is retried until it succeeds. */
-        job->sync_err = errno;
+        job->sync_err = errno ? errno : EIO;
     }
 }
 
@@ -203,47 +261,38 @@ static void arm(struct store *st, uint64_t ms)
     uv_timer_start(&st->timer, on_timer, ms, 0);
 }
 
+static uint64_t retry_ms(const struct store *st)
+{
+    return st->cfg.retry_ms ? st->cfg.retry_ms : STORE_RETRY_MS;
+}
+
 static bool has_pending(const struct store *st)
 {
     if (st->nforgets > 0 || st->sync_owed) {
         return true;
     }
     for (const struct jfile *f = st->files; f; f = f->next) {
-        if (f->len > 0) {
+        if (f->len > 0 || f->retry) {
             return true;
         }
     }
     return false;
 }
 
-/* Puts back the unwritten tail of a failed entry in front of what was
- * appended since. */
+/* Keeps the unwritten tail of a failed entry as its file's retry buffer:
+ * the entry's own buffer, so nothing is allocated and nothing is lost. */
 static void keep_unwritten(struct jent *e)
 {
     struct jfile *f = e->file;
-    size_t left = e->len - e->written;
-    char *merged;
 
-    if (left == 0) {
+    if (e->written == e->len) {
         free(e->buf);
         return;
     }
-    merged = malloc(left + f->len);
-    if (!merged) {
-        /* Cannot even keep it: it stays lost for this process, loudly. */
-        log_error("journal %s: out of memory keeping %zu unwritten bytes", f->code, left);
-        free(e->buf);
-        return;
-    }
-    memcpy(merged, e->buf + e->written, left);
-    if (f->len) {
-        memcpy(merged + left, f->buf, f->len);
-    }
-    free(f->buf);
-    free(e->buf);
-    f->buf = merged;
-    f->len += left;
-    f->cap = f->len;
+    assert(!f->retry); /* a job takes the retry buffer it finds */
+    f->retry = e->buf;
+    f->retry_off = e->written;
+    f->retry_len = e->len;
 }
 
 static void after_work(uv_work_t *req, int status)
@@ -262,26 +311,36 @@ static void after_work(uv_work_t *req, int status)
             }
             continue;
         }
-        e->file->fd = e->fd;
-        e->file->in_job = false;
-        if (e->file->forgotten) {
+        struct jfile *f = e->file;
+        if (e->fault_used && st->fault.write_fails > 0) {
+            st->fault.write_fails--;
+        }
+        st->held_bytes -= e->written - e->off;
+        f->fd = e->fd;
+        f->in_job = false;
+        if (f->forgotten) {
+            /* Its room is gone; what was not written is dropped. */
+            st->held_bytes -= e->len - e->written;
             if (e->fd >= 0) {
                 close(e->fd);
             }
             free(e->buf);
-            free(e->file->buf);
-            free(e->file);
+            free(f->buf);
+            free(f);
             continue;
         }
         if (e->err || status != 0) {
             failed = true;
             st->stats.failures++;
-            log_error("journal %s: %s; retrying", e->file->code,
-                      e->err ? strerror(e->err) : "write cancelled");
+            log_error("journal %s: %s; %zu bytes kept, retrying", f->code,
+                      e->err ? strerror(e->err) : "write cancelled", e->len - e->written);
             keep_unwritten(e);
         } else {
             free(e->buf);
         }
+    }
+    if (job->sync_fault_used && st->fault.sync_fails > 0) {
+        st->fault.sync_fails--;
     }
     if (job->sync_err && status == 0) {
         failed = true;
@@ -294,17 +353,25 @@ static void after_work(uv_work_t *req, int status)
     }
     free(job->ents);
     st->job_running = false;
-    if (!failed) {
-        st->durable = job->seq;
-        lobby_durable(st->lobby, job->seq);
-    }
+    st->failing = failed;
+    uint64_t seq = job->seq;
     free(job);
-    if (has_pending(st)) {
-        if (failed && !st->stopping) {
-            arm(st, RETRY_MS);
-        } else if (!failed) {
-            job_start(st);
+    if (!failed && seq > st->durable) {
+        st->durable = seq;
+        if (st->hooks.durable) {
+            st->hooks.durable(st->hooks.ctx, seq);
         }
+    }
+    if (!has_pending(st)) {
+        return;
+    }
+    if (!failed) {
+        job_start(st);
+    } else if (!st->stopping) {
+        arm(st, retry_ms(st));
+    } else {
+        log_error("journal: stopping with %llu records not on disk",
+                  (unsigned long long)(st->next_seq - st->durable));
     }
 }
 
@@ -317,43 +384,84 @@ static void job_start(struct store *st)
         return;
     }
     for (struct jfile *f = st->files; f; f = f->next) {
-        n += f->len > 0;
+        n += f->len > 0 || f->retry;
     }
     job = calloc(1, sizeof(*job));
     if (!job || !(job->ents = calloc(n ? n : 1, sizeof(*job->ents)))) {
         free(job);
         log_error("journal: out of memory starting a write; retrying");
-        arm(st, RETRY_MS);
+        arm(st, retry_ms(st));
         return;
     }
     job->st = st;
     job->policy = st->cfg.fsync;
     job->seq = st->next_seq;
     job->force_sync = st->sync_owed;
+    if (st->fault.sync_fails > 0 && job->policy != STORE_FSYNC_NEVER) {
+        job->sync_fault = st->fault.sync_errno ? st->fault.sync_errno : EIO;
+    }
     memcpy(job->dir, st->rooms_dir, sizeof(job->dir));
     for (size_t i = 0; i < st->nforgets; i++) {
         job->ents[job->n++] = st->forgets[i];
     }
     st->nforgets = 0;
+    uint64_t faults = st->fault.write_fails;
     for (struct jfile *f = st->files; f; f = f->next) {
-        if (f->len == 0) {
+        if (f->len == 0 && !f->retry) {
             continue;
         }
         struct jent *e = &job->ents[job->n++];
         e->file = f;
         e->fd = f->fd;
-        e->buf = f->buf;
-        e->len = f->len;
+        if (f->retry) {
+            /* The older bytes go alone; records appended since wait for
+             * the next job, so this one vouches only for records that
+             * are older than all of them. */
+            e->buf = f->retry;
+            e->off = e->written = f->retry_off;
+            e->len = f->retry_len;
+            f->retry = NULL;
+            if (f->len > 0 && f->taken_seq < job->seq) {
+                job->seq = f->taken_seq;
+            }
+        } else {
+            e->buf = f->buf;
+            e->len = f->len;
+            f->buf = NULL;
+            f->len = f->cap = 0;
+            f->taken_seq = st->next_seq;
+        }
+        if (faults > 0) {
+            faults--;
+            e->fault_errno = st->fault.write_errno ? st->fault.write_errno : EIO;
+            e->fault_partial = st->fault.write_partial;
+        }
         f->in_job = true;
         (void)journal_path(st, f->code, e->path, sizeof(e->path));
-        f->buf = NULL;
-        f->len = f->cap = 0;
     }
     job->req.data = job;
     st->job_running = true;
     if (uv_queue_work(st->loop, &job->req, work, after_work) != 0) {
         /* Cannot happen with a valid loop; treat as a failed write. */
         after_work(&job->req, UV_ECANCELED);
+    }
+}
+
+/* Something new waits: starts a write now or arms the timer for it. Once
+ * stopping there is no timer, so the write starts at once. */
+static void schedule(struct store *st)
+{
+    if (st->job_running) {
+        return; /* after_work starts the next one */
+    }
+    if (st->stopping) {
+        job_start(st);
+    } else if (st->failing) {
+        arm(st, retry_ms(st)); /* already armed: the retry goes first */
+    } else if (st->cfg.fsync != STORE_FSYNC_BATCH) {
+        job_start(st);
+    } else {
+        arm(st, st->cfg.batch_ms);
     }
 }
 
@@ -370,60 +478,78 @@ static struct jfile *file_get(struct store *st, const char *code)
     if (!f) {
         return NULL;
     }
-    snprintf(f->code, sizeof(f->code), "%s", code);
+    memcpy(f->code, code, sizeof(f->code));
     f->fd = -1;
+    f->taken_seq = st->next_seq;
     f->next = st->files;
     st->files = f;
     return f;
 }
 
-static uint64_t store_append(void *ctx, const char *code, const char *payload, size_t plen)
+/* Appends one record to room `code`'s journal; see journal.h. Nothing is
+ * changed when it fails. */
+int store_append(void *ctx, const char *code, const char *line, size_t len, uint64_t *ret_seq)
 {
     struct store *st = ctx;
-    struct jfile *f = file_get(st, code);
-    size_t len;
-    char *line;
+    size_t total = STORE_SUM_HEX + 1 + len + 1;
 
-    if (!f || !(line = store_record_format(payload, plen, &len))) {
-        /* The record cannot be kept: report the previous number so that
-         * nothing waits forever, and say so. */
-        log_error("journal %s: out of memory; a record was not written", code);
-        return st->next_seq;
+    st->append_calls++;
+    if (st->fault.append_fail_at && st->append_calls == st->fault.append_fail_at) {
+        st->stats.refused++;
+        return st->fault.append_err ? st->fault.append_err : -ENOMEM;
     }
-    if (f->len + len > f->cap) {
+    if (!is_code(code)) {
+        st->stats.refused++;
+        return -EINVAL;
+    }
+    if ((st->cfg.max_pending_records &&
+         st->next_seq - st->durable >= st->cfg.max_pending_records) ||
+        (st->cfg.max_pending_bytes && st->held_bytes + total > st->cfg.max_pending_bytes)) {
+        st->stats.refused++;
+        return -ENOBUFS;
+    }
+    struct jfile *f = file_get(st, code);
+    if (!f) {
+        st->stats.refused++;
+        return -ENOMEM;
+    }
+    if (f->len + total > f->cap) {
         size_t cap = f->cap ? f->cap : 4096;
-        while (cap < f->len + len) {
+        while (cap < f->len + total) {
             cap *= 2;
         }
         char *nb = realloc(f->buf, cap);
         if (!nb) {
-            free(line);
-            log_error("journal %s: out of memory; a record was not written", code);
-            return st->next_seq;
+            st->stats.refused++;
+            return -ENOMEM;
         }
         f->buf = nb;
         f->cap = cap;
     }
-    memcpy(f->buf + f->len, line, len);
-    f->len += len;
-    free(line);
-    st->stats.records++;
-    st->next_seq++;
-    if (!st->job_running) {
-        if (st->cfg.fsync == STORE_FSYNC_ALWAYS || st->stopping) {
-            job_start(st);
-        } else {
-            arm(st, st->cfg.batch_ms);
-        }
+    char *rec = store_record_format(line, len, &total);
+    if (!rec) {
+        st->stats.refused++;
+        return -ENOMEM;
     }
-    return st->next_seq;
+    memcpy(f->buf + f->len, rec, total);
+    free(rec);
+    f->len += total;
+    st->held_bytes += total;
+    st->stats.records++;
+    *ret_seq = ++st->next_seq;
+    schedule(st);
+    return 0;
 }
 
-static void store_forget(void *ctx, const char *code)
+/* Schedules the removal of room `code`'s journal; see journal.h. */
+void store_forget(void *ctx, const char *code)
 {
     struct store *st = ctx;
     struct jfile **p, *f = NULL;
 
+    if (!is_code(code)) {
+        return;
+    }
     for (p = &st->files; *p; p = &(*p)->next) {
         if (strcmp((*p)->code, code) == 0) {
             f = *p;
@@ -450,33 +576,47 @@ static void store_forget(void *ctx, const char *code)
     e->forget = true;
     e->fd = -1;
     (void)journal_path(st, code, e->path, sizeof(e->path));
-    if (f && f->in_job) {
-        /* The running job owns its fd; after_work frees it. */
-        f->forgotten = true;
-    } else if (f) {
+    if (f) {
         /* Records still pending for a dropped room are not worth writing. */
-        e->fd = f->fd;
+        st->held_bytes -= f->len;
         free(f->buf);
-        free(f);
+        f->buf = NULL;
+        f->len = f->cap = 0;
+        if (f->retry) {
+            st->held_bytes -= f->retry_len - f->retry_off;
+            free(f->retry);
+            f->retry = NULL;
+        }
+        if (f->in_job) {
+            /* The running job owns its fd and buffer; after_work frees
+             * them and the file. */
+            f->forgotten = true;
+        } else {
+            e->fd = f->fd;
+            free(f);
+        }
     }
-    if (!st->job_running) {
-        arm(st, st->cfg.batch_ms);
-    }
-}
-
-struct lobby_store store_lobby_ops(struct store *st)
-{
-    struct lobby_store ops = {
-        .append = store_append,
-        .forget = store_forget,
-        .ctx = st,
-    };
-    return ops;
+    schedule(st);
 }
 
 /* ---- Open, load, stop ---- */
 
-int store_open(uv_loop_t *loop, const struct store_config *cfg, struct lobby *lobby,
+int store_fsync_parse(const char *name)
+{
+    if (strcmp(name, "always") == 0) {
+        return STORE_FSYNC_ALWAYS;
+    }
+    if (strcmp(name, "batch") == 0) {
+        return STORE_FSYNC_BATCH;
+    }
+    if (strcmp(name, "never") == 0) {
+        return STORE_FSYNC_NEVER;
+    }
+    return -1;
+}
+
+/* Opens the store; see journal.h. */
+int store_open(uv_loop_t *loop, const struct store_config *cfg, const struct store_hooks *hooks,
                struct store **ret_store)
 {
     struct store *st = calloc(1, sizeof(*st));
@@ -486,13 +626,15 @@ int store_open(uv_loop_t *loop, const struct store_config *cfg, struct lobby *lo
     }
     st->loop = loop;
     st->cfg = *cfg;
-    st->lobby = lobby;
-    if (strlen(cfg->dir) + sizeof("/rooms") + PROTO_ROOM_CODE_LEN + sizeof(".journal.bad") >
+    if (hooks) {
+        st->hooks = *hooks;
+    }
+    size_t dl = strnlen(cfg->dir, sizeof(cfg->dir));
+    if (dl + sizeof("/rooms/") + PROTO_ROOM_CODE_LEN + sizeof(".journal.bad") >
         sizeof(st->rooms_dir)) {
         free(st);
         return -ENAMETOOLONG;
     }
-    size_t dl = strlen(cfg->dir);
     memcpy(st->rooms_dir, cfg->dir, dl);
     memcpy(st->rooms_dir + dl, "/rooms", sizeof("/rooms"));
     if (mkdir(st->rooms_dir, 0700) != 0 && errno != EEXIST) {
@@ -500,7 +642,11 @@ int store_open(uv_loop_t *loop, const struct store_config *cfg, struct lobby *lo
         free(st);
         return -e;
     }
-    uv_timer_init(loop, &st->timer);
+    int rc = uv_timer_init(loop, &st->timer);
+    if (rc != 0) {
+        free(st);
+        return rc;
+    }
     st->timer.data = st;
     *ret_store = st;
     return 0;
@@ -546,12 +692,17 @@ static void set_aside(const char *path)
     }
 }
 
+/* Reads every journal back through the `restore` hook; see journal.h. */
 int store_load(struct store *st, uint64_t now, uint64_t ended_ttl_ms)
 {
-    DIR *d = opendir(st->rooms_dir);
+    DIR *d;
     struct dirent *de;
     int restored = 0;
 
+    if (!st->hooks.restore) {
+        return 0;
+    }
+    d = opendir(st->rooms_dir);
     if (!d) {
         log_error("journal: cannot read %s: %s", st->rooms_dir, strerror(errno));
         return 0;
@@ -562,14 +713,15 @@ int store_load(struct store *st, uint64_t now, uint64_t ended_ttl_ms)
         size_t nlen = strlen(de->d_name), len = 0, good = 0;
         time_t mtime = 0;
         json_t *records = NULL;
-        char err[GAME_MSG_MAX] = "";
+        char err[STORE_ERR_MAX] = "";
 
-        if (nlen != PROTO_ROOM_CODE_LEN + 8 || strcmp(de->d_name + PROTO_ROOM_CODE_LEN, ".journal") != 0) {
+        if (nlen != PROTO_ROOM_CODE_LEN + 8 ||
+            strcmp(de->d_name + PROTO_ROOM_CODE_LEN, ".journal") != 0) {
             continue;
         }
         memcpy(code, de->d_name, PROTO_ROOM_CODE_LEN);
         code[PROTO_ROOM_CODE_LEN] = '\0';
-        if (journal_path(st, code, path, sizeof(path)) != 0) {
+        if (!is_code(code) || journal_path(st, code, path, sizeof(path)) != 0) {
             continue;
         }
         char *data = read_all(path, &len, &mtime);
@@ -580,7 +732,9 @@ int store_load(struct store *st, uint64_t now, uint64_t ended_ttl_ms)
         int rc = store_journal_parse(data, len, &records, &good);
         free(data);
         if (rc < 0) {
-            log_error("journal %s: out of memory reading it", code);
+            log_error("journal %s: cannot read it (out of memory, or a record that is not "
+                      "JSON); left as it is",
+                      code);
             continue;
         }
         if (rc == 1) {
@@ -594,17 +748,14 @@ int store_load(struct store *st, uint64_t now, uint64_t ended_ttl_ms)
         uint64_t age_ms = wall > mtime ? (uint64_t)(wall - mtime) * 1000 : 0;
         const json_t *last = json_array_get(records, json_array_size(records) - 1);
         const char *lt = json_string_value(json_object_get(last, "t"));
-        if (lt && strcmp(lt, "end") == 0 && age_ms >= ended_ttl_ms) {
+        if ((lt && strcmp(lt, "end") == 0 && age_ms >= ended_ttl_ms) ||
+            json_array_size(records) == 0) {
             (void)unlink(path);
             json_decref(records);
             continue;
         }
-        if (json_array_size(records) == 0) {
-            (void)unlink(path);
-            json_decref(records);
-            continue;
-        }
-        if (lobby_restore(st->lobby, records, now, age_ms, err) != 0) {
+        if (st->hooks.restore(st->hooks.ctx, records, now, age_ms, err, sizeof(err)) != 0) {
+            err[sizeof(err) - 1] = '\0';
             log_error("journal %s does not replay (%s); set aside as .bad", code, err);
             set_aside(path);
         } else {
@@ -616,6 +767,7 @@ int store_load(struct store *st, uint64_t now, uint64_t ended_ttl_ms)
     return restored;
 }
 
+/* Flushes what waits and closes the timer; see journal.h. */
 void store_stop(struct store *st)
 {
     st->stopping = true;
@@ -630,11 +782,30 @@ void store_stop(struct store *st)
     job_start(st);
 }
 
+/* Counters and what waits now; see journal.h. */
 struct store_stats store_stats(const struct store *st)
 {
-    return st->stats;
+    struct store_stats s = st->stats;
+
+    s.durable_seq = st->durable;
+    s.pending_records = st->next_seq - st->durable;
+    s.pending_bytes = st->held_bytes;
+    s.failing = st->failing;
+    return s;
 }
 
+/* Test hook: the faults to inject from now on; see journal.h. */
+void store_set_fault(struct store *st, const struct store_fault *fault)
+{
+    if (fault) {
+        st->fault = *fault;
+    } else {
+        memset(&st->fault, 0, sizeof(st->fault));
+    }
+    st->append_calls = 0;
+}
+
+/* Frees the store and closes its files; see journal.h. */
 void store_free(struct store *st)
 {
     if (!st) {
@@ -647,6 +818,7 @@ void store_free(struct store *st)
             close(f->fd);
         }
         free(f->buf);
+        free(f->retry);
         free(f);
     }
     for (size_t i = 0; i < st->nforgets; i++) {

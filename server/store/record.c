@@ -5,7 +5,7 @@
  * the first line that is unterminated or fails its checksum, so a record
  * torn by a power cut is dropped and everything before it kept. No I/O.
  */
-#include "store.h"
+#include "record.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -78,6 +78,13 @@ int store_journal_parse(const char *data, size_t len, json_t **ret_records, size
             break;
         }
         rec = json_loadb(payload, plen, 0, NULL);
+        if (!rec) {
+            /* The checksum vouches for these bytes, so the parser most
+             * likely ran out of memory (jansson does not say so reliably).
+             * Either way the journal must not be cut short for it. */
+            json_decref(records);
+            return -1;
+        }
         if (!json_is_object(rec)) {
             json_decref(rec);
             break;
@@ -91,18 +98,4 @@ int store_journal_parse(const char *data, size_t len, json_t **ret_records, size
     *ret_records = records;
     *ret_good = pos;
     return pos == len ? 0 : 1;
-}
-
-int store_fsync_parse(const char *name)
-{
-    if (strcmp(name, "always") == 0) {
-        return STORE_FSYNC_ALWAYS;
-    }
-    if (strcmp(name, "batch") == 0) {
-        return STORE_FSYNC_BATCH;
-    }
-    if (strcmp(name, "never") == 0) {
-        return STORE_FSYNC_NEVER;
-    }
-    return -1;
 }

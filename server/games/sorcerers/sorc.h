@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sorc.h - the Sorcerers rules core: card table, flat game state, decoded
- * actions and the functions shared between the core's files. The state is a
- * fixed-size, pointer-free block (memcpy copies a game, memcmp compares two);
- * the card table is static const data. Nothing here may do I/O, read clocks or
- * keep global mutable state. Rule files (sorc_state.c, sorc_rules.c,
- * sorc_legal.c, sorc_invariants.c) never include jansson; JSON lives only in
- * sorc_codec.c and sorc_view.c.
+ * sorc.h - the one internal header of the Sorcerers rules core: card table,
+ * flat game state, decoded actions, the view's sections and the functions
+ * shared between the core's files. The state is a fixed-size, pointer-free
+ * block (memcpy copies a game, memcmp compares two); the card table is
+ * static const data. Nothing here may do I/O, read clocks or keep global
+ * mutable state. The server sees only `sorc_game` (sorc_game.c). Rule files
+ * (sorc_state.c, sorc_rules.c, sorc_legal.c, sorc_invariants.c) never use
+ * JSON; it lives only in sorc_codec.c (actions, options, positions) and
+ * sorc_view.c (the view).
  */
 #ifndef CONCLAVE_SORC_H
 #define CONCLAVE_SORC_H
@@ -14,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "game.h"
 #include "rng.h"
 
 #define SORC_NCARDS 112
@@ -145,7 +148,7 @@ struct sorc_card {
 extern const struct sorc_card sorc_cards[SORC_NCARDS];
 
 /* Card index of `id`, or SORC_NONE. */
-uint8_t sorc_card_find(const char *id);
+uint8_t sorc__card_find(const char *id);
 
 /* ---- State ---- */
 
@@ -376,14 +379,89 @@ struct sorc_action {
     uint8_t ch_target[2];
 };
 
-/* A list of actions built by sorc_legal_list. */
+/* A list of actions built by sorc__legal_list. */
 #define SORC_MAX_LEGAL 2048
 struct sorc_legal {
     int n;
     struct sorc_action a[SORC_MAX_LEGAL];
 };
 
-/* ---- Shared functions (sorc__ = internal to the core) ---- */
+/* ---- The view's sections (sorc_view.c), sorted by key bytes ---- */
+
+enum sorc_section {
+    SORC_SEC_ACTIVE = 0,
+    SORC_SEC_DECK_SIZE,
+    SORC_SEC_DISCARD,
+    SORC_SEC_DUEL,
+    SORC_SEC_EVENT,
+    SORC_SEC_GAME,
+    SORC_SEC_GATES,
+    SORC_SEC_GRIMHOLD,
+    SORC_SEC_LOG,
+    SORC_SEC_MARKERS,
+    SORC_SEC_MAX_TURNS,
+    SORC_SEC_MOVED_BETWEEN_HANDS,
+    SORC_SEC_PHASE,
+    SORC_SEC_PLAY,
+    SORC_SEC_RESULT,
+    SORC_SEC_SEATS,
+    SORC_SEC_STEALS_LEFT,
+    SORC_SEC_TURN,
+    SORC_NSECTIONS,
+};
+
+/* sorc_game's sections: sorc__sections[k] is bit k of sorc__changed(). */
+extern const struct game_section sorc__sections[SORC_NSECTIONS];
+
+/* game_ops.changed: the sections (and GAME_CHANGED_YOU) that may differ
+ * between the states `before` and `after`. */
+uint64_t sorc__changed(const void *before, const void *after);
+
+/* game_ops.you: the private view of `seat` (0 or 1); new reference, NULL on
+ * ENOMEM. */
+json_t *sorc__you(const void *state, int seat);
+
+/* game_ops.result: NULL while the game runs, else a new reference to
+ * {"scores", "winners", "reason"} (NULL on ENOMEM). */
+json_t *sorc__result(const void *state);
+
+/* ---- The JSON edge (sorc_codec.c) ---- */
+
+/* Decodes a wire action (borrowed) into *ret_a. Returns 0, or -1 when it is
+ * malformed (unknown type, missing or ill-typed field, unknown card id). */
+int sorc_action_decode(const json_t *json, struct sorc_action *ret_a);
+
+/* Encodes *a in canonical form. New reference, NULL on ENOMEM. */
+json_t *sorc_action_encode(const struct sorc_action *a);
+
+/* game_ops.options_schema: new reference, NULL on ENOMEM. */
+json_t *sorc__options_schema(void);
+
+/* Parses `options` (borrowed; NULL or null for the defaults) for `nseats`
+ * seats into *ret_seat (the Merlinian seat, -1 random) and *ret_max_turns.
+ * GAME_OK, or GAME_E_BAD_OPTION with a message in `err`. */
+int sorc__options_parse(const json_t *options, int nseats, int *ret_seat, int *ret_max_turns,
+                        struct game_error *err);
+
+/* The actions of `l` as a JSON array in list order; new reference, NULL on
+ * ENOMEM. */
+json_t *sorc__legal_encode(const struct sorc_legal *l);
+
+/* Builds a position in *st from `pos` (borrowed): {"seed", "merlinian_seat",
+ * "turn", "max_turns", "dave", "morgana", "play": [{"card", "objects"}],
+ * "hands": {"mer", "mor"}, "discard", "deck" (top first), "rest": "deck",
+ * "discard" or "hand_mer" (where unlisted cards go, list order), "gates",
+ * "start": "lore" | "recruit" | "recruit_mor" | "event" | "event_priority"
+ * (with "priority" and "last_pass") | "encounter" | "duel" (with "duel":
+ * [mer, mor]) | "end"}. Runs the automatic steps from `start`. Returns 0, or
+ * -1 with a message in `err`. Tests only. */
+int sorc_state_load(struct sorc_state *st, const json_t *pos, struct game_error *err);
+
+/* Zones and counters of *st in the position format (without "start");
+ * new reference. Tests only. */
+json_t *sorc_state_dump(const struct sorc_state *st);
+
+/* ---- Shared functions of the rules (sorc__ = internal to the core) ---- */
 
 /* Side of `seat` and seat of `side`. */
 int sorc__side(const struct sorc_state *st, int seat);
@@ -391,23 +469,25 @@ int sorc__seat(const struct sorc_state *st, int side);
 
 /* Sets up a new game in `st` (zeroed by the caller). merlinian_seat is 0, 1
  * or -1 (random from the generator); max_turns 0 means no limit. */
-void sorc_state_setup(struct sorc_state *st, const uint8_t seed[32], int merlinian_seat,
-                      int max_turns, const char *name0, const char *name1);
+void sorc__setup(struct sorc_state *st, const uint8_t seed[32], int merlinian_seat,
+                 int max_turns, const char *name0, const char *name1);
 
 /* Continues the automatic steps until some seat must decide or the game is
  * over. Used by setup and by position loading. */
 void sorc__run(struct sorc_state *st);
 
-/* Validates and applies `a` for `seat` on `st` (a scratch copy: on refusal the
- * caller discards it). Returns GAME_OK or a game_status with `msg` filled. */
-int sorc_rules_apply(struct sorc_state *st, int seat, const struct sorc_action *a, char *msg,
-                     size_t msglen);
+/* Validates and applies `a` for `seat`, an active seat, on `st` (a scratch
+ * copy: on a refusal the caller discards it, half-changed or not). Returns
+ * GAME_OK or a game_status with the refusal in `err`. */
+int sorc__rules_apply(struct sorc_state *st, int seat, const struct sorc_action *a,
+                      struct game_error *err);
 
 /* Fills `out` with every action `seat` may send now. */
-void sorc_legal_list(const struct sorc_state *st, int seat, struct sorc_legal *out);
+void sorc__legal_list(const struct sorc_state *st, int seat, struct sorc_legal *out);
 
-/* 0 when every invariant holds, else -1 with a description in msg. */
-int sorc_state_check(const struct sorc_state *st, char *msg, size_t msglen);
+/* game_ops.check_invariants: 0 when every invariant of the state holds,
+ * else -1 with a description in `err`. */
+int sorc__check_invariants(const void *state, struct game_error *err);
 
 /* Helpers the view and legal list share with the rules. */
 int sorc__find_inplay(const struct sorc_state *st, uint8_t card);

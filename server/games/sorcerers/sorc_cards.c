@@ -1460,7 +1460,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
 };
 
 /* Returns the card index of `id`, or SORC_NONE when no card has that id. */
-uint8_t sorc_card_find(const char *id)
+uint8_t sorc__card_find(const char *id)
 {
     if (!id) {
         return SORC_NONE;

@@ -1,19 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sorc_codec.c - the JSON edge of the Sorcerers core: options, the
- * `struct game_ops sorc_game` table, action decoding and encoding, the
- * legal-list and result wrappers, and the position load/dump pair used by
- * the scenario tests. It owns the wire spelling of actions; it must never
- * hold rules (those live in sorc_rules.c) and never do I/O.
+ * sorc_codec.c - the JSON edge of the Sorcerers core, views aside: action
+ * decoding and encoding, the options schema and option parsing, the
+ * encoding of the legal list, and the position load/dump pair used by the
+ * scenario tests. It owns the wire spelling of actions and options; it must
+ * never hold rules (those live in sorc_rules.c) and never do I/O.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "game.h"
 #include "json_util.h"
 #include "sorc.h"
-#include "sorc_codec.h"
 
 static const char *const atype_names[SORC_A_COUNT] = {
     [SORC_A_DEAL] = "deal",
@@ -59,13 +57,15 @@ static int card_field(const json_t *obj, const char *key, int nullable, uint8_t 
     if (!json_is_string(v)) {
         return -1;
     }
-    *ret = sorc_card_find(json_string_value(v));
+    *ret = sorc__card_find(json_string_value(v));
     return *ret == SORC_NONE ? -1 : 0;
 }
 
-/* Decodes `json` into *a; 0 or -1 (bad_action). See sorc_codec.h. */
-int sorc_action_decode(const json_t *json, struct sorc_action *a)
+/* Decodes `json` into *ret_a; 0 or -1 (bad_action). See sorc.h. */
+int sorc_action_decode(const json_t *json, struct sorc_action *ret_a)
 {
+    struct sorc_action decoded;
+    struct sorc_action *a = &decoded;
     const char *type;
     int t = 0;
     int rc = 0;
@@ -168,7 +168,11 @@ int sorc_action_decode(const json_t *json, struct sorc_action *a)
     default:
         break;
     }
-    return rc ? -1 : 0;
+    if (rc) {
+        return -1;
+    }
+    *ret_a = decoded;
+    return 0;
 }
 
 static json_t *card_json(uint8_t c)
@@ -176,7 +180,7 @@ static json_t *card_json(uint8_t c)
     return c < SORC_NCARDS ? json_string(sorc_cards[c].id) : json_null();
 }
 
-/* Encodes *a in canonical form; new reference or NULL. See sorc_codec.h. */
+/* Encodes *a in canonical form; new reference or NULL. See sorc.h. */
 json_t *sorc_action_encode(const struct sorc_action *a)
 {
     json_t *o = json_object();
@@ -264,17 +268,18 @@ json_t *sorc_action_encode(const struct sorc_action *a)
 
 /* ---- Options ---- */
 
-static json_t *sorc_options_schema(void)
+/* The options schema of game.h; new reference or NULL. See sorc.h. */
+json_t *sorc__options_schema(void)
 {
     return json_pack("{s:{s:s, s:[s,i,i], s:s}, s:{s:s, s:i, s:i, s:i}}", "merlinian_seat",
                      "type", "enum", "values", "random", 0, 1, "default", "random", "max_turns",
                      "type", "int", "min", 0, "max", 10000, "default", 100);
 }
 
-/* Parses options into *ret_seat (-1 random) and *ret_max; GAME_OK or
- * GAME_E_BAD_OPTION. */
-static int parse_options(const json_t *options, int nseats, int *ret_seat, int *ret_max,
-                         struct game_error *err)
+/* Parses options into *ret_seat (-1 random) and *ret_max_turns; GAME_OK or
+ * GAME_E_BAD_OPTION. See sorc.h. */
+int sorc__options_parse(const json_t *options, int nseats, int *ret_seat, int *ret_max_turns,
+                        struct game_error *err)
 {
     const char *key;
     const json_t *v;
@@ -318,160 +323,26 @@ static int parse_options(const json_t *options, int nseats, int *ret_seat, int *
         }
     }
     *ret_seat = seat;
-    *ret_max = max;
+    *ret_max_turns = max;
     return GAME_OK;
 }
 
-static int sorc_check_options(const json_t *options, int nseats, struct game_error *err)
+/* ---- Legal list ---- */
+
+/* The actions of `l` encoded in list order; new reference or NULL. See
+ * sorc.h. */
+json_t *sorc__legal_encode(const struct sorc_legal *l)
 {
-    int seat;
-    int max;
-
-    return parse_options(options, nseats, &seat, &max, err);
-}
-
-static int sorc_init(void *state, const json_t *options, const struct game_setup *setup,
-                     struct game_error *err)
-{
-    struct sorc_state *st = state;
-    char names[2][SORC_NAME_MAX];
-    int seat;
-    int max;
-    int rc = parse_options(options, setup->nseats, &seat, &max, err);
-
-    if (rc != GAME_OK) {
-        return rc;
-    }
-    memset(st, 0, sizeof(*st));
-    memset(names, 0, sizeof(names));
-    for (int i = 0; i < 2; i++) {
-        snprintf(names[i], SORC_NAME_MAX, "%s", setup->names[i][0] ? setup->names[i] : "?");
-    }
-    sorc_state_setup(st, setup->seed, seat, max, names[0], names[1]);
-    return GAME_OK;
-}
-
-/* ---- Apply, legal, active, result ---- */
-
-static int sorc_apply(void *state, int seat, const json_t *action, struct game_error *err)
-{
-    struct sorc_state *st = state;
-    struct sorc_state scratch;
-    struct sorc_action a;
-    char msg[GAME_MSG_MAX];
-    int rc;
-
-    /* R-sorcerers-4.4: game_over, not_your_turn, bad_action, then the rules. */
-    if (st->over) {
-        return game_error_set(err, GAME_E_OVER, "R-sorcerers-7: the game is over");
-    }
-    if (seat < 0 || seat > 1 || !st->act[sorc__side(st, seat)]) {
-        return game_error_set(err, GAME_E_NOT_TURN,
-                              "R-sorcerers-4.2: it is not your decision now");
-    }
-    if (sorc_action_decode(action, &a) < 0) {
-        return game_error_set(err, GAME_E_BAD_ACTION,
-                              "R-sorcerers-10: malformed action (see the action reference)");
-    }
-    memcpy(&scratch, st, sizeof(scratch));
-    msg[0] = '\0';
-    rc = sorc_rules_apply(&scratch, seat, &a, msg, sizeof(msg));
-    if (rc == GAME_E_BAD_ACTION) {
-        return game_error_set(err, GAME_E_BAD_ACTION,
-                              "R-sorcerers-5.5.2: list the negation choices in slot order");
-    }
-    if (rc != GAME_OK) {
-        return game_error_set(err, rc, "%s", msg);
-    }
-    memcpy(st, &scratch, sizeof(scratch));
-    return GAME_OK;
-}
-
-/* Legal actions of `seat` as a JSON array; new reference or NULL. */
-json_t *sorc_legal_json(const void *state, int seat)
-{
-    struct sorc_legal *l = malloc(sizeof(*l));
     json_t *arr = json_array();
 
-    if (!l || !arr) {
-        free(l);
-        json_decref(arr);
-        return NULL;
-    }
-    sorc_legal_list(state, seat, l);
-    for (int i = 0; i < l->n; i++) {
+    for (int i = 0; arr && i < l->n; i++) {
         if (game_json_push(arr, sorc_action_encode(&l->a[i])) < 0) {
-            free(l);
             json_decref(arr);
             return NULL;
         }
     }
-    free(l);
     return arr;
 }
-
-static unsigned sorc_active(const void *state)
-{
-    const struct sorc_state *st = state;
-    unsigned m = 0;
-
-    if (st->over) {
-        return 0;
-    }
-    for (int s = 0; s < 2; s++) {
-        if (st->act[s]) {
-            m |= 1u << sorc__seat(st, s);
-        }
-    }
-    return m;
-}
-
-/* The result object (see game.h); new reference, NULL while running. */
-json_t *sorc_result_json(const void *state)
-{
-    const struct sorc_state *st = state;
-    json_t *scores;
-    json_t *winners;
-
-    if (!st->over) {
-        return NULL;
-    }
-    int ws = st->winner_side >= 0 ? sorc__seat(st, st->winner_side) : -1;
-    scores = json_pack("[i,i]", ws == 0, ws == 1);
-    winners = ws >= 0 ? json_pack("[i]", ws) : json_array();
-    /* json_pack frees what it was given when any part is missing. */
-    return json_pack("{s:o, s:o, s:s}", "scores", scores, "winners", winners, "reason",
-                     sorc__reason_name(st->reason));
-}
-
-static int sorc_check_invariants(const void *state, struct game_error *err)
-{
-    char msg[GAME_MSG_MAX];
-
-    if (sorc_state_check(state, msg, sizeof(msg)) < 0) {
-        game_error_set(err, GAME_E_ILLEGAL, "%s", msg);
-        return -1;
-    }
-    return 0;
-}
-
-const struct game_ops sorc_game = {
-    .id = "sorcerers",
-    .title = "Sorcerers",
-    .min_players = 2,
-    .max_players = 2,
-    .state_size = sizeof(struct sorc_state),
-    .options_schema = sorc_options_schema,
-    .check_options = sorc_check_options,
-    .init = sorc_init,
-    .apply = sorc_apply,
-    .view = sorc_view_json,
-    .legal = sorc_legal_json,
-    .active = sorc_active,
-    .result = sorc_result_json,
-    .check_invariants = sorc_check_invariants,
-    .tests = &sorc_tests,
-};
 
 /* ---- Positions (tests) ---- */
 
@@ -496,7 +367,7 @@ static int card_list(const json_t *arr, uint8_t *out, uint8_t *ret_n, uint8_t *s
         return -1;
     }
     json_array_foreach(arr, i, v) {
-        uint8_t c = sorc_card_find(json_string_value(v));
+        uint8_t c = sorc__card_find(json_string_value(v));
         if (c == SORC_NONE || seen[c]) {
             return -1;
         }
@@ -507,8 +378,8 @@ static int card_list(const json_t *arr, uint8_t *out, uint8_t *ret_n, uint8_t *s
     return 0;
 }
 
-/* Builds a position from `pos`; see sorc_codec.h for the format. */
-int sorc_state_load(struct sorc_state *st, const json_t *pos, char *msg, size_t msglen)
+/* Builds a position from `pos`; see sorc.h for the format. */
+int sorc_state_load(struct sorc_state *st, const json_t *pos, struct game_error *err)
 {
     uint8_t seen[SORC_NCARDS];
     uint8_t seed[32];
@@ -528,7 +399,7 @@ int sorc_state_load(struct sorc_state *st, const json_t *pos, char *msg, size_t 
     memset(seed, 0, sizeof(seed));
 #define LOAD_FAIL(what)                                                                        \
     do {                                                                                       \
-        snprintf(msg, msglen, "position: bad %s", what);                                       \
+        game_error_set(err, GAME_E_BAD_ACTION, "position: bad %s", what);                      \
         return -1;                                                                             \
     } while (0)
     if (!json_is_object(pos)) {
@@ -573,7 +444,7 @@ int sorc_state_load(struct sorc_state *st, const json_t *pos, char *msg, size_t 
         LOAD_FAIL("play");
     }
     json_array_foreach(play, i, e) {
-        uint8_t c = sorc_card_find(game_json_str(e, "card"));
+        uint8_t c = sorc__card_find(game_json_str(e, "card"));
         uint8_t objs[SORC_NCARDS];
         uint8_t no;
         int ip;
@@ -612,7 +483,8 @@ int sorc_state_load(struct sorc_state *st, const json_t *pos, char *msg, size_t 
     }
     /* Unlisted cards go under the deck (or to the discard pile), list order. */
     for (int c = SORC_NCARDS - 1; c >= 0; c--) {
-        if (!seen[c] && !(rest && (strcmp(rest, "discard") == 0 || strcmp(rest, "hand_mer") == 0))) {
+        if (!seen[c] &&
+            !(rest && (strcmp(rest, "discard") == 0 || strcmp(rest, "hand_mer") == 0))) {
             st->deck[st->ndeck++] = (uint8_t)c;
         }
     }
@@ -628,7 +500,7 @@ int sorc_state_load(struct sorc_state *st, const json_t *pos, char *msg, size_t 
         st->deck[st->ndeck++] = tmp[k];
     }
     json_array_foreach(json_object_get(pos, "gates"), i, e) {
-        uint8_t c = sorc_card_find(json_string_value(e));
+        uint8_t c = sorc__card_find(json_string_value(e));
         if (c == SORC_NONE) {
             LOAD_FAIL("gates");
         }
@@ -652,7 +524,7 @@ int sorc_state_load(struct sorc_state *st, const json_t *pos, char *msg, size_t 
     if (st->stage == SORC_S_COMBO) {
         const json_t *d = json_object_get(pos, "duel");
         for (int s = 0; s < 2; s++) {
-            uint8_t c = sorc_card_find(json_string_value(json_array_get(d, (size_t)s)));
+            uint8_t c = sorc__card_find(json_string_value(json_array_get(d, (size_t)s)));
             if (c == SORC_NONE || sorc__find_inplay(st, c) < 0 || sorc__controller(c) != s) {
                 LOAD_FAIL("duel");
             }
@@ -661,7 +533,7 @@ int sorc_state_load(struct sorc_state *st, const json_t *pos, char *msg, size_t 
     }
     sorc__log(st, "Position loaded.");
     sorc__run(st);
-    return sorc_state_check(st, msg, msglen);
+    return sorc__check_invariants(st, err);
 #undef LOAD_FAIL
 }
 

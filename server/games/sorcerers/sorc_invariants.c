@@ -8,18 +8,21 @@
  */
 #include "sorc.h"
 
-#include <stdio.h>
 #include <string.h>
+
+#include "game.h"
 
 #define FAIL(...)                                                                              \
     do {                                                                                       \
-        snprintf(msg, msglen, __VA_ARGS__);                                                    \
+        game_error_set(err, GAME_E_ILLEGAL, __VA_ARGS__);                                      \
         return -1;                                                                             \
     } while (0)
 
-/* Checks every invariant of `st`; 0, or -1 with a description in msg. */
-int sorc_state_check(const struct sorc_state *st, char *msg, size_t msglen)
+/* Checks every invariant of the state; 0, or -1 with a description in `err`
+ * (status GAME_E_ILLEGAL). See sorc.h. */
+int sorc__check_invariants(const void *state, struct game_error *err)
 {
+    const struct sorc_state *st = state;
     int count[SORC_NCARDS];
 
     memset(count, 0, sizeof(count));

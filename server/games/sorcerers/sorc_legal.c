@@ -3,7 +3,7 @@
  * sorc_legal.c - the list of every action a seat may send now, in canonical
  * form and in the order the rules fix (hand order, entry order, attachment
  * order, list_index order). Every listed action is accepted unchanged by
- * sorc_rules_apply; the list is built by trying candidates on a scratch copy
+ * sorc__rules_apply; the list is built by trying candidates on a scratch copy
  * of the state, so the two can never disagree. It must never modify the
  * state it is given and never touch JSON.
  */
@@ -17,13 +17,13 @@
 static void try_add(const struct sorc_state *st, int seat, const struct sorc_action *a,
                     struct sorc_legal *out, struct sorc_state *scratch)
 {
-    char msg[GAME_MSG_MAX];
+    struct game_error err;
 
     if (out->n >= SORC_MAX_LEGAL) {
         return;
     }
     memcpy(scratch, st, sizeof(*st));
-    if (sorc_rules_apply(scratch, seat, a, msg, sizeof(msg)) == GAME_OK) {
+    if (sorc__rules_apply(scratch, seat, a, &err) == GAME_OK) {
         out->a[out->n++] = *a;
     }
 }
@@ -69,7 +69,7 @@ static int objects_of(const struct sorc_state *st, int side, uint8_t *out)
 }
 
 /* Fills `out` with every action `seat` may send now; see sorc.h. */
-void sorc_legal_list(const struct sorc_state *st, int seat, struct sorc_legal *out)
+void sorc__legal_list(const struct sorc_state *st, int seat, struct sorc_legal *out)
 {
     struct sorc_state *scratch;
     struct sorc_state buf;

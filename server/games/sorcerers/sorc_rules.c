@@ -2,7 +2,7 @@
 /*
  * sorc_rules.c - the Sorcerers turn machine: the automatic steps between
  * decisions (sorc__run) and the validation and application of every action
- * (sorc_rules_apply). It owns who is asked what and the order of resolution;
+ * (sorc__rules_apply). It owns who is asked what and the order of resolution;
  * it works on a scratch copy handed in by the caller, so a refusal may leave
  * that copy half-changed but must report it. It must never touch JSON, do
  * I/O, or reveal hidden information in a refusal message.
@@ -17,11 +17,11 @@
 
 /* ---- Small helpers ---- */
 
-/* Sets the refusal message "R-sorcerers-<rule> <token>: <text>". */
-static int refuse(char *msg, size_t msglen, const char *rule, const char *token, const char *fmt,
-                  ...) __attribute__((format(printf, 5, 6)));
+/* Refuses with GAME_E_ILLEGAL and the message "R-sorcerers-<rule> <token>: <text>". */
+static int refuse(struct game_error *err, const char *rule, const char *token, const char *fmt,
+                  ...) __attribute__((format(printf, 4, 5)));
 
-static int refuse(char *msg, size_t msglen, const char *rule, const char *token, const char *fmt,
+static int refuse(struct game_error *err, const char *rule, const char *token, const char *fmt,
                   ...)
 {
     char text[GAME_MSG_MAX];
@@ -30,8 +30,7 @@ static int refuse(char *msg, size_t msglen, const char *rule, const char *token,
     va_start(ap, fmt);
     vsnprintf(text, sizeof(text), fmt, ap);
     va_end(ap);
-    snprintf(msg, msglen, "R-sorcerers-%s %s: %s", rule, token, text);
-    return GAME_E_ILLEGAL;
+    return game_error_set(err, GAME_E_ILLEGAL, "R-sorcerers-%s %s: %s", rule, token, text);
 }
 
 static const char *cname(uint8_t c)
@@ -836,10 +835,10 @@ static void sealed_done(struct sorc_state *st, int side)
     }
 }
 
-#define REFUSE(rule, token, ...) refuse(msg, msglen, rule, token, __VA_ARGS__)
+#define REFUSE(rule, token, ...) refuse(err, rule, token, __VA_ARGS__)
 
-static int do_recruit(struct sorc_state *st, int side, const struct sorc_action *a, char *msg,
-                      size_t msglen)
+static int do_recruit(struct sorc_state *st, int side, const struct sorc_action *a,
+                      struct game_error *err)
 {
     switch (a->type) {
     case SORC_A_RECRUIT: {
@@ -948,7 +947,8 @@ static int do_recruit(struct sorc_state *st, int side, const struct sorc_action 
         sorc__run(st);
         return GAME_OK;
     default:
-        return GAME_E_BAD_ACTION;
+        return REFUSE("4.5", "wrong_phase", "that action is not accepted in the %s state",
+                      sorc__phase_name(st->phase));
     }
 }
 
@@ -964,8 +964,8 @@ static int matches(uint8_t card, int what)
     return 1;
 }
 
-static int do_activate(struct sorc_state *st, int side, const struct sorc_action *a, char *msg,
-                       size_t msglen)
+static int do_activate(struct sorc_state *st, int side, const struct sorc_action *a,
+                       struct game_error *err)
 {
     uint8_t c = a->card;
     const struct sorc_card *cd;
@@ -1093,8 +1093,8 @@ static int do_activate(struct sorc_state *st, int side, const struct sorc_action
     return GAME_OK;
 }
 
-static int do_encounter(struct sorc_state *st, int side, const struct sorc_action *a, char *msg,
-                        size_t msglen)
+static int do_encounter(struct sorc_state *st, int side, const struct sorc_action *a,
+                        struct game_error *err)
 {
     struct sorc_combo *k = &st->combo[side];
     uint8_t s = a->sorcerer;
@@ -1122,8 +1122,8 @@ static int do_encounter(struct sorc_state *st, int side, const struct sorc_actio
     return GAME_OK;
 }
 
-static int do_combo(struct sorc_state *st, int side, const struct sorc_action *a, char *msg,
-                    size_t msglen)
+static int do_combo(struct sorc_state *st, int side, const struct sorc_action *a,
+                    struct game_error *err)
 {
     struct sorc_combo *k = &st->combo[side];
     int ip = sorc__find_inplay(st, k->final);
@@ -1210,8 +1210,8 @@ static int do_combo(struct sorc_state *st, int side, const struct sorc_action *a
     return GAME_OK;
 }
 
-static int do_negate(struct sorc_state *st, int side, const struct sorc_action *a, char *msg,
-                     size_t msglen)
+static int do_negate(struct sorc_state *st, int side, const struct sorc_action *a,
+                     struct game_error *err)
 {
     struct sorc_combo *k = &st->combo[side];
     int slots[2];
@@ -1225,7 +1225,8 @@ static int do_negate(struct sorc_state *st, int side, const struct sorc_action *
     }
     if (a->nchoices == 2 && n == 2 && a->ch_card[0] == k->slot[slots[1]] &&
         a->ch_card[1] == k->slot[slots[0]]) {
-        return GAME_E_BAD_ACTION;
+        return game_error_set(err, GAME_E_BAD_ACTION,
+                              "R-sorcerers-5.5.2: list the negation choices in slot order");
     }
     if (a->nchoices != n) {
         return REFUSE("5.5.2", "missing_choice",
@@ -1269,8 +1270,8 @@ int sorc__is_defense_negator(uint8_t d)
 }
 
 /* Validates and applies one action; see sorc.h. */
-int sorc_rules_apply(struct sorc_state *st, int seat, const struct sorc_action *a, char *msg,
-                     size_t msglen)
+int sorc__rules_apply(struct sorc_state *st, int seat, const struct sorc_action *a,
+                      struct game_error *err)
 {
     int side = sorc__side(st, seat);
     int opp = side ^ 1;
@@ -1298,7 +1299,7 @@ int sorc_rules_apply(struct sorc_state *st, int seat, const struct sorc_action *
         sorc__run(st);
         return GAME_OK;
     case SORC_P_RECRUIT:
-        return do_recruit(st, side, a, msg, msglen);
+        return do_recruit(st, side, a, err);
     case SORC_P_EVENT:
         if (a->type == SORC_A_PASS) {
             sorc__log(st, "%s passes.", sorc__name(st, side));
@@ -1312,7 +1313,7 @@ int sorc_rules_apply(struct sorc_state *st, int seat, const struct sorc_action *
             sorc__run(st);
             return GAME_OK;
         }
-        return do_activate(st, side, a, msg, msglen);
+        return do_activate(st, side, a, err);
     case SORC_P_EVENT_TRACK:
         if (a->card != SORC_NONE) {
             int at = -1;
@@ -1362,9 +1363,9 @@ int sorc_rules_apply(struct sorc_state *st, int seat, const struct sorc_action *
         }
         return GAME_OK;
     case SORC_P_ENCOUNTER:
-        return do_encounter(st, side, a, msg, msglen);
+        return do_encounter(st, side, a, err);
     case SORC_P_DUEL_COMBO:
-        return do_combo(st, side, a, msg, msglen);
+        return do_combo(st, side, a, err);
     case SORC_P_DUEL_CLEAR_MIND:
         if (a->type == SORC_A_CLEAR_MIND) {
             if (sorc__hand_take(st, side, a->card) < 0) {
@@ -1381,7 +1382,7 @@ int sorc_rules_apply(struct sorc_state *st, int seat, const struct sorc_action *
         sorc__run(st);
         return GAME_OK;
     case SORC_P_DUEL_NEGATE:
-        return do_negate(st, side, a, msg, msglen);
+        return do_negate(st, side, a, err);
     case SORC_P_DUEL_DEFENSE:
         if (a->type == SORC_A_DEFENSE) {
             if (sorc__hand_index(st, side, a->card) < 0) {

@@ -555,8 +555,8 @@ int sorc__negator_has_target(const struct sorc_state *st, int side, int slot)
 /* ---- Setup ---- */
 
 /* R-sorcerers-3: builds the starting position and runs turn 1's Lore. */
-void sorc_state_setup(struct sorc_state *st, const uint8_t seed[32], int merlinian_seat,
-                      int max_turns, const char *name0, const char *name1)
+void sorc__setup(struct sorc_state *st, const uint8_t seed[32], int merlinian_seat,
+                 int max_turns, const char *name0, const char *name1)
 {
     st->magic = SORC_MAGIC;
     game_rng_seed(&st->rng, seed);

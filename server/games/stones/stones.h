@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * stones.h - the rules core of Sorcerer & Stones (game id "stones"): the
- * flat, pointer-free state, the decoded action, the static game data and the
- * declarations shared by the stones_*.c files. The state is copied with
- * memcpy and compared with memcmp; it never holds a pointer. Rule files
- * (state, rules, legal, invariants) include no jansson; only the codec and
- * the view turn JSON into actions and state into JSON. Section ids such as
+ * stones.h - the one internal header of the Sorcerer & Stones rules core
+ * (game id "stones"): the flat, pointer-free state, the decoded action, the
+ * static game data and the declarations shared by the stones_*.c files. The
+ * state is copied with memcpy and compared with memcmp; it never holds a
+ * pointer. The rule files (state, rules, legal, invariants) use no jansson;
+ * only the codec (actions, options, test positions) and the view (sections,
+ * "you", result) turn JSON into C and C into JSON, and stones_game.c binds
+ * them to game.h. The server sees only `stones_game`. Section ids such as
  * R-stones-2.5 refer to docs/rules/stones.md.
  */
 #ifndef CONCLAVE_STONES_H
@@ -249,8 +251,8 @@ extern const char *const stones_end_name[];
 
 /* ---- stones_state.c ---- */
 
-int stones__check_options(const json_t *options, int nseats, int *ret_variant,
-                          int *ret_colours, struct game_error *err);
+int stones__check_setup(int variant, int colours, int nseats, int *ret_colours,
+                        struct game_error *err);
 void stones__setup(struct stones_state *st, int variant, int ncolours,
                    const struct game_setup *setup);
 void stones__log(struct stones_state *st, const char *fmt, ...)
@@ -259,10 +261,11 @@ const char *stones__pname(const struct stones_state *st, int p);
 
 /* ---- stones_rules.c ---- */
 
+int stones__may_act(const struct stones_state *st, int seat, struct game_error *err);
 int stones__validate(const struct stones_state *st, const struct stones_action *a,
                      struct game_error *err);
-int stones_apply_action(struct stones_state *st, int seat, const struct stones_action *a,
-                        struct game_error *err);
+int stones__apply(struct stones_state *st, int seat, const struct stones_action *a,
+                  struct game_error *err);
 int stones__current_seat(const struct stones_state *st);
 int stones__can_afford(const int8_t held[STONES_NCOL], const int8_t owed[STONES_NCOL], int o7);
 int stones__has_obj(const struct stones_state *st, int k);
@@ -282,19 +285,59 @@ void stones__activation_metrics(const struct stones_state *st, int tile, int8_t 
 int stones__enumerate(const struct stones_state *st,
                       int (*cb)(const struct stones_action *a, void *ctx), void *ctx);
 
+/* ---- stones_invariants.c ---- */
+
+int stones__check_invariants(const void *state, struct game_error *err);
+
 /* ---- stones_codec.c ---- */
 
+/* The legal list being built: the stones__enumerate() context of
+ * stones__legal_push(). `failed` is set when an allocation failed. */
+struct stones_legal_list {
+    json_t *arr;
+    int failed;
+};
+
+json_t *stones__options_schema(void);
+int stones__options_decode(const json_t *options, int *ret_variant, int *ret_colours,
+                           struct game_error *err);
+int stones__legal_push(const struct stones_action *a, void *ctx);
 int stones_action_decode(const json_t *obj, struct stones_action *ret, struct game_error *err);
 json_t *stones_action_encode(const struct stones_action *a);
 int stones_state_load(const json_t *pos, struct stones_state *st);
 json_t *stones_state_dump(const struct stones_state *st);
 
-/* ---- stones_view.c, stones_invariants.c ---- */
+/* ---- stones_view.c ---- */
 
-json_t *stones_view(const void *state, int seat);
+/* The sections of the public view, in key order (bit k of a change mask is
+ * sections[k]). Every key sorts before "you". */
+enum stones_section {
+    STONES_S_ACTIVE = 0,
+    STONES_S_ARTIFACTS,
+    STONES_S_BOARD,
+    STONES_S_ELEMENT,
+    STONES_S_GAME,
+    STONES_S_LOG,
+    STONES_S_OBJECTIVES,
+    STONES_S_PENDING,
+    STONES_S_PHASE,
+    STONES_S_PLAYERS,
+    STONES_S_QI_SUPPLY,
+    STONES_S_RESULT,
+    STONES_S_SEATS,
+    STONES_S_SUPPLY,
+    STONES_S_TURN,
+    STONES_S_VARIANT,
+    STONES_NSECTIONS,
+};
+
+extern const struct game_section stones__sections[STONES_NSECTIONS];
+uint64_t stones__changed(const void *before, const void *after);
+json_t *stones__you(const void *state, int seat);
+json_t *stones__result(const void *state);
 json_t *stones__cards_json(const int8_t *v, int n, int reverse);
-json_t *stones_result(const void *state);
-int stones_check_invariants(const void *state, struct game_error *err);
+
+/* ---- stones_game.c ---- */
 
 extern const struct game_ops stones_game;
 

@@ -2,10 +2,11 @@
 /*
  * stones_codec.c - the JSON edge of the Sorcerer & Stones core: decoding
  * action objects into struct stones_action and encoding them back (one
- * spelling per action, R-stones-4.1), the test-position overlay loader and
- * state dump, and the `stones_game` operations table that binds the pure
- * rules to game.h. It must never decide a rule itself: legality lives in
- * stones_rules.c; this file only refuses malformed objects (bad_action).
+ * spelling per action, R-stones-4.1), the options schema and the decoding
+ * of options, the encoding of the legal list, and the test-position overlay
+ * loader and state dump. It must never decide a rule itself: legality lives
+ * in stones_rules.c; this file only refuses malformed objects (bad_action,
+ * bad_option).
  */
 #include "stones.h"
 
@@ -980,9 +981,13 @@ json_t *stones_state_dump(const struct stones_state *st)
     return o;
 }
 
-/* ---- game_ops glue ---- */
+/* ---- Options ---- */
 
-static json_t *ops_schema(void)
+/*
+ * The options schema for `hello` (R-stones-7.2): variant and, for the
+ * cooperative game, colours. New reference, NULL on allocation failure.
+ */
+json_t *stones__options_schema(void)
 {
     return json_pack("{s:{s:s,s:[sss],s:s},s:{s:s,s:[iiii],s:i,s:s}}",
                      "variant", "type", "enum", "values", "standard", "novice", "cooperative",
@@ -991,95 +996,70 @@ static json_t *ops_schema(void)
                      "variant", "cooperative");
 }
 
-static int ops_check_options(const json_t *options, int nseats, struct game_error *err)
+/*
+ * Decodes `options` (borrowed, may be NULL or null: defaults): keys
+ * "variant" and "colours" only. On success writes the variant and the
+ * colours asked for (-1 when not given) and returns GAME_OK; otherwise
+ * returns GAME_E_BAD_OPTION with a message in err. The seat count is
+ * checked by stones__check_setup().
+ */
+int stones__options_decode(const json_t *options, int *ret_variant, int *ret_colours,
+                           struct game_error *err)
 {
-    return stones__check_options(options, nseats, NULL, NULL, err);
-}
-
-static int ops_init(void *state, const json_t *options, const struct game_setup *setup,
-                    struct game_error *err)
-{
-    int variant;
-    int colours;
-    int rc = stones__check_options(options, setup->nseats, &variant, &colours, err);
-    if (rc != GAME_OK) {
-        return rc;
+    int variant = STONES_STANDARD;
+    int colours = -1;
+    if (options && !json_is_null(options)) {
+        if (!json_is_object(options)) {
+            return game_error_set(err, GAME_E_BAD_OPTION, "options must be an object");
+        }
+        const char *key;
+        json_t *val;
+        json_object_foreach((json_t *)options, key, val) {
+            if (strcmp(key, "variant") == 0) {
+                const char *v = json_string_value(val);
+                if (v && strcmp(v, "standard") == 0) {
+                    variant = STONES_STANDARD;
+                } else if (v && strcmp(v, "novice") == 0) {
+                    variant = STONES_NOVICE;
+                } else if (v && strcmp(v, "cooperative") == 0) {
+                    variant = STONES_COOP;
+                } else {
+                    return game_error_set(err, GAME_E_BAD_OPTION,
+                                          "option variant must be \"standard\", \"novice\" or "
+                                          "\"cooperative\"");
+                }
+            } else if (strcmp(key, "colours") == 0) {
+                if (!json_is_integer(val) || json_integer_value(val) < 1 ||
+                    json_integer_value(val) > 4) {
+                    return game_error_set(err, GAME_E_BAD_OPTION,
+                                          "option colours must be an integer from 1 to 4");
+                }
+                colours = (int)json_integer_value(val);
+            } else {
+                return game_error_set(err, GAME_E_BAD_OPTION,
+                                      "unknown option \"%.64s\" (stones knows variant and "
+                                      "colours)", key);
+            }
+        }
     }
-    stones__setup(state, variant, colours, setup);
+    *ret_variant = variant;
+    *ret_colours = colours;
     return GAME_OK;
 }
 
-static int ops_apply(void *state, int seat, const json_t *action, struct game_error *err)
-{
-    struct stones_state *st = state;
-    if (st->phase == STONES_PH_OVER) {
-        return game_error_set(err, GAME_E_OVER, "R-stones-6.1: the game is over");
-    }
-    if (seat != stones__current_seat(st)) {
-        return game_error_set(err, GAME_E_NOT_TURN, "R-stones-4: it is %s's turn, not yours",
-                              st->names[stones__current_seat(st)]);
-    }
-    struct stones_action a;
-    int rc = stones_action_decode(action, &a, err);
-    if (rc != GAME_OK) {
-        return rc;
-    }
-    return stones_apply_action(st, seat, &a, err);
-}
+/* ---- Legal list ---- */
 
-struct legal_ctx {
-    json_t *arr;
-    int failed;
-};
-
-static int legal_cb(const struct stones_action *a, void *ctx)
+/*
+ * The stones__enumerate() callback that appends the encoding of `a` to the
+ * array of `ctx` (a struct stones_legal_list). Returns 0 to go on, or 1
+ * after setting `failed` when an allocation failed.
+ */
+int stones__legal_push(const struct stones_action *a, void *ctx)
 {
-    struct legal_ctx *lc = ctx;
-    if (game_json_push(lc->arr, stones_action_encode(a))) {
-        lc->failed = 1;
+    struct stones_legal_list *list = ctx;
+    if (game_json_push(list->arr, stones_action_encode(a))) {
+        list->failed = 1;
         return 1;
     }
     return 0;
 }
-
-static json_t *ops_legal(const void *state, int seat)
-{
-    const struct stones_state *st = state;
-    struct legal_ctx lc = {json_array(), 0};
-    if (!lc.arr) {
-        return NULL;
-    }
-    if (st->phase == STONES_PH_OVER || seat != stones__current_seat(st)) {
-        return lc.arr;
-    }
-    stones__enumerate(st, legal_cb, &lc);
-    if (lc.failed) {
-        json_decref(lc.arr);
-        return NULL;
-    }
-    return lc.arr;
-}
-
-static unsigned ops_active(const void *state)
-{
-    int seat = stones__current_seat(state);
-    return seat < 0 ? 0u : 1u << seat;
-}
-
-const struct game_ops stones_game = {
-    .id = "stones",
-    .title = "Sorcerer & Stones",
-    .min_players = 1,
-    .max_players = 4,
-    .state_size = sizeof(struct stones_state),
-    .options_schema = ops_schema,
-    .check_options = ops_check_options,
-    .init = ops_init,
-    .apply = ops_apply,
-    .view = stones_view,
-    .legal = ops_legal,
-    .active = ops_active,
-    .result = stones_result,
-    .check_invariants = stones_check_invariants,
-    .tests = &stones_tests,
-};

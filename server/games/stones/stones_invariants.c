@@ -251,7 +251,7 @@ static int check_layout(const struct stones_state *st, struct game_error *err)
  * Checks every invariant of R-stones-1.7 on `state`. Returns 0, or -1 with
  * a description in err.
  */
-int stones_check_invariants(const void *state, struct game_error *err)
+int stones__check_invariants(const void *state, struct game_error *err)
 {
     const struct stones_state *st = state;
     if (st->np < 1 || st->np > STONES_MAX_PLAYERS || st->cur < 0 || st->cur >= st->np) {

@@ -5,8 +5,9 @@
  * Spirit movement, objectives, refill, crafting, end checks and scoring. It
  * works on plain C state only: it never builds or reads JSON, never does I/O
  * and never draws randomness from anything but the generator in the state.
- * A refused action leaves the state byte-identical (scratch copy, committed
- * on success only).
+ * An action is validated in full before anything changes, so a refused one
+ * leaves the state as it was; the server applies it on a scratch copy of its
+ * own (game_try()) all the same.
  */
 #include "stones.h"
 
@@ -1558,13 +1559,10 @@ static void execute(struct stones_state *st, const struct stones_action *a)
 }
 
 /*
- * Validates `a` for `seat` and applies it with every automatic step that
- * follows (R-stones-4.1), all or nothing. Returns GAME_OK, GAME_E_OVER,
- * GAME_E_NOT_TURN or GAME_E_ILLEGAL (message in err); on refusal `st` is
- * unchanged.
+ * Checks that `seat` may act now (R-stones-6.1, R-stones-4). Returns GAME_OK,
+ * or GAME_E_OVER or GAME_E_NOT_TURN with a message in err.
  */
-int stones_apply_action(struct stones_state *st, int seat, const struct stones_action *a,
-                        struct game_error *err)
+int stones__may_act(const struct stones_state *st, int seat, struct game_error *err)
 {
     if (st->phase == STONES_PH_OVER) {
         return game_error_set(err, GAME_E_OVER, "R-stones-6.1: the game is over");
@@ -1574,15 +1572,26 @@ int stones_apply_action(struct stones_state *st, int seat, const struct stones_a
         return game_error_set(err, GAME_E_NOT_TURN,
                               "R-stones-4: it is %s's turn, not yours", st->names[cs]);
     }
-    int rc = stones__validate(st, a, err);
-    if (rc != GAME_OK) {
-        return rc;
-    }
-    struct stones_state scratch;
-    memcpy(&scratch, st, sizeof(scratch));
-    execute(&scratch, a);
-    memcpy(st, &scratch, sizeof(scratch));
     return GAME_OK;
+}
+
+/*
+ * Validates `a` for `seat` and applies it with every automatic step that
+ * follows (R-stones-4.1). Returns GAME_OK, GAME_E_OVER, GAME_E_NOT_TURN or
+ * GAME_E_ILLEGAL (message in err). Every check runs before the first change,
+ * so on a refusal `st` is unchanged.
+ */
+int stones__apply(struct stones_state *st, int seat, const struct stones_action *a,
+                  struct game_error *err)
+{
+    int rc = stones__may_act(st, seat, err);
+    if (rc == GAME_OK) {
+        rc = stones__validate(st, a, err);
+    }
+    if (rc == GAME_OK) {
+        execute(st, a);
+    }
+    return rc;
 }
 
 /*

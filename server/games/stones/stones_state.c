@@ -1,18 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * stones_state.c - the static data of Sorcerer & Stones (artifacts, Element
- * Zone map, names), option checking and the seeded setup of a new game
- * (R-stones-3). It owns the order in which setup draws from the generator
- * (R-stones-3.2) and must never read anything but its arguments: no I/O, no
- * clock, no global mutable state.
+ * Zone map, names), the seat and colour checks of decoded options, the log
+ * ring and the seeded setup of a new game (R-stones-3). It owns the order in
+ * which setup draws from the generator (R-stones-3.2) and must never read
+ * anything but its arguments: no JSON, no I/O, no clock, no global mutable
+ * state.
  */
 #include "stones.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-#include "json_util.h"
 
 /* ---- Static data ---- */
 
@@ -88,53 +87,17 @@ static const int8_t home_c[STONES_NCOL] = {4, 1, 1, 4, -1};
 static const int8_t cross_r[STONES_NTILES] = {0, 1, 1, 1, 2};
 static const int8_t cross_c[STONES_NTILES] = {1, 0, 1, 2, 1};
 
-/* ---- Options ---- */
+/* ---- Seats and colours ---- */
 
 /*
- * Checks `options` (borrowed, may be NULL) for `nseats` seats: keys
- * "variant" and "colours" only (R-stones-7.2). On success writes the variant
- * and the number of colours in play and returns GAME_OK; otherwise returns
- * GAME_E_BAD_OPTION with a message in err.
+ * Checks the decoded options `variant` and `colours` (-1 when not given)
+ * against `nseats` seats (R-stones-7.2, R-stones-8). On success writes the
+ * number of colours in play to *ret_colours and returns GAME_OK; otherwise
+ * returns GAME_E_BAD_OPTION with a message in err.
  */
-int stones__check_options(const json_t *options, int nseats, int *ret_variant,
-                          int *ret_colours, struct game_error *err)
+int stones__check_setup(int variant, int colours, int nseats, int *ret_colours,
+                        struct game_error *err)
 {
-    int variant = STONES_STANDARD;
-    int colours = -1;
-    if (options && !json_is_null(options)) {
-        if (!json_is_object(options)) {
-            return game_error_set(err, GAME_E_BAD_OPTION, "options must be an object");
-        }
-        const char *key;
-        json_t *val;
-        json_object_foreach((json_t *)options, key, val) {
-            if (strcmp(key, "variant") == 0) {
-                const char *v = json_string_value(val);
-                if (v && strcmp(v, "standard") == 0) {
-                    variant = STONES_STANDARD;
-                } else if (v && strcmp(v, "novice") == 0) {
-                    variant = STONES_NOVICE;
-                } else if (v && strcmp(v, "cooperative") == 0) {
-                    variant = STONES_COOP;
-                } else {
-                    return game_error_set(err, GAME_E_BAD_OPTION,
-                                          "option variant must be \"standard\", \"novice\" or "
-                                          "\"cooperative\"");
-                }
-            } else if (strcmp(key, "colours") == 0) {
-                if (!json_is_integer(val) || json_integer_value(val) < 1 ||
-                    json_integer_value(val) > 4) {
-                    return game_error_set(err, GAME_E_BAD_OPTION,
-                                          "option colours must be an integer from 1 to 4");
-                }
-                colours = (int)json_integer_value(val);
-            } else {
-                return game_error_set(err, GAME_E_BAD_OPTION,
-                                      "unknown option \"%.64s\" (stones knows variant and "
-                                      "colours)", key);
-            }
-        }
-    }
     if (variant == STONES_COOP) {
         if (nseats < 1 || nseats > 4) {
             return game_error_set(err, GAME_E_BAD_OPTION,
@@ -161,12 +124,7 @@ int stones__check_options(const json_t *options, int nseats, int *ret_variant,
         }
         colours = nseats;
     }
-    if (ret_variant) {
-        *ret_variant = variant;
-    }
-    if (ret_colours) {
-        *ret_colours = colours;
-    }
+    *ret_colours = colours;
     return GAME_OK;
 }
 

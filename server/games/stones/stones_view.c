@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * stones_view.c - the JSON view and the result of a Sorcerer & Stones game.
- * Everything public by R-stones-3.3 is shown identically to every seat and
- * to spectators; the hidden parts (magic deck order, artifact deck below its
- * top, unused objectives, removed runes, the generator) appear nowhere. The
- * game has no secret per-seat data, so "you" only names the seat and the
- * colours it controls. This file never changes the state.
+ * stones_view.c - the JSON view and the result of a Sorcerer & Stones game:
+ * the sections of the public view, the change mask that says which of them
+ * an action may have changed, "you" and the result. Everything public by
+ * R-stones-3.3 is shown identically to every seat and to spectators; the
+ * hidden parts (magic deck order, artifact deck below its top, unused
+ * objectives, removed runes, the generator) appear nowhere. The game has no
+ * secret per-seat data, so "you" only names the seat and the colours it
+ * controls. The sections of the standard game alone ("element",
+ * "objectives", "qi_supply") are null in the other variants. This file
+ * never changes the state.
  */
 #include "stones.h"
 
@@ -269,7 +273,7 @@ static json_t *pending_json(const struct stones_state *st)
  * winners, the end reason and a breakdown. New reference; NULL while the
  * game runs or on allocation failure.
  */
-json_t *stones_result(const void *state)
+json_t *stones__result(const void *state)
 {
     const struct stones_state *st = state;
     if (st->phase != STONES_PH_OVER) {
@@ -342,97 +346,352 @@ json_t *stones_result(const void *state)
     return res;
 }
 
-/*
- * The view of `seat` (-1 spectator), R-stones-3.3. New reference, NULL on
- * allocation failure. Identical for every seat except the "you" member.
- */
-json_t *stones_view(const void *state, int seat)
+/* ---- Sections ---- */
+
+static json_t *build_active(const void *state)
 {
-    const struct stones_state *st = state;
-    int rc = 0;
-    json_t *v = json_object();
-    if (!v) {
+    json_t *active = json_array();
+    int cs = stones__current_seat(state);
+    if (active && cs >= 0 && game_json_push(active, json_integer(cs))) {
+        json_decref(active);
         return NULL;
     }
-    rc |= game_json_set(v, "game", json_string("stones"));
-    rc |= game_json_set(v, "variant", json_string(variant_name[st->variant]));
-    const char *phase = stones_phase_name[st->phase];
-    if (st->phase == STONES_PH_MOVE && st->batch != STONES_BATCH_STEP3) {
-        phase = "reward_move";
-    }
-    rc |= game_json_set(v, "phase", json_string(phase));
-    json_t *active = json_array();
-    int cs = stones__current_seat(st);
-    if (active && cs >= 0) {
-        rc |= game_json_push(active, json_integer(cs));
-    }
-    rc |= game_json_set(v, "active", active);
-    rc |= game_json_set(v, "turn",
-                        json_pack("{s:s,s:i,s:s,s:i,s:i,s:b}", "colour",
-                                  stones_colour_name[st->pl[st->cur].colour], "seat",
-                                  st->pl[st->cur].seat, "start",
-                                  stones_colour_name[st->pl[st->start].colour], "number",
-                                  st->turn_no, "casts", st->casts, "final_round",
-                                  st->final_round));
-    json_t *seats = json_array();
-    for (int s = 0; seats && s < st->nseats; s++) {
-        json_t *cols = json_array();
-        for (int p = 0; cols && p < st->np; p++) {
-            if (st->pl[p].seat == s) {
-                rc |= game_json_push(cols, json_string(stones_colour_name[st->pl[p].colour]));
-            }
-        }
-        rc |= game_json_push(seats, json_pack("{s:i,s:s,s:o}", "seat", s, "name", st->names[s],
-                                              "colours", cols));
-    }
-    rc |= game_json_set(v, "seats", seats);
-    json_t *players = json_array();
-    for (int p = 0; players && p < st->np; p++) {
-        rc |= game_json_push(players, player_json(st, p));
-    }
-    rc |= game_json_set(v, "players", players);
-    rc |= game_json_set(v, "board", board_json(st));
-    json_t *supply = json_array();
-    for (int i = 0; supply && i < st->supply_n; i++) {
-        rc |= game_json_push(supply, colour_str(st->supply[i]));
-    }
-    rc |= game_json_set(v, "supply", supply);
-    rc |= game_json_set(v, "artifacts", artifacts_json(st));
-    if (st->variant == STONES_STANDARD) {
-        rc |= game_json_set(v, "element", element_json(st));
-        rc |= game_json_set(v, "qi_supply", json_integer(st->qi_supply));
-        json_t *obj = json_array();
-        for (int k = 1; obj && k <= 7; k++) {
-            if (st->objectives & (1 << (k - 1))) {
-                char b[16];
-                snprintf(b, sizeof(b), "O%d", k);
-                rc |= game_json_push(obj, json_string(b));
-            }
-        }
-        rc |= game_json_set(v, "objectives", obj);
-    }
-    rc |= game_json_set(v, "pending", pending_json(st));
-    /* Over means a result: a failed one fails the view, never reads as null. */
-    json_t *result = st->phase == STONES_PH_OVER ? stones_result(st) : json_null();
-    rc |= game_json_set(v, "result", result);
+    return active;
+}
+
+static json_t *build_artifacts(const void *state)
+{
+    return artifacts_json(state);
+}
+
+static json_t *build_board(const void *state)
+{
+    return board_json(state);
+}
+
+/* The sections of the standard game alone are null in the other variants. */
+static json_t *build_element(const void *state)
+{
+    const struct stones_state *st = state;
+    return st->variant == STONES_STANDARD ? element_json(st) : json_null();
+}
+
+static json_t *build_game(const void *state)
+{
+    return json_string("stones");
+}
+
+static json_t *build_log(const void *state)
+{
+    const struct stones_state *st = state;
     json_t *log = json_array();
     for (int i = 0; log && i < st->log_n; i++) {
         int k = (st->log_head - st->log_n + i + 2 * STONES_LOG_N) % STONES_LOG_N;
-        rc |= game_json_push(log, json_string(st->log[k]));
+        if (game_json_push(log, json_string(st->log[k]))) {
+            json_decref(log);
+            return NULL;
+        }
     }
-    rc |= game_json_set(v, "log", log);
-    if (seat >= 0 && seat < st->nseats) {
-        json_t *cols = json_array();
-        for (int p = 0; cols && p < st->np; p++) {
-            if (st->pl[p].seat == seat) {
-                rc |= game_json_push(cols, json_string(stones_colour_name[st->pl[p].colour]));
+    return log;
+}
+
+static json_t *build_objectives(const void *state)
+{
+    const struct stones_state *st = state;
+    if (st->variant != STONES_STANDARD) {
+        return json_null();
+    }
+    json_t *obj = json_array();
+    for (int k = 1; obj && k <= 7; k++) {
+        if (st->objectives & (1 << (k - 1))) {
+            char b[16];
+            snprintf(b, sizeof(b), "O%d", k);
+            if (game_json_push(obj, json_string(b))) {
+                json_decref(obj);
+                return NULL;
             }
         }
-        rc |= game_json_set(v, "you", json_pack("{s:i,s:o}", "seat", seat, "colours", cols));
     }
-    if (rc) {
-        json_decref(v);
-        return NULL;
+    return obj;
+}
+
+static json_t *build_pending(const void *state)
+{
+    return pending_json(state);
+}
+
+/* The phase name, with the reward batches of a MOVE phase as "reward_move". */
+static const char *phase_str(const struct stones_state *st)
+{
+    if (st->phase == STONES_PH_MOVE && st->batch != STONES_BATCH_STEP3) {
+        return "reward_move";
     }
-    return v;
+    return stones_phase_name[st->phase];
+}
+
+static json_t *build_phase(const void *state)
+{
+    return json_string(phase_str(state));
+}
+
+static json_t *build_players(const void *state)
+{
+    const struct stones_state *st = state;
+    json_t *players = json_array();
+    for (int p = 0; players && p < st->np; p++) {
+        if (game_json_push(players, player_json(st, p))) {
+            json_decref(players);
+            return NULL;
+        }
+    }
+    return players;
+}
+
+static json_t *build_qi_supply(const void *state)
+{
+    const struct stones_state *st = state;
+    return st->variant == STONES_STANDARD ? json_integer(st->qi_supply) : json_null();
+}
+
+/* Over means a result: a failed one fails the view, never reads as null. */
+static json_t *build_result(const void *state)
+{
+    const struct stones_state *st = state;
+    return st->phase == STONES_PH_OVER ? stones__result(st) : json_null();
+}
+
+/* The colours seat `s` controls, by name. New reference, NULL on ENOMEM. */
+static json_t *seat_colours(const struct stones_state *st, int s)
+{
+    json_t *cols = json_array();
+    for (int p = 0; cols && p < st->np; p++) {
+        if (st->pl[p].seat == s &&
+            game_json_push(cols, json_string(stones_colour_name[st->pl[p].colour]))) {
+            json_decref(cols);
+            return NULL;
+        }
+    }
+    return cols;
+}
+
+static json_t *build_seats(const void *state)
+{
+    const struct stones_state *st = state;
+    json_t *seats = json_array();
+    for (int s = 0; seats && s < st->nseats; s++) {
+        json_t *cols = seat_colours(st, s);
+        if (!cols || game_json_push(seats, json_pack("{s:i,s:s,s:o}", "seat", s, "name",
+                                                     st->names[s], "colours", cols))) {
+            json_decref(seats);
+            return NULL;
+        }
+    }
+    return seats;
+}
+
+static json_t *build_supply(const void *state)
+{
+    const struct stones_state *st = state;
+    json_t *supply = json_array();
+    for (int i = 0; supply && i < st->supply_n; i++) {
+        if (game_json_push(supply, colour_str(st->supply[i]))) {
+            json_decref(supply);
+            return NULL;
+        }
+    }
+    return supply;
+}
+
+static json_t *build_turn(const void *state)
+{
+    const struct stones_state *st = state;
+    return json_pack("{s:s,s:i,s:s,s:i,s:i,s:b}", "colour",
+                     stones_colour_name[st->pl[st->cur].colour], "seat", st->pl[st->cur].seat,
+                     "start", stones_colour_name[st->pl[st->start].colour], "number",
+                     st->turn_no, "casts", st->casts, "final_round", st->final_round);
+}
+
+static json_t *build_variant(const void *state)
+{
+    const struct stones_state *st = state;
+    return json_string(variant_name[st->variant]);
+}
+
+/* The public view (R-stones-3.3), the same for every seat and spectator. */
+const struct game_section stones__sections[STONES_NSECTIONS] = {
+    [STONES_S_ACTIVE] = {"active", build_active},
+    [STONES_S_ARTIFACTS] = {"artifacts", build_artifacts},
+    [STONES_S_BOARD] = {"board", build_board},
+    [STONES_S_ELEMENT] = {"element", build_element},
+    [STONES_S_GAME] = {"game", build_game},
+    [STONES_S_LOG] = {"log", build_log},
+    [STONES_S_OBJECTIVES] = {"objectives", build_objectives},
+    [STONES_S_PENDING] = {"pending", build_pending},
+    [STONES_S_PHASE] = {"phase", build_phase},
+    [STONES_S_PLAYERS] = {"players", build_players},
+    [STONES_S_QI_SUPPLY] = {"qi_supply", build_qi_supply},
+    [STONES_S_RESULT] = {"result", build_result},
+    [STONES_S_SEATS] = {"seats", build_seats},
+    [STONES_S_SUPPLY] = {"supply", build_supply},
+    [STONES_S_TURN] = {"turn", build_turn},
+    [STONES_S_VARIANT] = {"variant", build_variant},
+};
+
+/* ---- Change mask ---- */
+
+/* 1 when member `f` of the two states is byte-identical. */
+#define SAME(f) (memcmp(&a->f, &b->f, sizeof(a->f)) == 0)
+#define BIT(k) (UINT64_C(1) << (k))
+
+/* The seat-to-colour mapping: read by "seats" and by every "you". */
+static int same_seating(const struct stones_state *a, const struct stones_state *b)
+{
+    if (!SAME(nseats) || !SAME(np)) {
+        return 0;
+    }
+    for (int p = 0; p < a->np; p++) {
+        if (!SAME(pl[p].seat) || !SAME(pl[p].colour)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* What "board" reads: tiles, slots and each Taoist with its colour. */
+static int same_board(const struct stones_state *a, const struct stones_state *b)
+{
+    if (!SAME(tile_r) || !SAME(tile_c) || !SAME(slot) || !SAME(np)) {
+        return 0;
+    }
+    for (int p = 0; p < a->np; p++) {
+        if (!SAME(pl[p].taoist) || !SAME(pl[p].colour)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The phase whose "pending" has members; -1 for the phases of {}. */
+static int pending_kind(const struct stones_state *st)
+{
+    switch (st->phase) {
+    case STONES_PH_CHOOSE:
+    case STONES_PH_OFFER:
+    case STONES_PH_MOVE:
+    case STONES_PH_PAY:
+        return st->phase;
+    default:
+        return -1;
+    }
+}
+
+/* What "pending" reads, by phase. */
+static int same_pending(const struct stones_state *a, const struct stones_state *b)
+{
+    if (pending_kind(a) != pending_kind(b)) {
+        return 0;
+    }
+    switch (pending_kind(a)) {
+    case STONES_PH_CHOOSE:
+        return SAME(cur) && SAME(pl[a->cur].taoist) && SAME(group_cur) && SAME(group_mask);
+    case STONES_PH_OFFER:
+        return SAME(pending) && SAME(art_row) && SAME(art_row_n) && SAME(art_top) &&
+               SAME(art_deck);
+    case STONES_PH_MOVE:
+        return SAME(batch) && SAME(grant) && SAME(free_steps) && SAME(batch_steps) &&
+               SAME(o6_used);
+    case STONES_PH_PAY:
+        return SAME(pay_art) && SAME(owed);
+    default:
+        return 1; /* {} in both */
+    }
+}
+
+/* What "turn" reads: the current and start players and the turn counters. */
+static int same_turn(const struct stones_state *a, const struct stones_state *b)
+{
+    return SAME(cur) && SAME(start) && SAME(turn_no) && SAME(casts) && SAME(final_round) &&
+           SAME(pl[a->cur].colour) && SAME(pl[a->cur].seat) && SAME(pl[a->start].colour);
+}
+
+/*
+ * The change mask between `before` and `after` (game.h): a bit is clear only
+ * when every state field its section reads is byte-identical in both, so
+ * the section's JSON is equal. "game" never changes; "you" changes only
+ * with the seating. Never fails.
+ */
+uint64_t stones__changed(const void *before, const void *after)
+{
+    const struct stones_state *a = before;
+    const struct stones_state *b = after;
+    uint64_t m = 0;
+
+    if (!SAME(variant)) {
+        return GAME_CHANGED_ALL;
+    }
+    if (stones__current_seat(a) != stones__current_seat(b)) {
+        m |= BIT(STONES_S_ACTIVE);
+    }
+    if (!SAME(art_row) || !SAME(art_row_n) || !SAME(art_top) || !SAME(art_deck) ||
+        !SAME(coop_done) || !SAME(coop_done_n) || !SAME(coop_filled)) {
+        m |= BIT(STONES_S_ARTIFACTS);
+    }
+    if (!same_board(a, b)) {
+        m |= BIT(STONES_S_BOARD);
+    }
+    if (!SAME(stack) || !SAME(stack_n)) {
+        m |= BIT(STONES_S_ELEMENT);
+    }
+    if (!SAME(log) || !SAME(log_n) || !SAME(log_head)) {
+        m |= BIT(STONES_S_LOG);
+    }
+    if (!SAME(objectives)) {
+        m |= BIT(STONES_S_OBJECTIVES);
+    }
+    if (!same_pending(a, b)) {
+        m |= BIT(STONES_S_PENDING);
+    }
+    if (phase_str(a) != phase_str(b)) {
+        m |= BIT(STONES_S_PHASE);
+    }
+    /* Scores are a function of each player's own fields (stones__score). */
+    if (!SAME(np) || !SAME(pl) || !SAME(names)) {
+        m |= BIT(STONES_S_PLAYERS);
+    }
+    if (!SAME(qi_supply)) {
+        m |= BIT(STONES_S_QI_SUPPLY);
+    }
+    /* The result is null until the game is over and never moves after. */
+    if (a->phase == STONES_PH_OVER || b->phase == STONES_PH_OVER) {
+        m |= BIT(STONES_S_RESULT);
+    }
+    if (!same_seating(a, b)) {
+        m |= BIT(STONES_S_SEATS) | GAME_CHANGED_YOU;
+    }
+    if (!SAME(names)) {
+        m |= BIT(STONES_S_SEATS);
+    }
+    if (!SAME(supply) || !SAME(supply_n)) {
+        m |= BIT(STONES_S_SUPPLY);
+    }
+    if (!same_turn(a, b)) {
+        m |= BIT(STONES_S_TURN);
+    }
+    return m;
+}
+
+#undef SAME
+#undef BIT
+
+/* ---- You ---- */
+
+/*
+ * The value of "you" for `seat` (0 <= seat < nseats): the seat and the
+ * colours it controls. The game has no secret per-seat data. New
+ * reference, NULL on allocation failure.
+ */
+json_t *stones__you(const void *state, int seat)
+{
+    json_t *cols = seat_colours(state, seat);
+    return cols ? json_pack("{s:i,s:o}", "seat", seat, "colours", cols) : NULL;
 }

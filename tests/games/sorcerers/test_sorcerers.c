@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_sorcerers.c - rule tests of the Sorcerers core through game.h: the
- * data scenarios of the scenarios folder (spec section 11 and the rulebook's
- * examples), plus setup, options, sealed-combo secrecy and refusal checks
- * written in C. Every refusal is checked to leave the state byte-identical.
- * It owns nothing of the core and must never reach into rule internals
- * except through sorc_state_load to build positions.
+ * test_sorcerers.c - rule tests of the Sorcerers core through game.h and
+ * common/game.c: the data scenarios of the scenarios folder (spec section 11
+ * and the rulebook's examples), plus setup, options, sealed-combo secrecy,
+ * refusal checks and the honesty of the view's change mask, written in C.
+ * Every refusal is checked to leave the state byte-identical. It owns
+ * nothing of the core and must never reach into rule internals except
+ * through sorc_state_load and sorc_state_dump to build positions.
  */
 #include <check.h>
 #include <dirent.h>
@@ -15,7 +16,6 @@
 
 #include "game.h"
 #include "sorc.h"
-#include "sorc_codec.h"
 
 extern const struct game_ops sorc_game;
 
@@ -139,7 +139,8 @@ static const char *status_name(int rc)
     }
 }
 
-/* Applies one action, checking that a refusal leaves the state unchanged. */
+/* Applies one action the server's way (game_apply: a scratch copy, kept
+ * only on success), checking that a refusal leaves the state unchanged. */
 static int apply_checked(struct sorc_state *st, int seat, json_t *action,
                          struct game_error *err)
 {
@@ -147,7 +148,7 @@ static int apply_checked(struct sorc_state *st, int seat, json_t *action,
     int rc;
 
     memcpy(&before, st, sizeof(before));
-    rc = sorc_game.apply(st, seat, action, err);
+    rc = game_apply(&sorc_game, st, seat, action, err);
     if (rc != GAME_OK) {
         ck_assert_msg(memcmp(&before, st, sizeof(before)) == 0,
                       "a refused action changed the state");
@@ -191,7 +192,7 @@ static void load_position(struct sorc_state *st, const json_t *sc, const char *i
 {
     const json_t *pos = json_object_get(sc, "position");
     const json_t *want = json_object_get(sc, "find_seed");
-    char msg[256];
+    struct game_error err;
     char where[512];
 
     for (int seed = 1; seed < 5000; seed++) {
@@ -201,12 +202,12 @@ static void load_position(struct sorc_state *st, const json_t *sc, const char *i
         if (want) {
             json_object_set_new(p, "seed", json_integer(seed));
         }
-        ck_assert_msg(sorc_state_load(st, p, msg, sizeof(msg)) == 0, "%s: %s", id, msg);
+        ck_assert_msg(sorc_state_load(st, p, &err) == 0, "%s: %s", id, err.message);
         json_decref(p);
         if (!want) {
             return;
         }
-        v = sorc_game.view(st, -1);
+        v = game_view(&sorc_game, st, -1);
         ok = matches(want, v, where, sizeof(where));
         json_decref(v);
         if (ok) {
@@ -247,8 +248,9 @@ START_TEST(run_scenario)
             if (exp && json_object_get(exp, "error")) {
                 const char *want = json_string_value(json_object_get(exp, "error"));
                 const char *tok = json_string_value(json_object_get(exp, "token"));
-                ck_assert_msg(strcmp(status_name(rc), want) == 0, "%s step %zu: got %s (%s), want %s",
-                              id, k, status_name(rc), err.message, want);
+                ck_assert_msg(strcmp(status_name(rc), want) == 0,
+                              "%s step %zu: got %s (%s), want %s", id, k, status_name(rc),
+                              err.message, want);
                 if (tok) {
                     ck_assert_msg(strstr(err.message, tok) != NULL,
                                   "%s step %zu: message '%s' lacks %s", id, k, err.message, tok);
@@ -260,7 +262,7 @@ START_TEST(run_scenario)
             }
         }
         if (exp && json_object_get(exp, "view")) {
-            json_t *v = sorc_game.view(st, view_seat);
+            json_t *v = game_view(&sorc_game, st, view_seat);
             int ok = matches(json_object_get(exp, "view"), v, where, sizeof(where));
             if (!ok) {
                 char *d = json_dumps(v, JSON_COMPACT);
@@ -271,7 +273,8 @@ START_TEST(run_scenario)
             ck_assert_msg(ok, "%s step %zu: view mismatch at %s", id, k, where);
         }
         if (exp && json_object_get(exp, "legal")) {
-            json_t *l = sorc_game.legal(st, (int)json_integer_value(json_object_get(exp, "legal_seat")));
+            json_t *l = sorc_game.legal(
+                st, (int)json_integer_value(json_object_get(exp, "legal_seat")));
             int ok = json_equal(l, json_object_get(exp, "legal"));
             if (!ok) {
                 char *d = json_dumps(l, JSON_COMPACT);
@@ -282,7 +285,8 @@ START_TEST(run_scenario)
             ck_assert_msg(ok, "%s step %zu: legal list differs", id, k);
         }
         if (exp && json_object_get(exp, "legal_count")) {
-            json_t *l = sorc_game.legal(st, (int)json_integer_value(json_object_get(exp, "legal_seat")));
+            json_t *l = sorc_game.legal(
+                st, (int)json_integer_value(json_object_get(exp, "legal_seat")));
             long n = (long)json_array_size(l);
             json_decref(l);
             ck_assert_msg(n == json_integer_value(json_object_get(exp, "legal_count")),
@@ -307,7 +311,7 @@ static struct sorc_state *new_game(int merseat, uint8_t seedbyte)
     snprintf(su.names[0], sizeof(su.names[0]), "Ann");
     snprintf(su.names[1], sizeof(su.names[1]), "Bob");
     memset(su.seed, seedbyte, sizeof(su.seed));
-    ck_assert_int_eq(sorc_game.init(st, opt, &su, &err), GAME_OK);
+    ck_assert_int_eq(game_start(&sorc_game, st, opt, &su, &err), GAME_OK);
     json_decref(opt);
     return st;
 }
@@ -316,7 +320,7 @@ static struct sorc_state *new_game(int merseat, uint8_t seedbyte)
 START_TEST(setup_first_lore)
 {
     struct sorc_state *st = new_game(0, 3);
-    json_t *v = sorc_game.view(st, -1);
+    json_t *v = game_view(&sorc_game, st, -1);
     json_t *exp = json_pack(
         "{s:s, s:[i], s:i, s:i, s:[], s:{s:i, s:i}, s:[{s:s, s:i, s:[{s:s, s:[s]}]}, "
         "{s:s, s:i, s:[{s:s, s:[]}]}], s:n}",
@@ -358,7 +362,7 @@ END_TEST
 START_TEST(seat_option)
 {
     struct sorc_state *st = new_game(1, 3);
-    json_t *v = sorc_game.view(st, 1);
+    json_t *v = game_view(&sorc_game, st, 1);
 
     ck_assert_str_eq(json_string_value(json_object_get(
                          json_array_get(json_object_get(v, "seats"), 1), "faction")),
@@ -385,12 +389,13 @@ START_TEST(deterministic)
 }
 END_TEST
 
-/* Strips keys that legitimately differ between two spectator-equal views. */
+/* The public part of the view of `seat`, without its "you". */
 static char *public_dump(const struct sorc_state *st, int seat)
 {
-    json_t *v = sorc_game.view(st, seat);
+    json_t *v = game_view(&sorc_game, st, seat);
     char *d;
 
+    ck_assert_ptr_nonnull(v);
     json_object_del(v, "you");
     d = json_dumps(v, JSON_SORT_KEYS | JSON_COMPACT);
     json_decref(v);
@@ -401,7 +406,7 @@ static char *public_dump(const struct sorc_state *st, int seat)
 START_TEST(sealed_combo_hidden)
 {
     struct sorc_state *st = calloc(1, sizeof(*st));
-    char msg[256];
+    struct game_error lerr;
     json_t *pos = json_pack(
         "{s:s, s:[s,s], s:[{s:s, s:[s]}, {s:s}], s:{s:[s,s,s], s:[s,s,s]}}", "start", "duel",
         "duel", "balthazar_blake", "maxim_horvath", "play", "card", "balthazar_blake", "objects",
@@ -414,7 +419,7 @@ START_TEST(sealed_combo_hidden)
     char *spec_before;
     struct game_error err;
 
-    ck_assert_int_eq(sorc_state_load(st, pos, msg, sizeof(msg)), 0);
+    ck_assert_int_eq(sorc_state_load(st, pos, &lerr), 0);
     json_decref(pos);
     ck_assert_int_eq(sorc_game.active(st), 3u);
     mor_before = public_dump(st, 1);
@@ -428,8 +433,8 @@ START_TEST(sealed_combo_hidden)
         char *dump;
         ck_assert_int_eq(apply_checked(st, 0, a, &err), GAME_OK);
         json_decref(a);
-        mine = sorc_game.view(st, 0);
-        theirs = sorc_game.view(st, 1);
+        mine = game_view(&sorc_game, st, 0);
+        theirs = game_view(&sorc_game, st, 1);
         dump = json_dumps(theirs, JSON_COMPACT);
         /* The opponent's whole view (its "you" included) never names a card
          * of the draft. */
@@ -533,10 +538,10 @@ START_TEST(load_dump_roundtrip)
     struct sorc_state *back = calloc(1, sizeof(*back));
     json_t *d = sorc_state_dump(st);
     json_t *d2;
-    char msg[256];
+    struct game_error err;
 
     json_object_set_new(d, "start", json_string("recruit"));
-    ck_assert_int_eq(sorc_state_load(back, d, msg, sizeof(msg)), 0);
+    ck_assert_int_eq(sorc_state_load(back, d, &err), 0);
     d2 = sorc_state_dump(back);
     json_object_set_new(d2, "start", json_string("recruit"));
     ck_assert(json_equal(d, d2));
@@ -547,17 +552,122 @@ START_TEST(load_dump_roundtrip)
 }
 END_TEST
 
+/* ---- The view's sections and change mask ---- */
+
+/* The sections are sorted by key bytes, all before "you", within the mask. */
+START_TEST(sections_sorted)
+{
+    ck_assert_uint_gt(sorc_game.nsections, 0);
+    ck_assert_uint_le(sorc_game.nsections, GAME_MAX_SECTIONS);
+    for (size_t k = 0; k < sorc_game.nsections; k++) {
+        ck_assert_int_lt(strcmp(sorc_game.sections[k].key, "you"), 0);
+        if (k > 0) {
+            ck_assert_int_lt(strcmp(sorc_game.sections[k - 1].key, sorc_game.sections[k].key),
+                             0);
+        }
+    }
+}
+END_TEST
+
+/* 1 when the JSON of `a` and `b` is equal; NULL (ENOMEM) is never equal. */
+static int same_json(json_t *a, json_t *b)
+{
+    int eq = a && b && json_equal(a, b);
+
+    json_decref(a);
+    json_decref(b);
+    return eq;
+}
+
+/* Checks every promise of changed(before, after): each section whose bit is
+ * clear builds equal JSON from both positions, and so does each seat's
+ * "you" when GAME_CHANGED_YOU is clear. Returns the number of sections
+ * named in the mask. */
+static int check_mask(const struct sorc_state *before, const struct sorc_state *after,
+                      const char *where)
+{
+    uint64_t m = sorc_game.changed(before, after);
+    int named = 0;
+
+    for (size_t k = 0; k < sorc_game.nsections; k++) {
+        const struct game_section *sec = &sorc_game.sections[k];
+        if (m & (UINT64_C(1) << k)) {
+            named++;
+            continue;
+        }
+        ck_assert_msg(same_json(sec->build(before), sec->build(after)),
+                      "%s: section %s changed with its bit clear", where, sec->key);
+    }
+    if (!(m & GAME_CHANGED_YOU)) {
+        for (int seat = 0; seat < 2; seat++) {
+            ck_assert_msg(same_json(sorc_game.you(before, seat), sorc_game.you(after, seat)),
+                          "%s: you of seat %d changed with GAME_CHANGED_YOU clear", where,
+                          seat);
+        }
+    }
+    return named;
+}
+
+/* game-view: changed() is honest over seeded random playouts. After every
+ * accepted action, each section whose bit is clear is json_equal before and
+ * after, and so is "you" of both seats when GAME_CHANGED_YOU is clear. The
+ * mask of a position against itself is empty. */
+START_TEST(changed_honest)
+{
+    long actions = 0;
+    long named = 0;
+
+    for (int g = 0; g < 6; g++) {
+        struct sorc_state *st = new_game(g & 1, (uint8_t)(40 + g));
+        struct sorc_state *before = calloc(1, sizeof(*before));
+        unsigned r = 2024u + (unsigned)g;
+
+        ck_assert_uint_eq(sorc_game.changed(st, st), 0);
+        for (int n = 0; n < 3000 && !st->over; n++) {
+            unsigned m = sorc_game.active(st);
+            int seat;
+            json_t *l;
+            struct game_error err;
+            char where[64];
+            r = r * 1103515245u + 12345u;
+            seat = m == 3u ? (int)((r >> 16) & 1u) : (m & 1u) ? 0 : 1;
+            l = sorc_game.legal(st, seat);
+            ck_assert_uint_gt(json_array_size(l), 0);
+            r = r * 1103515245u + 12345u;
+            memcpy(before, st, sizeof(*st));
+            ck_assert_int_eq(apply_checked(st, seat,
+                                           json_array_get(l, (r >> 8) % json_array_size(l)),
+                                           &err),
+                             GAME_OK);
+            json_decref(l);
+            snprintf(where, sizeof(where), "game %d action %d", g, n);
+            named += check_mask(before, st, where);
+            actions++;
+            ck_assert_uint_eq(sorc_game.changed(st, st), 0);
+        }
+        ck_assert_msg(st->over, "game %d did not finish", g);
+        free(before);
+        free(st);
+    }
+    /* A typical action rebuilds only a few sections. */
+    ck_assert_msg(named < actions * (long)sorc_game.nsections / 2,
+                  "%ld sections named over %ld actions", named, actions);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     Suite *s = suite_create("sorcerers");
     TCase *tc = tcase_create("scenarios");
     TCase *tcc = tcase_create("engine");
+    TCase *tcv = tcase_create("view");
     SRunner *sr;
     int failed;
 
     load_dir(argc > 1 ? argv[1] : "scenarios");
     tcase_set_timeout(tc, 120);
     tcase_set_timeout(tcc, 120);
+    tcase_set_timeout(tcv, 120);
     tcase_add_loop_test(tc, run_scenario, 0, nscen);
     tcase_add_test(tcc, setup_first_lore);
     tcase_add_test(tcc, options_checked);
@@ -567,8 +677,11 @@ int main(int argc, char **argv)
     tcase_add_test(tcc, refusal_precedence);
     tcase_add_test(tcc, legal_accepted);
     tcase_add_test(tcc, load_dump_roundtrip);
+    tcase_add_test(tcv, sections_sorted);
+    tcase_add_test(tcv, changed_honest);
     suite_add_tcase(s, tc);
     suite_add_tcase(s, tcc);
+    suite_add_tcase(s, tcv);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     failed = srunner_ntests_failed(sr);

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_stones.c - rule tests of the Sorcerer & Stones core. Data-driven
- * scenarios (the .json files of scenarios/, one array of scenarios per file, each citing
- * its section of docs/rules/stones.md) run through the game_ops table of
- * game.h; refusals are checked byte for byte with memcmp. Separate cases
- * test option checking, the setup of every variant, and the view's hiding of
- * secret data. The scenario directory is passed as argv[1] by meson. This
- * file never changes the core; it only drives it through its interfaces.
+ * scenarios (the .json files of scenarios/, one array of scenarios per
+ * file, each citing its section of docs/rules/stones.md) run through the
+ * game_ops table of game.h and the game_apply()/game_view() sequence of
+ * common/game.c that the server uses; refusals are checked byte for byte
+ * with memcmp. Separate cases test option checking, the setup of every
+ * variant, the view's hiding of secret data, the order of the view's
+ * sections and the honesty of the change mask over random playouts. The
+ * scenario directory is passed as argv[1] by meson. This file never changes
+ * the core; it only drives it through its interfaces.
  */
 #include <check.h>
 #include <dirent.h>
@@ -192,7 +195,7 @@ static void *build(const json_t *sc, const char *id)
 static void apply_ok(void *st, int seat, json_t *a, const char *id)
 {
     struct game_error err;
-    int rc = stones_game.apply(st, seat, a, &err);
+    int rc = game_apply(&stones_game, st, seat, a, &err);
     char *t = json_dumps(a, JSON_COMPACT);
     ck_assert_msg(rc == GAME_OK, "%s: %s refused (%s): %s", id, t, status_name(rc), err.message);
     free(t);
@@ -231,7 +234,7 @@ static void run_step(void *st, const json_t *step, const char *id, int k)
         struct stones_state before;
         memcpy(&before, st, sizeof(before));
         struct game_error err;
-        int rc = g->apply(st, seat, action, &err);
+        int rc = game_apply(g, st, seat, action, &err);
         char *t = json_dumps(action, JSON_COMPACT);
         if (error) {
             ck_assert_msg(strcmp(status_name(rc), error) == 0, "%s: %s gave %s, want %s", tag, t,
@@ -313,7 +316,7 @@ static void run_step(void *st, const json_t *step, const char *id, int k)
     }
     json_t *view_expect = json_object_get(step, "view");
     if (view_expect) {
-        json_t *view = g->view(st, 0);
+        json_t *view = game_view(g, st, 0);
         path[0] = 0;
         ck_assert_msg(match(view_expect, view, path, sizeof(path), why, sizeof(why)), "%s: view %s",
                       tag, why);
@@ -321,7 +324,7 @@ static void run_step(void *st, const json_t *step, const char *id, int k)
     }
     const char *log_has = json_string_value(json_object_get(step, "log_has"));
     if (log_has) {
-        json_t *view = g->view(st, -1);
+        json_t *view = game_view(g, st, -1);
         char *t = json_dumps(json_object_get(view, "log"), JSON_COMPACT);
         ck_assert_msg(t && strstr(t, log_has), "%s: log %s lacks \"%s\"", tag, t ? t : "",
                       log_has);
@@ -473,9 +476,10 @@ START_TEST(test_setup_variants)
     for (int t = 0; t < 5; t++) {
         ck_assert_int_eq(st->stack_n[t], 0);
     }
-    json_t *v = stones_game.view(st, 0);
-    ck_assert_ptr_null(json_object_get(v, "element"));
-    ck_assert_ptr_null(json_object_get(v, "qi_supply"));
+    json_t *v = game_view(&stones_game, st, 0);
+    ck_assert(json_is_null(json_object_get(v, "element")));
+    ck_assert(json_is_null(json_object_get(v, "qi_supply")));
+    ck_assert(json_is_null(json_object_get(v, "objectives")));
     json_decref(v);
     free(st);
 
@@ -515,7 +519,8 @@ START_TEST(test_coop_one_colour_ends)
         json_t *legal = stones_game.legal(st, 0);
         ck_assert_int_gt(json_array_size(legal), 0);
         struct game_error err;
-        ck_assert_int_eq(stones_game.apply(st, 0, json_array_get(legal, 0), &err), GAME_OK);
+        ck_assert_int_eq(game_apply(&stones_game, st, 0, json_array_get(legal, 0), &err),
+                         GAME_OK);
         json_decref(legal);
         turns_seen = st->turn_no;
     }
@@ -535,9 +540,9 @@ END_TEST
 START_TEST(test_view_hidden)
 {
     struct stones_state *st = fresh("{}", 3, 11);
-    json_t *v0 = stones_game.view(st, 0);
-    json_t *v1 = stones_game.view(st, 1);
-    json_t *vs = stones_game.view(st, -1);
+    json_t *v0 = game_view(&stones_game, st, 0);
+    json_t *v1 = game_view(&stones_game, st, 1);
+    json_t *vs = game_view(&stones_game, st, -1);
     ck_assert_ptr_nonnull(json_object_get(v0, "you"));
     ck_assert_ptr_null(json_object_get(vs, "you"));
     json_object_del(v0, "you");
@@ -574,17 +579,17 @@ START_TEST(test_refusal_codes)
     struct game_error err;
     int seat = stones__current_seat(st);
     json_t *a = json_pack("{s:s,s:s}", "type", "place_taoist", "tile", "Tc");
-    ck_assert_int_eq(stones_game.apply(st, 1 - seat, a, &err), GAME_E_NOT_TURN);
-    ck_assert_int_eq(stones_game.apply(st, 7, a, &err), GAME_E_NOT_TURN);
+    ck_assert_int_eq(game_apply(&stones_game, st, 1 - seat, a, &err), GAME_E_NOT_TURN);
+    ck_assert_int_eq(game_apply(&stones_game, st, 7, a, &err), GAME_E_NOT_TURN);
     json_t *b = json_pack("{s:s,s:s}", "type", "place_taoist", "tile", "Tz");
-    ck_assert_int_eq(stones_game.apply(st, seat, b, &err), GAME_E_BAD_ACTION);
+    ck_assert_int_eq(game_apply(&stones_game, st, seat, b, &err), GAME_E_BAD_ACTION);
     json_t *c = json_pack("{s:s,s:s,s:i}", "type", "place_taoist", "tile", "Tc", "x", 1);
-    ck_assert_int_eq(stones_game.apply(st, seat, c, &err), GAME_E_BAD_ACTION);
+    ck_assert_int_eq(game_apply(&stones_game, st, seat, c, &err), GAME_E_BAD_ACTION);
     json_t *d = json_pack("{s:s}", "type", "end_cast");
-    ck_assert_int_eq(stones_game.apply(st, seat, d, &err), GAME_E_ILLEGAL);
+    ck_assert_int_eq(game_apply(&stones_game, st, seat, d, &err), GAME_E_ILLEGAL);
     ck_assert_ptr_nonnull(strstr(err.message, "R-stones-"));
     json_t *e = json_string("place_taoist");
-    ck_assert_int_eq(stones_game.apply(st, seat, e, &err), GAME_E_BAD_ACTION);
+    ck_assert_int_eq(game_apply(&stones_game, st, seat, e, &err), GAME_E_BAD_ACTION);
     ck_assert_int_eq(memcmp(&before, st, sizeof(before)), 0);
     json_t *l = stones_game.legal(st, 1 - seat);
     ck_assert_int_eq(json_array_size(l), 0);
@@ -595,6 +600,149 @@ START_TEST(test_refusal_codes)
     json_decref(d);
     json_decref(e);
     free(st);
+}
+END_TEST
+
+/* ---- Sections and the change mask ---- */
+
+/* game.h: sections sorted by key bytes, every key before "you", and the
+ * whole view the public object plus "you". */
+START_TEST(test_sections_sorted)
+{
+    const struct game_ops *g = &stones_game;
+    ck_assert_uint_le(g->nsections, GAME_MAX_SECTIONS);
+    for (size_t k = 0; k < g->nsections; k++) {
+        ck_assert_ptr_nonnull(g->sections[k].build);
+        ck_assert_msg(strcmp(g->sections[k].key, "you") < 0, "%s", g->sections[k].key);
+        if (k > 0) {
+            ck_assert_msg(strcmp(g->sections[k - 1].key, g->sections[k].key) < 0, "%s, %s",
+                          g->sections[k - 1].key, g->sections[k].key);
+        }
+    }
+    struct stones_state *st = fresh("{}", 3, 2);
+    json_t *v = game_view(g, st, 1);
+    json_t *pub = game_view_public(g, st);
+    json_t *you = g->you(st, 1);
+    ck_assert_uint_eq(json_object_size(v), g->nsections + 1);
+    ck_assert(json_equal(json_object_get(v, "you"), you));
+    json_object_del(v, "you");
+    ck_assert(json_equal(v, pub));
+    ck_assert_int_eq(json_integer_value(json_object_get(you, "seat")), 1);
+    ck_assert_str_eq(json_string_value(json_array_get(json_object_get(you, "colours"), 0)),
+                     "green");
+    json_decref(v);
+    json_decref(pub);
+    json_decref(you);
+    free(st);
+}
+END_TEST
+
+static uint64_t splitmix(uint64_t *x)
+{
+    uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+/* Every section and every seat's "you" of `st`, built once. */
+struct built {
+    json_t *section[GAME_MAX_SECTIONS];
+    json_t *you[GAME_MAX_SEATS];
+};
+
+static void build_all(const void *st, int nseats, struct built *b)
+{
+    const struct game_ops *g = &stones_game;
+    for (size_t k = 0; k < g->nsections; k++) {
+        b->section[k] = g->sections[k].build(st);
+        ck_assert_ptr_nonnull(b->section[k]);
+    }
+    for (int s = 0; s < nseats; s++) {
+        b->you[s] = g->you(st, s);
+        ck_assert_ptr_nonnull(b->you[s]);
+    }
+}
+
+static void free_all(int nseats, struct built *b)
+{
+    for (size_t k = 0; k < stones_game.nsections; k++) {
+        json_decref(b->section[k]);
+    }
+    for (int s = 0; s < nseats; s++) {
+        json_decref(b->you[s]);
+    }
+}
+
+/* game.h changed(): over seeded random playouts of every variant, a clear
+ * bit after an accepted action always means an equal section (or equal
+ * "you" for every seat). The seating never changes, so neither does "you",
+ * and a typical action leaves most sections alone. */
+START_TEST(test_changed_honest)
+{
+    static const struct {
+        const char *opts;
+        int nseats;
+    } games[] = {
+        {"{}", 2},
+        {"{}", 3},
+        {"{}", 4},
+        {"{\"variant\":\"novice\"}", 2},
+        {"{\"variant\":\"novice\"}", 4},
+        {"{\"variant\":\"cooperative\"}", 1},
+        {"{\"variant\":\"cooperative\",\"colours\":1}", 1},
+        {"{\"variant\":\"cooperative\"}", 3},
+        {"{\"variant\":\"cooperative\",\"colours\":2}", 2},
+    };
+    const struct game_ops *g = &stones_game;
+    long actions = 0;
+    long rebuilt = 0;
+    for (int seed = 0; seed < 2; seed++) {
+        for (size_t i = 0; i < sizeof(games) / sizeof(games[0]); i++) {
+            int nseats = games[i].nseats;
+            void *st = fresh(games[i].opts, nseats, seed * 10 + (int)i);
+            void *scratch = malloc(g->state_size);
+            uint64_t x = (uint64_t)(seed * 100 + (int)i);
+            struct built before;
+            build_all(st, nseats, &before);
+            for (int n = 0; n < 3000 && g->active(st); n++) {
+                int seat = __builtin_ctz(g->active(st));
+                json_t *legal = g->legal(st, seat);
+                ck_assert_uint_gt(json_array_size(legal), 0);
+                json_t *a = json_array_get(legal, splitmix(&x) % json_array_size(legal));
+                struct game_error err;
+                ck_assert_int_eq(game_try(g, st, scratch, seat, a, &err), GAME_OK);
+                json_decref(legal);
+                uint64_t mask = g->changed(st, scratch);
+                struct built after;
+                build_all(scratch, nseats, &after);
+                for (size_t k = 0; k < g->nsections; k++) {
+                    if (mask & (UINT64_C(1) << k)) {
+                        rebuilt++;
+                    } else {
+                        ck_assert_msg(json_equal(before.section[k], after.section[k]),
+                                      "%s seed %d action %d: \"%s\" changed, bit clear",
+                                      games[i].opts, seed, n, g->sections[k].key);
+                    }
+                }
+                ck_assert_msg(!(mask & GAME_CHANGED_YOU), "%s: \"you\" flagged", games[i].opts);
+                for (int s = 0; s < nseats; s++) {
+                    ck_assert(json_equal(before.you[s], after.you[s]));
+                }
+                free_all(nseats, &before);
+                before = after;
+                memcpy(st, scratch, g->state_size);
+                actions++;
+            }
+            ck_assert_uint_eq(g->active(st), 0u);
+            free_all(nseats, &before);
+            free(scratch);
+            free(st);
+        }
+    }
+    /* Sections rebuilt per action, on average: a small part of the view. */
+    ck_assert_msg(rebuilt < actions * (long)g->nsections / 2, "%ld sections rebuilt for %ld "
+                  "actions", rebuilt, actions);
 }
 END_TEST
 
@@ -658,6 +806,10 @@ static Suite *stones_suite(void)
     tcase_add_test(tv, test_view_hidden);
     tcase_add_test(tv, test_refusal_codes);
     suite_add_tcase(s, tv);
+    TCase *tc2 = tcase_create("sections_changed");
+    tcase_add_test(tc2, test_sections_sorted);
+    tcase_add_test(tc2, test_changed_honest);
+    suite_add_tcase(s, tc2);
     return s;
 }
 

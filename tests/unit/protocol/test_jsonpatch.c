@@ -275,6 +275,57 @@ START_TEST(test_diff_arrays)
 }
 END_TEST
 
+/* A log window that slid by one: one remove at the head, one add at the
+ * tail, instead of a replace of every line. */
+START_TEST(test_diff_sliding_window)
+{
+    check_diff("[\"a\",\"b\",\"c\",\"d\"]", "[\"b\",\"c\",\"d\",\"e\"]",
+               "[{\"op\":\"remove\",\"path\":\"/0\"},"
+               "{\"op\":\"add\",\"path\":\"/3\",\"value\":\"e\"}]");
+    check_diff("{\"log\":[1,2,3,4,5]}", "{\"log\":[3,4,5,6,7]}",
+               "[{\"op\":\"remove\",\"path\":\"/log/0\"},"
+               "{\"op\":\"remove\",\"path\":\"/log/0\"},"
+               "{\"op\":\"add\",\"path\":\"/log/3\",\"value\":6},"
+               "{\"op\":\"add\",\"path\":\"/log/4\",\"value\":7}]");
+    /* A window that is still filling up only grows at its tail. */
+    check_diff("[1,2]", "[1,2,3]", "[{\"op\":\"add\",\"path\":\"/2\",\"value\":3}]");
+    /* Where sliding saves nothing, items are replaced in place. */
+    check_diff("[1,2]", "[2,3]",
+               "[{\"op\":\"replace\",\"path\":\"/0\",\"value\":2},"
+               "{\"op\":\"replace\",\"path\":\"/1\",\"value\":3}]");
+}
+END_TEST
+
+/* Ops for one member of a document, appended under its key. */
+START_TEST(test_diff_into_member)
+{
+    json_t *patch = json_array();
+    json_t *a = load("{\"x\":1,\"y\":[1]}");
+    json_t *b = load("{\"x\":2,\"y\":[1]}");
+    json_t *doc = load("{\"board\":{\"x\":1,\"y\":[1]},\"a/b\":0}");
+    json_t *want = load("{\"board\":{\"x\":2,\"y\":[1]},\"n\":[3]}");
+    json_t *n = load("[3]");
+
+    ck_assert_int_eq(proto_patch_diff_into(patch, "board", a, b), 0);
+    json_t *zero = json_integer(0);
+    ck_assert_int_eq(proto_patch_diff_into(patch, "a/b", zero, NULL), 0);
+    json_decref(zero);
+    ck_assert_int_eq(proto_patch_diff_into(patch, "n", NULL, n), 0);
+    ck_assert_int_eq(proto_patch_diff_into(patch, "same", b, b), 0);
+    ck_assert_uint_eq(json_array_size(patch), 3);
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(patch, 1), "path")),
+                     "/a~1b");
+    ck_assert_int_eq(proto_patch_apply(&doc, patch), 0);
+    ck_assert(json_equal(doc, want));
+    json_decref(patch);
+    json_decref(a);
+    json_decref(b);
+    json_decref(doc);
+    json_decref(want);
+    json_decref(n);
+}
+END_TEST
+
 /* ---- Allocation failures ---- */
 
 START_TEST(test_out_of_memory)
@@ -501,6 +552,8 @@ int main(void)
         {"apply_invalid_patch", test_apply_invalid_patch},
         {"diff_objects", test_diff_objects},
         {"diff_arrays", test_diff_arrays},
+        {"diff_sliding_window", test_diff_sliding_window},
+        {"diff_into_member", test_diff_into_member},
         {"out_of_memory", test_out_of_memory},
         {"property_roundtrip", test_property_roundtrip},
     };

@@ -5,11 +5,13 @@
  * lobby sends them. The game is the test-only "Race to 10".
  */
 #include "ck_run.h"
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <sodium.h>
 
+#include "failalloc.h"
 #include "fake_game.h"
 #include "lobby.h"
 
@@ -38,8 +40,13 @@ static void tp_close(struct lobby_peer *p)
     ((struct tpeer *)p)->closed = true;
 }
 
+static const struct game_ops *const fake_games[] = {&fake_game, NULL};
+
 static struct lobby_config cfg = {
+    .games = fake_games,
     .max_rooms = 4,
+    .max_spectators = 8,
+    .outbox_max = 1u << 20,
     .lobby_ttl_ms = 1000,
     .ended_ttl_ms = 5000,
     .abandoned_ttl_ms = 100000,
@@ -49,6 +56,19 @@ static struct lobby_config cfg = {
 static struct lobby *lobby;
 static struct tpeer peers[5];
 static uint64_t clock_ms;
+
+#define ROOM LOBBY_NEED_ROOM
+#define PLAYING (LOBBY_NEED_ROOM | LOBBY_NEED_SEAT | LOBBY_NEED_STARTED)
+
+/* Runs an operation as the session's dispatcher does: its needs first. */
+static int run_op(lobby_op_fn op, unsigned need, struct lobby_peer *peer, const json_t *args,
+                  char *msg)
+{
+    struct lobby_req rq = {args, NULL, clock_ms, msg};
+    int rc = lobby_check(peer, need, msg);
+
+    return rc != PROTO_OK ? rc : op(lobby, peer, &rq);
+}
 
 static void setup(void)
 {
@@ -131,6 +151,16 @@ static void track(struct tpeer *t)
     }
 }
 
+static uint64_t journal_seq; /* the test journal's last record, when one is attached */
+
+/* Lets what the test journal holds become durable (nothing without one). */
+static void settle(void)
+{
+    if (journal_seq) {
+        lobby_durable(lobby, journal_seq);
+    }
+}
+
 static int call_create(struct tpeer *t, int seats, json_t *opts)
 {
     char msg[GAME_MSG_MAX] = "";
@@ -138,8 +168,9 @@ static int call_create(struct tpeer *t, int seats, json_t *opts)
     if (opts) {
         json_object_set_new(req, "options", opts);
     }
-    int rc = lobby_create(lobby, &t->peer, req, NULL, clock_ms, msg);
+    int rc = run_op(lobby_create, 0, &t->peer, req, msg);
     json_decref(req);
+    settle();
     return rc;
 }
 
@@ -150,8 +181,9 @@ static int call_join(struct tpeer *t, const char *code, int seat)
     if (seat >= 0) {
         json_object_set_new(req, "seat", json_integer(seat));
     }
-    int rc = lobby_join(lobby, &t->peer, req, NULL, clock_ms, msg);
+    int rc = run_op(lobby_join, 0, &t->peer, req, msg);
     json_decref(req);
+    settle();
     return rc;
 }
 
@@ -162,7 +194,7 @@ static int call_act(struct tpeer *t, int n, long rev)
     if (rev >= 0) {
         json_object_set_new(req, "rev", json_integer(rev));
     }
-    int rc = lobby_act(lobby, &t->peer, req, NULL, clock_ms, msg);
+    int rc = run_op(lobby_act, PLAYING | LOBBY_NEED_TURN, &t->peer, req, msg);
     json_decref(req);
     return rc;
 }
@@ -171,8 +203,9 @@ static int call_start(struct tpeer *t, bool bots)
 {
     char msg[GAME_MSG_MAX] = "";
     json_t *req = json_pack("{s:b}", "bots", bots);
-    int rc = lobby_start(lobby, &t->peer, req, NULL, clock_ms, msg);
+    int rc = run_op(lobby_start, ROOM, &t->peer, req, msg);
     json_decref(req);
+    settle();
     return rc;
 }
 
@@ -258,7 +291,7 @@ START_TEST(views_private_only_under_you)
     const char *code = two_player_game();
     char msg[GAME_MSG_MAX];
     json_t *req = json_pack("{s:s}", "room", code);
-    ck_assert_int_eq(lobby_spectate(lobby, &peers[2].peer, req, NULL, clock_ms, msg), PROTO_OK);
+    ck_assert_int_eq(run_op(lobby_spectate, 0, &peers[2].peer, req, msg), PROTO_OK);
     json_decref(req);
     track(&peers[2]);
     ck_assert_ptr_nonnull(peers[2].view);
@@ -301,7 +334,7 @@ START_TEST(diffs_rebuild_every_view)
     ck_assert_int_eq(json_integer_value(json_object_get(peers[1].view, "total")), 6);
     /* What sync sends equals what the diffs built. */
     char msg[GAME_MSG_MAX];
-    ck_assert_int_eq(lobby_sync(lobby, &peers[1].peer, NULL, msg), PROTO_OK);
+    ck_assert_int_eq(run_op(lobby_sync, ROOM, &peers[1].peer, NULL, msg), PROTO_OK);
     json_t *tracked = json_deep_copy(peers[1].view);
     track(&peers[1]);
     ck_assert(json_equal(tracked, peers[1].view));
@@ -332,7 +365,7 @@ START_TEST(resume_with_rev_sends_missed_diffs)
     peers[3].rev = 2;
     json_decref(peers[3].view);
     peers[3].view = NULL;
-    ck_assert_int_eq(lobby_resume(lobby, &peers[3].peer, req, NULL, clock_ms, msg), PROTO_OK);
+    ck_assert_int_eq(run_op(lobby_resume, 0, &peers[3].peer, req, msg), PROTO_OK);
     json_decref(req);
     ck_assert_int_eq(count_ev(&peers[3], "state"), 0);
     ck_assert_int_eq(count_ev(&peers[3], "diff"), 2);
@@ -343,12 +376,12 @@ START_TEST(resume_with_rev_sends_missed_diffs)
 
     /* Without rev: the whole state. */
     req = json_pack("{s:s}", "token", token);
-    ck_assert_int_eq(lobby_resume(lobby, &peers[4].peer, req, NULL, clock_ms, msg), PROTO_OK);
+    ck_assert_int_eq(run_op(lobby_resume, 0, &peers[4].peer, req, msg), PROTO_OK);
     json_decref(req);
     ck_assert_int_eq(count_ev(&peers[4], "state"), 1);
 
     req = json_pack("{s:s}", "token", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
-    ck_assert_int_eq(lobby_resume(lobby, &peers[2].peer, req, NULL, clock_ms, msg),
+    ck_assert_int_eq(run_op(lobby_resume, 0, &peers[2].peer, req, msg),
                      PROTO_ERR_BAD_TOKEN);
     json_decref(req);
 }
@@ -359,7 +392,7 @@ START_TEST(bots_finish_and_record_replays)
     char msg[GAME_MSG_MAX];
     ck_assert_int_eq(call_create(&peers[0], 4, NULL), PROTO_OK);
     ck_assert_int_eq(call_start(&peers[0], true), PROTO_OK);
-    ck_assert_int_eq(lobby_record(lobby, &peers[0].peer, NULL, msg), PROTO_ERR_GAME_NOT_OVER);
+    ck_assert_int_eq(run_op(lobby_record, ROOM, &peers[0].peer, NULL, msg), PROTO_ERR_GAME_NOT_OVER);
     /* Seat 0 (the human) moves first: nothing is due until it has. */
     ck_assert_uint_eq(lobby_next_due(lobby), UINT64_MAX);
     ck_assert_int_eq(call_act(&peers[0], 1, -1), PROTO_OK);
@@ -380,7 +413,7 @@ START_TEST(bots_finish_and_record_replays)
     json_t *result = json_object_get(peers[0].view, "result");
     ck_assert_uint_eq(strlen(json_string_value(json_object_get(result, "seed"))), 64);
 
-    ck_assert_int_eq(lobby_record(lobby, &peers[0].peer, NULL, msg), PROTO_OK);
+    ck_assert_int_eq(run_op(lobby_record, ROOM, &peers[0].peer, NULL, msg), PROTO_OK);
     json_t *rec = json_object_get(last_reply(&peers[0]), "record");
     ck_assert_str_eq(json_string_value(json_object_get(rec, "game")), "fake");
     ck_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(rec, "seats"), 1), "kind")), "bot");
@@ -397,12 +430,13 @@ START_TEST(bots_finish_and_record_replays)
     void *st = calloc(1, fake_game.state_size);
     struct game_error ge;
     json_t *opts = json_object();
-    ck_assert_int_eq(fake_game.init(st, opts, &gs, &ge), GAME_OK);
+    ck_assert_int_eq(game_start(&fake_game, st, opts, &gs, &ge), GAME_OK);
     size_t i;
     json_t *step;
     json_array_foreach(json_object_get(rec, "actions"), i, step) {
-        ck_assert_int_eq(fake_game.apply(st, (int)json_integer_value(json_object_get(step, "seat")),
-                                         json_object_get(step, "action"), &ge), GAME_OK);
+        ck_assert_int_eq(game_apply(&fake_game, st,
+                                    (int)json_integer_value(json_object_get(step, "seat")),
+                                    json_object_get(step, "action"), &ge), GAME_OK);
     }
     json_t *again = fake_game.result(st);
     json_object_del(result, "seed");
@@ -419,7 +453,7 @@ START_TEST(host_passes_on_leave)
     ck_assert_int_eq(call_create(&peers[0], 3, NULL), PROTO_OK);
     const char *code = room_code(&peers[0]);
     ck_assert_int_eq(call_join(&peers[1], code, 2), PROTO_OK);
-    ck_assert_int_eq(lobby_leave(lobby, &peers[0].peer, NULL, clock_ms, msg), PROTO_OK);
+    ck_assert_int_eq(run_op(lobby_leave, ROOM, &peers[0].peer, NULL, msg), PROTO_OK);
     json_t *last = NULL;
     size_t i;
     json_t *m;
@@ -430,7 +464,7 @@ START_TEST(host_passes_on_leave)
     }
     ck_assert_int_eq(json_integer_value(json_object_get(last, "host")), 2);
     ck_assert_int_eq(call_start(&peers[1], true), PROTO_OK);
-    ck_assert_int_eq(lobby_leave(lobby, &peers[0].peer, NULL, clock_ms, msg), PROTO_ERR_NOT_IN_ROOM);
+    ck_assert_int_eq(run_op(lobby_leave, ROOM, &peers[0].peer, NULL, msg), PROTO_ERR_NOT_IN_ROOM);
 }
 END_TEST
 
@@ -464,7 +498,7 @@ START_TEST(chat_is_cleaned_and_bounded)
     ck_assert_int_eq(call_create(&peers[0], 2, NULL), PROTO_OK);
     ck_assert_int_eq(call_join(&peers[1], room_code(&peers[0]), -1), PROTO_OK);
     json_t *req = json_pack("{s:s}", "text", "gg\nwp");
-    ck_assert_int_eq(lobby_chat(lobby, &peers[0].peer, req, NULL, msg), PROTO_OK);
+    ck_assert_int_eq(run_op(lobby_chat, ROOM, &peers[0].peer, req, msg), PROTO_OK);
     json_decref(req);
     json_t *last = json_array_get(peers[1].msgs, json_array_size(peers[1].msgs) - 1);
     ck_assert_str_eq(json_string_value(json_object_get(last, "text")), "gg wp");
@@ -473,8 +507,254 @@ START_TEST(chat_is_cleaned_and_bounded)
     memset(big, 'x', 501);
     big[501] = '\0';
     req = json_pack("{s:s}", "text", big);
-    ck_assert_int_eq(lobby_chat(lobby, &peers[0].peer, req, NULL, msg), PROTO_ERR_BAD_REQUEST);
+    ck_assert_int_eq(run_op(lobby_chat, ROOM, &peers[0].peer, req, msg), PROTO_ERR_BAD_REQUEST);
     json_decref(req);
+}
+END_TEST
+
+/* ---- The commit path under failures ---- */
+
+/* A journal in memory that can be told to refuse records, and that makes
+ * records durable only when the test says so. */
+struct tstore {
+    size_t records; /* records taken */
+    bool attached;
+    long fail_next; /* refuse this many appends from now */
+    uint64_t seq;
+};
+
+static struct tstore store;
+
+static int ts_append(void *ctx, const char *code, const char *line, size_t len,
+                     uint64_t *ret_seq)
+{
+    struct tstore *ts = ctx;
+
+    if (ts->fail_next > 0) {
+        ts->fail_next--;
+        return -EIO;
+    }
+    ts->records++;
+    *ret_seq = ++ts->seq;
+    journal_seq = ts->seq;
+    return 0;
+}
+
+static void ts_forget(void *ctx, const char *code)
+{
+}
+
+static void store_attach(struct lobby *l)
+{
+    struct lobby_store ops = {ts_append, ts_forget, &store};
+
+    memset(&store, 0, sizeof(store));
+    store.attached = true;
+    journal_seq = 0;
+    lobby_set_store(l, &ops);
+}
+
+static void store_fini(void)
+{
+    store.attached = false;
+    journal_seq = 0;
+}
+
+/* Everything each peer holds, to compare before and after a refusal. */
+struct snapshot {
+    size_t msgs[5];
+    size_t records;
+};
+
+static void snap(struct snapshot *sn)
+{
+    for (int i = 0; i < 5; i++) {
+        sn->msgs[i] = json_array_size(peers[i].msgs);
+    }
+    sn->records = store.records;
+}
+
+static void assert_unchanged(const struct snapshot *sn)
+{
+    for (int i = 0; i < 5; i++) {
+        ck_assert_uint_eq(json_array_size(peers[i].msgs), sn->msgs[i]);
+        ck_assert(!peers[i].closed);
+    }
+    ck_assert_uint_eq(store.records, sn->records);
+}
+
+/* A two-player game whose journal is durable up to now. */
+static void journaled_game(void)
+{
+    store_attach(lobby);
+    two_player_game();
+    lobby_durable(lobby, store.seq);
+    track(&peers[0]);
+    track(&peers[1]);
+}
+
+START_TEST(act_refused_when_the_journal_fails)
+{
+    struct snapshot sn;
+    char msg[GAME_MSG_MAX] = "";
+
+    journaled_game();
+    snap(&sn);
+    store.fail_next = 1;
+    ck_assert_int_eq(call_act(&peers[0], 2, -1), PROTO_ERR_INTERNAL);
+    lobby_durable(lobby, store.seq);
+    /* Nothing acknowledged, nothing sent, nothing journaled. */
+    assert_unchanged(&sn);
+    /* The room is where it was: the same seat plays the same move. */
+    ck_assert_int_eq(run_op(lobby_sync, ROOM, &peers[1].peer, NULL, msg), PROTO_OK);
+    lobby_durable(lobby, store.seq);
+    track(&peers[1]);
+    ck_assert_int_eq(peers[1].rev, peers[0].rev);
+    ck_assert_int_eq(call_act(&peers[0], 2, peers[0].rev), PROTO_OK);
+    lobby_durable(lobby, store.seq);
+    track(&peers[0]);
+    track(&peers[1]);
+    ck_assert_int_eq(json_integer_value(json_object_get(peers[1].view, "total")), 2);
+    ck_assert_uint_eq(store.records, sn.records + 1);
+    store_fini();
+}
+END_TEST
+
+/* Allocation N of an action fails, for N = 0, 1, 2, ...: before the commit
+ * the action is refused and nothing changes; after it, the action stands
+ * (journaled once) and a seat that could not be sent its diff is closed, so
+ * that it resumes to the full view. */
+START_TEST(act_under_allocation_failures)
+{
+    json_t *req = json_pack("{s:{s:s, s:i}}", "action", "type", "add", "n", 1);
+    int turn = 0, accepted = 0, refused = 0, closed = 0;
+
+    journaled_game();
+    failalloc_install();
+    for (long budget = 0; accepted < 8 && budget < 1000; budget++) {
+        struct snapshot sn;
+        char msg[GAME_MSG_MAX] = "";
+        long rev = peers[turn].rev;
+        snap(&sn);
+        failalloc_budget(budget);
+        int rc = run_op(lobby_act, PLAYING | LOBBY_NEED_TURN, &peers[turn].peer, req, msg);
+        failalloc_budget(-1);
+        lobby_durable(lobby, store.seq);
+        if (rc != PROTO_OK) {
+            ck_assert_int_eq(rc, PROTO_ERR_INTERNAL);
+            assert_unchanged(&sn);
+            refused++;
+            continue;
+        }
+        ck_assert_uint_eq(store.records, sn.records + 1);
+        for (int i = 0; i < 2; i++) {
+            if (peers[i].closed) {
+                closed++;
+                peers[i].closed = false;
+                ck_assert_int_eq(run_op(lobby_sync, ROOM, &peers[i].peer, NULL, msg), PROTO_OK);
+                lobby_durable(lobby, store.seq);
+            }
+            track(&peers[i]);
+            ck_assert_int_eq(peers[i].rev, rev + 1);
+        }
+        ck_assert_int_eq(json_integer_value(json_object_get(peers[0].view, "total")),
+                         accepted + 1);
+        turn ^= 1;
+        accepted++;
+    }
+    failalloc_remove();
+    ck_assert_int_eq(accepted, 8);
+    ck_assert_int_gt(refused, 0);
+    ck_assert_int_gt(closed, 0);
+    json_decref(req);
+    store_fini();
+}
+END_TEST
+
+START_TEST(room_over_its_backlog_refuses_actions)
+{
+    struct lobby_config small = cfg;
+
+    lobby_free(lobby);
+    small.outbox_max = 600;
+    lobby = lobby_new(&small);
+    store_attach(lobby);
+    two_player_game();
+    /* The disk stops: records are taken but never become durable. */
+    int rc = PROTO_OK;
+    int accepted = 0;
+    for (int i = 0; i < 20 && rc == PROTO_OK; i++) {
+        rc = call_act(&peers[i % 2], 1, -1);
+        accepted += rc == PROTO_OK;
+    }
+    ck_assert_int_eq(rc, PROTO_ERR_SERVER_BUSY);
+    ck_assert_int_ge(accepted, 1);
+    size_t records = store.records;
+    ck_assert_int_eq(call_act(&peers[accepted % 2], 1, -1), PROTO_ERR_SERVER_BUSY);
+    ck_assert_uint_eq(store.records, records);
+    /* Once the records are durable the room plays on. */
+    lobby_durable(lobby, store.seq);
+    track(&peers[0]);
+    track(&peers[1]);
+    ck_assert_int_eq(call_act(&peers[accepted % 2], 1, -1), PROTO_OK);
+    store_fini();
+}
+END_TEST
+
+START_TEST(spectators_are_capped)
+{
+    struct lobby_config small = cfg;
+    char msg[GAME_MSG_MAX] = "";
+
+    lobby_free(lobby);
+    small.max_spectators = 1;
+    lobby = lobby_new(&small);
+    const char *code = two_player_game();
+    json_t *req = json_pack("{s:s}", "room", code);
+    ck_assert_int_eq(run_op(lobby_spectate, 0, &peers[2].peer, req, msg), PROTO_OK);
+    ck_assert_int_eq(run_op(lobby_spectate, 0, &peers[3].peer, req, msg), PROTO_ERR_ROOM_FULL);
+    /* Asking again from the place one already has is not a second place. */
+    ck_assert_int_eq(run_op(lobby_spectate, 0, &peers[2].peer, req, msg), PROTO_OK);
+    json_decref(req);
+}
+END_TEST
+
+START_TEST(legal_is_the_same_until_the_rev_moves)
+{
+    char msg[GAME_MSG_MAX] = "";
+
+    two_player_game();
+    ck_assert_int_eq(run_op(lobby_legal, PLAYING, &peers[0].peer, NULL, msg), PROTO_OK);
+    json_t *first = json_deep_copy(last_reply(&peers[0]));
+    ck_assert_int_eq(run_op(lobby_legal, PLAYING, &peers[0].peer, NULL, msg), PROTO_OK);
+    ck_assert(json_equal(first, last_reply(&peers[0])));
+    ck_assert_uint_eq(json_array_size(json_object_get(first, "actions")), 2);
+    /* The other seat may do nothing now; after the move it may. */
+    ck_assert_int_eq(run_op(lobby_legal, PLAYING, &peers[1].peer, NULL, msg), PROTO_OK);
+    ck_assert_uint_eq(json_array_size(json_object_get(last_reply(&peers[1]), "actions")), 0);
+    ck_assert_int_eq(call_act(&peers[0], 1, -1), PROTO_OK);
+    ck_assert_int_eq(run_op(lobby_legal, PLAYING, &peers[1].peer, NULL, msg), PROTO_OK);
+    ck_assert_uint_eq(json_array_size(json_object_get(last_reply(&peers[1]), "actions")), 2);
+    ck_assert_int_eq(json_integer_value(json_object_get(last_reply(&peers[1]), "rev")),
+                     json_integer_value(json_object_get(first, "rev")) + 1);
+    /* A spectator or a seat before the start is told why not. */
+    ck_assert_int_eq(run_op(lobby_legal, PLAYING, &peers[4].peer, NULL, msg),
+                     PROTO_ERR_NOT_IN_ROOM);
+    json_decref(first);
+}
+END_TEST
+
+START_TEST(act_out_of_turn_or_after_the_end)
+{
+    two_player_game();
+    ck_assert_int_eq(call_act(&peers[1], 1, -1), PROTO_ERR_NOT_YOUR_TURN);
+    for (int i = 0; i < 20; i++) {
+        if (call_act(&peers[i % 2], 2, -1) != PROTO_OK) {
+            break;
+        }
+    }
+    ck_assert_int_eq(call_act(&peers[0], 1, -1), PROTO_ERR_GAME_OVER);
+    ck_assert_int_eq(call_act(&peers[1], 1, -1), PROTO_ERR_GAME_OVER);
 }
 END_TEST
 
@@ -494,6 +774,12 @@ int main(void)
         {"expiry", rooms_expire},
         {"limits", room_limit_is_server_busy},
         {"chat", chat_is_cleaned_and_bounded},
+        {"journal_failure", act_refused_when_the_journal_fails},
+        {"alloc_failure", act_under_allocation_failures},
+        {"backlog", room_over_its_backlog_refuses_actions},
+        {"spectator_cap", spectators_are_capped},
+        {"legal_cache", legal_is_the_same_until_the_rev_moves},
+        {"turn_and_end", act_out_of_turn_or_after_the_end},
     };
     return CK_RUN("lobby", cases, setup, teardown);
 }

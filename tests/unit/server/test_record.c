@@ -5,12 +5,14 @@
  * that precede it.
  */
 #include "ck_run.h"
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <sodium.h>
 
-#include "store.h"
+#include "failalloc.h"
+#include "record.h"
 
 static char *journal_of(const char *const *payloads, size_t n, size_t *ret_len)
 {
@@ -116,12 +118,45 @@ START_TEST(checksummed_non_object_is_refused)
 }
 END_TEST
 
-START_TEST(fsync_names)
+START_TEST(checksummed_line_that_is_not_json_fails_the_read)
 {
-    ck_assert_int_eq(store_fsync_parse("always"), STORE_FSYNC_ALWAYS);
-    ck_assert_int_eq(store_fsync_parse("batch"), STORE_FSYNC_BATCH);
-    ck_assert_int_eq(store_fsync_parse("never"), STORE_FSYNC_NEVER);
-    ck_assert_int_eq(store_fsync_parse("sometimes"), -1);
+    size_t len, good = 99;
+    char *line = store_record_format("{\"t\":", 5, &len);
+    json_t *out = NULL;
+
+    ck_assert_int_eq(store_journal_parse(line, len, &out, &good), -1);
+    ck_assert_ptr_null(out);
+    ck_assert_uint_eq(good, 99);
+    free(line);
+}
+END_TEST
+
+START_TEST(out_of_memory_is_not_a_torn_tail)
+{
+    /* With jansson's allocations failing at every point in turn, a valid
+     * journal reads back whole or fails as out of memory; it is never cut
+     * short as if torn, which would have the file truncated. */
+    size_t len, good;
+    char *all = journal_of(recs, 3, &len);
+    bool whole = false;
+
+    failalloc_install();
+    for (long budget = 0; budget < 200 && !whole; budget++) {
+        json_t *out = NULL;
+        failalloc_budget(budget);
+        int rc = store_journal_parse(all, len, &out, &good);
+        failalloc_budget(-1);
+        ck_assert_int_ne(rc, 1);
+        if (rc == 0) {
+            ck_assert_uint_eq(json_array_size(out), 3);
+            ck_assert_uint_eq(good, len);
+            whole = true;
+        }
+        json_decref(out);
+    }
+    failalloc_remove();
+    ck_assert(whole);
+    free(all);
 }
 END_TEST
 
@@ -133,7 +168,9 @@ int main(void)
         {"torn_tail_is_dropped", torn_tail_is_dropped},
         {"corrupt_record_ends_the_journal", corrupt_record_ends_the_journal},
         {"checksummed_non_object_is_refused", checksummed_non_object_is_refused},
-        {"fsync_names", fsync_names},
+        {"checksummed_line_that_is_not_json_fails_the_read",
+         checksummed_line_that_is_not_json_fails_the_read},
+        {"out_of_memory_is_not_a_torn_tail", out_of_memory_is_not_a_torn_tail},
     };
     if (sodium_init() < 0) {
         return EXIT_FAILURE;

@@ -130,7 +130,7 @@ def main():
     w("};")
     w("")
     w("/* Returns the card index of `id`, or SORC_NONE when no card has that id. */")
-    w("uint8_t sorc_card_find(const char *id)")
+    w("uint8_t sorc__card_find(const char *id)")
     w("{")
     w("    if (!id) {")
     w("        return SORC_NONE;")

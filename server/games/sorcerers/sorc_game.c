@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sorc_game.c - the Sorcerers entry of the game registry: the `struct
+ * game_ops sorc_game` table and the thin game.h entry points around the
+ * core (init from parsed options, apply as decode then rules, legal as
+ * enumerate then encode, the active seats). It owns the order of the
+ * refusal checks of R-sorcerers-4.4 and nothing more: rules live in
+ * sorc_rules.c, JSON in sorc_codec.c and sorc_view.c. It never copies the
+ * state: the server hands apply a scratch copy.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+#include "sorc.h"
+
+static int sorc_check_options(const json_t *options, int nseats, struct game_error *err)
+{
+    int seat;
+    int max_turns;
+
+    return sorc__options_parse(options, nseats, &seat, &max_turns, err);
+}
+
+static int sorc_init(void *state, const json_t *options, const struct game_setup *setup,
+                     struct game_error *err)
+{
+    char names[2][SORC_NAME_MAX];
+    int seat;
+    int max_turns;
+    int rc = sorc__options_parse(options, setup->nseats, &seat, &max_turns, err);
+
+    if (rc != GAME_OK) {
+        return rc;
+    }
+    memset(names, 0, sizeof(names));
+    for (int i = 0; i < 2; i++) {
+        snprintf(names[i], SORC_NAME_MAX, "%s", setup->names[i][0] ? setup->names[i] : "?");
+    }
+    sorc__setup(state, setup->seed, seat, max_turns, names[0], names[1]);
+    return GAME_OK;
+}
+
+static int sorc_apply(void *state, int seat, const json_t *action, struct game_error *err)
+{
+    struct sorc_state *st = state;
+    struct sorc_action a;
+
+    /* R-sorcerers-4.4: game_over, not_your_turn, bad_action, then the rules. */
+    if (st->over) {
+        return game_error_set(err, GAME_E_OVER, "R-sorcerers-7: the game is over");
+    }
+    if (seat < 0 || seat > 1 || !st->act[sorc__side(st, seat)]) {
+        return game_error_set(err, GAME_E_NOT_TURN, "R-sorcerers-4.2: it is not your decision now");
+    }
+    if (sorc_action_decode(action, &a) < 0) {
+        return game_error_set(err, GAME_E_BAD_ACTION,
+                              "R-sorcerers-10: malformed action (see the action reference)");
+    }
+    return sorc__rules_apply(st, seat, &a, err);
+}
+
+static json_t *sorc_legal(const void *state, int seat)
+{
+    struct sorc_legal *l = malloc(sizeof(*l));
+    json_t *arr;
+
+    if (!l) {
+        return NULL;
+    }
+    sorc__legal_list(state, seat, l);
+    arr = sorc__legal_encode(l);
+    free(l);
+    return arr;
+}
+
+static unsigned sorc_active(const void *state)
+{
+    const struct sorc_state *st = state;
+    unsigned m = 0;
+
+    if (st->over) {
+        return 0;
+    }
+    for (int s = 0; s < 2; s++) {
+        if (st->act[s]) {
+            m |= 1u << sorc__seat(st, s);
+        }
+    }
+    return m;
+}
+
+/* The Sorcerers rules core as the server sees it: the one symbol this folder
+ * exports to the registry. Static data; no function in it keeps state. */
+const struct game_ops sorc_game = {
+    .id = "sorcerers",
+    .title = "Sorcerers",
+    .min_players = 2,
+    .max_players = 2,
+    .state_size = sizeof(struct sorc_state),
+    .options_schema = sorc__options_schema,
+    .check_options = sorc_check_options,
+    .init = sorc_init,
+    .apply = sorc_apply,
+    .sections = sorc__sections,
+    .nsections = SORC_NSECTIONS,
+    .changed = sorc__changed,
+    .you = sorc__you,
+    .legal = sorc_legal,
+    .active = sorc_active,
+    .result = sorc__result,
+    .check_invariants = sorc__check_invariants,
+    .tests = &sorc_tests,
+};

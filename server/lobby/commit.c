@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * commit.c - the one path every action takes, whoever makes it (a player or
+ * a bot; boot replay takes the same game_try() and commit without the
+ * journal), the checks every request shares, legal lists cached per
+ * (rev, seat), and bot moves.
+ *
+ * An action is tried on the room's scratch copy of the flat state; its
+ * journal record is built and appended; only then is the copy committed,
+ * the rev bumped and the change published. Whatever fails before the commit
+ * leaves the room exactly as it was, and nothing is acknowledged.
+ */
+#include "lobby_int.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "log.h"
+
+/* ---- Preconditions ---- */
+
+int lobby_check(const struct lobby_peer *peer, unsigned need, char *msg)
+{
+    const struct room *room = peer->room;
+
+    if (!need) {
+        return PROTO_OK;
+    }
+    if (!room) {
+        return PROTO_ERR_NOT_IN_ROOM;
+    }
+    if ((need & LOBBY_NEED_SEAT) && (peer->spectator || peer->seat < 0)) {
+        snprintf(msg, GAME_MSG_MAX, "spectators may watch and chat, not play");
+        return PROTO_ERR_NOT_IN_GAME;
+    }
+    if ((need & LOBBY_NEED_STARTED) && room->status == ROOM_LOBBY) {
+        snprintf(msg, GAME_MSG_MAX, "the game has not started");
+        return PROTO_ERR_NOT_IN_GAME;
+    }
+    if (need & LOBBY_NEED_TURN) {
+        if (room->status == ROOM_ENDED) {
+            snprintf(msg, GAME_MSG_MAX, "the game is over");
+            return PROTO_ERR_GAME_OVER;
+        }
+        if (!(room->game->active(room->state) & (1u << peer->seat))) {
+            snprintf(msg, GAME_MSG_MAX, "it is not your turn");
+            return PROTO_ERR_NOT_YOUR_TURN;
+        }
+    }
+    return PROTO_OK;
+}
+
+/* ---- The commit path ---- */
+
+/* Over its outbox bound the room takes no action until the journal catches
+ * up: its disk is failing, and queueing more would grow without limit. */
+static bool room_over_bound(struct room *room)
+{
+    bool over = room->out_bytes > room->lobby->cfg.outbox_max;
+
+    if (over != room->stalled) {
+        room->stalled = over;
+        if (over) {
+            log_warn("room %s: %zu bytes wait for the journal; refusing actions until it "
+                     "is durable again", room->code, room->out_bytes);
+        } else {
+            log_info("room %s: the journal caught up; taking actions again", room->code);
+        }
+    }
+    return over;
+}
+
+/* Once the game is over: the result event and the end record. */
+static void room_end(struct room *room, json_t *result, uint64_t now)
+{
+    char hex[GAME_SEED_BYTES * 2 + 1];
+    json_t *ev;
+
+    proto_hex(room->seed, sizeof(room->seed), hex);
+    json_object_set_new(result, "seed", json_string(hex));
+    room->status = ROOM_ENDED;
+    room->ended_at = now ? now : 1;
+    /* The end is also implied by the actions, which replay knows; a lost
+     * end record costs nothing but the note. */
+    if (lobby__journal(room, json_pack("{s:s}", "t", "end")) != 0) {
+        log_warn("room %s: the end record was not journaled", room->code);
+    }
+    ev = proto_event_new("ended");
+    if (ev) {
+        json_object_set_new(ev, "room", json_string(room->code));
+        json_object_set(ev, "result", result);
+        lobby__broadcast(room, ev);
+        json_decref(ev);
+    }
+    lobby__room_announce(room);
+}
+
+int lobby__commit(struct lobby *lobby, struct room *room, int seat, const json_t *action,
+                  struct lobby_peer *peer, const json_t *id, uint64_t now, char *msg)
+{
+    struct game_error gerr = {0};
+    json_t *entry;
+    void *before;
+    int rc;
+
+    if (room_over_bound(room)) {
+        snprintf(msg, GAME_MSG_MAX, "this room is waiting for its journal to reach the disk; "
+                                    "try again shortly");
+        return PROTO_ERR_SERVER_BUSY;
+    }
+    rc = game_try(room->game, room->state, room->scratch, seat, action, &gerr);
+    if (rc != GAME_OK) {
+        snprintf(msg, GAME_MSG_MAX, "%s", gerr.message);
+        return lobby__game_status_to_proto(rc);
+    }
+    entry = json_pack("{s:i, s:O}", "seat", seat, "action", action);
+    if (!entry || json_array_append_new(room->actions, entry) != 0) {
+        return PROTO_ERR_INTERNAL;
+    }
+    rc = lobby__journal(room, json_pack("{s:s, s:i, s:O}", "t", "act", "seat", seat, "action",
+                                        action));
+    if (rc != 0) {
+        json_array_remove(room->actions, json_array_size(room->actions) - 1);
+        if (rc == -EDOM) {
+            snprintf(msg, GAME_MSG_MAX, "an action holds integers only, never real numbers");
+            return PROTO_ERR_BAD_ACTION;
+        }
+        log_warn("room %s: an action was refused: its journal record was not taken (%s)",
+                 room->code, rc == -ENOMEM ? "out of memory" : "the journal failed");
+        return PROTO_ERR_INTERNAL;
+    }
+    /* Committed: the scratch copy becomes the state. */
+    before = room->state;
+    room->state = room->scratch;
+    room->scratch = before;
+    room->rev++;
+    if (peer) {
+        lobby__reply_ok(room, peer, id, json_pack("{s:I}", "rev", (json_int_t)room->rev));
+    }
+    lobby__views_publish(room, room->game->changed(before, room->state));
+    json_t *result = room->game->result(room->state);
+    if (result) {
+        room_end(room, result, now);
+        json_decref(result);
+    }
+    lobby__schedule_bots(lobby, room, now);
+    return PROTO_OK;
+}
+
+int lobby_act(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req)
+{
+    struct room *room = peer->room;
+    json_t *action = json_object_get(req->args, "action");
+    json_t *jrev = json_object_get(req->args, "rev");
+
+    if (jrev && (!json_is_integer(jrev) || json_integer_value(jrev) != room->rev)) {
+        snprintf(req->msg, GAME_MSG_MAX, "the room is at rev %lld; sync and try again",
+                 (long long)room->rev);
+        return PROTO_ERR_STALE;
+    }
+    if (!json_is_object(action) || !json_is_string(json_object_get(action, "type"))) {
+        snprintf(req->msg, GAME_MSG_MAX, "\"action\" must be an object with a \"type\" string");
+        return PROTO_ERR_BAD_ACTION;
+    }
+    return lobby__commit(lobby, room, peer->seat, action, peer, req->id, req->now, req->msg);
+}
+
+/* ---- Legal lists ---- */
+
+/* The seat's legal actions at the room's rev, built once per rev.
+ * Borrowed, NULL on ENOMEM. */
+static json_t *seat_legal(struct room *room, int seat)
+{
+    struct seat *s = &room->seats[seat];
+
+    if (s->legal && s->legal_rev == room->rev) {
+        return s->legal;
+    }
+    json_decref(s->legal);
+    free(s->legal_text);
+    s->legal_text = NULL;
+    s->legal = room->game->legal(room->state, seat);
+    s->legal_rev = room->rev;
+    return s->legal;
+}
+
+int lobby_legal(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req)
+{
+    struct room *room = peer->room;
+    struct seat *s = &room->seats[peer->seat];
+    char head[64];
+    char *re = NULL;
+    char *line;
+    size_t len;
+    int n;
+
+    if (!seat_legal(room, peer->seat)) {
+        return PROTO_ERR_INTERNAL;
+    }
+    if (!s->legal_text) {
+        s->legal_text = json_dumps(s->legal, JSON_COMPACT);
+        if (!s->legal_text) {
+            return PROTO_ERR_INTERNAL;
+        }
+        s->legal_len = strlen(s->legal_text);
+    }
+    /* The reply is written around the list's cached text. */
+    if (req->id && !(re = json_dumps(req->id, JSON_COMPACT | JSON_ENCODE_ANY))) {
+        return PROTO_ERR_INTERNAL;
+    }
+    n = snprintf(head, sizeof(head), ",\"ok\":true,\"rev\":%lld,\"actions\":",
+                 (long long)room->rev);
+    len = 1 + (re ? 5 + strlen(re) : 0) + (size_t)n + s->legal_len + 2;
+    if (len > PROTO_OUT_LINE_MAX || !(line = malloc(len + 1))) {
+        free(re);
+        return PROTO_ERR_INTERNAL;
+    }
+    snprintf(line, len + 1, "{%s%s%s%s}\n", re ? "\"re\":" : "", re ? re : "",
+             re ? head : head + 1, s->legal_text);
+    lobby__out(room, peer, line, strlen(line));
+    free(line);
+    free(re);
+    (void)lobby;
+    return PROTO_OK;
+}
+
+/* ---- Bots ---- */
+
+void lobby__bot_move(struct lobby *lobby, struct room *room, uint64_t now)
+{
+    unsigned active = room->game->active(room->state);
+
+    room->bot_due = 0;
+    for (int i = 0; i < room->nseats && room->status == ROOM_PLAYING; i++) {
+        char msg[GAME_MSG_MAX] = "";
+        json_t *legal;
+        size_t n;
+
+        if (!(active & (1u << i)) || room->seats[i].kind != SEAT_BOT) {
+            continue;
+        }
+        legal = seat_legal(room, i);
+        n = json_array_size(legal);
+        if (n > 0) {
+            json_t *pick = json_incref(json_array_get(legal, randombytes_uniform((uint32_t)n)));
+            /* The commit may replace the cached list: hold the pick. */
+            (void)lobby__commit(lobby, room, i, pick, NULL, NULL, now, msg);
+            json_decref(pick);
+        }
+        /* One move per bot per wake-up: the next is rescheduled by the
+         * commit; a refused one (a stalled journal) is tried again later. */
+        break;
+    }
+    if (room->status == ROOM_PLAYING && room->bot_due == 0) {
+        lobby__schedule_bots(lobby, room, now);
+    }
+}

@@ -1,0 +1,557 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * views.c - the room's view cache and what it sends: `diff` and `state`
+ * events. The public view is kept member by member (the game's sections and
+ * the seed commitment), each as a jansson value and its canonical bytes; an
+ * action rebuilds only the members the game says it changed, diffs them once,
+ * serialises that patch once and hashes the public part once. Each human
+ * seat keeps only its "you": its diff and the end of its hash are the only
+ * per-recipient work. Lines are written as text straight from those parts;
+ * nothing here touches a socket (outbox.c does the sending).
+ *
+ * The canonical form sorts keys by bytes and every public key sorts before
+ * "you", so the canonical view of a seat is "{" + the public parts + ",\"you\":"
+ * + its you + "}", and its BLAKE2b hash continues from the public part's
+ * state.
+ */
+#include "lobby_int.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+_Static_assert(sizeof(crypto_generichash_state) <= sizeof(((struct room_view *)0)->hash),
+               "room_view.hash holds a generichash state");
+
+/* ---- A growable line ---- */
+
+struct text {
+    char *data;
+    size_t len, cap;
+    bool failed;
+};
+
+static void text_add(struct text *t, const char *s, size_t n)
+{
+    if (t->failed) {
+        return;
+    }
+    if (t->len + n + 1 > t->cap) {
+        size_t cap = t->cap ? t->cap : 256;
+        while (cap < t->len + n + 1) {
+            cap *= 2;
+        }
+        char *d = realloc(t->data, cap);
+        if (!d) {
+            t->failed = true;
+            return;
+        }
+        t->data = d;
+        t->cap = cap;
+    }
+    memcpy(t->data + t->len, s, n);
+    t->len += n;
+    t->data[t->len] = '\0';
+}
+
+static void text_str(struct text *t, const char *s)
+{
+    text_add(t, s, strlen(s));
+}
+
+/* Hands the line over (NULL when building it failed or it is too long). */
+static char *text_take(struct text *t, size_t *ret_len)
+{
+    if (t->failed || t->len > PROTO_OUT_LINE_MAX) {
+        free(t->data);
+        return NULL;
+    }
+    *ret_len = t->len;
+    return t->data;
+}
+
+/* ---- Parts ---- */
+
+static int part_cmp(const void *a, const void *b)
+{
+    return strcmp(((const struct view_part *)a)->key, ((const struct view_part *)b)->key);
+}
+
+static void part_clear(struct view_part *p)
+{
+    json_decref(p->value);
+    free(p->text);
+    p->value = NULL;
+    p->text = NULL;
+    p->len = 0;
+}
+
+void lobby__views_reset(struct room *room)
+{
+    struct room_view *v = &room->view;
+
+    for (size_t i = 0; i < v->nparts; i++) {
+        part_clear(&v->parts[i]);
+    }
+    free(v->parts);
+    v->parts = NULL;
+    v->nparts = 0;
+    v->valid = false;
+}
+
+/* The parts' keys, sorted; values empty. 0 or -ENOMEM. */
+static int parts_init(struct room *room)
+{
+    struct room_view *v = &room->view;
+    const struct game_ops *g = room->game;
+
+    v->parts = calloc(g->nsections + 1, sizeof(*v->parts));
+    if (!v->parts) {
+        return -ENOMEM;
+    }
+    for (size_t k = 0; k < g->nsections; k++) {
+        v->parts[k].key = g->sections[k].key;
+        v->parts[k].section = (int)k;
+    }
+    v->parts[g->nsections].key = "seed_commit";
+    v->parts[g->nsections].section = -1;
+    v->nparts = g->nsections + 1;
+    qsort(v->parts, v->nparts, sizeof(*v->parts), part_cmp);
+    return 0;
+}
+
+/* The current value of one part. New reference or NULL. */
+static json_t *part_build(const struct room *room, const struct view_part *p)
+{
+    json_t *value;
+
+    if (p->section < 0) {
+        return json_string(room->seed_commit);
+    }
+    value = room->game->sections[p->section].build(room->state);
+    if (value && json_is_object(value) && strcmp(p->key, "result") == 0) {
+        /* The server reveals the seed with the result (fair randomness). */
+        char hex[GAME_SEED_BYTES * 2 + 1];
+        proto_hex(room->seed, sizeof(room->seed), hex);
+        if (json_object_set_new(value, "seed", json_string(hex)) != 0) {
+            json_decref(value);
+            return NULL;
+        }
+    }
+    return value;
+}
+
+/* Takes `value` (stolen) as the part's new value with its canonical bytes. */
+static int part_set(struct view_part *p, json_t *value)
+{
+    size_t len;
+    char *text = proto_canonical(value, &len);
+
+    if (!text) {
+        json_decref(value);
+        return -ENOMEM;
+    }
+    part_clear(p);
+    p->value = value;
+    p->text = text;
+    p->len = len;
+    return 0;
+}
+
+/* "\"key\":" in canonical form: keys are the game's plain identifiers. */
+static void key_add(struct text *t, const char *key)
+{
+    text_add(t, "\"", 1);
+    text_str(t, key);
+    text_add(t, "\":", 2);
+}
+
+static void hash_public(struct room *room)
+{
+    struct room_view *v = &room->view;
+    crypto_generichash_state st;
+
+    crypto_generichash_init(&st, NULL, 0, crypto_generichash_BYTES);
+    crypto_generichash_update(&st, (const unsigned char *)"{", 1);
+    for (size_t i = 0; i < v->nparts; i++) {
+        const struct view_part *p = &v->parts[i];
+        char head[80];
+        int n = snprintf(head, sizeof(head), "%s\"%s\":", i ? "," : "", p->key);
+        crypto_generichash_update(&st, (const unsigned char *)head, (size_t)n);
+        crypto_generichash_update(&st, (const unsigned char *)p->text, p->len);
+    }
+    memcpy(v->hash, &st, sizeof(st));
+}
+
+/* The hash of a recipient's view: the public part's, then its "you"
+ * (NULL for a spectator) and the closing brace. */
+static void hash_finish(const struct room *room, const struct seat *s,
+                        char out[PROTO_HASH_HEX_LEN + 1])
+{
+    crypto_generichash_state st;
+    uint8_t h[crypto_generichash_BYTES];
+
+    memcpy(&st, room->view.hash, sizeof(st));
+    if (s) {
+        crypto_generichash_update(&st, (const unsigned char *)",\"you\":", 7);
+        crypto_generichash_update(&st, (const unsigned char *)s->you_text, s->you_len);
+    }
+    crypto_generichash_update(&st, (const unsigned char *)"}", 1);
+    crypto_generichash_final(&st, h, sizeof(h));
+    proto_hex(h, sizeof(h), out);
+}
+
+/* Builds seat `i`'s "you" afresh. 0 or -ENOMEM. */
+static int you_build(struct room *room, int i)
+{
+    struct seat *s = &room->seats[i];
+    json_t *you = room->game->you(room->state, i);
+    size_t len;
+    char *text = you ? proto_canonical(you, &len) : NULL;
+
+    if (!text) {
+        json_decref(you);
+        return -ENOMEM;
+    }
+    json_decref(s->you);
+    free(s->you_text);
+    s->you = you;
+    s->you_text = text;
+    s->you_len = len;
+    return 0;
+}
+
+int lobby__views_build(struct room *room)
+{
+    struct room_view *v = &room->view;
+
+    if (!v->valid) {
+        lobby__views_reset(room);
+        if (parts_init(room) != 0) {
+            return -ENOMEM;
+        }
+        for (size_t i = 0; i < v->nparts; i++) {
+            json_t *value = part_build(room, &v->parts[i]);
+            if (!value || part_set(&v->parts[i], value) != 0) {
+                lobby__views_reset(room);
+                return -ENOMEM;
+            }
+        }
+        hash_public(room);
+        v->valid = true;
+    }
+    for (int i = 0; i < room->nseats; i++) {
+        if (room->seats[i].kind == SEAT_HUMAN && !room->seats[i].you &&
+            you_build(room, i) != 0) {
+            return -ENOMEM;
+        }
+    }
+    return 0;
+}
+
+/* ---- State events ---- */
+
+/* The `state` line of one recipient (`s` NULL: spectator). Malloc'ed. */
+static char *state_line(const struct room *room, const struct seat *s, int seat, size_t *ret_len)
+{
+    const struct room_view *v = &room->view;
+    char hash[PROTO_HASH_HEX_LEN + 1];
+    char head[160];
+    struct text t = {0};
+
+    snprintf(head, sizeof(head), "{\"ev\":\"state\",\"room\":\"%s\",\"rev\":%lld,\"seat\":%d,\"view\":{",
+             room->code, (long long)room->rev, seat);
+    text_str(&t, head);
+    for (size_t i = 0; i < v->nparts; i++) {
+        if (i) {
+            text_add(&t, ",", 1);
+        }
+        key_add(&t, v->parts[i].key);
+        text_add(&t, v->parts[i].text, v->parts[i].len);
+    }
+    if (s) {
+        text_add(&t, ",\"you\":", 7);
+        text_add(&t, s->you_text, s->you_len);
+    }
+    hash_finish(room, s, hash);
+    text_str(&t, "},\"hash\":\"");
+    text_str(&t, hash);
+    text_str(&t, "\"}\n");
+    return text_take(&t, ret_len);
+}
+
+void lobby__views_send_state(struct room *room, struct lobby_peer *peer)
+{
+    const struct seat *s = NULL;
+    size_t len;
+    char *line;
+
+    if (room->status == ROOM_LOBBY) {
+        return;
+    }
+    if (peer->seat >= 0 && !peer->spectator) {
+        s = &room->seats[peer->seat];
+    }
+    if (lobby__views_build(room) != 0 || (s && !s->you && you_build(room, peer->seat) != 0)) {
+        /* Out of memory: the peer reconnects and asks again. */
+        peer->close(peer);
+        return;
+    }
+    line = state_line(room, s, s ? peer->seat : -1, &len);
+    if (!line) {
+        peer->close(peer);
+        return;
+    }
+    lobby__out(room, peer, line, len);
+    free(line);
+}
+
+/* ---- Diffs ---- */
+
+static void hist_push(struct seat *s, int64_t rev, char *line, size_t len)
+{
+    struct diff_line *d = &s->hist[rev % LOBBY_DIFF_KEEP];
+
+    free(d->line);
+    d->rev = rev;
+    d->line = line;
+    d->len = len;
+}
+
+static void hist_clear(struct seat *s)
+{
+    for (int i = 0; i < LOBBY_DIFF_KEEP; i++) {
+        free(s->hist[i].line);
+        s->hist[i].line = NULL;
+        s->hist[i].rev = -1;
+    }
+}
+
+/* The ops of `patch` as text without the brackets ("" when empty). */
+static char *ops_text(const json_t *patch, size_t *ret_len)
+{
+    char *all;
+    size_t n;
+
+    if (json_array_size(patch) == 0) {
+        all = strdup("");
+        *ret_len = 0;
+        return all;
+    }
+    all = json_dumps(patch, JSON_COMPACT);
+    if (!all) {
+        return NULL;
+    }
+    n = strlen(all);
+    memmove(all, all + 1, n - 2);
+    all[n - 2] = '\0';
+    *ret_len = n - 2;
+    return all;
+}
+
+/* The `diff` line of one recipient from the shared public ops and its own. */
+static char *diff_line(const struct room *room, const struct seat *s, const char *pub,
+                       size_t pub_len, const char *own, size_t own_len, size_t *ret_len)
+{
+    char hash[PROTO_HASH_HEX_LEN + 1];
+    char head[128];
+    struct text t = {0};
+
+    snprintf(head, sizeof(head), "{\"ev\":\"diff\",\"room\":\"%s\",\"rev\":%lld,\"patch\":[",
+             room->code, (long long)room->rev);
+    text_str(&t, head);
+    text_add(&t, pub, pub_len);
+    if (pub_len && own_len) {
+        text_add(&t, ",", 1);
+    }
+    text_add(&t, own, own_len);
+    hash_finish(room, s, hash);
+    text_str(&t, "],\"hash\":\"");
+    text_str(&t, hash);
+    text_str(&t, "\"}\n");
+    return text_take(&t, ret_len);
+}
+
+/* Everyone lost track (out of memory): the cache is dropped and every
+ * member is closed, so that it resumes and gets a full state. */
+static void publish_failed(struct room *room)
+{
+    lobby__views_reset(room);
+    for (int i = 0; i < room->nseats; i++) {
+        struct seat *s = &room->seats[i];
+        json_decref(s->you);
+        free(s->you_text);
+        s->you = NULL;
+        s->you_text = NULL;
+        hist_clear(s);
+        if (s->peer) {
+            s->peer->close(s->peer);
+        }
+    }
+    for (size_t k = 0; k < room->nspecs; k++) {
+        room->specs[k]->close(room->specs[k]);
+    }
+}
+
+/* Rebuilds the parts `changed` names; appends their ops to `patch`. */
+static int publish_public(struct room *room, uint64_t changed, json_t *patch)
+{
+    struct room_view *v = &room->view;
+    bool any = false;
+
+    for (size_t i = 0; i < v->nparts; i++) {
+        struct view_part *p = &v->parts[i];
+        size_t before = json_array_size(patch);
+        json_t *value;
+        if (p->section < 0 || !(changed & (UINT64_C(1) << p->section))) {
+            continue;
+        }
+        value = part_build(room, p);
+        if (!value || proto_patch_diff_into(patch, p->key, p->value, value) != 0) {
+            json_decref(value);
+            return -ENOMEM;
+        }
+        if (json_array_size(patch) == before) {
+            json_decref(value); /* equal: keep the bytes we have */
+            continue;
+        }
+        if (part_set(p, value) != 0) {
+            return -ENOMEM;
+        }
+        any = true;
+    }
+    if (any) {
+        hash_public(room);
+    }
+    return 0;
+}
+
+/* Seat i's diff line after the public ops `pub`. NULL on ENOMEM. */
+static char *publish_seat(struct room *room, int i, uint64_t changed, const char *pub,
+                          size_t pub_len, size_t *ret_len)
+{
+    struct seat *s = &room->seats[i];
+    json_t *own = json_array();
+    char *own_text = NULL;
+    char *line = NULL;
+    size_t own_len = 0;
+
+    if (!own) {
+        return NULL;
+    }
+    if (changed & GAME_CHANGED_YOU) {
+        json_t *you = room->game->you(room->state, i);
+        size_t len;
+        char *text = NULL;
+        if (!you || proto_patch_diff_into(own, "you", s->you, you) != 0 ||
+            !(text = proto_canonical(you, &len))) {
+            json_decref(you);
+            goto out;
+        }
+        json_decref(s->you);
+        free(s->you_text);
+        s->you = you;
+        s->you_text = text;
+        s->you_len = len;
+    }
+    own_text = ops_text(own, &own_len);
+    if (own_text) {
+        line = diff_line(room, s, pub, pub_len, own_text, own_len, ret_len);
+    }
+out:
+    free(own_text);
+    json_decref(own);
+    return line;
+}
+
+void lobby__views_publish(struct room *room, uint64_t changed)
+{
+    json_t *patch;
+    char *pub = NULL;
+    size_t pub_len = 0;
+
+    if (!room->view.valid) {
+        /* Nothing to diff from: everyone gets the whole view. */
+        if (lobby__views_build(room) != 0) {
+            publish_failed(room);
+            return;
+        }
+        for (int i = 0; i < room->nseats; i++) {
+            hist_clear(&room->seats[i]);
+            if (room->seats[i].peer) {
+                lobby__views_send_state(room, room->seats[i].peer);
+            }
+        }
+        for (size_t k = 0; k < room->nspecs; k++) {
+            lobby__views_send_state(room, room->specs[k]);
+        }
+        return;
+    }
+    patch = json_array();
+    if (!patch || publish_public(room, changed, patch) != 0 ||
+        !(pub = ops_text(patch, &pub_len))) {
+        json_decref(patch);
+        publish_failed(room);
+        return;
+    }
+    json_decref(patch);
+    for (int i = 0; i < room->nseats; i++) {
+        struct seat *s = &room->seats[i];
+        char *line;
+        size_t len;
+        if (s->kind != SEAT_HUMAN) {
+            continue;
+        }
+        if (!s->you) {
+            /* A seat without a published view (a player back from a bot)
+             * gets the whole of it. */
+            hist_clear(s);
+            if (s->peer) {
+                lobby__views_send_state(room, s->peer);
+            }
+            continue;
+        }
+        line = publish_seat(room, i, changed, pub, pub_len, &len);
+        if (!line) {
+            free(pub);
+            publish_failed(room);
+            return;
+        }
+        lobby__out(room, s->peer, line, len);
+        hist_push(s, room->rev, line, len);
+    }
+    if (room->nspecs > 0) {
+        size_t len;
+        char *line = diff_line(room, NULL, pub, pub_len, "", 0, &len);
+        if (!line) {
+            free(pub);
+            publish_failed(room);
+            return;
+        }
+        for (size_t k = 0; k < room->nspecs; k++) {
+            lobby__out(room, room->specs[k], line, len);
+        }
+        free(line);
+    }
+    free(pub);
+}
+
+/* ---- Seats ---- */
+
+void lobby__seat_forget(struct seat *s)
+{
+    json_decref(s->you);
+    free(s->you_text);
+    s->you = NULL;
+    s->you_text = NULL;
+    s->you_len = 0;
+    json_decref(s->legal);
+    free(s->legal_text);
+    s->legal = NULL;
+    s->legal_text = NULL;
+    s->legal_rev = -1;
+    hist_clear(s);
+}

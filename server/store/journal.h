@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * journal.h - the journal: one append-only file per room in
+ * DATA_DIR/rooms/<CODE>.journal, in the line format of record.h.
+ *
+ * Records are appended in memory on the event loop and written (and, per
+ * the fsync policy, flushed) on libuv's thread pool, many at a time (group
+ * commit). The store reports through its `durable` hook the highest
+ * sequence number that is durable under the policy; its owner lets the
+ * replies that follow a record go out only then. At start every journal is
+ * read back and handed to the `restore` hook, which rebuilds the room.
+ *
+ * The store knows nothing of rooms beyond their codes: it reaches the rest
+ * of the server only through `struct store_hooks`, and the append and
+ * forget functions below have the shape of the lobby's journal table, so
+ * the server's main() joins the two.
+ *
+ * A failing disk: a write or flush that fails keeps its bytes and is
+ * retried every `retry_ms`; nothing is reported durable that is not, and
+ * nothing is written twice. While it fails, records pile up in memory.
+ * store_stats() tells how many records and bytes wait (`pending_records`,
+ * `pending_bytes`) and whether the last attempt failed (`failing`), so the
+ * owner can stop taking new changes until the disk catches up; and with
+ * `max_pending_records` or `max_pending_bytes` set, store_append() itself
+ * refuses a record over either bound with -ENOBUFS, appending nothing,
+ * until the backlog is durable again.
+ */
+#ifndef CONCLAVE_STORE_JOURNAL_H
+#define CONCLAVE_STORE_JOURNAL_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+#include <uv.h>
+
+#include "record.h"
+
+#define STORE_ERR_MAX 256   /* size of the reason buffer given to `restore` */
+#define STORE_RETRY_MS 1000 /* default pause before a failed write is retried */
+
+enum store_fsync {
+    /* A write + fdatasync starts as soon as a record waits; records that
+     * arrive during a running write share the next one. */
+    STORE_FSYNC_ALWAYS,
+    /* Records gather for at most batch_ms, then write + fdatasync. */
+    STORE_FSYNC_BATCH,
+    /* A write starts as soon as a record waits, with no flush; a record is
+     * durable once write() returned: it survives a crash of the server,
+     * not of the machine. */
+    STORE_FSYNC_NEVER,
+};
+
+/* How the store reaches its owner. Both are called on the loop thread. */
+struct store_hooks {
+    /* Every record up to sequence number `seq` is durable. Called from a
+     * libuv callback, never from inside store_append(). May be NULL. */
+    void (*durable)(void *ctx, uint64_t seq);
+    /* Rebuilds one room from its journal's records (an array of JSON
+     * objects, borrowed) during store_load(). `age_ms` is how long ago the
+     * file was last written. Returns 0, or -1 with a reason (a C string
+     * of at most errlen bytes) in `err` when the records do not make a
+     * room. Required for store_load(). */
+    int (*restore)(void *ctx, const json_t *records, uint64_t now, uint64_t age_ms, char *err,
+                   size_t errlen);
+    void *ctx;
+};
+
+struct store_config {
+    char dir[PATH_MAX]; /* the data directory; journals go in dir/rooms */
+    enum store_fsync fsync;
+    uint64_t batch_ms;            /* longest wait of a record for its batch (BATCH) */
+    uint64_t retry_ms;            /* pause before a failed write is retried; 0: STORE_RETRY_MS */
+    uint64_t max_pending_records; /* appends refused while this many wait; 0: no bound */
+    uint64_t max_pending_bytes;   /* appends refused past this many unwritten bytes; 0: none */
+};
+
+struct store_stats {
+    uint64_t records;         /* records appended */
+    uint64_t refused;         /* appends that failed (nothing appended) */
+    uint64_t writes;          /* write jobs run */
+    uint64_t fsyncs;          /* fdatasync / syncfs calls */
+    uint64_t failures;        /* failed writes and flushes (retried) */
+    uint64_t durable_seq;     /* highest sequence number reported durable */
+    uint64_t pending_records; /* records appended and not yet durable */
+    uint64_t pending_bytes;   /* bytes waiting to be written */
+    bool failing;             /* the last write or flush failed; none has succeeded since */
+};
+
+/* Test hook: failures to inject, for tests that show a failing disk is
+ * handled. Compiled in every build; the server never sets it. Counts run
+ * from the call to store_set_fault(); 0 disables a fault. */
+struct store_fault {
+    /* The append_fail_at-th store_append() from now fails with
+     * append_err (a negative errno; -ENOMEM when 0), appending nothing. */
+    uint64_t append_fail_at;
+    int append_err;
+    /* The next write_fails journal writes (one per journal per write job)
+     * fail with write_errno (EIO when 0). With write_partial, each writes
+     * the first half of its bytes before failing. */
+    uint64_t write_fails;
+    int write_errno;
+    bool write_partial;
+    /* The next sync_fails flushes fail with sync_errno (EIO when 0) after
+     * the bytes were written. */
+    uint64_t sync_fails;
+    int sync_errno;
+};
+
+struct store;
+
+/* The store's value for a `--fsync` name ("always", "batch", "never");
+ * -1 when unknown. */
+int store_fsync_parse(const char *name);
+
+/* Opens the store, creating DATA_DIR/rooms when missing. `cfg` and
+ * `hooks` are copied; hooks->ctx is borrowed and must outlive the store.
+ * Returns 0 and sets *ret_store, or a negative errno. */
+int store_open(uv_loop_t *loop, const struct store_config *cfg, const struct store_hooks *hooks,
+               struct store **ret_store);
+
+/* Rebuilds every room from its journal through the `restore` hook. Drops
+ * torn tails (with a warning, truncating the file), removes finished rooms
+ * (last record {"t":"end"}) older than `ended_ttl_ms` and empty journals,
+ * and sets journals that do not replay aside as <CODE>.journal.bad.
+ * Returns the number of rooms restored. */
+int store_load(struct store *st, uint64_t now, uint64_t ended_ttl_ms);
+
+/* Appends one record (`len` bytes of `line`, a compact JSON object without
+ * newline, copied) to room `code`'s journal. `ctx` is the struct store.
+ * Returns 0 and sets *ret_seq to the record's sequence number (numbers
+ * start at 1 and grow by one per record), or a negative errno when nothing
+ * was appended, *ret_seq then untouched: -ENOMEM, -EINVAL for a code that
+ * is not PROTO_ROOM_CODE_LEN letters and digits, -ENOBUFS over a
+ * `max_pending_*` bound. Never calls a hook. Has the shape of the lobby's
+ * `append`. */
+int store_append(void *ctx, const char *code, const char *line, size_t len, uint64_t *ret_seq);
+
+/* Removes room `code`'s journal (in the next write job); records of it
+ * not yet written are dropped. `ctx` is the struct store. Has the shape of
+ * the lobby's `forget`. */
+void store_forget(void *ctx, const char *code);
+
+/* Writes what waits now and stops the store's timer; the loop ends once
+ * the last write is done. A write that fails from then on is not retried
+ * (logged with what is lost). */
+void store_stop(struct store *st);
+
+/* Counters since open, and what waits now. */
+struct store_stats store_stats(const struct store *st);
+
+/* Test hook: replaces the faults to inject (copied; NULL clears them). */
+void store_set_fault(struct store *st, const struct store_fault *fault);
+
+/* Frees the store once store_stop() was called and the loop has run to
+ * its end (no write job running, the timer closed). Accepts NULL. */
+void store_free(struct store *st);
+
+#endif

@@ -1,0 +1,711 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_journal.c - the libuv journal on a real event loop and a temporary
+ * directory: sequence numbers, append failures, group commit per fsync
+ * policy, a failing disk (writes and flushes that fail are retried, and no
+ * record is reported durable before it is in its file), forget, stop, and
+ * the reading of journals back through the restore hook.
+ *
+ * Every durable report is checked against the files at the moment it is
+ * made: the journals must then hold at least that many records.
+ */
+#include "ck_run.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sodium.h>
+#include <uv.h>
+
+#include "journal.h"
+
+#define DEADLINE_MS 10000
+
+static char dir[PATH_MAX];
+static char rooms[PATH_MAX + 8];
+static uv_loop_t loop;
+static struct store *st;
+
+/* What the hooks saw. */
+static uint64_t durable_seq;
+static unsigned durable_calls;
+static unsigned restored;
+static int restore_result;
+static json_t *restored_records; /* array of each restore's records */
+static size_t forgotten;         /* records of journals removed on purpose */
+
+/* ---- Files ---- */
+
+static void room_path(const char *code, char *out, size_t len)
+{
+    snprintf(out, len, "%s/%s.journal", rooms, code);
+}
+
+/* The records of one journal (new reference, empty when the file is
+ * missing); *ret_len is the file's size. */
+static json_t *read_journal(const char *code, size_t *ret_len)
+{
+    char path[PATH_MAX + 32];
+    room_path(code, path, sizeof(path));
+    FILE *f = fopen(path, "rb");
+    json_t *out = NULL;
+    size_t good = 0, len = 0;
+    char *data = NULL;
+
+    if (f) {
+        fseek(f, 0, SEEK_END);
+        len = (size_t)ftell(f);
+        fseek(f, 0, SEEK_SET);
+        data = malloc(len + 1);
+        ck_assert_ptr_nonnull(data);
+        ck_assert_uint_eq(fread(data, 1, len, f), len);
+        fclose(f);
+    }
+    ck_assert_int_ge(store_journal_parse(data ? data : "", len, &out, &good), 0);
+    free(data);
+    if (ret_len) {
+        *ret_len = len;
+    }
+    return out;
+}
+
+/* Number of whole, valid records in every journal of the directory. */
+static size_t records_on_disk(void)
+{
+    DIR *d = opendir(rooms);
+    struct dirent *de;
+    size_t n = 0;
+
+    ck_assert_ptr_nonnull(d);
+    while ((de = readdir(d))) {
+        size_t l = strlen(de->d_name);
+        if (l > 8 && strcmp(de->d_name + l - 8, ".journal") == 0) {
+            char code[64];
+            snprintf(code, sizeof(code), "%.*s", (int)(l - 8), de->d_name);
+            json_t *r = read_journal(code, NULL);
+            n += json_array_size(r);
+            json_decref(r);
+        }
+    }
+    closedir(d);
+    return n;
+}
+
+static bool file_exists(const char *name)
+{
+    char path[PATH_MAX + 32];
+    struct stat sb;
+
+    snprintf(path, sizeof(path), "%s/%s", rooms, name);
+    return stat(path, &sb) == 0;
+}
+
+/* ---- Hooks ---- */
+
+static void on_durable(void *ctx, uint64_t seq)
+{
+    ck_assert_ptr_eq(ctx, &loop);
+    ck_assert_uint_gt(seq, durable_seq);
+    /* Nothing is reported durable that is not in its file. */
+    ck_assert_uint_ge(records_on_disk() + forgotten, seq);
+    durable_seq = seq;
+    durable_calls++;
+}
+
+static int on_restore(void *ctx, const json_t *records, uint64_t now, uint64_t age_ms, char *err,
+                      size_t errlen)
+{
+    ck_assert_ptr_eq(ctx, &loop);
+    ck_assert_uint_eq(now, 42);
+    json_array_append(restored_records, (json_t *)records);
+    if (restore_result != 0) {
+        snprintf(err, errlen, "refused by the test");
+        return -1;
+    }
+    restored++;
+    return 0;
+}
+
+/* ---- Fixture ---- */
+
+static void setup(void)
+{
+    const char *tmp = getenv("TMPDIR");
+
+    snprintf(dir, sizeof(dir), "%s/conclave-journal-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(rooms, sizeof(rooms), "%s/rooms", dir);
+    ck_assert_int_eq(uv_loop_init(&loop), 0);
+    st = NULL;
+    durable_seq = 0;
+    durable_calls = 0;
+    restored = 0;
+    restore_result = 0;
+    forgotten = 0;
+    restored_records = json_array();
+}
+
+/* Stops and frees the store, letting the loop run to its end. */
+static void close_store(void)
+{
+    if (st) {
+        store_stop(st);
+        ck_assert_int_eq(uv_run(&loop, UV_RUN_DEFAULT), 0);
+        store_free(st);
+        st = NULL;
+    }
+}
+
+static void teardown(void)
+{
+    close_store();
+    ck_assert_int_eq(uv_loop_close(&loop), 0);
+    DIR *d = opendir(rooms);
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        char path[PATH_MAX + 300];
+        if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) {
+            snprintf(path, sizeof(path), "%s/%s", rooms, de->d_name);
+            (void)unlink(path);
+        }
+    }
+    if (d) {
+        closedir(d);
+    }
+    (void)rmdir(rooms);
+    (void)rmdir(dir);
+    json_decref(restored_records);
+}
+
+static void open_store(enum store_fsync policy, uint64_t batch_ms)
+{
+    struct store_config cfg = {.fsync = policy, .batch_ms = batch_ms, .retry_ms = 5};
+    const struct store_hooks hooks = {.durable = on_durable, .restore = on_restore, .ctx = &loop};
+
+    snprintf(cfg.dir, sizeof(cfg.dir), "%s", dir);
+    durable_seq = 0; /* numbers start again with each store */
+    durable_calls = 0;
+    ck_assert_int_eq(store_open(&loop, &cfg, &hooks, &st), 0);
+}
+
+static void open_store_bounded(enum store_fsync policy, uint64_t max_records, uint64_t max_bytes)
+{
+    struct store_config cfg = {.fsync = policy,
+                               .batch_ms = 1,
+                               .retry_ms = 5,
+                               .max_pending_records = max_records,
+                               .max_pending_bytes = max_bytes};
+    const struct store_hooks hooks = {.durable = on_durable, .restore = on_restore, .ctx = &loop};
+
+    snprintf(cfg.dir, sizeof(cfg.dir), "%s", dir);
+    ck_assert_int_eq(store_open(&loop, &cfg, &hooks, &st), 0);
+}
+
+static void tick(uv_timer_t *t)
+{
+    (void)t;
+}
+
+/* Runs the loop until `*value` reaches `want` or DEADLINE_MS pass. */
+static void run_until(const uint64_t *value, uint64_t want)
+{
+    uv_timer_t t;
+    uint64_t end;
+
+    uv_update_time(&loop);
+    end = uv_now(&loop) + DEADLINE_MS;
+    uv_timer_init(&loop, &t);
+    uv_timer_start(&t, tick, 2, 2);
+    while (*value < want && uv_now(&loop) < end) {
+        uv_run(&loop, UV_RUN_ONCE);
+    }
+    uv_close((uv_handle_t *)&t, NULL);
+    uv_run(&loop, UV_RUN_NOWAIT);
+}
+
+static uint64_t failures_now;
+
+static void run_until_failures(uint64_t want)
+{
+    uv_timer_t t;
+    uint64_t end;
+
+    uv_update_time(&loop);
+    end = uv_now(&loop) + DEADLINE_MS;
+    uv_timer_init(&loop, &t);
+    uv_timer_start(&t, tick, 1, 1);
+    while ((failures_now = store_stats(st).failures) < want && uv_now(&loop) < end) {
+        uv_run(&loop, UV_RUN_ONCE);
+    }
+    uv_timer_stop(&t);
+    uv_close((uv_handle_t *)&t, NULL);
+    uv_run(&loop, UV_RUN_NOWAIT);
+}
+
+static uint64_t append(const char *code, int n)
+{
+    char line[64];
+    uint64_t seq = 0;
+    int len = snprintf(line, sizeof(line), "{\"t\":\"act\",\"n\":%d}", n);
+
+    ck_assert_int_eq(store_append(st, code, line, (size_t)len, &seq), 0);
+    return seq;
+}
+
+/* Room `code`'s journal holds exactly records n = first .. last, in order. */
+static void expect_journal(const char *code, int first, int last)
+{
+    json_t *r = read_journal(code, NULL);
+
+    ck_assert_uint_eq(json_array_size(r), (size_t)(last - first + 1));
+    for (int i = first; i <= last; i++) {
+        const json_t *rec = json_array_get(r, (size_t)(i - first));
+        ck_assert_int_eq(json_integer_value(json_object_get(rec, "n")), i);
+    }
+    json_decref(r);
+}
+
+/* ---- Tests ---- */
+
+START_TEST(fsync_names)
+{
+    ck_assert_int_eq(store_fsync_parse("always"), STORE_FSYNC_ALWAYS);
+    ck_assert_int_eq(store_fsync_parse("batch"), STORE_FSYNC_BATCH);
+    ck_assert_int_eq(store_fsync_parse("never"), STORE_FSYNC_NEVER);
+    ck_assert_int_eq(store_fsync_parse("sometimes"), -1);
+}
+END_TEST
+
+START_TEST(append_numbers_records_and_reports_them_durable)
+{
+    open_store(STORE_FSYNC_BATCH, 1);
+    ck_assert_uint_eq(append("AAAAAA", 1), 1);
+    ck_assert_uint_eq(append("BBBBBB", 2), 2);
+    ck_assert_uint_eq(append("AAAAAA", 3), 3);
+    ck_assert_uint_eq(durable_calls, 0); /* never from inside append */
+    struct store_stats s = store_stats(st);
+    ck_assert_uint_eq(s.pending_records, 3);
+    ck_assert_uint_gt(s.pending_bytes, 0);
+    run_until(&durable_seq, 3);
+    ck_assert_uint_eq(durable_seq, 3);
+    s = store_stats(st);
+    ck_assert_uint_eq(s.records, 3);
+    ck_assert_uint_eq(s.durable_seq, 3);
+    ck_assert_uint_eq(s.pending_records, 0);
+    ck_assert_uint_eq(s.pending_bytes, 0);
+    ck_assert_uint_ge(s.fsyncs, 1);
+    ck_assert(!s.failing);
+    json_t *a = read_journal("AAAAAA", NULL);
+    ck_assert_uint_eq(json_array_size(a), 2);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(a, 1), "n")), 3);
+    json_decref(a);
+    expect_journal("BBBBBB", 2, 2);
+}
+END_TEST
+
+START_TEST(failed_append_appends_nothing)
+{
+    const struct store_fault fault = {.append_fail_at = 2};
+    uint64_t seq = 77;
+
+    open_store(STORE_FSYNC_BATCH, 1);
+    store_set_fault(st, &fault);
+    ck_assert_uint_eq(append("AAAAAA", 1), 1);
+    ck_assert_int_eq(store_append(st, "AAAAAA", "{\"n\":0}", 7, &seq), -ENOMEM);
+    ck_assert_uint_eq(seq, 77);                /* untouched */
+    ck_assert_uint_eq(append("AAAAAA", 2), 2); /* no gap in the numbers */
+    run_until(&durable_seq, 2);
+    expect_journal("AAAAAA", 1, 2);
+    struct store_stats s = store_stats(st);
+    ck_assert_uint_eq(s.records, 2);
+    ck_assert_uint_eq(s.refused, 1);
+}
+END_TEST
+
+START_TEST(append_fault_reports_its_errno)
+{
+    const struct store_fault fault = {.append_fail_at = 1, .append_err = -ENOSPC};
+    uint64_t seq = 0;
+
+    open_store(STORE_FSYNC_BATCH, 1);
+    store_set_fault(st, &fault);
+    ck_assert_int_eq(store_append(st, "AAAAAA", "{}", 2, &seq), -ENOSPC);
+    ck_assert_uint_eq(store_stats(st).pending_records, 0);
+    ck_assert_uint_eq(store_stats(st).pending_bytes, 0);
+}
+END_TEST
+
+START_TEST(append_refuses_a_code_that_is_no_file_name)
+{
+    uint64_t seq = 0;
+
+    open_store(STORE_FSYNC_BATCH, 1);
+    ck_assert_int_eq(store_append(st, "../x/y", "{}", 2, &seq), -EINVAL);
+    ck_assert_int_eq(store_append(st, "ABCDEFG", "{}", 2, &seq), -EINVAL);
+    ck_assert_int_eq(store_append(st, "", "{}", 2, &seq), -EINVAL);
+    ck_assert_uint_eq(store_stats(st).refused, 3);
+}
+END_TEST
+
+START_TEST(batch_groups_records_into_one_write)
+{
+    open_store(STORE_FSYNC_BATCH, 5);
+    for (int i = 1; i <= 5; i++) {
+        append("AAAAAA", i);
+    }
+    run_until(&durable_seq, 5);
+    ck_assert_uint_eq(durable_seq, 5);
+    ck_assert_uint_eq(durable_calls, 1);
+    ck_assert_uint_eq(store_stats(st).writes, 1);
+    ck_assert_uint_eq(store_stats(st).fsyncs, 1);
+    expect_journal("AAAAAA", 1, 5);
+}
+END_TEST
+
+START_TEST(always_starts_a_write_at_once)
+{
+    /* The batch delay is never waited for: the first record's write starts
+     * at once, the others share the next one. */
+    open_store(STORE_FSYNC_ALWAYS, 600000);
+    for (int i = 1; i <= 5; i++) {
+        append("AAAAAA", i);
+    }
+    run_until(&durable_seq, 5);
+    ck_assert_uint_eq(durable_seq, 5);
+    ck_assert_uint_eq(store_stats(st).writes, 2);
+    ck_assert_uint_eq(store_stats(st).fsyncs, 2);
+    expect_journal("AAAAAA", 1, 5);
+}
+END_TEST
+
+START_TEST(never_reports_durable_once_written_without_batch_wait)
+{
+    /* With a batch delay far beyond the deadline, only a write that starts
+     * at once can report in time. */
+    open_store(STORE_FSYNC_NEVER, 600000);
+    append("AAAAAA", 1);
+    run_until(&durable_seq, 1);
+    ck_assert_uint_eq(durable_seq, 1);
+    append("AAAAAA", 2);
+    append("BBBBBB", 3);
+    run_until(&durable_seq, 3);
+    ck_assert_uint_eq(durable_seq, 3);
+    struct store_stats s = store_stats(st);
+    ck_assert_uint_eq(s.fsyncs, 0);
+    ck_assert_uint_eq(s.writes, 3);
+    expect_journal("AAAAAA", 1, 2);
+    expect_journal("BBBBBB", 3, 3);
+}
+END_TEST
+
+START_TEST(failed_writes_are_retried_and_nothing_is_durable_before)
+{
+    /* Two writes fail after writing half their bytes: the tail is written
+     * on retry, once, and only then is anything reported. */
+    const struct store_fault fault = {
+        .write_fails = 2, .write_partial = true, .write_errno = ENOSPC};
+
+    open_store(STORE_FSYNC_ALWAYS, 1);
+    store_set_fault(st, &fault);
+    append("AAAAAA", 1);
+    append("AAAAAA", 2);
+    run_until_failures(1);
+    ck_assert_uint_ge(failures_now, 1);
+    struct store_stats s = store_stats(st);
+    ck_assert_uint_eq(durable_calls, 0);
+    ck_assert_uint_eq(s.durable_seq, 0);
+    ck_assert_uint_eq(s.pending_records, 2);
+    ck_assert_uint_gt(s.pending_bytes, 0);
+    run_until(&durable_seq, 2);
+    ck_assert_uint_eq(durable_seq, 2);
+    s = store_stats(st);
+    ck_assert_uint_eq(s.failures, 2);
+    ck_assert_uint_eq(s.pending_records, 0);
+    ck_assert_uint_eq(s.pending_bytes, 0);
+    ck_assert(!s.failing);
+    expect_journal("AAAAAA", 1, 2);
+}
+END_TEST
+
+START_TEST(records_appended_while_failing_keep_their_order)
+{
+    /* Records keep arriving for two rooms while the disk fails; the retried
+     * tail goes first, and what is reported durable is always on disk (the
+     * durable hook checks it). */
+    const struct store_fault fault = {.write_fails = 3, .write_partial = true};
+
+    open_store(STORE_FSYNC_BATCH, 1);
+    store_set_fault(st, &fault);
+    int n = 0;
+    for (int round = 0; round < 6; round++) {
+        append("AAAAAA", ++n);
+        append("AAAAAA", ++n);
+        append("BBBBBB", 100 + n);
+        run_until_failures(round < 3 ? (uint64_t)round + 1 : 3);
+    }
+    run_until(&durable_seq, 18);
+    ck_assert_uint_eq(durable_seq, 18);
+    ck_assert_uint_eq(store_stats(st).failures, 3);
+    ck_assert_uint_eq(store_stats(st).pending_bytes, 0);
+    json_t *a = read_journal("AAAAAA", NULL);
+    json_t *b = read_journal("BBBBBB", NULL);
+    ck_assert_uint_eq(json_array_size(a), 12);
+    ck_assert_uint_eq(json_array_size(b), 6);
+    for (size_t i = 1; i < 12; i++) {
+        ck_assert_int_lt(json_integer_value(json_object_get(json_array_get(a, i - 1), "n")),
+                         json_integer_value(json_object_get(json_array_get(a, i), "n")));
+    }
+    for (size_t i = 1; i < 6; i++) {
+        ck_assert_int_lt(json_integer_value(json_object_get(json_array_get(b, i - 1), "n")),
+                         json_integer_value(json_object_get(json_array_get(b, i), "n")));
+    }
+    json_decref(a);
+    json_decref(b);
+}
+END_TEST
+
+START_TEST(failed_sync_withholds_durable_without_writing_twice)
+{
+    const struct store_fault fault = {.sync_fails = 2};
+
+    open_store(STORE_FSYNC_ALWAYS, 1);
+    store_set_fault(st, &fault);
+    append("AAAAAA", 1);
+    run_until_failures(1);
+    ck_assert_uint_ge(failures_now, 1);
+    ck_assert_uint_eq(durable_calls, 0);
+    ck_assert(store_stats(st).failing);
+    ck_assert_uint_eq(store_stats(st).pending_records, 1);
+    /* The bytes are in the file; only their flush failed. */
+    ck_assert_uint_eq(records_on_disk(), 1);
+    append("AAAAAA", 2);
+    run_until(&durable_seq, 2);
+    ck_assert_uint_eq(durable_seq, 2);
+    ck_assert_uint_eq(store_stats(st).failures, 2);
+    ck_assert(!store_stats(st).failing);
+    expect_journal("AAAAAA", 1, 2);
+}
+END_TEST
+
+START_TEST(failures_under_never_are_retried_too)
+{
+    const struct store_fault fault = {.write_fails = 1};
+
+    open_store(STORE_FSYNC_NEVER, 600000);
+    store_set_fault(st, &fault);
+    append("AAAAAA", 1);
+    run_until(&durable_seq, 1);
+    ck_assert_uint_eq(durable_seq, 1);
+    ck_assert_uint_eq(store_stats(st).failures, 1);
+    expect_journal("AAAAAA", 1, 1);
+}
+END_TEST
+
+START_TEST(backlog_over_its_bound_refuses_appends_until_durable)
+{
+    const struct store_fault fault = {.write_fails = 1000000};
+    uint64_t seq = 0;
+
+    open_store_bounded(STORE_FSYNC_ALWAYS, 3, 0);
+    store_set_fault(st, &fault);
+    append("AAAAAA", 1);
+    append("AAAAAA", 2);
+    append("BBBBBB", 3);
+    ck_assert_int_eq(store_append(st, "AAAAAA", "{}", 2, &seq), -ENOBUFS);
+    run_until_failures(3);
+    ck_assert_int_eq(store_append(st, "BBBBBB", "{}", 2, &seq), -ENOBUFS);
+    ck_assert_uint_eq(seq, 0);
+    ck_assert_uint_eq(store_stats(st).pending_records, 3);
+    ck_assert_uint_eq(store_stats(st).refused, 2);
+    ck_assert(store_stats(st).failing);
+    store_set_fault(st, NULL); /* the disk recovers */
+    run_until(&durable_seq, 3);
+    ck_assert_uint_eq(durable_seq, 3);
+    ck_assert_uint_eq(append("BBBBBB", 4), 4);
+    run_until(&durable_seq, 4);
+    expect_journal("AAAAAA", 1, 2);
+    expect_journal("BBBBBB", 3, 4);
+}
+END_TEST
+
+START_TEST(unwritten_bytes_over_their_bound_refuse_appends)
+{
+    const struct store_fault fault = {.write_fails = 1000000};
+    uint64_t seq = 0;
+
+    open_store_bounded(STORE_FSYNC_BATCH, 0, 200);
+    store_set_fault(st, &fault);
+    append("AAAAAA", 1); /* 32 + 1 + 17 + 1 bytes */
+    append("AAAAAA", 2);
+    append("AAAAAA", 3);
+    ck_assert_uint_eq(store_stats(st).pending_bytes, 153);
+    ck_assert_int_eq(store_append(st, "AAAAAA", "{\"t\":\"act\",\"n\":4}", 17, &seq), -ENOBUFS);
+    ck_assert_int_eq(store_append(st, "AAAAAA", "{}", 2, &seq), 0);
+    ck_assert_uint_eq(seq, 4);
+    store_set_fault(st, NULL);
+    run_until(&durable_seq, 4);
+    ck_assert_uint_eq(store_stats(st).pending_bytes, 0);
+}
+END_TEST
+
+START_TEST(forget_removes_the_journal)
+{
+    open_store(STORE_FSYNC_BATCH, 1);
+    append("AAAAAA", 1);
+    append("BBBBBB", 2);
+    run_until(&durable_seq, 2);
+    ck_assert(file_exists("AAAAAA.journal"));
+    forgotten = 1;
+    store_forget(st, "AAAAAA");
+    append("BBBBBB", 3);
+    run_until(&durable_seq, 3);
+    ck_assert(!file_exists("AAAAAA.journal"));
+    expect_journal("BBBBBB", 2, 3);
+}
+END_TEST
+
+START_TEST(stop_writes_what_waits)
+{
+    open_store(STORE_FSYNC_BATCH, 600000);
+    append("AAAAAA", 1);
+    close_store();
+    ck_assert_uint_eq(durable_seq, 1);
+    expect_journal("AAAAAA", 1, 1);
+}
+END_TEST
+
+START_TEST(forget_while_stopping_still_removes_the_journal)
+{
+    open_store(STORE_FSYNC_BATCH, 1);
+    append("AAAAAA", 1);
+    run_until(&durable_seq, 1);
+    store_stop(st);
+    forgotten = 1;
+    store_forget(st, "AAAAAA");
+    ck_assert_int_eq(uv_run(&loop, UV_RUN_DEFAULT), 0);
+    store_free(st);
+    st = NULL;
+    ck_assert(!file_exists("AAAAAA.journal"));
+}
+END_TEST
+
+START_TEST(load_hands_each_journal_to_restore)
+{
+    open_store(STORE_FSYNC_BATCH, 1);
+    append("AAAAAA", 1);
+    append("BBBBBB", 2);
+    append("AAAAAA", 3);
+    close_store();
+
+    open_store(STORE_FSYNC_BATCH, 1);
+    ck_assert_int_eq(store_load(st, 42, 1000000), 2);
+    ck_assert_uint_eq(restored, 2);
+    ck_assert_uint_eq(json_array_size(restored_records), 2);
+    size_t total = json_array_size(json_array_get(restored_records, 0)) +
+                   json_array_size(json_array_get(restored_records, 1));
+    ck_assert_uint_eq(total, 3);
+    /* Numbers go on from 1 in a new process; the lobby keeps its own. */
+    ck_assert_uint_eq(append("AAAAAA", 4), 1);
+    run_until(&durable_seq, 1);
+}
+END_TEST
+
+START_TEST(load_truncates_a_torn_tail)
+{
+    open_store(STORE_FSYNC_BATCH, 1);
+    append("AAAAAA", 1);
+    append("AAAAAA", 2);
+    close_store();
+    char path[PATH_MAX + 32];
+    size_t before;
+    json_decref(read_journal("AAAAAA", &before));
+    room_path("AAAAAA", path, sizeof(path));
+    FILE *f = fopen(path, "ab");
+    ck_assert_ptr_nonnull(f);
+    fputs("0123456789abcdef0123456789abcdef {\"t\":\"ac", f);
+    fclose(f);
+
+    open_store(STORE_FSYNC_BATCH, 1);
+    ck_assert_int_eq(store_load(st, 42, 1000000), 1);
+    ck_assert_uint_eq(json_array_size(json_array_get(restored_records, 0)), 2);
+    size_t after;
+    json_decref(read_journal("AAAAAA", &after));
+    ck_assert_uint_eq(after, before);
+}
+END_TEST
+
+START_TEST(load_sets_aside_a_journal_that_does_not_replay)
+{
+    open_store(STORE_FSYNC_BATCH, 1);
+    append("AAAAAA", 1);
+    close_store();
+
+    restore_result = -1;
+    open_store(STORE_FSYNC_BATCH, 1);
+    ck_assert_int_eq(store_load(st, 42, 1000000), 0);
+    ck_assert(!file_exists("AAAAAA.journal"));
+    ck_assert(file_exists("AAAAAA.journal.bad"));
+}
+END_TEST
+
+START_TEST(load_drops_an_old_finished_room)
+{
+    uint64_t seq;
+
+    open_store(STORE_FSYNC_BATCH, 1);
+    append("AAAAAA", 1);
+    ck_assert_int_eq(store_append(st, "AAAAAA", "{\"t\":\"end\"}", 11, &seq), 0);
+    close_store();
+
+    open_store(STORE_FSYNC_BATCH, 1);
+    ck_assert_int_eq(store_load(st, 42, 0), 0);
+    ck_assert_uint_eq(json_array_size(restored_records), 0);
+    ck_assert(!file_exists("AAAAAA.journal"));
+}
+END_TEST
+
+int main(void)
+{
+    const struct ck_case cases[] = {
+        {"fsync_names", fsync_names},
+        {"append_numbers_records_and_reports_them_durable",
+         append_numbers_records_and_reports_them_durable},
+        {"failed_append_appends_nothing", failed_append_appends_nothing},
+        {"append_fault_reports_its_errno", append_fault_reports_its_errno},
+        {"append_refuses_a_code_that_is_no_file_name", append_refuses_a_code_that_is_no_file_name},
+        {"batch_groups_records_into_one_write", batch_groups_records_into_one_write},
+        {"always_starts_a_write_at_once", always_starts_a_write_at_once},
+        {"never_reports_durable_once_written_without_batch_wait",
+         never_reports_durable_once_written_without_batch_wait},
+        {"failed_writes_are_retried_and_nothing_is_durable_before",
+         failed_writes_are_retried_and_nothing_is_durable_before},
+        {"records_appended_while_failing_keep_their_order",
+         records_appended_while_failing_keep_their_order},
+        {"failed_sync_withholds_durable_without_writing_twice",
+         failed_sync_withholds_durable_without_writing_twice},
+        {"failures_under_never_are_retried_too", failures_under_never_are_retried_too},
+        {"backlog_over_its_bound_refuses_appends_until_durable",
+         backlog_over_its_bound_refuses_appends_until_durable},
+        {"unwritten_bytes_over_their_bound_refuse_appends",
+         unwritten_bytes_over_their_bound_refuse_appends},
+        {"forget_removes_the_journal", forget_removes_the_journal},
+        {"stop_writes_what_waits", stop_writes_what_waits},
+        {"forget_while_stopping_still_removes_the_journal",
+         forget_while_stopping_still_removes_the_journal},
+        {"load_hands_each_journal_to_restore", load_hands_each_journal_to_restore},
+        {"load_truncates_a_torn_tail", load_truncates_a_torn_tail},
+        {"load_sets_aside_a_journal_that_does_not_replay",
+         load_sets_aside_a_journal_that_does_not_replay},
+        {"load_drops_an_old_finished_room", load_drops_an_old_finished_room},
+    };
+    if (sodium_init() < 0) {
+        return EXIT_FAILURE;
+    }
+    return CK_RUN("journal", cases, setup, teardown);
+}
