@@ -23,7 +23,7 @@
 #include "game.h"
 #include "rng.h"
 
-#define GAME_TESTS_MAX_WORDS 8 /* secret words a game may name (secret_words) */
+#define GAME_TESTS_MAX_WORDS 8  /* secret words a game may name (secret_words) */
 #define GAME_TESTS_PATH_MAX 512 /* bytes of a JSON Pointer built by the walk */
 
 /* Where a check reports what it finds: `add` is called once per finding
@@ -153,8 +153,7 @@ struct game_tests {
 /* Called for every object key (value NULL, key set) and every scalar (key
  * NULL) of a document, with the JSON Pointer of the key's parent object
  * or of the scalar. */
-typedef void (*game_tests_visit_cb)(void *ud, const char *path, const char *key,
-                                    const json_t *v);
+typedef void (*game_tests_visit_cb)(void *ud, const char *path, const char *key, const json_t *v);
 
 /* Walks `doc` (borrowed): a whole document, or when `is_patch` a JSON
  * Patch, whose path segments are visited as keys of the recipient's

@@ -36,11 +36,11 @@ static const char *only_game;
 
 /* ---- The failing allocator ---- */
 
-static long alloc_seen;  /* allocations requested while armed */
-static long fail_at;     /* the first allocation to fail (1-based) */
-static bool fail_rest;   /* fail every allocation after fail_at too */
-static long fail_count;  /* allocations refused */
-static long live;        /* hook allocations not yet freed */
+static long alloc_seen; /* allocations requested while armed */
+static long fail_at;    /* the first allocation to fail (1-based) */
+static bool fail_rest;  /* fail every allocation after fail_at too */
+static long fail_count; /* allocations refused */
+static long live;       /* hook allocations not yet freed */
 
 static void *failing_malloc(size_t n)
 {
@@ -82,7 +82,6 @@ static void disarm(void)
 }
 
 /* ---- Findings ---- */
-
 
 /* Adds `token` to the comma-separated list `out` unless it is there. */
 static void add_token(char *out, size_t n, const char *token)
@@ -289,13 +288,16 @@ static void run_failing(const char *what, call_fn call, const void *ctx, const j
             }
         }
         if (nbad > 0) {
-            report_add(r, "%s returned a non-NULL but incomplete value in %ld case(s), first "
-                          "when allocation %ld%s failed (members dropped or wrong: %s)", what,
-                       nbad, bad_n, how, bad_diff);
+            report_add(r,
+                       "%s returned a non-NULL but incomplete value in %ld case(s), first "
+                       "when allocation %ld%s failed (members dropped or wrong: %s)",
+                       what, nbad, bad_n, how, bad_diff);
         }
         if (nleak > 0) {
-            report_add(r, "%s leaked in %ld case(s), first %ld block(s) when allocation %ld%s "
-                          "failed", what, nleak, leak_blocks, leak_n, how);
+            report_add(r,
+                       "%s leaked in %ld case(s), first %ld block(s) when allocation %ld%s "
+                       "failed",
+                       what, nleak, leak_blocks, leak_n, how);
         }
     }
     free(before);
@@ -445,8 +447,8 @@ static void result_and_schema_under_failures_of(const struct game_ops *g)
         for (int p = 0; p < f[i].npos; p++) {
             c.st = f[i].pos[p].st;
             want = g->result(c.st);
-            ck_assert_msg((want != NULL) == (p == f[i].npos - 1), "%s: result() at the %s",
-                          g->id, f[i].pos[p].label);
+            ck_assert_msg((want != NULL) == (p == f[i].npos - 1), "%s: result() at the %s", g->id,
+                          f[i].pos[p].label);
             char what[128];
             snprintf(what, sizeof(what), "%s result() at the %s", g->id, f[i].pos[p].label);
             run_failing(what, call_result, &c, want, c.st, g->state_size, &r);
@@ -497,16 +499,20 @@ static void apply_under_failures_of(const struct game_ops *g)
                     disarm();
                     max_allocs = seen > max_allocs ? seen : max_allocs;
                     if (rc == GAME_OK && memcmp(copy, want, g->state_size) != 0) {
-                        report_add(&r, "%s apply at the %s: accepted under failure %ld but the "
-                                       "state differs", g->id, pos->label, n);
+                        report_add(&r,
+                                   "%s apply at the %s: accepted under failure %ld but the "
+                                   "state differs",
+                                   g->id, pos->label, n);
                     }
                     if (rc != GAME_OK && memcmp(copy, pos->st, g->state_size) != 0) {
-                        report_add(&r, "%s apply at the %s: refused (%d) under failure %ld but "
-                                       "changed the state", g->id, pos->label, rc, n);
+                        report_add(&r,
+                                   "%s apply at the %s: refused (%d) under failure %ld but "
+                                   "changed the state",
+                                   g->id, pos->label, rc, n);
                     }
                     if (rc != GAME_OK && failed == 0) {
-                        report_add(&r, "%s apply at the %s: a legal action refused (%d)",
-                                   g->id, pos->label, rc);
+                        report_add(&r, "%s apply at the %s: a legal action refused (%d)", g->id,
+                                   pos->label, rc);
                     }
                     if (leaked != 0) {
                         report_add(&r, "%s apply at the %s leaked %ld block(s) under failure %ld",
@@ -628,12 +634,16 @@ static void run_failing_text(const char *what, call_fn call, const void *ctx, st
             }
         }
         if (nother > 0) {
-            report_add(r, "%s reported an error other than ENOMEM in %ld case(s), first when "
-                          "allocation %ld%s failed", what, nother, other_n, how);
+            report_add(r,
+                       "%s reported an error other than ENOMEM in %ld case(s), first when "
+                       "allocation %ld%s failed",
+                       what, nother, other_n, how);
         }
         if (ndiff > 0) {
-            report_add(r, "%s returned different text in %ld case(s), first when allocation "
-                          "%ld%s failed", what, ndiff, diff_n, how);
+            report_add(r,
+                       "%s returned different text in %ld case(s), first when allocation "
+                       "%ld%s failed",
+                       what, ndiff, diff_n, how);
         }
         if (nleak > 0) {
             report_add(r, "%s leaked in %ld case(s), first when allocation %ld%s failed", what,
@@ -654,8 +664,8 @@ static void protocol_on_views_under_failures_of(const struct game_ops *g)
             for (int s = -1; s < f[i].nseats; s++) {
                 json_t *a = game_view(g, f[i].pos[p - 1].st, s);
                 json_t *b = game_view(g, f[i].pos[p].st, s);
-                json_t *msg = json_pack("{s:s, s:i, s:i, s:O}", "ev", "state", "rev", p, "seat",
-                                        s, "view", b);
+                json_t *msg = json_pack("{s:s, s:i, s:i, s:O}", "ev", "state", "rev", p, "seat", s,
+                                        "view", b);
                 struct proto_call c = {a, b};
                 struct proto_call m = {NULL, msg};
                 char what[160];
@@ -663,13 +673,13 @@ static void protocol_on_views_under_failures_of(const struct game_ops *g)
 
                 json_t *want = proto_patch_diff(a, b);
                 ck_assert_ptr_nonnull(want);
-                snprintf(what, sizeof(what), "proto_patch_diff(%s views of %d, to the %s)",
-                         g->id, s, f[i].pos[p].label);
+                snprintf(what, sizeof(what), "proto_patch_diff(%s views of %d, to the %s)", g->id,
+                         s, f[i].pos[p].label);
                 run_failing(what, call_diff, &c, want, NULL, 0, &r);
                 json_decref(want);
 
-                snprintf(what, sizeof(what), "proto_view_hash(%s view of %d at the %s)", g->id,
-                         s, f[i].pos[p].label);
+                snprintf(what, sizeof(what), "proto_view_hash(%s view of %d at the %s)", g->id, s,
+                         f[i].pos[p].label);
                 run_failing_text(what, call_hash, &c, &r);
 
                 snprintf(what, sizeof(what), "proto_line_dump(%s state event of %d at the %s)",

@@ -161,8 +161,8 @@ static void print_legal(const struct run *r)
     size_t i;
     json_t *pair;
     json_array_foreach(all, i, pair) {
-        json_t *line = json_pack("{sOsO}", "seat", json_array_get(pair, 0), "action",
-                                 json_array_get(pair, 1));
+        json_t *line =
+            json_pack("{sOsO}", "seat", json_array_get(pair, 0), "action", json_array_get(pair, 1));
         char *text = json_dumps(line, JSON_COMPACT | JSON_SORT_KEYS);
         if (text != NULL) {
             printf("%s\n", text);
@@ -189,14 +189,14 @@ static void try_action(const struct run *r, const json_t *action)
             continue;
         }
         if (memcmp(r->st, r->backup, n) != 0) {
-            fprintf(stderr, "%s: refused action (%d) of seat %d changed the state\n", r->g->id,
-                    rc, s);
+            fprintf(stderr, "%s: refused action (%d) of seat %d changed the state\n", r->g->id, rc,
+                    s);
             abort();
         }
         if (rc < GAME_E_NOMEM || rc > GAME_E_ILLEGAL || err.status != rc ||
             err.message[0] == '\0' || memchr(err.message, '\0', sizeof(err.message)) == NULL) {
-            fprintf(stderr, "%s: refusal %d of seat %d without its status or message\n",
-                    r->g->id, rc, s);
+            fprintf(stderr, "%s: refusal %d of seat %d without its status or message\n", r->g->id,
+                    rc, s);
             abort();
         }
     }
@@ -249,8 +249,7 @@ int fuzz_game_run(const char *id, const uint8_t *data, size_t size)
     r.backup = calloc(1, g->state_size);
     struct game_error err;
     memset(&err, 0, sizeof(err));
-    if (r.st == NULL || r.backup == NULL ||
-        game_start(g, r.st, opts, &setup, &err) != GAME_OK) {
+    if (r.st == NULL || r.backup == NULL || game_start(g, r.st, opts, &setup, &err) != GAME_OK) {
         /* check_options accepted these options and seats, so init must. */
         if (r.st != NULL && r.backup != NULL) {
             fprintf(stderr, "%s: init refused accepted options: %s\n", g->id, err.message);

@@ -259,8 +259,8 @@ static void run_start(struct game_run *run, const struct config *c, uint64_t see
         rseed[i] = (uint8_t)(seed >> 48);
     }
     game_rng_seed(&run->rng, rseed);
-    static const char *const names[] = {"Kip Ueno", "Lu Ota", "Vy Nash", "Wes Oyo", "Ida Fenn",
-                                        "Jo Pike"};
+    static const char *const names[] = {"Kip Ueno", "Lu Ota",   "Vy Nash",
+                                        "Wes Oyo",  "Ida Fenn", "Jo Pike"};
     for (int i = 0; i < c->nseats; i++) {
         snprintf(run->setup.names[i], GAME_NAME_MAX, "%s", names[i]);
     }
@@ -384,8 +384,7 @@ START_TEST(random_games_leak_nothing)
         if (!selected(g)) {
             continue;
         }
-        int per_config = games_per_config > 0 ? games_per_config
-                                              : g->tests->leak_games_per_config;
+        int per_config = games_per_config > 0 ? games_per_config : g->tests->leak_games_per_config;
         json_t *combos = configs_of(g);
         size_t i;
         json_t *opts;
@@ -400,8 +399,7 @@ START_TEST(random_games_leak_nothing)
                     continue;
                 }
                 for (int k = 0; k < per_config; k++) {
-                    play_one(&c,
-                             (uint64_t)(i * 7919 + (size_t)n * 131 + (size_t)k * 104729 + 17),
+                    play_one(&c, (uint64_t)(i * 7919 + (size_t)n * 131 + (size_t)k * 104729 + 17),
                              k == 0);
                     games++;
                 }
@@ -497,8 +495,8 @@ START_TEST(leaks_are_reported)
         for (int k = 0; k < t->nplants; k++) {
             struct game_leak_plant pl = {0};
             int rc = t->plant(run.st, run.memo, run.prev, k, &pl);
-            ck_assert_msg(rc >= 0, "%s: leak %d could not be planted at the probe position",
-                          g->id, k);
+            ck_assert_msg(rc >= 0, "%s: leak %d could not be planted at the probe position", g->id,
+                          k);
             if (rc == 0) {
                 continue;
             }

@@ -68,8 +68,8 @@ static char *view_bytes(const struct game_ops *g, const void *st, int seat, json
     return s;
 }
 
-static void check_views(const struct config *c, const void *st, const char *seed_hex,
-                        json_t **prev, int step)
+static void check_views(const struct config *c, const void *st, const char *seed_hex, json_t **prev,
+                        int step)
 {
     const struct game_ops *g = c->game;
     json_t *spec;
@@ -121,8 +121,8 @@ static void check_refusals(const struct config *c, void *st, void *scratch, stru
     for (int s = 0; s < c->nseats; s++) {
         if (!(active & (1u << s))) {
             json_t *l = g->legal(st, s);
-            ck_assert_msg(json_array_size(l) == 0, "%s: inactive seat %d has legal actions",
-                          g->id, s);
+            ck_assert_msg(json_array_size(l) == 0, "%s: inactive seat %d has legal actions", g->id,
+                          s);
             json_decref(l);
             int rc = game_apply(g, st, s, legal_action, &err);
             ck_assert_msg(rc != GAME_OK, "%s: inactive seat %d was allowed to act", g->id, s);
@@ -140,8 +140,8 @@ static void check_refusals(const struct config *c, void *st, void *scratch, stru
             seat++;
         }
         int rc = game_apply(g, st, seat, a, &err);
-        ck_assert_msg(rc == GAME_E_BAD_ACTION || rc == GAME_E_ILLEGAL,
-                      "%s: junk action %s gave %d", g->id, junk[i], rc);
+        ck_assert_msg(rc == GAME_E_BAD_ACTION || rc == GAME_E_ILLEGAL, "%s: junk action %s gave %d",
+                      g->id, junk[i], rc);
         ck_assert_msg(err.message[0] != '\0', "%s: refusal without a message", g->id);
         ck_assert_msg(memcmp(scratch, st, g->state_size) == 0, "%s: junk changed state", g->id);
         json_decref(a);
@@ -165,8 +165,8 @@ static void check_refusals(const struct config *c, void *st, void *scratch, stru
         if (game_apply(g, st, seat, alt, &err) == GAME_OK) {
             memcpy(st, scratch, g->state_size); /* accepted: the game may allow it; undo */
         } else {
-            ck_assert_msg(memcmp(scratch, st, g->state_size) == 0, "%s: altered action changed state",
-                          g->id);
+            ck_assert_msg(memcmp(scratch, st, g->state_size) == 0,
+                          "%s: altered action changed state", g->id);
         }
     }
     json_decref(alt);
@@ -219,14 +219,16 @@ static void check_changed(const struct config *c, struct parts *before, const vo
         if (!(mask & (UINT64_C(1) << k)) && !json_equal(before->section[k], after.section[k])) {
             char *a = json_dumps(action, JSON_COMPACT);
             ck_abort_msg("%s step %d: section \"%s\" changed after %s, but its changed() bit "
-                         "is clear", g->id, step, g->sections[k].key, a ? a : "?");
+                         "is clear",
+                         g->id, step, g->sections[k].key, a ? a : "?");
         }
     }
     for (int s = 0; s < c->nseats && !(mask & GAME_CHANGED_YOU); s++) {
         if (!json_equal(before->you[s], after.you[s])) {
             char *a = json_dumps(action, JSON_COMPACT);
             ck_abort_msg("%s step %d: \"you\" of seat %d changed after %s, but "
-                         "GAME_CHANGED_YOU is clear", g->id, step, s, a ? a : "?");
+                         "GAME_CHANGED_YOU is clear",
+                         g->id, step, s, a ? a : "?");
         }
     }
     parts_free(c, before);
@@ -302,7 +304,8 @@ static void play_one(const struct config *c, uint64_t game_seed, bool deep)
         json_t *legal = g->legal(st, seat);
         ck_assert_msg(json_array_size(legal) > 0, "%s step %d: active seat %d has no legal action",
                       g->id, steps, seat);
-        json_t *pick = json_array_get(legal, game_rng_below(&rng, (uint32_t)json_array_size(legal)));
+        json_t *pick =
+            json_array_get(legal, game_rng_below(&rng, (uint32_t)json_array_size(legal)));
         if (deep) {
             check_refusals(c, st, scratch, &rng, pick, active);
         }
@@ -400,8 +403,8 @@ START_TEST(random_playouts)
                 ck_assert_msg(n >= g->min_players && n <= g->max_players,
                               "%s: %d seats accepted outside min/max", g->id, n);
                 configs++;
-                int per_config = games_per_config > 0 ? games_per_config
-                                                      : g->tests->playouts_per_config;
+                int per_config =
+                    games_per_config > 0 ? games_per_config : g->tests->playouts_per_config;
                 for (int j = run_index; j < per_config; j += nruns) {
                     uint64_t seed = (uint64_t)(gi * 1000003 + i * 7919 + (size_t)n * 131) +
                                     (uint64_t)j * 104729 + 1;

@@ -19,14 +19,13 @@
 
 /* ---- Public knowledge of the cards (the leak suite's memo) ---- */
 
-
 enum sorc_loc { LOC_DECK, LOC_HAND0, LOC_HAND1, LOC_PUBLIC };
 
 /* Public knowledge about each card, carried from action to action. */
 struct knowledge {
-    uint8_t loc[SORC_NCARDS];   /* enum sorc_loc, by side for hands */
-    bool known[SORC_NCARDS];    /* in a hand, but publicly known there */
-    bool ever[SORC_NCARDS];     /* has been in a public zone */
+    uint8_t loc[SORC_NCARDS];        /* enum sorc_loc, by side for hands */
+    bool known[SORC_NCARDS];         /* in a hand, but publicly known there */
+    bool ever[SORC_NCARDS];          /* has been in a public zone */
     bool hidden_before[SORC_NCARDS]; /* not public before the last action */
 };
 
@@ -56,8 +55,7 @@ static bool hidden(const struct knowledge *k, int c)
  * for the deck within one action was public in the discard pile between,
  * and so may have been one that went from a hand to a hand across a
  * reshuffle. */
-static void knowledge_update(struct knowledge *k, const struct sorc_state *st,
-                                  const json_t *action)
+static void knowledge_update(struct knowledge *k, const struct sorc_state *st, const json_t *action)
 {
     uint8_t loc[SORC_NCARDS];
     const char *target = json_string_value(json_object_get(action, "target"));
@@ -68,13 +66,13 @@ static void knowledge_update(struct knowledge *k, const struct sorc_state *st,
      * other than a Prime Mover leaving play entered the deck. */
     bool reshuffled = false;
     for (int c = 0; action && c < SORC_NCARDS; c++) {
-        reshuffled |= loc[c] == LOC_DECK && k->loc[c] != LOC_DECK &&
-                      !(sorc_cards[c].kw & SORC_K_PRIME_MOVER);
+        reshuffled |=
+            loc[c] == LOC_DECK && k->loc[c] != LOC_DECK && !(sorc_cards[c].kw & SORC_K_PRIME_MOVER);
     }
     for (int c = 0; c < SORC_NCARDS; c++) {
         k->hidden_before[c] = action ? hidden(k, c) : true;
-        if (reshuffled && loc[c] != LOC_DECK && loc[c] != LOC_PUBLIC &&
-            k->loc[c] != LOC_DECK && k->loc[c] != LOC_PUBLIC) {
+        if (reshuffled && loc[c] != LOC_DECK && loc[c] != LOC_PUBLIC && k->loc[c] != LOC_DECK &&
+            k->loc[c] != LOC_PUBLIC) {
             /* From a hand to a hand across a reshuffle: it may have been
              * discarded (and named) and drawn again within the action. */
             k->ever[c] = true;
@@ -197,8 +195,18 @@ static bool you_allows(const struct truth *t, const char *key, int c)
 static bool you_documented(const char *key)
 {
     static const char *const keys[] = {
-        "seat", "faction", "hand", "draft", "submitted_choice", "submitted_negate",
-        "submitted_defense", "scry", "divination", "tracked", "track_list", "opponent_hand",
+        "seat",
+        "faction",
+        "hand",
+        "draft",
+        "submitted_choice",
+        "submitted_negate",
+        "submitted_defense",
+        "scry",
+        "divination",
+        "tracked",
+        "track_list",
+        "opponent_hand",
         "transfers",
     };
     for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
@@ -294,7 +302,7 @@ static void visit(void *ud, const char *path, const char *key, const json_t *v)
             t->r->add(t->r->ud, "%s names %s, which has never been public", path, s);
         } else if (hidden(k, c) && !historic(t->st, path)) {
             t->r->add(t->r->ud, "%s names %s, which is in a %s", path, s,
-                       k->loc[c] == LOC_DECK ? "deck" : "hand");
+                      k->loc[c] == LOC_DECK ? "deck" : "hand");
         }
         return;
     }
@@ -329,7 +337,7 @@ static bool ids_equal(const json_t *a, const uint8_t *cards, int n)
 
 /* Exact checks of a whole Sorcerers view against the state. */
 static void check_view_exact(const struct sorc_state *st, int seat, const json_t *v,
-                                  const struct game_tests_report *r)
+                             const struct game_tests_report *r)
 {
     json_t *ds = json_object_get(v, "deck_size");
 
@@ -370,8 +378,7 @@ static void check_view_exact(const struct sorc_state *st, int seat, const json_t
     if ((x = json_object_get(you, "scry")) && !ids_equal(x, st->scry[side], st->scry_n[side])) {
         r->add(r->ud, "you/scry of seat %d is not what it scried", seat);
     }
-    if ((x = json_object_get(you, "divination")) &&
-        !ids_equal(x, st->div[side], st->div_n[side])) {
+    if ((x = json_object_get(you, "divination")) && !ids_equal(x, st->div[side], st->div_n[side])) {
         r->add(r->ud, "you/divination of seat %d is not what it saw", seat);
     }
     if ((x = json_object_get(you, "opponent_hand")) &&
@@ -387,8 +394,7 @@ static void check_view_exact(const struct sorc_state *st, int seat, const json_t
                 sorted[n++] = (uint8_t)c;
             }
         }
-        if (st->phase != SORC_P_EVENT_TRACK || st->cur_side != side ||
-            !ids_equal(x, sorted, n)) {
+        if (st->phase != SORC_P_EVENT_TRACK || st->cur_side != side || !ids_equal(x, sorted, n)) {
             r->add(r->ud, "you/track_list of seat %d is not the deck in card-list order", seat);
         }
     }
@@ -469,7 +475,6 @@ static int perturb_side(struct sorc_state *st, const struct knowledge *k, int si
         return changed;
     }
 }
-
 
 /* Hook form of knowledge_update. */
 static void memo_update(void *memo, const void *state, const json_t *action)
@@ -675,8 +680,7 @@ static int plant(const void *state, const void *memo, json_t *const *views, int 
         ret->what = "combo before the reveal";
         v = json_deep_copy(base);
         sides = json_object_get(json_object_get(v, "duel"), "sides");
-        rc = json_object_set_new(json_array_get(sides, 0), "combo",
-                                 json_pack("{s:n}", "spell"));
+        rc = json_object_set_new(json_array_get(sides, 0), "combo", json_pack("{s:n}", "spell"));
         break;
     }
     default:

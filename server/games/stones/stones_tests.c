@@ -150,8 +150,7 @@ static void visit(void *ud, const char *path, const char *key, const json_t *v)
     if (card >= 0) {
         t->seen_copies[card]++;
         if (!card_in_place(st, path, card)) {
-            r->add(r->ud, "%s names magic card %s outside a face-up row or discard pile", path,
-                   s);
+            r->add(r->ud, "%s names magic card %s outside a face-up row or discard pile", path, s);
         }
     }
     int art = art_of(s);
@@ -240,8 +239,8 @@ static void scan(const struct game_leak_doc *d, const struct game_tests_report *
     }
     for (int c = 0; c < STONES_NCARDS; c++) {
         if (t.seen_copies[c] > t.public_copies[c]) {
-            r->add(r->ud, "%d copies of %s shown, only %d face up or discarded",
-                   t.seen_copies[c], stones_card_name[c], t.public_copies[c]);
+            r->add(r->ud, "%d copies of %s shown, only %d face up or discarded", t.seen_copies[c],
+                   stones_card_name[c], t.public_copies[c]);
         }
     }
 }
@@ -380,8 +379,7 @@ static int plant(const void *state, const void *memo, json_t *const *views, int 
     case PLANT_HIDDEN_ART_ID:
         ret->what = "hidden artifact id";
         v = json_deep_copy(base);
-        rc = json_object_set_new(json_object_get(v, "artifacts"), "next",
-                                 json_string(hidden->id));
+        rc = json_object_set_new(json_object_get(v, "artifacts"), "next", json_string(hidden->id));
         break;
     case PLANT_HIDDEN_ART_NAME:
         ret->what = "hidden artifact name";

@@ -42,13 +42,15 @@ START_TEST(sections_are_sorted_and_complete)
             const struct game_section *s = &g->sections[k];
             ck_assert_msg(s->key && s->build, "%s: section %zu lacks its key or build", g->id, k);
             /* strcmp compares as unsigned char: the order of the key bytes. */
-            ck_assert_msg(strcmp(s->key, "you") < 0, "%s: section \"%s\" does not sort before "
-                          "\"you\"", g->id, s->key);
+            ck_assert_msg(strcmp(s->key, "you") < 0,
+                          "%s: section \"%s\" does not sort before "
+                          "\"you\"",
+                          g->id, s->key);
             if (k > 0) {
                 int cmp = strcmp(g->sections[k - 1].key, s->key);
                 ck_assert_msg(cmp != 0, "%s: section \"%s\" twice", g->id, s->key);
-                ck_assert_msg(cmp < 0, "%s: section \"%s\" is listed after \"%s\"", g->id,
-                              s->key, g->sections[k - 1].key);
+                ck_assert_msg(cmp < 0, "%s: section \"%s\" is listed after \"%s\"", g->id, s->key,
+                              g->sections[k - 1].key);
             }
         }
         for (size_t r = 0; r < sizeof(required_keys) / sizeof(required_keys[0]); r++) {
@@ -70,8 +72,8 @@ START_TEST(ops_are_complete)
                           g->max_players <= GAME_MAX_SEATS,
                       "%s: seats %d..%d", g->id, g->min_players, g->max_players);
         ck_assert_msg(g->state_size > 0, "%s: state_size 0", g->id);
-        ck_assert_msg(g->options_schema && g->check_options && g->init && g->apply &&
-                          g->changed && g->you && g->legal && g->active && g->result,
+        ck_assert_msg(g->options_schema && g->check_options && g->init && g->apply && g->changed &&
+                          g->you && g->legal && g->active && g->result,
                       "%s: an op is missing", g->id);
     }
 }
@@ -97,16 +99,16 @@ START_TEST(test_hooks_are_complete)
         const struct game_ops *g = game_registry[i];
         const struct game_tests *t = g->tests;
         ck_assert_msg(t != NULL, "%s declares no test hooks", g->id);
-        ck_assert_msg(t->scan && t->secret_words && t->perturb_visible, "%s: a leak hook is "
-                      "missing", g->id);
-        ck_assert_msg(t->memo_size == 0 || t->memo_update, "%s: a memo without memo_update",
+        ck_assert_msg(t->scan && t->secret_words && t->perturb_visible,
+                      "%s: a leak hook is "
+                      "missing",
                       g->id);
+        ck_assert_msg(t->memo_size == 0 || t->memo_update, "%s: a memo without memo_update", g->id);
         ck_assert_msg(t->nperturb >= 1 && t->perturb, "%s: no hidden change", g->id);
         ck_assert_msg(t->nplants >= 1 && t->plant, "%s: no planted leak", g->id);
         ck_assert_msg(t->leak_games_per_config > 0 && t->playouts_per_config > 0,
                       "%s: run counts must be positive", g->id);
-        ck_assert_msg(t->alloc_setups && t->nalloc_setups > 0, "%s: no allocation fixture",
-                      g->id);
+        ck_assert_msg(t->alloc_setups && t->nalloc_setups > 0, "%s: no allocation fixture", g->id);
         ck_assert_msg(t->fuzz_options != NULL, "%s: no fuzz options", g->id);
         check_setup(g, &t->leak_probe, "the leak probe");
         for (size_t k = 0; k < t->nalloc_setups; k++) {
@@ -114,8 +116,10 @@ START_TEST(test_hooks_are_complete)
         }
         for (int sel = 0; sel < 256; sel++) {
             json_t *o = t->fuzz_options((uint8_t)sel);
-            ck_assert_msg(o == NULL || json_is_object(o), "%s: fuzz options %d are not an "
-                          "object", g->id, sel);
+            ck_assert_msg(o == NULL || json_is_object(o),
+                          "%s: fuzz options %d are not an "
+                          "object",
+                          g->id, sel);
             json_decref(o);
         }
     }
