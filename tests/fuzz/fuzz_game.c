@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fuzz_game.c - the driver behind the per-game fuzz targets (see
- * fuzz_game.h for the input layout). From the input it picks options, a
- * seat count the game accepts and a seed, builds the game, plays the legal
+ * fuzz_game.h for the input layout). From the input it picks options (the
+ * game's own fuzz_options hook, game_tests.h), a seat count the game
+ * accepts and a seed, builds the game, plays the legal
  * moves the input selects, then applies the JSON at the end of the input as
  * an action of every seat, each time from the same position. It checks the
  * game.h contract and aborts on a breach: every listed legal action is
@@ -11,7 +12,9 @@
  * seats have legal actions, views of every seat and of spectators exist and
  * the result exists exactly when nobody may act. A refused action leaves
  * the state byte-identical and carries its status and a message.
- * It frees everything it builds and never writes a file.
+ * Games are started with game_start(), actions applied with game_apply()
+ * and views built with game_view(). It knows no game by name, frees
+ * everything it builds and never writes a file.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -19,6 +22,7 @@
 #include <string.h>
 
 #include "fuzz_game.h"
+#include "game_tests.h"
 
 #define FUZZ_HEADER_BYTES 12
 #define FUZZ_MAX_MOVES 1024
@@ -48,7 +52,7 @@ static void check_position(const struct run *r)
     const struct game_ops *g = r->g;
     check_invariants(r);
     for (int s = -1; s < r->nseats; s++) {
-        json_t *v = g->view(r->st, s);
+        json_t *v = game_view(g, r->st, s);
         if (v == NULL || !json_is_object(v)) {
             fprintf(stderr, "%s: no view for seat %d\n", g->id, s);
             abort();
@@ -134,7 +138,7 @@ static bool play_move(const struct run *r, uint8_t choice)
     json_t *action = json_array_get(pair, 1);
     struct game_error err;
     memset(&err, 0, sizeof(err));
-    int rc = r->g->apply(r->st, seat, action, &err);
+    int rc = game_apply(r->g, r->st, seat, action, &err);
     if (rc != GAME_OK) {
         char *text = json_dumps(action, JSON_COMPACT);
         fprintf(stderr, "%s: legal action %s of seat %d refused (%d): %s\n", r->g->id,
@@ -157,8 +161,8 @@ static void print_legal(const struct run *r)
     size_t i;
     json_t *pair;
     json_array_foreach(all, i, pair) {
-        json_t *line = json_pack("{sOsO}", "seat", json_array_get(pair, 0), "action",
-                                 json_array_get(pair, 1));
+        json_t *line =
+            json_pack("{sOsO}", "seat", json_array_get(pair, 0), "action", json_array_get(pair, 1));
         char *text = json_dumps(line, JSON_COMPACT | JSON_SORT_KEYS);
         if (text != NULL) {
             printf("%s\n", text);
@@ -178,21 +182,21 @@ static void try_action(const struct run *r, const json_t *action)
     for (int s = 0; s < r->nseats; s++) {
         struct game_error err;
         memset(&err, 0, sizeof(err));
-        int rc = r->g->apply(r->st, s, action, &err);
+        int rc = game_apply(r->g, r->st, s, action, &err);
         if (rc == GAME_OK) {
             check_position(r);
             memcpy(r->st, r->backup, n);
             continue;
         }
         if (memcmp(r->st, r->backup, n) != 0) {
-            fprintf(stderr, "%s: refused action (%d) of seat %d changed the state\n", r->g->id,
-                    rc, s);
+            fprintf(stderr, "%s: refused action (%d) of seat %d changed the state\n", r->g->id, rc,
+                    s);
             abort();
         }
         if (rc < GAME_E_NOMEM || rc > GAME_E_ILLEGAL || err.status != rc ||
             err.message[0] == '\0' || memchr(err.message, '\0', sizeof(err.message)) == NULL) {
-            fprintf(stderr, "%s: refusal %d of seat %d without its status or message\n",
-                    r->g->id, rc, s);
+            fprintf(stderr, "%s: refusal %d of seat %d without its status or message\n", r->g->id,
+                    rc, s);
             abort();
         }
     }
@@ -216,17 +220,17 @@ static int pick_seats(const struct game_ops *g, const json_t *options, uint8_t s
     return 0;
 }
 
-int fuzz_game_run(const char *id, fuzz_game_options_cb options, const uint8_t *data,
-                  size_t size)
+int fuzz_game_run(const char *id, const uint8_t *data, size_t size)
 {
     const struct game_ops *g = game_find(id);
-    if (g == NULL) {
+    if (g == NULL || g->tests == NULL || g->tests->fuzz_options == NULL) {
+        fprintf(stderr, "fuzz: no game %s with fuzz options\n", id != NULL ? id : "(null)");
         abort();
     }
     if (size < FUZZ_HEADER_BYTES) {
         return 0;
     }
-    json_t *opts = options(data[0]);
+    json_t *opts = g->tests->fuzz_options(data[0]);
     struct run r = {.g = g, .nseats = pick_seats(g, opts, data[1])};
     if (r.nseats == 0) {
         json_decref(opts);
@@ -245,8 +249,7 @@ int fuzz_game_run(const char *id, fuzz_game_options_cb options, const uint8_t *d
     r.backup = calloc(1, g->state_size);
     struct game_error err;
     memset(&err, 0, sizeof(err));
-    if (r.st == NULL || r.backup == NULL ||
-        g->init(r.st, opts, &setup, &err) != GAME_OK) {
+    if (r.st == NULL || r.backup == NULL || game_start(g, r.st, opts, &setup, &err) != GAME_OK) {
         /* check_options accepted these options and seats, so init must. */
         if (r.st != NULL && r.backup != NULL) {
             fprintf(stderr, "%s: init refused accepted options: %s\n", g->id, err.message);

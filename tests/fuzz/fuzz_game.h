@@ -4,7 +4,7 @@
  * input into a game of one registered rules core, a position reached by
  * legal moves, and one action (decoded from the rest of the input) tried
  * for every seat, checking the game.h contract on the way. It only uses the
- * public game.h interface.
+ * public game.h interface and the game's fuzz_options hook (game_tests.h).
  */
 #ifndef CONCLAVE_FUZZ_GAME_H
 #define CONCLAVE_FUZZ_GAME_H
@@ -16,13 +16,9 @@
 
 #include "game.h"
 
-/* Builds the options of a game from one selector byte. New reference, or
- * NULL for the defaults. */
-typedef json_t *(*fuzz_game_options_cb)(uint8_t selector);
-
 /*
  * Runs one input against the game with wire id `id`. Layout:
- *   byte 0      options selector, handed to `options`
+ *   byte 0      options selector, handed to the game's fuzz_options hook
  *   byte 1      seat count selector (the first count the game accepts,
  *               starting from min + byte % (max - min + 1))
  *   bytes 2-9   seed, spread over the 32 seed bytes
@@ -34,7 +30,6 @@ typedef json_t *(*fuzz_game_options_cb)(uint8_t selector);
  * FUZZ_GAME_PRINT_LEGAL is set, prints the legal actions of the reached
  * position on stdout, one {"seat": n, "action": ...} per line.
  */
-int fuzz_game_run(const char *id, fuzz_game_options_cb options, const uint8_t *data,
-                  size_t size);
+int fuzz_game_run(const char *id, const uint8_t *data, size_t size);
 
 #endif

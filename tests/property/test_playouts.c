@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_playouts.c - seeded random full games of every registered game,
- * through game.h only, for every seat count and every value of every enum
- * option. After every action it checks what must always hold:
+ * through game.h only (game_start, game_try, game_apply, game_view), for
+ * every seat count and every value of every enum option; how many games
+ * per configuration is the game's own `playouts_per_config` (game_tests.h).
+ * After every action it checks what must always hold:
  *
  *   - some seat may act until the game ends, and every game ends;
  *   - every action `legal` lists is accepted by `apply` as it is;
  *   - a refused action (a non-active seat, a malformed or altered action)
- *     leaves the state byte-identical;
+ *     leaves the state byte-identical (game_apply);
+ *   - every part of the view that changed() says is unchanged is equal:
+ *     each section whose bit is clear builds the same value before and
+ *     after the action, and so does every seat's "you" when
+ *     GAME_CHANGED_YOU is clear;
  *   - the game's own invariants hold;
  *   - every seat's view minus "you" equals the spectator view, which has
  *     no "you"; views hold integers only and never the seed;
@@ -15,7 +21,11 @@
  *   - replaying the record (options, names, seed, actions) reproduces every
  *     view byte for byte.
  *
- * usage: test_playouts [GAMES_PER_CONFIG] [GAME_ID] [SEED_OFFSET]
+ * It knows no game by name. Game number j of a configuration (0 <= j <
+ * playouts_per_config) is played by run j % NRUNS, so that meson can
+ * spread one game's games over several processes.
+ *
+ * usage: test_playouts [GAME_ID [RUN NRUNS [GAMES_PER_CONFIG]]]
  */
 #include "ck_run.h"
 #include <stdio.h>
@@ -23,14 +33,16 @@
 #include <string.h>
 
 #include "game.h"
+#include "game_tests.h"
 #include "proto.h"
 #include "rng.h"
 
 #define MAX_STEPS 20000
 
-static int games_per_config = 40;
+static int games_per_config; /* 0: each game's own count */
 static const char *only_game;
-static int seed_offset;
+static int run_index;
+static int nruns = 1;
 
 struct config {
     const struct game_ops *game;
@@ -41,11 +53,11 @@ struct config {
 /* Canonical bytes of the view of `seat`; malloc'ed. */
 static char *view_bytes(const struct game_ops *g, const void *st, int seat, json_t **ret_view)
 {
-    json_t *v = g->view(st, seat);
+    json_t *v = game_view(g, st, seat);
     size_t len;
     char *s;
 
-    ck_assert_msg(v != NULL, "%s: view(%d) failed", g->id, seat);
+    ck_assert_msg(v != NULL, "%s: game_view(%d) failed", g->id, seat);
     s = proto_canonical(v, &len);
     ck_assert_msg(s != NULL, "%s: view of seat %d is not canonical (a real number?)", g->id, seat);
     if (ret_view) {
@@ -56,8 +68,8 @@ static char *view_bytes(const struct game_ops *g, const void *st, int seat, json
     return s;
 }
 
-static void check_views(const struct config *c, const void *st, const char *seed_hex,
-                        json_t **prev, int step)
+static void check_views(const struct config *c, const void *st, const char *seed_hex, json_t **prev,
+                        int step)
 {
     const struct game_ops *g = c->game;
     json_t *spec;
@@ -109,10 +121,10 @@ static void check_refusals(const struct config *c, void *st, void *scratch, stru
     for (int s = 0; s < c->nseats; s++) {
         if (!(active & (1u << s))) {
             json_t *l = g->legal(st, s);
-            ck_assert_msg(json_array_size(l) == 0, "%s: inactive seat %d has legal actions",
-                          g->id, s);
+            ck_assert_msg(json_array_size(l) == 0, "%s: inactive seat %d has legal actions", g->id,
+                          s);
             json_decref(l);
-            int rc = g->apply(st, s, legal_action, &err);
+            int rc = game_apply(g, st, s, legal_action, &err);
             ck_assert_msg(rc != GAME_OK, "%s: inactive seat %d was allowed to act", g->id, s);
             ck_assert_msg(memcmp(scratch, st, g->state_size) == 0, "%s: refusal changed state",
                           g->id);
@@ -127,9 +139,9 @@ static void check_refusals(const struct config *c, void *st, void *scratch, stru
         while (!(active & (1u << seat))) {
             seat++;
         }
-        int rc = g->apply(st, seat, a, &err);
-        ck_assert_msg(rc == GAME_E_BAD_ACTION || rc == GAME_E_ILLEGAL,
-                      "%s: junk action %s gave %d", g->id, junk[i], rc);
+        int rc = game_apply(g, st, seat, a, &err);
+        ck_assert_msg(rc == GAME_E_BAD_ACTION || rc == GAME_E_ILLEGAL, "%s: junk action %s gave %d",
+                      g->id, junk[i], rc);
         ck_assert_msg(err.message[0] != '\0', "%s: refusal without a message", g->id);
         ck_assert_msg(memcmp(scratch, st, g->state_size) == 0, "%s: junk changed state", g->id);
         json_decref(a);
@@ -150,14 +162,77 @@ static void check_refusals(const struct config *c, void *st, void *scratch, stru
         while (!(active & (1u << seat))) {
             seat++;
         }
-        if (g->apply(st, seat, alt, &err) == GAME_OK) {
+        if (game_apply(g, st, seat, alt, &err) == GAME_OK) {
             memcpy(st, scratch, g->state_size); /* accepted: the game may allow it; undo */
         } else {
-            ck_assert_msg(memcmp(scratch, st, g->state_size) == 0, "%s: altered action changed state",
-                          g->id);
+            ck_assert_msg(memcmp(scratch, st, g->state_size) == 0,
+                          "%s: altered action changed state", g->id);
         }
     }
     json_decref(alt);
+}
+
+/* The parts of one position's view: every section, then every seat's "you". */
+struct parts {
+    json_t *section[GAME_MAX_SECTIONS];
+    json_t *you[GAME_MAX_SEATS];
+};
+
+static void parts_build(const struct config *c, const void *st, struct parts *p)
+{
+    const struct game_ops *g = c->game;
+
+    for (size_t k = 0; k < g->nsections; k++) {
+        p->section[k] = g->sections[k].build(st);
+        ck_assert_msg(p->section[k] != NULL, "%s: section %s failed", g->id, g->sections[k].key);
+    }
+    for (int s = 0; s < c->nseats; s++) {
+        p->you[s] = g->you(st, s);
+        ck_assert_msg(p->you[s] != NULL, "%s: you(%d) failed", g->id, s);
+    }
+}
+
+static void parts_free(const struct config *c, struct parts *p)
+{
+    for (size_t k = 0; k < c->game->nsections; k++) {
+        json_decref(p->section[k]);
+        p->section[k] = NULL;
+    }
+    for (int s = 0; s < c->nseats; s++) {
+        json_decref(p->you[s]);
+        p->you[s] = NULL;
+    }
+}
+
+/* Checks the promise of changed(before, after): every part whose bit is
+ * clear is equal in `before` (built) and `after` (built here, then moved
+ * into `before` for the next action). */
+static void check_changed(const struct config *c, struct parts *before, const void *st_before,
+                          const void *st_after, const json_t *action, int step)
+{
+    const struct game_ops *g = c->game;
+    uint64_t mask = g->changed(st_before, st_after);
+    struct parts after;
+
+    parts_build(c, st_after, &after);
+    for (size_t k = 0; k < g->nsections; k++) {
+        if (!(mask & (UINT64_C(1) << k)) && !json_equal(before->section[k], after.section[k])) {
+            char *a = json_dumps(action, JSON_COMPACT);
+            ck_abort_msg("%s step %d: section \"%s\" changed after %s, but its changed() bit "
+                         "is clear",
+                         g->id, step, g->sections[k].key, a ? a : "?");
+        }
+    }
+    for (int s = 0; s < c->nseats && !(mask & GAME_CHANGED_YOU); s++) {
+        if (!json_equal(before->you[s], after.you[s])) {
+            char *a = json_dumps(action, JSON_COMPACT);
+            ck_abort_msg("%s step %d: \"you\" of seat %d changed after %s, but "
+                         "GAME_CHANGED_YOU is clear",
+                         g->id, step, s, a ? a : "?");
+        }
+    }
+    parts_free(c, before);
+    *before = after;
 }
 
 static void play_one(const struct config *c, uint64_t game_seed, bool deep)
@@ -188,8 +263,10 @@ static void play_one(const struct config *c, uint64_t game_seed, bool deep)
         snprintf(setup.names[i], sizeof(setup.names[i]), "Player %d", i + 1);
     }
     proto_hex(setup.seed, 32, seed_hex);
-    ck_assert_msg(g->init(st, c->options, &setup, &err) == GAME_OK, "%s init: %s", g->id,
+    ck_assert_msg(game_start(g, st, c->options, &setup, &err) == GAME_OK, "%s init: %s", g->id,
                   err.message);
+    struct parts parts = {0};
+    parts_build(c, st, &parts);
 
     for (;;) {
         unsigned active = g->active(st);
@@ -227,23 +304,27 @@ static void play_one(const struct config *c, uint64_t game_seed, bool deep)
         json_t *legal = g->legal(st, seat);
         ck_assert_msg(json_array_size(legal) > 0, "%s step %d: active seat %d has no legal action",
                       g->id, steps, seat);
-        json_t *pick = json_array_get(legal, game_rng_below(&rng, (uint32_t)json_array_size(legal)));
+        json_t *pick =
+            json_array_get(legal, game_rng_below(&rng, (uint32_t)json_array_size(legal)));
         if (deep) {
             check_refusals(c, st, scratch, &rng, pick, active);
         }
-        int rc = g->apply(st, seat, pick, &err);
+        int rc = game_try(g, st, scratch, seat, pick, &err);
         if (rc != GAME_OK) {
             char *s = json_dumps(pick, JSON_COMPACT);
             ck_abort_msg("%s step %d: listed action %s refused: %s", g->id, steps, s, err.message);
         }
+        check_changed(c, &parts, st, scratch, pick, steps);
+        memcpy(st, scratch, g->state_size);
         json_array_append_new(actions, json_pack("{s:i, s:O}", "seat", seat, "action", pick));
         json_decref(legal);
         steps++;
     }
 
     /* Replay from the record: the same views, byte for byte. */
+    parts_free(c, &parts);
     void *again = calloc(1, g->state_size);
-    ck_assert_int_eq(g->init(again, c->options, &setup, &err), GAME_OK);
+    ck_assert_int_eq(game_start(g, again, c->options, &setup, &err), GAME_OK);
     size_t i;
     json_t *step;
     json_array_foreach(actions, i, step) {
@@ -251,8 +332,9 @@ static void play_one(const struct config *c, uint64_t game_seed, bool deep)
         ck_assert_msg(strcmp(vb, json_string_value(json_array_get(views, i))) == 0,
                       "%s: replay differs at step %zu", g->id, i);
         free(vb);
-        ck_assert_int_eq(g->apply(again, (int)json_integer_value(json_object_get(step, "seat")),
-                                  json_object_get(step, "action"), &err),
+        ck_assert_int_eq(game_apply(g, again,
+                                    (int)json_integer_value(json_object_get(step, "seat")),
+                                    json_object_get(step, "action"), &err),
                          GAME_OK);
     }
     ck_assert_msg(memcmp(again, st, g->state_size) == 0, "%s: replay ends in another state", g->id);
@@ -321,10 +403,12 @@ START_TEST(random_playouts)
                 ck_assert_msg(n >= g->min_players && n <= g->max_players,
                               "%s: %d seats accepted outside min/max", g->id, n);
                 configs++;
-                for (int k = 0; k < games_per_config; k++) {
+                int per_config =
+                    games_per_config > 0 ? games_per_config : g->tests->playouts_per_config;
+                for (int j = run_index; j < per_config; j += nruns) {
                     uint64_t seed = (uint64_t)(gi * 1000003 + i * 7919 + (size_t)n * 131) +
-                                    (uint64_t)(k + seed_offset) * 104729 + 1;
-                    play_one(&c, seed, k < 3);
+                                    (uint64_t)j * 104729 + 1;
+                    play_one(&c, seed, j < 3 * nruns);
                 }
             }
         }
@@ -337,13 +421,22 @@ END_TEST
 int main(int argc, char **argv)
 {
     if (argc > 1) {
-        games_per_config = atoi(argv[1]);
-    }
-    if (argc > 2) {
-        only_game = argv[2];
+        only_game = argv[1];
+        if (!game_find(only_game)) {
+            fprintf(stderr, "unknown game %s\n", only_game);
+            return EXIT_FAILURE;
+        }
     }
     if (argc > 3) {
-        seed_offset = atoi(argv[3]);
+        run_index = atoi(argv[2]);
+        nruns = atoi(argv[3]);
+        if (nruns < 1 || run_index < 0 || run_index >= nruns) {
+            fprintf(stderr, "RUN must be in 0 .. NRUNS - 1\n");
+            return EXIT_FAILURE;
+        }
+    }
+    if (argc > 4) {
+        games_per_config = atoi(argv[4]);
     }
     const struct ck_case cases[] = {
         {"random", random_playouts},

@@ -521,4 +521,9 @@ void sorc__remove(struct sorc_state *st, uint8_t card);
 int sorc__researchers(const struct sorc_state *st, int side);
 int sorc__slot_has(const struct sorc_state *st, int side, int slot, uint64_t kw);
 
+/* ---- sorc_tests.c: the hooks of the shared test suites (game_tests.h) ---- */
+
+struct game_tests;
+extern const struct game_tests sorc_tests;
+
 #endif

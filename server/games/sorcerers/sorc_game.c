@@ -111,5 +111,5 @@ const struct game_ops sorc_game = {
     .active = sorc_active,
     .result = sorc__result,
     .check_invariants = sorc__check_invariants,
-    .tests = NULL,
+    .tests = &sorc_tests,
 };

@@ -361,4 +361,8 @@ json_t *stones__cards_json(const int8_t *v, int n, int reverse);
 
 extern const struct game_ops stones_game;
 
+/* ---- stones_tests.c: the hooks of the shared test suites (game_tests.h) ---- */
+
+extern const struct game_tests stones_tests;
+
 #endif

@@ -90,5 +90,5 @@ const struct game_ops stones_game = {
     .active = ops_active,
     .result = stones__result,
     .check_invariants = stones__check_invariants,
-    .tests = NULL,
+    .tests = &stones_tests,
 };
