@@ -1,18 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * registry.c - the list of games this server offers. Adding a game means one
- * line here and its folder beside this file; no other server code changes.
+ * registry.c - the list of games this server offers, built from the lines
+ * of games.def. Adding a game means one line there and its folder beside
+ * this file; no other server code changes.
  */
 #include "game.h"
 
 #include <string.h>
 
-extern const struct game_ops stones_game;
-extern const struct game_ops sorc_game;
+#define GAME(id, prefix) extern const struct game_ops prefix##_game;
+#include "games.def"
+#undef GAME
 
 const struct game_ops *const game_registry[] = {
-    &stones_game,
-    &sorc_game,
+#define GAME(id, prefix) &prefix##_game,
+#include "games.def"
+#undef GAME
     NULL,
 };
 
