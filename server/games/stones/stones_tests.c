@@ -86,6 +86,28 @@ static int take_index(const char **s)
     return (int)v;
 }
 
+/* 1 when the current colour's face-up row holds `card`. */
+static bool in_current_row(const struct stones_state *st, int card)
+{
+    const struct stones_player *pl = &st->pl[st->cur];
+
+    for (int i = 0; i < pl->row_n; i++) {
+        if (pl->row[i] == card) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* 1 when `path` is where the view names the cast being chosen step by step
+ * (R-stones-4.2), and `card` is that cast: one of the current colour's
+ * face-up cards, named a second time. */
+static bool is_cast_in_choice(const struct stones_state *st, const char *path, int card)
+{
+    return strcmp(path, "/pending/card") == 0 && st->phase == STONES_PH_CAST &&
+           st->sel_card == card && in_current_row(st, card);
+}
+
 /* A magic card name may stand only in a player's face-up row or discard
  * pile, at the index where the state has it: /players/P/row/I or
  * /players/P/discard/I. */
@@ -147,6 +169,9 @@ static void visit(void *ud, const char *path, const char *key, const json_t *v)
     }
     const char *s = json_string_value(v);
     int card = card_of(s);
+    if (card >= 0 && is_cast_in_choice(st, path, card)) {
+        card = -1; /* a face-up card named again, not another copy */
+    }
     if (card >= 0) {
         t->seen_copies[card]++;
         if (!card_in_place(st, path, card)) {
