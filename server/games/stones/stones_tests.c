@@ -86,6 +86,28 @@ static int take_index(const char **s)
     return (int)v;
 }
 
+/* 1 when the current colour's face-up row holds `card`. */
+static bool in_current_row(const struct stones_state *st, int card)
+{
+    const struct stones_player *pl = &st->pl[st->cur];
+
+    for (int i = 0; i < pl->row_n; i++) {
+        if (pl->row[i] == card) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* 1 when `path` is where the view names the cast being chosen step by step
+ * (R-stones-4.2), and `card` is that cast: one of the current colour's
+ * face-up cards, named a second time. */
+static bool is_cast_in_choice(const struct stones_state *st, const char *path, int card)
+{
+    return strcmp(path, "/pending/card") == 0 && st->phase == STONES_PH_CAST &&
+           st->sel_card == card && in_current_row(st, card);
+}
+
 /* A magic card name may stand only in a player's face-up row or discard
  * pile, at the index where the state has it: /players/P/row/I or
  * /players/P/discard/I. */
@@ -119,23 +141,6 @@ static bool card_in_place(const struct stones_state *st, const char *path, int c
     return i < st->pl[p].discard_n && st->pl[p].discard[i] == card;
 }
 
-/* True when `card` is the one chosen for a stepwise cast and lies face up
- * in the current player's row. */
-static bool chosen_in_row(const struct stones_state *st, int card)
-{
-    const struct stones_player *pl = &st->pl[st->cur];
-
-    if (st->sel_card != card) {
-        return false;
-    }
-    for (int i = 0; i < pl->row_n; i++) {
-        if (pl->row[i] == card) {
-            return true;
-        }
-    }
-    return false;
-}
-
 /* 1 when `s` is "O<k>" for an objective 1..7; sets *ret_k. */
 static bool objective_of(const char *s, int *ret_k)
 {
@@ -164,10 +169,8 @@ static void visit(void *ud, const char *path, const char *key, const json_t *v)
     }
     const char *s = json_string_value(v);
     int card = card_of(s);
-    if (card >= 0 && strcmp(path, "/pending/card") == 0 && chosen_in_row(st, card)) {
-        /* The card being cast step by step: a second mention of a card
-         * already face up in the caster's row (R-stones-4.2). */
-        card = -1;
+    if (card >= 0 && is_cast_in_choice(st, path, card)) {
+        card = -1; /* a face-up card named again, not another copy */
     }
     if (card >= 0) {
         t->seen_copies[card]++;
