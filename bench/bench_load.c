@@ -90,7 +90,7 @@ struct config {
     double seconds;
     double rate;
     int idle;
-    int repeat;     /* 0: 3 for compare, 1 otherwise */
+    int repeat; /* 0: 3 for compare, 1 otherwise */
 };
 
 struct result {
@@ -100,13 +100,13 @@ struct result {
     bool ok;
     long moves;
     double secs;
-    double cpu_us;      /* server CPU per accepted move, µs */
-    double p50, p99;    /* ms */
-    long hwm_kb;        /* server peak resident memory */
-    double per_fsync;   /* journal records per fsync; < 0 when not known */
+    double cpu_us;    /* server CPU per accepted move, µs */
+    double p50, p99;  /* ms */
+    long hwm_kb;      /* server peak resident memory */
+    double per_fsync; /* journal records per fsync; < 0 when not known */
     long refused;
-    long legal_reqs;    /* `legal` requests sent in the window */
-    double gen_cpu;     /* this program's CPU in the window, share of one core */
+    long legal_reqs; /* `legal` requests sent in the window */
+    double gen_cpu;  /* this program's CPU in the window, share of one core */
 };
 
 static double now_s(void)
@@ -173,7 +173,8 @@ static double proc_cpu_s(pid_t pid)
     buf[n] = '\0';
     /* The command name may hold spaces; the fields after it do not. */
     char *p = strrchr(buf, ')');
-    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2) {
+    if (!p ||
+        sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2) {
         return 0;
     }
     return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
@@ -441,7 +442,8 @@ static json_t *conn_wait_reply(struct conn *c, long id)
 
 static int conn_hello(struct conn *c)
 {
-    json_t *r = conn_wait_reply(c, conn_request(c, "\"op\":\"hello\",\"proto\":1,\"name\":\"bench\""));
+    json_t *r =
+        conn_wait_reply(c, conn_request(c, "\"op\":\"hello\",\"proto\":1,\"name\":\"bench\""));
     int ok = json_is_true(json_object_get(r, "ok"));
 
     json_decref(r);
@@ -460,10 +462,10 @@ struct room_rec {
     char code[16];
     struct move *moves;
     size_t n, cap;
-    size_t w0;      /* moves accepted before the window began */
-    size_t w1;      /* moves accepted before the window ended */
-    bool pre;       /* created before the window began */
-    bool ended;     /* both seats saw `ended` before the window ended */
+    size_t w0;  /* moves accepted before the window began */
+    size_t w1;  /* moves accepted before the window ended */
+    bool pre;   /* created before the window began */
+    bool ended; /* both seats saw `ended` before the window ended */
 };
 
 struct recording {
@@ -530,12 +532,12 @@ enum pstate { P_QUEUED, P_CREATE, P_JOIN, P_START, P_PLAY, P_PAUSED, P_DONE };
 
 struct pair {
     struct conn c[2];
-    long room;          /* index in the recording, -1 none */
+    long room; /* index in the recording, -1 none */
     enum pstate st;
-    size_t next;        /* replay: next move of the room */
-    bool inflight;      /* replay: an act is outstanding */
-    double due;         /* offered: when the next move is due */
-    bool scheduled;     /* offered: the schedule has begun */
+    size_t next;    /* replay: next move of the room */
+    bool inflight;  /* replay: an act is outstanding */
+    double due;     /* offered: when the next move is due */
+    bool scheduled; /* offered: the schedule has begun */
 };
 
 struct engine {
@@ -549,13 +551,13 @@ struct engine {
     struct pair **queue;
     int qhead, qlen;
     struct pair *setting_up;
-    int phase;          /* 0 warm-up (replay: up to the barrier), 1 window, 2 over */
+    int phase; /* 0 warm-up (replay: up to the barrier), 1 window, 2 over */
     double t0, t_start, t_end, gen0, gen1;
-    double cpu0, cpu1;        /* server CPU seconds at window start and end */
+    double cpu0, cpu1; /* server CPU seconds at window start and end */
     long moves, refused, legal_reqs;
     double *lat;
     size_t nlat, lat_cap;
-    double interval;    /* offered: seconds between two moves of one room */
+    double interval; /* offered: seconds between two moves of one room */
     bool failed;
 };
 
@@ -700,8 +702,7 @@ static void on_setup_reply(struct engine *e, struct pair *p, struct conn *c, jso
 {
     if (!json_is_true(json_object_get(m, "ok"))) {
         json_t *err = json_object_get(m, "error");
-        fail(e, "setting up a room failed: %s: %s",
-             json_string_value(json_object_get(err, "code")),
+        fail(e, "setting up a room failed: %s: %s", json_string_value(json_object_get(err, "code")),
              json_string_value(json_object_get(err, "message")));
         return;
     }
@@ -863,7 +864,8 @@ static void on_message(struct engine *e, struct conn *c, json_t *m)
     }
     const char *ev = json_string_value(json_object_get(m, "ev"));
     if (ev && strcmp(ev, "error") == 0) {
-        fail(e, "error event: %s", json_string_value(json_object_get(json_object_get(m, "error"), "code")));
+        fail(e, "error event: %s",
+             json_string_value(json_object_get(json_object_get(m, "error"), "code")));
         return;
     }
     struct room_rec *room = pair_room(e, p);
@@ -1010,8 +1012,8 @@ static int engine_run(enum mode mode, const struct config *cfg, const char *game
             setup_enqueue(&e, &e.pairs[i], -1);
         }
     }
-    double limit = mode == M_REPLAY ? 60 + 5 * (cfg->warmup + cfg->seconds)
-                                    : 30 + cfg->warmup + cfg->seconds;
+    double limit =
+        mode == M_REPLAY ? 60 + 5 * (cfg->warmup + cfg->seconds) : 30 + cfg->warmup + cfg->seconds;
     while (e.phase < 2 && !e.failed) {
         double t = now_s();
         if (t - e.t0 > limit) {
@@ -1122,11 +1124,11 @@ static void result_log(const struct result *r)
         return;
     }
     printf("  %-9s %-9s %-14s %7ld moves in %5.2f s = %6.0f/s, server %6.1f us/move, "
-            "act p50 %.2f ms p99 %.2f ms, %ld refused, %.2f legal/move, peak %.1f MiB, "
-            "load generator %.0f%% of a core\n",
-            r->server, r->game, r->mode, r->moves, r->secs, (double)r->moves / r->secs, r->cpu_us,
-            r->p50, r->p99, r->refused, (double)r->legal_reqs / (double)r->moves,
-            (double)r->hwm_kb / 1024, 100 * r->gen_cpu);
+           "act p50 %.2f ms p99 %.2f ms, %ld refused, %.2f legal/move, peak %.1f MiB, "
+           "load generator %.0f%% of a core\n",
+           r->server, r->game, r->mode, r->moves, r->secs, (double)r->moves / r->secs, r->cpu_us,
+           r->p50, r->p99, r->refused, (double)r->legal_reqs / (double)r->moves,
+           (double)r->hwm_kb / 1024, 100 * r->gen_cpu);
     fflush(stdout);
 }
 
@@ -1258,8 +1260,9 @@ static double measure_idle(const struct config *cfg, bool floor, int *ret_n)
          * own besides one per connection. */
         if (rl.rlim_max != RLIM_INFINITY && (rlim_t)want + 64 > rl.rlim_max) {
             want = (int)rl.rlim_max - 64;
-            fprintf(stderr, "bench_load: %d idle connections, not %d: the descriptor limit is %llu\n",
-                    want, cfg->idle, (unsigned long long)rl.rlim_max);
+            fprintf(stderr,
+                    "bench_load: %d idle connections, not %d: the descriptor limit is %llu\n", want,
+                    cfg->idle, (unsigned long long)rl.rlim_max);
         }
     }
     if (want < 1 || server_start(&srv, cfg, floor) != 0) {
@@ -1287,7 +1290,7 @@ static double measure_idle(const struct config *cfg, bool floor, int *ret_n)
     fflush(stderr);
     for (int w = 0; w < nworkers; w++) {
         int n = want - w * IDLE_PER_WORKER < IDLE_PER_WORKER ? want - w * IDLE_PER_WORKER
-                                                            : IDLE_PER_WORKER;
+                                                             : IDLE_PER_WORKER;
         pid_t pid = fork();
         if (pid == 0) {
             close(ready[0]);

@@ -45,8 +45,8 @@ static int default_seats(const struct game_ops *g)
 /* Plays one random game; adds the number of actions to *actions and, when
  * `publish` is set, builds every recipient's view, diff and hash after each
  * action and counts them in *views. Returns 0 or -1. */
-static int play(const struct game_ops *g, int nseats, uint64_t seed, bool publish,
-                long *actions, long *views)
+static int play(const struct game_ops *g, int nseats, uint64_t seed, bool publish, long *actions,
+                long *views)
 {
     struct game_setup setup = {.nseats = nseats};
     struct game_error err;
@@ -142,7 +142,8 @@ static double apply_rate(const struct game_ops *g, int nseats, double seconds)
             seat++;
         }
         json_t *legal = g->legal(st, seat);
-        json_t *pick = json_array_get(legal, game_rng_below(&rng, (uint32_t)json_array_size(legal)));
+        json_t *pick =
+            json_array_get(legal, game_rng_below(&rng, (uint32_t)json_array_size(legal)));
         memcpy((char *)positions + (size_t)nacts * g->state_size, st, g->state_size);
         acts[nacts] = json_incref(pick);
         seats[nacts++] = seat;

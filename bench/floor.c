@@ -321,9 +321,9 @@ static void op_act(struct floor_conn *c, json_t *req, json_t *id)
         r->ended = 1;
         for (int s = 0; s < 2; s++) {
             if (r->seat[s]) {
-                send_msg(r->seat[s], json_pack("{s:s, s:s, s:{s:[i,i], s:[]}}", "ev", "ended",
-                                               "room", r->code, "result", "scores", 0, 0,
-                                               "winners"));
+                send_msg(r->seat[s],
+                         json_pack("{s:s, s:s, s:{s:[i,i], s:[]}}", "ev", "ended", "room", r->code,
+                                   "result", "scores", 0, 0, "winners"));
             }
         }
     }

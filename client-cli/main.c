@@ -174,7 +174,8 @@ static int run_list(struct cli_conn *c, const struct args *a)
         printf("no public rooms are waiting\n");
     }
     json_array_foreach(json_object_get(r, "rooms"), i, room) {
-        printf("%s  %-10s %lld/%lld seats  host %s\n", json_string_value(json_object_get(room, "room")),
+        printf("%s  %-10s %lld/%lld seats  host %s\n",
+               json_string_value(json_object_get(room, "room")),
                json_string_value(json_object_get(room, "game")),
                (long long)json_integer_value(json_object_get(room, "taken")),
                (long long)json_integer_value(json_object_get(room, "seats")),
@@ -233,7 +234,8 @@ int main(int argc, char **argv)
         status = cli_script(&c);
         goto out;
     }
-    reply = roundtrip(&c, &a, "hello", json_pack("{s:i, s:s}", "proto", PROTO_VERSION, "name", a.name));
+    reply =
+        roundtrip(&c, &a, "hello", json_pack("{s:i, s:s}", "proto", PROTO_VERSION, "name", a.name));
     if (!reply || !json_is_true(json_object_get(reply, "ok"))) {
         if (reply) {
             print_error(reply);

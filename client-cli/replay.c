@@ -58,7 +58,8 @@ int cli_replay(const char *path)
     memset(&setup, 0, sizeof(setup));
     if (!game || !json_is_array(seats) || !json_is_array(actions) ||
         json_array_size(seats) > GAME_MAX_SEATS ||
-        hex_decode(json_string_value(json_object_get(rec, "seed")), setup.seed, sizeof(setup.seed)) != 0) {
+        hex_decode(json_string_value(json_object_get(rec, "seed")), setup.seed,
+                   sizeof(setup.seed)) != 0) {
         fprintf(stderr, "replay: %s is not a game record of a known game\n", path);
         goto out;
     }
@@ -88,8 +89,8 @@ int cli_replay(const char *path)
     json_array_foreach(actions, i, step) {
         json_t *jseat = json_object_get(step, "seat");
         if (!json_is_integer(jseat) ||
-            game_apply(game, state, (int)json_integer_value(jseat),
-                       json_object_get(step, "action"), &gerr) != GAME_OK) {
+            game_apply(game, state, (int)json_integer_value(jseat), json_object_get(step, "action"),
+                       &gerr) != GAME_OK) {
             char *s = json_dumps(step, JSON_COMPACT);
             fprintf(stderr, "replay: step %zu refused: %s\n  %s\n", i + 1,
                     json_is_integer(jseat) ? gerr.message : "no seat", s ? s : "");

@@ -271,7 +271,8 @@ static json_t *error_object(enum proto_err code, const char *message)
     }
     if (json_object_set_new(err, "code", json_string(proto_err_name(code))) < 0 ||
         json_object_set_new(err, "message",
-                            clean_string(message != NULL ? message : proto_err_message(code))) < 0) {
+                            clean_string(message != NULL ? message : proto_err_message(code))) <
+            0) {
         json_decref(err);
         return NULL;
     }

@@ -14,10 +14,9 @@ struct err_entry {
     const char *message;
 };
 
-static const struct err_entry err_table[PROTO_ERR__COUNT] = {
-    [PROTO_OK] = {"ok", "success"},
+static const struct err_entry err_table[PROTO_ERR__COUNT] = {[PROTO_OK] = {"ok", "success"},
 #define XX(sym, name, msg) [PROTO_ERR_##sym] = {name, msg},
-    PROTO_ERR_MAP(XX)
+                                                             PROTO_ERR_MAP(XX)
 #undef XX
 };
 

@@ -410,7 +410,8 @@ static bool values_equal(const json_t *a, const json_t *b)
             return false;
         }
         for (void *it = json_object_iter(oa); it != NULL; it = json_object_iter_next(oa, it)) {
-            json_t *vb = json_object_getn(b, json_object_iter_key(it), json_object_iter_key_len(it));
+            json_t *vb =
+                json_object_getn(b, json_object_iter_key(it), json_object_iter_key_len(it));
             if (vb == NULL || !values_equal(json_object_iter_value(it), vb)) {
                 return false;
             }

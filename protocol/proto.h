@@ -28,33 +28,33 @@
 
 /* ---- Error codes (PROTOCOL.md section 8) ---- */
 
-#define PROTO_ERR_MAP(XX)                                                        \
-    XX(BAD_JSON, "bad_json", "the line is not valid JSON")                      \
-    XX(BAD_REQUEST, "bad_request", "the request is not an object with an op")   \
-    XX(UNKNOWN_OP, "unknown_op", "no such op")                                  \
-    XX(HELLO_REQUIRED, "hello_required", "send hello first")                    \
-    XX(PROTO_UNSUPPORTED, "proto_unsupported", "this server speaks protocol 1") \
-    XX(BAD_NAME, "bad_name", "a name is 1 to 32 characters, no control characters") \
-    XX(FRAME_TOO_LARGE, "frame_too_large", "the line is longer than the server accepts") \
-    XX(RATE_LIMITED, "rate_limited", "too many requests; slow down")            \
-    XX(ROOM_NOT_FOUND, "room_not_found", "no such room")                        \
-    XX(ROOM_FULL, "room_full", "every seat of the room is taken")               \
-    XX(SEAT_TAKEN, "seat_taken", "that seat is taken")                          \
-    XX(ALREADY_STARTED, "already_started", "the game has started; spectate instead") \
-    XX(NOT_HOST, "not_host", "only the host may do that")                       \
+#define PROTO_ERR_MAP(XX)                                                                          \
+    XX(BAD_JSON, "bad_json", "the line is not valid JSON")                                         \
+    XX(BAD_REQUEST, "bad_request", "the request is not an object with an op")                      \
+    XX(UNKNOWN_OP, "unknown_op", "no such op")                                                     \
+    XX(HELLO_REQUIRED, "hello_required", "send hello first")                                       \
+    XX(PROTO_UNSUPPORTED, "proto_unsupported", "this server speaks protocol 1")                    \
+    XX(BAD_NAME, "bad_name", "a name is 1 to 32 characters, no control characters")                \
+    XX(FRAME_TOO_LARGE, "frame_too_large", "the line is longer than the server accepts")           \
+    XX(RATE_LIMITED, "rate_limited", "too many requests; slow down")                               \
+    XX(ROOM_NOT_FOUND, "room_not_found", "no such room")                                           \
+    XX(ROOM_FULL, "room_full", "every seat of the room is taken")                                  \
+    XX(SEAT_TAKEN, "seat_taken", "that seat is taken")                                             \
+    XX(ALREADY_STARTED, "already_started", "the game has started; spectate instead")               \
+    XX(NOT_HOST, "not_host", "only the host may do that")                                          \
     XX(NOT_ENOUGH_PLAYERS, "not_enough_players", "every seat must be filled (or start with bots)") \
-    XX(NOT_IN_ROOM, "not_in_room", "join a room first")                         \
-    XX(NOT_IN_GAME, "not_in_game", "only seated players may act")               \
-    XX(NOT_YOUR_TURN, "not_your_turn", "it is not your turn")                   \
-    XX(ILLEGAL_ACTION, "illegal_action", "the rules do not allow that")         \
-    XX(BAD_ACTION, "bad_action", "the action is malformed")                     \
-    XX(STALE, "stale", "your view is out of date; the room has moved on")       \
-    XX(GAME_OVER, "game_over", "the game is over")                              \
-    XX(GAME_NOT_OVER, "game_not_over", "the record is available once the game has ended") \
-    XX(BAD_TOKEN, "bad_token", "that token does not open any seat")             \
-    XX(UNKNOWN_GAME, "unknown_game", "no such game")                            \
-    XX(BAD_OPTION, "bad_option", "an option or the seat count is not valid")    \
-    XX(SERVER_BUSY, "server_busy", "the server is at capacity; try again later") \
+    XX(NOT_IN_ROOM, "not_in_room", "join a room first")                                            \
+    XX(NOT_IN_GAME, "not_in_game", "only seated players may act")                                  \
+    XX(NOT_YOUR_TURN, "not_your_turn", "it is not your turn")                                      \
+    XX(ILLEGAL_ACTION, "illegal_action", "the rules do not allow that")                            \
+    XX(BAD_ACTION, "bad_action", "the action is malformed")                                        \
+    XX(STALE, "stale", "your view is out of date; the room has moved on")                          \
+    XX(GAME_OVER, "game_over", "the game is over")                                                 \
+    XX(GAME_NOT_OVER, "game_not_over", "the record is available once the game has ended")          \
+    XX(BAD_TOKEN, "bad_token", "that token does not open any seat")                                \
+    XX(UNKNOWN_GAME, "unknown_game", "no such game")                                               \
+    XX(BAD_OPTION, "bad_option", "an option or the seat count is not valid")                       \
+    XX(SERVER_BUSY, "server_busy", "the server is at capacity; try again later")                   \
     XX(INTERNAL, "internal", "internal server error")
 
 enum proto_err {
@@ -62,7 +62,7 @@ enum proto_err {
 #define XX(sym, name, msg) PROTO_ERR_##sym,
     PROTO_ERR_MAP(XX)
 #undef XX
-    PROTO_ERR__COUNT
+        PROTO_ERR__COUNT
 };
 
 /* Wire name of `code` ("room_full"); "internal" for out-of-range values. */
@@ -81,12 +81,12 @@ enum proto_err proto_err_from_name(const char *name);
  * skipped. The framer owns its buffer. */
 struct proto_framer {
     char *buf;
-    size_t len;     /* bytes held */
+    size_t len; /* bytes held */
     size_t cap;
-    size_t start;   /* first unconsumed byte */
-    size_t scan;    /* bytes from start already known to hold no LF */
+    size_t start; /* first unconsumed byte */
+    size_t scan;  /* bytes from start already known to hold no LF */
     size_t max_line;
-    bool overflow;  /* a line exceeded max_line: the stream is unusable */
+    bool overflow; /* a line exceeded max_line: the stream is unusable */
 };
 
 /* Initialises an empty framer with a line limit in bytes (without the LF). */

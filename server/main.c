@@ -51,14 +51,16 @@ static const char usage[] =
     "  --room-backlog BYTES     lines a room may hold back for its journal before it\n"
     "                           refuses actions (default 4194304)\n"
     "  --max-line BYTES         longest request line (default 65536)\n"
-    "  --write-queue BYTES      unsent bytes per connection before it is cut off (default 8388608)\n"
+    "  --write-queue BYTES      unsent bytes per connection before it is cut off (default "
+    "8388608)\n"
     "  --idle-timeout S         close connections silent this long (default 120)\n"
     "  --hello-timeout S        close connections that send no hello this long (default 10)\n"
     "  --rate N                 requests per second per connection (default 50)\n"
     "  --rate-burst N           burst allowance (default 100)\n"
     "  --lobby-ttl S            drop a lobby nobody is connected to after S (default 600)\n"
     "  --ended-ttl S            drop a finished room after S (default 1800)\n"
-    "  --abandoned-ttl S        drop a running game no human is connected to after S (default 86400)\n"
+    "  --abandoned-ttl S        drop a running game no human is connected to after S (default "
+    "86400)\n"
     "  --verbose                log debug lines\n"
     "  --help                   this text\n"
     "  --version                print the version\n";
@@ -241,7 +243,8 @@ static int config_load(struct options *o, const char *path)
             p++;
         }
         end = p + strlen(p);
-        while (end > p && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t')) {
+        while (end > p &&
+               (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t')) {
             *--end = '\0';
         }
         if (!*p) {

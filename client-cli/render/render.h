@@ -31,8 +31,8 @@ struct render_ops {
     /* Turns a typed command line (already trimmed, not empty) into a new
      * action object in *ret_action. Returns 0, or -1 with a message in err
      * (for an unknown or malformed command). `view` may be NULL. */
-    int (*parse)(const char *line, const json_t *view, int seat, json_t **ret_action,
-                 char *err, size_t errlen);
+    int (*parse)(const char *line, const json_t *view, int seat, json_t **ret_action, char *err,
+                 size_t errlen);
 
     /* Help text listing every command, one per line. */
     const char *help;

@@ -84,9 +84,8 @@ static void draw_seat(FILE *out, const json_t *seat, int me, const struct render
     json_array_foreach(json_object_get(seat, "sorcerers"), i, s) {
         fprintf(out, "    %s [", str(s, "card"));
         print_ids(out, json_object_get(s, "objects"));
-        fprintf(out, "]%s\n", json_is_true(json_object_get(s, "first_to_fight_temp"))
-                                  ? " (first to fight)"
-                                  : "");
+        fprintf(out, "]%s\n",
+                json_is_true(json_object_get(s, "first_to_fight_temp")) ? " (first to fight)" : "");
     }
 }
 
@@ -141,8 +140,7 @@ static void draw(FILE *out, const json_t *view, int seat, const struct render_st
     const json_t *v;
 
     fprintf(out, "%sSorcerers%s  turn %ld/%ld  phase %s  active:", render_sgr(st, "1", b1),
-            render_sgr(st, "0", b2), num(view, "turn"), num(view, "max_turns"),
-            str(view, "phase"));
+            render_sgr(st, "0", b2), num(view, "turn"), num(view, "max_turns"), str(view, "phase"));
     json_array_foreach(json_object_get(view, "active"), i, v) {
         fprintf(out, " %ld%s", (long)json_integer_value(v),
                 json_integer_value(v) == seat ? " (you)" : "");
@@ -294,12 +292,12 @@ static int parse(const char *line, const json_t *view, int seat, json_t **ret_ac
         return -1;
     }
     cmd = tok[0];
-#define NEED(n)                                                                                \
-    do {                                                                                       \
-        if (nt < (n) + 1) {                                                                    \
-            snprintf(err, errlen, "%s needs %d argument(s); type help", cmd, (n));             \
-            return -1;                                                                         \
-        }                                                                                      \
+#define NEED(n)                                                                                    \
+    do {                                                                                           \
+        if (nt < (n) + 1) {                                                                        \
+            snprintf(err, errlen, "%s needs %d argument(s); type help", cmd, (n));                 \
+            return -1;                                                                             \
+        }                                                                                          \
     } while (0)
     if (strcmp(cmd, "done") == 0 || strcmp(cmd, "pass") == 0) {
         a = json_pack("{s:s}", "type", cmd);
@@ -314,10 +312,9 @@ static int parse(const char *line, const json_t *view, int seat, json_t **ret_ac
                strcmp(cmd, "steal") == 0 || strcmp(cmd, "clear") == 0 ||
                strcmp(cmd, "track") == 0) {
         NEED(1);
-        a = json_pack("{s:s, s:o}", "type", strcmp(cmd, "clear") == 0 ? "clear_mind" : cmd,
-                      "card", card(tok[1], view));
-    } else if (strcmp(cmd, "spell") == 0 || strcmp(cmd, "event") == 0 ||
-               strcmp(cmd, "amp") == 0) {
+        a = json_pack("{s:s, s:o}", "type", strcmp(cmd, "clear") == 0 ? "clear_mind" : cmd, "card",
+                      card(tok[1], view));
+    } else if (strcmp(cmd, "spell") == 0 || strcmp(cmd, "event") == 0 || strcmp(cmd, "amp") == 0) {
         char type[32];
         snprintf(type, sizeof(type), "combo_%s", cmd);
         a = json_pack("{s:s, s:o}", "type", type, "card",
@@ -328,8 +325,8 @@ static int parse(const char *line, const json_t *view, int seat, json_t **ret_ac
                       cmd[0] == 'e' ? "to" : "target", card(tok[2], view));
     } else if (strcmp(cmd, "move") == 0) {
         NEED(2);
-        a = json_pack("{s:s, s:o, s:o}", "type", "move_object", "object", card(tok[1], view),
-                      "to", card(tok[2], view));
+        a = json_pack("{s:s, s:o, s:o}", "type", "move_object", "object", card(tok[1], view), "to",
+                      card(tok[2], view));
     } else if (strcmp(cmd, "drop") == 0) {
         NEED(1);
         a = json_pack("{s:s, s:o}", "type", "discard_object", "object", card(tok[1], view));

@@ -61,8 +61,8 @@ static void draw_board(FILE *out, const json_t *view, const struct render_style 
     char a[16];
     char b[16];
     fprintf(out, "%sAlchemy Zone%s\n", render_sgr(st, "1", a), render_sgr(st, "0", b));
-    size_t ncols = grid && json_array_size(grid) ? strlen(json_string_value(json_array_get(grid, 0)))
-                                                  : 0;
+    size_t ncols =
+        grid && json_array_size(grid) ? strlen(json_string_value(json_array_get(grid, 0))) : 0;
     fprintf(out, "     ");
     for (size_t c = 0; c < ncols; c++) {
         fprintf(out, "%zu ", c);
@@ -212,7 +212,8 @@ static void draw_players(FILE *out, const json_t *view, int seat, const struct r
                 render_sgr(st, "0", b), str(pl, "taoist"));
         if (json_object_get(pl, "spirit")) {
             const json_t *sp = json_object_get(pl, "spirit");
-            fprintf(out, ", Spirit e(%lld,%lld), Qi %ld", (long long)json_integer_value(json_array_get(sp, 0)),
+            fprintf(out, ", Spirit e(%lld,%lld), Qi %ld",
+                    (long long)json_integer_value(json_array_get(sp, 0)),
                     (long long)json_integer_value(json_array_get(sp, 1)), num(pl, "qi"));
             if (num(pl, "excess")) {
                 fprintf(out, "+%ld", num(pl, "excess"));
@@ -254,9 +255,8 @@ static void draw(FILE *out, const json_t *view, int seat, const struct render_st
     char b[16];
     const json_t *turn = json_object_get(view, "turn");
     fprintf(out, "%sSorcerer & Stones%s (%s) - %s's turn, phase %s%s\n", render_sgr(st, "1", a),
-            render_sgr(st, "0", b), str(view, "variant"), str(turn, "colour"),
-            str(view, "phase"), json_is_true(json_object_get(turn, "final_round")) ?
-            " - FINAL ROUND" : "");
+            render_sgr(st, "0", b), str(view, "variant"), str(turn, "colour"), str(view, "phase"),
+            json_is_true(json_object_get(turn, "final_round")) ? " - FINAL ROUND" : "");
     draw_board(out, view, st);
     draw_artifacts(out, view, st);
     draw_element(out, view, st);
@@ -446,8 +446,8 @@ static int parse(const char *line, const json_t *view, int seat, json_t **ret_ac
                       tile_arg(w[1]));
     } else if (!strcasecmp(cmd, "quake") && tile_arg(w[1]) && !int_arg(w[2], &r) &&
                !int_arg(w[3], &c)) {
-        a = json_pack("{s:s,s:s,s:s,s:[ii]}", "type", "cast", "card",
-                      card_of(view, "QUAKE", cbuf), "move", tile_arg(w[1]), "to", r, c);
+        a = json_pack("{s:s,s:s,s:s,s:[ii]}", "type", "cast", "card", card_of(view, "QUAKE", cbuf),
+                      "move", tile_arg(w[1]), "to", r, c);
     } else if (!strcasecmp(cmd, "swap") && tile_arg(w[1]) && tile_arg(w[2])) {
         a = json_pack("{s:s,s:s,s:[ss]}", "type", "cast", "card", card_of(view, "QUAKE", cbuf),
                       "swap", tile_arg(w[1]), tile_arg(w[2]));
@@ -470,14 +470,15 @@ static int parse(const char *line, const json_t *view, int seat, json_t **ret_ac
         a = json_pack("{s:s,s:s}", "type", "discard", "card", card);
     } else if (!strcasecmp(cmd, "end")) {
         const char *ph = view ? str(view, "phase") : "";
-        const char *type = !strcmp(ph, "craft") ? "end_turn" :
-                           (!strcmp(ph, "move") || !strcmp(ph, "reward_move")) ? "end_move" :
-                           "end_cast";
+        const char *type = !strcmp(ph, "craft")                                  ? "end_turn"
+                           : (!strcmp(ph, "move") || !strcmp(ph, "reward_move")) ? "end_move"
+                                                                                 : "end_cast";
         a = json_pack("{s:s}", "type", type);
     } else if (!strcasecmp(cmd, "endcast") || !strcasecmp(cmd, "endmove") ||
                !strcasecmp(cmd, "endturn")) {
-        const char *type = !strcasecmp(cmd, "endcast") ? "end_cast" :
-                           !strcasecmp(cmd, "endmove") ? "end_move" : "end_turn";
+        const char *type = !strcasecmp(cmd, "endcast")   ? "end_cast"
+                           : !strcasecmp(cmd, "endmove") ? "end_move"
+                                                         : "end_turn";
         a = json_pack("{s:s}", "type", type);
     } else if (!strcasecmp(cmd, "choose") && !slot_arg(w[1], sa)) {
         a = json_pack("{s:s,s:s}", "type", "choose_stone", "slot", sa);
@@ -539,29 +540,29 @@ const struct render_ops render_stones = {
     .game = "stones",
     .draw = draw,
     .parse = parse,
-    .help =
-        "place T            put your Taoist on tile T (Tn Tw Tc Te Ts, or 1-5)\n"
-        "cast CARD          choose a card to cast, e.g. cast QUAKE-2 (then `legal` lists its\n"
-        "                   choices; the commands below also cast in one go)\n"
-        "cancel             drop the card, O7 pair or paid step being chosen\n"
-        "spin T cw|ccw      cast SPIN on tile T\n"
-        "fly T              cast FLY: your Taoist to tile T\n"
-        "quake T [R C]      cast QUAKE: move tile T (to tile position (R,C))\n"
-        "swap T U           cast QUAKE: swap tiles T and U\n"
-        "shift X A [B]      cast SHIFT-X: exchange slot A (colour X) with slot B, e.g. shift R Tn.BR Tc.TL\n"
-        "discard CARD       dead hand: discard a face-up card, e.g. discard SHIFT-N\n"
-        "end                end the current step (casting, moving or the turn)\n"
-        "endcast | endmove | endturn   the same, named explicitly\n"
-        "choose S           take the stone in slot S, e.g. choose Tc.BL\n"
-        "offer X            co-op: offer a gained stone of colour X (Y G B R N)\n"
-        "step R C           move your Spirit to e(R,C)\n"
-        "paystep R C [X Y]  O6: pay a stone (or two with O7) to step to e(R,C)\n"
-        "paystep X Y        O6 with O7: first choose the two stones, then paystep R C\n"
-        "rune               take the rune next to your Spirit\n"
-        "craft A            craft artifact A (A01-A14, or 1-14)\n"
-        "pay X              pay one stone of colour X\n"
-        "pair X [Y Z]       O7: pay stones Y and Z for a cost stone X (or first choose X)\n"
-        "rstep R C          O5 reward: free step to e(R,C)\n"
-        "rfly T             O5 reward: move your Taoist to tile T\n"
-        "skip               O5 reward: decline\n",
+    .help = "place T            put your Taoist on tile T (Tn Tw Tc Te Ts, or 1-5)\n"
+            "cast CARD          choose a card to cast, e.g. cast QUAKE-2 (then `legal` lists its\n"
+            "                   choices; the commands below also cast in one go)\n"
+            "cancel             drop the card, O7 pair or paid step being chosen\n"
+            "spin T cw|ccw      cast SPIN on tile T\n"
+            "fly T              cast FLY: your Taoist to tile T\n"
+            "quake T [R C]      cast QUAKE: move tile T (to tile position (R,C))\n"
+            "swap T U           cast QUAKE: swap tiles T and U\n"
+            "shift X A [B]      cast SHIFT-X: exchange slot A (colour X) with slot B, e.g. shift R "
+            "Tn.BR Tc.TL\n"
+            "discard CARD       dead hand: discard a face-up card, e.g. discard SHIFT-N\n"
+            "end                end the current step (casting, moving or the turn)\n"
+            "endcast | endmove | endturn   the same, named explicitly\n"
+            "choose S           take the stone in slot S, e.g. choose Tc.BL\n"
+            "offer X            co-op: offer a gained stone of colour X (Y G B R N)\n"
+            "step R C           move your Spirit to e(R,C)\n"
+            "paystep R C [X Y]  O6: pay a stone (or two with O7) to step to e(R,C)\n"
+            "paystep X Y        O6 with O7: first choose the two stones, then paystep R C\n"
+            "rune               take the rune next to your Spirit\n"
+            "craft A            craft artifact A (A01-A14, or 1-14)\n"
+            "pay X              pay one stone of colour X\n"
+            "pair X [Y Z]       O7: pay stones Y and Z for a cost stone X (or first choose X)\n"
+            "rstep R C          O5 reward: free step to e(R,C)\n"
+            "rfly T             O5 reward: move your Taoist to tile T\n"
+            "skip               O5 reward: decline\n",
 };

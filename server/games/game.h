@@ -43,12 +43,12 @@
 /* Why a call was refused. The server maps each to a wire error code. */
 enum game_status {
     GAME_OK = 0,
-    GAME_E_ILLEGAL = -1,     /* illegal_action: well-formed, but the rules say no */
-    GAME_E_BAD_ACTION = -2,  /* bad_action: malformed action object */
-    GAME_E_NOT_TURN = -3,    /* not_your_turn: this seat may not act now */
-    GAME_E_OVER = -4,        /* game_over: the game has ended */
-    GAME_E_BAD_OPTION = -5,  /* bad_option: create options or seat count refused */
-    GAME_E_NOMEM = -6,       /* internal: an allocation failed */
+    GAME_E_ILLEGAL = -1,    /* illegal_action: well-formed, but the rules say no */
+    GAME_E_BAD_ACTION = -2, /* bad_action: malformed action object */
+    GAME_E_NOT_TURN = -3,   /* not_your_turn: this seat may not act now */
+    GAME_E_OVER = -4,       /* game_over: the game has ended */
+    GAME_E_BAD_OPTION = -5, /* bad_option: create options or seat count refused */
+    GAME_E_NOMEM = -6,      /* internal: an allocation failed */
 };
 
 /* A refusal: the status and one sentence for the player, naming the rule

@@ -66,7 +66,8 @@ static bool room_over_bound(struct room *room)
         room->stalled = over;
         if (over) {
             log_warn("room %s: %zu bytes wait for the journal; refusing actions until it "
-                     "is durable again", room->code, room->out_bytes);
+                     "is durable again",
+                     room->code, room->out_bytes);
         } else {
             log_info("room %s: the journal caught up; taking actions again", room->code);
         }
@@ -133,8 +134,9 @@ int lobby__commit(struct lobby *lobby, struct room *room, int seat, const json_t
     int rc;
 
     if (room_over_bound(room)) {
-        snprintf(msg, GAME_MSG_MAX, "this room is waiting for its journal to reach the disk; "
-                                    "try again shortly");
+        snprintf(msg, GAME_MSG_MAX,
+                 "this room is waiting for its journal to reach the disk; "
+                 "try again shortly");
         return PROTO_ERR_SERVER_BUSY;
     }
     rc = game_try(room->game, room->state, room->scratch, seat, action, &gerr);
@@ -234,15 +236,15 @@ int lobby_legal(struct lobby *lobby, struct lobby_peer *peer, const struct lobby
     if (req->id && !(re = json_dumps(req->id, JSON_COMPACT | JSON_ENCODE_ANY))) {
         return PROTO_ERR_INTERNAL;
     }
-    n = snprintf(head, sizeof(head), ",\"ok\":true,\"rev\":%lld,\"actions\":",
-                 (long long)room->rev);
+    n = snprintf(head, sizeof(head),
+                 ",\"ok\":true,\"rev\":%lld,\"actions\":", (long long)room->rev);
     len = 1 + (re ? 5 + strlen(re) : 0) + (size_t)n + s->legal_len + 2;
     if (len > PROTO_OUT_LINE_MAX || !(line = malloc(len + 1))) {
         free(re);
         return PROTO_ERR_INTERNAL;
     }
-    snprintf(line, len + 1, "{%s%s%s%s}\n", re ? "\"re\":" : "", re ? re : "",
-             re ? head : head + 1, s->legal_text);
+    snprintf(line, len + 1, "{%s%s%s%s}\n", re ? "\"re\":" : "", re ? re : "", re ? head : head + 1,
+             s->legal_text);
     lobby__out(room, peer, line, strlen(line));
     free(line);
     free(re);

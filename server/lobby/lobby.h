@@ -30,8 +30,8 @@ struct lobby;
 struct lobby_peer {
     uint64_t id;
     char name[GAME_NAME_MAX];
-    struct room *room;  /* NULL when in no room */
-    int seat;           /* seat index, or -1 */
+    struct room *room; /* NULL when in no room */
+    int seat;          /* seat index, or -1 */
     bool spectator;
     /* Sends one serialised line (ending in '\n'); the peer copies it. */
     void (*send)(struct lobby_peer *peer, const char *line, size_t len);

@@ -27,8 +27,8 @@ struct seat {
     json_t *you;             /* last published "you" (humans, once started), or NULL */
     char *you_text;          /* its canonical bytes */
     size_t you_len;
-    json_t *legal;           /* legal actions at legal_rev, or NULL */
-    char *legal_text;        /* their serialised array, built when first asked */
+    json_t *legal;    /* legal actions at legal_rev, or NULL */
+    char *legal_text; /* their serialised array, built when first asked */
     size_t legal_len;
     int64_t legal_rev;
     struct diff_line hist[LOBBY_DIFF_KEEP];
@@ -36,8 +36,8 @@ struct seat {
 
 /* A line that waits for the journal before it may go out. */
 struct outitem {
-    uint64_t seq;             /* journal record it waits for */
-    struct lobby_peer *peer;  /* NULL once the peer has gone */
+    uint64_t seq;            /* journal record it waits for */
+    struct lobby_peer *peer; /* NULL once the peer has gone */
     char *line;
     size_t len;
 };
@@ -49,14 +49,14 @@ struct view_part {
     const char *key; /* borrowed from the game, or "seed_commit" */
     int section;     /* index into game->sections; -1: the seed commitment */
     json_t *value;
-    char *text;      /* canonical bytes of value */
+    char *text; /* canonical bytes of value */
     size_t len;
 };
 
 /* The public view of a room, kept member by member, so that an action
  * rebuilds, diffs and serialises only what it changed, once for everyone. */
 struct room_view {
-    bool valid;             /* the parts hold the view at room->rev */
+    bool valid; /* the parts hold the view at room->rev */
     size_t nparts;
     struct view_part *parts; /* sorted by key bytes */
     /* BLAKE2b states: hash[i] is the state over "{" and parts 0..i-1,
@@ -91,7 +91,7 @@ struct room {
     struct room_view view;
     struct lobby_peer **specs;
     size_t nspecs, capspecs;
-    json_t *actions; /* the record: [{"seat", "action"}] */
+    json_t *actions;     /* the record: [{"seat", "action"}] */
     uint64_t idle_since; /* when the last human left, 0 while someone is here */
     uint64_t ended_at;
     uint64_t bot_due; /* 0: no bot move pending */
@@ -103,8 +103,8 @@ struct lobby {
     unsigned nrooms;
     struct lobby_store store;
     bool has_store;
-    uint64_t durable; /* highest journal sequence number on disk */
-    bool restoring;   /* replaying journals: no journal writes, no sends */
+    uint64_t durable;  /* highest journal sequence number on disk */
+    bool restoring;    /* replaying journals: no journal writes, no sends */
     uint64_t next_due; /* no room has work before this (it may be early) */
 };
 

@@ -15,8 +15,7 @@
 
 #include "log.h"
 
-static bool out_push(struct room *room, struct lobby_peer *peer, const char *line,
-                          size_t len)
+static bool out_push(struct room *room, struct lobby_peer *peer, const char *line, size_t len)
 {
     if (room->out_len == room->out_cap) {
         if (room->out_head > 0) {
@@ -70,7 +69,8 @@ void lobby__out(struct room *room, struct lobby_peer *peer, const char *line, si
 /* Sends what no longer waits for the journal. */
 static void room_flush(struct room *room)
 {
-    while (room->out_head < room->out_len && room->out[room->out_head].seq <= room->lobby->durable) {
+    while (room->out_head < room->out_len &&
+           room->out[room->out_head].seq <= room->lobby->durable) {
         struct outitem *it = &room->out[room->out_head++];
         if (it->peer) {
             it->peer->send(it->peer, it->line, it->len);

@@ -52,8 +52,9 @@ static int restore_record(struct room *room, const json_t *rec, char *err)
                   : strcmp(kind, "bot") == 0 ? SEAT_BOT
                                              : SEAT_EMPTY;
         snprintf(s->name, sizeof(s->name), "%s", name);
-        s->has_token = token && sodium_hex2bin(s->token_hash, sizeof(s->token_hash), token,
-                                               strlen(token), NULL, &len, NULL) == 0 &&
+        s->has_token = token &&
+                       sodium_hex2bin(s->token_hash, sizeof(s->token_hash), token, strlen(token),
+                                      NULL, &len, NULL) == 0 &&
                        len == sizeof(s->token_hash);
         return 0;
     }
@@ -131,7 +132,8 @@ int lobby_restore(struct lobby *lobby, const json_t *records, uint64_t now, uint
         return -1;
     }
     int nseats = (int)json_integer_value(jseats);
-    if (nseats < 1 || nseats > GAME_MAX_SEATS || game->check_options(opts, nseats, &gerr) != GAME_OK) {
+    if (nseats < 1 || nseats > GAME_MAX_SEATS ||
+        game->check_options(opts, nseats, &gerr) != GAME_OK) {
         snprintf(err, GAME_MSG_MAX, "the room's options are refused: %.200s", gerr.message);
         return -1;
     }
@@ -140,8 +142,8 @@ int lobby_restore(struct lobby *lobby, const json_t *records, uint64_t now, uint
         snprintf(err, GAME_MSG_MAX, "out of memory");
         return -1;
     }
-    room = lobby__room_new(lobby, code, game, options, json_is_true(json_object_get(c, "public")), nseats,
-                    seed);
+    room = lobby__room_new(lobby, code, game, options, json_is_true(json_object_get(c, "public")),
+                           nseats, seed);
     sodium_memzero(seed, sizeof(seed));
     if (!room) {
         snprintf(err, GAME_MSG_MAX, "out of memory");

@@ -29,9 +29,9 @@ void lobby__room_announce(struct room *room)
     }
     for (int i = 0; i < room->nseats; i++) {
         const struct seat *s = &room->seats[i];
-        json_t *o = json_pack("{s:i, s:s, s:s, s:b}", "seat", i, "name",
-                              s->kind == SEAT_EMPTY ? "" : s->name, "kind", lobby__kind_names[s->kind],
-                              "connected", s->kind == SEAT_BOT || s->peer != NULL);
+        json_t *o = json_pack(
+            "{s:i, s:s, s:s, s:b}", "seat", i, "name", s->kind == SEAT_EMPTY ? "" : s->name, "kind",
+            lobby__kind_names[s->kind], "connected", s->kind == SEAT_BOT || s->peer != NULL);
         if (!o || json_array_append_new(seats, o) != 0) {
             goto out;
         }
@@ -212,7 +212,8 @@ static void seat_bind(struct room *room, int seat, struct lobby_peer *peer, uint
         json_t *ev = proto_event_new("replaced");
         if (ev) {
             json_object_set_new(ev, "room", json_string(room->code));
-            json_object_set_new(ev, "message", json_string("this seat was resumed from another connection"));
+            json_object_set_new(ev, "message",
+                                json_string("this seat was resumed from another connection"));
             lobby__send_json(NULL, old, ev);
             json_decref(ev);
         }
@@ -428,8 +429,8 @@ json_t *lobby_games_json(const struct lobby *lobby)
         const struct game_ops *g = lobby->cfg.games[i];
         json_t *opts = g->options_schema();
         json_t *o = opts ? json_pack("{s:s, s:s, s:i, s:i, s:o}", "id", g->id, "title", g->title,
-                                     "min_players", g->min_players, "max_players",
-                                     g->max_players, "options", opts)
+                                     "min_players", g->min_players, "max_players", g->max_players,
+                                     "options", opts)
                          : NULL;
         if (!o || json_array_append_new(games, o) != 0) {
             json_decref(games);
@@ -513,10 +514,10 @@ int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
     }
     char seed_hex[GAME_SEED_BYTES * 2 + 1];
     proto_hex(seed, sizeof(seed), seed_hex);
-    rc = lobby__journal(room, json_pack("{s:s, s:s, s:s, s:O, s:b, s:i, s:s}", "t", "create",
-                                        "room", code, "game", game->id, "options", options,
-                                        "public", room->is_public, "seats", nseats, "seed",
-                                        seed_hex));
+    rc =
+        lobby__journal(room, json_pack("{s:s, s:s, s:s, s:O, s:b, s:i, s:s}", "t", "create", "room",
+                                       code, "game", game->id, "options", options, "public",
+                                       room->is_public, "seats", nseats, "seed", seed_hex));
     sodium_memzero(seed, sizeof(seed));
     sodium_memzero(seed_hex, sizeof(seed_hex));
     char token[48];
@@ -664,8 +665,9 @@ int lobby_start(struct lobby *lobby, struct lobby_peer *peer, const struct lobby
         filled += room->seats[i].kind != SEAT_EMPTY;
     }
     if (filled < room->nseats && !bots) {
-        snprintf(msg, GAME_MSG_MAX, "%d of %d seats are filled; wait for friends or start with bots",
-                 filled, room->nseats);
+        snprintf(msg, GAME_MSG_MAX,
+                 "%d of %d seats are filled; wait for friends or start with bots", filled,
+                 room->nseats);
         return PROTO_ERR_NOT_ENOUGH_PLAYERS;
     }
     for (int i = 0; i < room->nseats; i++) {
@@ -888,8 +890,9 @@ int lobby_record(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
     }
     seats = json_array();
     for (int i = 0; seats && i < room->nseats; i++) {
-        if (json_array_append_new(seats, json_pack("{s:s, s:s}", "name", room->seats[i].name,
-                                                   "kind", lobby__kind_names[room->seats[i].kind])) != 0) {
+        if (json_array_append_new(seats,
+                                  json_pack("{s:s, s:s}", "name", room->seats[i].name, "kind",
+                                            lobby__kind_names[room->seats[i].kind])) != 0) {
             json_decref(seats);
             seats = NULL;
         }

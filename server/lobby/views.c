@@ -258,8 +258,7 @@ int lobby__views_build(struct room *room)
         v->valid = true;
     }
     for (int i = 0; i < room->nseats; i++) {
-        if (room->seats[i].kind == SEAT_HUMAN && !room->seats[i].you &&
-            you_build(room, i) != 0) {
+        if (room->seats[i].kind == SEAT_HUMAN && !room->seats[i].you && you_build(room, i) != 0) {
             return -ENOMEM;
         }
     }
@@ -276,8 +275,9 @@ static char *state_line(const struct room *room, const struct seat *s, int seat,
     char head[160];
     struct text t = {0};
 
-    snprintf(head, sizeof(head), "{\"ev\":\"state\",\"room\":\"%s\",\"rev\":%lld,\"seat\":%d,\"view\":{",
-             room->code, (long long)room->rev, seat);
+    snprintf(head, sizeof(head),
+             "{\"ev\":\"state\",\"room\":\"%s\",\"rev\":%lld,\"seat\":%d,\"view\":{", room->code,
+             (long long)room->rev, seat);
     text_str(&t, head);
     for (size_t i = 0; i < v->nparts; i++) {
         if (i) {
@@ -525,8 +525,7 @@ void lobby__views_publish(struct room *room, uint64_t changed)
         return;
     }
     patch = json_array();
-    if (!patch || publish_public(room, changed, patch) != 0 ||
-        !(pub = ops_text(patch, &pub_len))) {
+    if (!patch || publish_public(room, changed, patch) != 0 || !(pub = ops_text(patch, &pub_len))) {
         json_decref(patch);
         publish_failed(room);
         return;

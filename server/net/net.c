@@ -669,8 +669,7 @@ int net_server_start(uv_loop_t *loop, const struct net_config *cfg, struct sess_
     }
     if (ss.ss_family == AF_INET6) {
         uv_ip6_name((struct sockaddr_in6 *)&ss, host, sizeof(host));
-        snprintf(bound, boundlen, "[%s]:%d", host,
-                 ntohs(((struct sockaddr_in6 *)&ss)->sin6_port));
+        snprintf(bound, boundlen, "[%s]:%d", host, ntohs(((struct sockaddr_in6 *)&ss)->sin6_port));
     } else {
         uv_ip4_name((struct sockaddr_in *)&ss, host, sizeof(host));
         snprintf(bound, boundlen, "%s:%d", host, ntohs(((struct sockaddr_in *)&ss)->sin_port));

@@ -19,12 +19,12 @@
 struct net_config {
     char host[256];
     int port;
-    size_t max_line;         /* bytes per request line */
-    size_t write_queue_max;  /* unsent bytes per connection before it is cut off */
+    size_t max_line;        /* bytes per request line */
+    size_t write_queue_max; /* unsent bytes per connection before it is cut off */
     unsigned max_conns;
     unsigned max_conns_per_addr;
-    uint64_t idle_ms;        /* silence before a connection is closed */
-    uint64_t hello_ms;       /* time allowed before hello */
+    uint64_t idle_ms;  /* silence before a connection is closed */
+    uint64_t hello_ms; /* time allowed before hello */
 };
 
 struct net_server;

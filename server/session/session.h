@@ -18,9 +18,9 @@
 #include "lobby.h"
 
 struct sess_config {
-    double rate_per_sec;   /* sustained requests per second */
-    double rate_burst;     /* bucket size */
-    unsigned abuse_limit;  /* refusals (net of the refill at rate_per_sec) before a close */
+    double rate_per_sec;  /* sustained requests per second */
+    double rate_burst;    /* bucket size */
+    unsigned abuse_limit; /* refusals (net of the refill at rate_per_sec) before a close */
 };
 
 struct sess_io {

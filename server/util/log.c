@@ -32,13 +32,13 @@ static void vlog(int level, const char *tag, const char *fmt, va_list ap)
     fputc('\n', stderr);
 }
 
-#define LOG_FN(fn, level, tag)                                                                    \
-    void fn(const char *fmt, ...)                                                                 \
-    {                                                                                             \
-        va_list ap;                                                                               \
-        va_start(ap, fmt);                                                                        \
-        vlog(level, tag, fmt, ap);                                                                \
-        va_end(ap);                                                                               \
+#define LOG_FN(fn, level, tag)                                                                     \
+    void fn(const char *fmt, ...)                                                                  \
+    {                                                                                              \
+        va_list ap;                                                                                \
+        va_start(ap, fmt);                                                                         \
+        vlog(level, tag, fmt, ap);                                                                 \
+        va_end(ap);                                                                                \
     }
 
 LOG_FN(log_debug, 0, "debug")

@@ -211,8 +211,8 @@ static void run_line(const char *line, size_t n)
             /* A message chosen by the sender, echoed as an error text. */
             reply = proto_reply_error(req.id, PROTO_ERR_UNKNOWN_OP, req.op);
             if (reply != NULL) {
-                const char *text = json_string_value(
-                    json_object_get(json_object_get(reply, "error"), "message"));
+                const char *text =
+                    json_string_value(json_object_get(json_object_get(reply, "error"), "message"));
                 if (text == NULL || strchr(text, '\n') != NULL || strchr(text, '\r') != NULL) {
                     fail("an error message echoes a newline");
                 }

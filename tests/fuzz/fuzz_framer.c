@@ -58,8 +58,7 @@ static int model_next(struct model *m, size_t *ret_at, size_t *ret_n)
         if (lf == NULL) {
             /* A partial line may be one byte over the limit when that byte
              * is the CR of a CRLF still to come. */
-            if (left > m->max_line &&
-                !(left == m->max_line + 1 && rest[left - 1] == '\r')) {
+            if (left > m->max_line && !(left == m->max_line + 1 && rest[left - 1] == '\r')) {
                 return -1;
             }
             return 0;
@@ -111,9 +110,8 @@ static bool drain(struct proto_framer *f, struct model *m)
         if (rc != 1 || want != 1 || line == NULL) {
             fail("next returned a line the model does not predict");
         }
-        if (n != want_n || n > f->max_line || memchr(line, '\n', n) != NULL ||
-            line[n] != '\0' || memcmp(line, m->bytes + at, n) != 0 ||
-            is_blank((const uint8_t *)line, n)) {
+        if (n != want_n || n > f->max_line || memchr(line, '\n', n) != NULL || line[n] != '\0' ||
+            memcmp(line, m->bytes + at, n) != 0 || is_blank((const uint8_t *)line, n)) {
             fail("a line differs from the model's");
         }
     }

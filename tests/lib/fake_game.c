@@ -166,8 +166,8 @@ static json_t *sec_total(const void *state)
 }
 
 static const struct game_section fake_sections[] = {
-    {"active", sec_active}, {"game", sec_game},     {"log", sec_log},     {"phase", sec_phase},
-    {"result", sec_result}, {"seats", sec_seats},   {"total", sec_total},
+    {"active", sec_active}, {"game", sec_game},   {"log", sec_log},     {"phase", sec_phase},
+    {"result", sec_result}, {"seats", sec_seats}, {"total", sec_total},
 };
 
 /* The seats' names and secrets never change after setup; everything else

@@ -232,8 +232,8 @@ struct sorc_combo {
     uint8_t betray;    /* declared target or SORC_NONE */
     uint8_t betrayed;  /* the betrayal was carried out */
     uint8_t clear_mind;
-    uint8_t submitted; /* sealed step done (flag shown to the other seat) */
-    uint8_t asked;     /* seat was asked in the current sealed step */
+    uint8_t submitted;     /* sealed step done (flag shown to the other seat) */
+    uint8_t asked;         /* seat was asked in the current sealed step */
     uint8_t neg_target[2]; /* pending duel_negate choices (spell, event negator) */
     uint8_t def_card;      /* pending defense card or SORC_NONE */
     uint8_t enc_choice;    /* 0 keep, 1 first_to_fight, 2 martyr */
@@ -284,7 +284,7 @@ struct sorc_state {
     uint8_t priority; /* side */
     uint8_t last_pass;
     uint8_t ea_used[SORC_NCARDS];
-    uint8_t ea_card;   /* card being resolved or SORC_NONE */
+    uint8_t ea_card; /* card being resolved or SORC_NONE */
     uint8_t ea_side;
     uint8_t discard_left; /* Hex / Illusion */
     uint8_t skip_duel;    /* Disguise */
@@ -469,8 +469,8 @@ int sorc__seat(const struct sorc_state *st, int side);
 
 /* Sets up a new game in `st` (zeroed by the caller). merlinian_seat is 0, 1
  * or -1 (random from the generator); max_turns 0 means no limit. */
-void sorc__setup(struct sorc_state *st, const uint8_t seed[32], int merlinian_seat,
-                 int max_turns, const char *name0, const char *name1);
+void sorc__setup(struct sorc_state *st, const uint8_t seed[32], int merlinian_seat, int max_turns,
+                 const char *name0, const char *name1);
 
 /* Continues the automatic steps until some seat must decide or the game is
  * over. Used by setup and by position loading. */

@@ -271,9 +271,9 @@ json_t *sorc_action_encode(const struct sorc_action *a)
 /* The options schema of game.h; new reference or NULL. See sorc.h. */
 json_t *sorc__options_schema(void)
 {
-    return json_pack("{s:{s:s, s:[s,i,i], s:s}, s:{s:s, s:i, s:i, s:i}}", "merlinian_seat",
-                     "type", "enum", "values", "random", 0, 1, "default", "random", "max_turns",
-                     "type", "int", "min", 0, "max", 10000, "default", 100);
+    return json_pack("{s:{s:s, s:[s,i,i], s:s}, s:{s:s, s:i, s:i, s:i}}", "merlinian_seat", "type",
+                     "enum", "values", "random", 0, 1, "default", "random", "max_turns", "type",
+                     "int", "min", 0, "max", 10000, "default", 100);
 }
 
 /* Parses options into *ret_seat (-1 random) and *ret_max_turns; GAME_OK or
@@ -346,12 +346,11 @@ json_t *sorc__legal_encode(const struct sorc_legal *l)
 
 /* ---- Positions (tests) ---- */
 
-static const char *const start_names[] = {"lore", "recruit", "recruit_mor", "event",
-                                          "event_priority", "encounter", "duel", "end"};
-static const uint8_t start_stages[] = {SORC_S_LORE,           SORC_S_RECRUIT_MER,
-                                       SORC_S_RECRUIT_MOR,    SORC_S_EVENT_START,
-                                       SORC_S_EVENT_PRIORITY, SORC_S_ENCOUNTER,
-                                       SORC_S_COMBO,          SORC_S_END};
+static const char *const start_names[] = {"lore",           "recruit",   "recruit_mor", "event",
+                                          "event_priority", "encounter", "duel",        "end"};
+static const uint8_t start_stages[] = {
+    SORC_S_LORE,           SORC_S_RECRUIT_MER, SORC_S_RECRUIT_MOR, SORC_S_EVENT_START,
+    SORC_S_EVENT_PRIORITY, SORC_S_ENCOUNTER,   SORC_S_COMBO,       SORC_S_END};
 
 /* Reads an array of card ids into `out` (at most SORC_NCARDS); -1 on error. */
 static int card_list(const json_t *arr, uint8_t *out, uint8_t *ret_n, uint8_t *seen)
@@ -397,10 +396,10 @@ int sorc_state_load(struct sorc_state *st, const json_t *pos, struct game_error 
     memset(st, 0, sizeof(*st));
     memset(seen, 0, sizeof(seen));
     memset(seed, 0, sizeof(seed));
-#define LOAD_FAIL(what)                                                                        \
-    do {                                                                                       \
-        game_error_set(err, GAME_E_BAD_ACTION, "position: bad %s", what);                      \
-        return -1;                                                                             \
+#define LOAD_FAIL(what)                                                                            \
+    do {                                                                                           \
+        game_error_set(err, GAME_E_BAD_ACTION, "position: bad %s", what);                          \
+        return -1;                                                                                 \
     } while (0)
     if (!json_is_object(pos)) {
         LOAD_FAIL("object");
@@ -453,8 +452,7 @@ int sorc_state_load(struct sorc_state *st, const json_t *pos, struct game_error 
         }
         seen[c] = 1;
         ip = sorc__enter_play(st, c);
-        if (card_list(json_object_get(e, "objects"), objs, &no, seen) < 0 ||
-            no > SORC_MAX_OBJ) {
+        if (card_list(json_object_get(e, "objects"), objs, &no, seen) < 0 || no > SORC_MAX_OBJ) {
             LOAD_FAIL("objects");
         }
         for (int k = 0; k < no; k++) {
@@ -575,8 +573,9 @@ json_t *sorc_state_dump(const struct sorc_state *st)
     game_json_set(o, "morgana", json_integer(st->marker_morgana));
     game_json_set(o, "phase", json_string(sorc__phase_name(st->phase)));
     game_json_set(o, "play", play);
-    game_json_set(o, "hands", json_pack("{s:o, s:o}", "mer", ids_json(st->hand[0], st->nhand[0]),
-                                        "mor", ids_json(st->hand[1], st->nhand[1])));
+    game_json_set(o, "hands",
+                  json_pack("{s:o, s:o}", "mer", ids_json(st->hand[0], st->nhand[0]), "mor",
+                            ids_json(st->hand[1], st->nhand[1])));
     game_json_set(o, "discard", ids_json(st->discard, st->ndiscard));
     game_json_set(o, "deck", ids_json(deck, st->ndeck));
     game_json_set(o, "gates", gates);

@@ -12,10 +12,10 @@
 
 #include "game.h"
 
-#define FAIL(...)                                                                              \
-    do {                                                                                       \
-        game_error_set(err, GAME_E_ILLEGAL, __VA_ARGS__);                                      \
-        return -1;                                                                             \
+#define FAIL(...)                                                                                  \
+    do {                                                                                           \
+        game_error_set(err, GAME_E_ILLEGAL, __VA_ARGS__);                                          \
+        return -1;                                                                                 \
     } while (0)
 
 /* Checks every invariant of the state; 0, or -1 with a description in `err`

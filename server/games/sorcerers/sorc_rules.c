@@ -18,11 +18,10 @@
 /* ---- Small helpers ---- */
 
 /* Refuses with GAME_E_ILLEGAL and the message "R-sorcerers-<rule> <token>: <text>". */
-static int refuse(struct game_error *err, const char *rule, const char *token, const char *fmt,
-                  ...) __attribute__((format(printf, 4, 5)));
+static int refuse(struct game_error *err, const char *rule, const char *token, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
-static int refuse(struct game_error *err, const char *rule, const char *token, const char *fmt,
-                  ...)
+static int refuse(struct game_error *err, const char *rule, const char *token, const char *fmt, ...)
 {
     char text[GAME_MSG_MAX];
     va_list ap;
@@ -310,9 +309,8 @@ static int outcome(struct sorc_state *st)
 
     sorc__totals(st);
     for (int s = 0; s < 2; s++) {
-        if (st->combo[s].sacrifice &&
-            (sorc__slot_has(st, s, SORC_SLOT_EVENT, SORC_K_SACRIFICE) ||
-             sorc__slot_has(st, s, SORC_SLOT_SPELL, SORC_K_SACRIFICE))) {
+        if (st->combo[s].sacrifice && (sorc__slot_has(st, s, SORC_SLOT_EVENT, SORC_K_SACRIFICE) ||
+                                       sorc__slot_has(st, s, SORC_SLOT_SPELL, SORC_K_SACRIFICE))) {
             sac = 1;
         }
     }
@@ -504,8 +502,7 @@ void sorc__run(struct sorc_state *st)
                 asked |= st->combo[s].asked;
             }
             sorc__log(st, "Encounter: %s picks %s, %s picks %s.", sorc__name(st, SORC_MER),
-                      cname(st->combo[0].pick), sorc__name(st, SORC_MOR),
-                      cname(st->combo[1].pick));
+                      cname(st->combo[0].pick), sorc__name(st, SORC_MOR), cname(st->combo[1].pick));
             st->stage = SORC_S_ENCOUNTER_RESOLVE;
             if (asked && ask_sealed(st, SORC_P_ENCOUNTER)) {
                 return;
@@ -886,8 +883,7 @@ static int do_recruit(struct sorc_state *st, int side, const struct sorc_action 
         }
         sorc__hand_take(st, side, a->card);
         sorc__attach(st, sorc__find_inplay(st, a->to), a->card);
-        sorc__log(st, "%s equips %s with %s.", sorc__name(st, side), cname(a->to),
-                  cname(a->card));
+        sorc__log(st, "%s equips %s with %s.", sorc__name(st, side), cname(a->to), cname(a->card));
         return GAME_OK;
     case SORC_A_MOVE_OBJECT: {
         int ip;
@@ -911,8 +907,7 @@ static int do_recruit(struct sorc_state *st, int side, const struct sorc_action 
         sorc__detach(st, a->object);
         sorc__attach(st, sorc__find_inplay(st, a->to), a->object);
         st->moved[a->object] = 1;
-        sorc__log(st, "%s moves %s to %s.", sorc__name(st, side), cname(a->object),
-                  cname(a->to));
+        sorc__log(st, "%s moves %s to %s.", sorc__name(st, side), cname(a->object), cname(a->to));
         return GAME_OK;
     }
     case SORC_A_DISCARD_OBJECT: {
@@ -1000,16 +995,14 @@ static int do_activate(struct sorc_state *st, int side, const struct sorc_action
         }
         if (a->target == SORC_NONE || !found || !matches(a->target, cd->ea_what)) {
             return REFUSE("5.3", "no_legal_target",
-                          "%s needs a matching card in the discard pile as its target",
-                          cname(c));
+                          "%s needs a matching card in the discard pile as its target", cname(c));
         }
         break;
     }
     case SORC_EA_STEAL_OBJECT:
         if (!own_object(st, opp, a->target)) {
             return REFUSE("5.3", "no_legal_target",
-                          "%s needs an object on an opponent's sorcerer as its target",
-                          cname(c));
+                          "%s needs an object on an opponent's sorcerer as its target", cname(c));
         }
         if (!own_inplay(st, side, a->to)) {
             return REFUSE("5.3", "not_your_sorcerer", "%s is not a sorcerer you control in play",
@@ -1058,8 +1051,7 @@ static int do_activate(struct sorc_state *st, int side, const struct sorc_action
             }
         }
         sorc__hand_add(st, side, a->target);
-        sorc__log(st, "%s takes %s from the discard pile.", sorc__name(st, side),
-                  cname(a->target));
+        sorc__log(st, "%s takes %s from the discard pile.", sorc__name(st, side), cname(a->target));
         break;
     case SORC_EA_OPP_DISCARDS:
         if (st->nhand[opp] > 0) {
@@ -1071,8 +1063,7 @@ static int do_activate(struct sorc_state *st, int side, const struct sorc_action
     case SORC_EA_STEAL_OBJECT:
         sorc__detach(st, a->target);
         sorc__attach(st, sorc__find_inplay(st, a->to), a->target);
-        sorc__log(st, "%s takes %s onto %s.", sorc__name(st, side), cname(a->target),
-                  cname(a->to));
+        sorc__log(st, "%s takes %s onto %s.", sorc__name(st, side), cname(a->target), cname(a->to));
         decision = check_overflow(st);
         break;
     case SORC_EA_SKIP:
@@ -1106,8 +1097,7 @@ static int do_encounter(struct sorc_state *st, int side, const struct sorc_actio
         }
         if (a->choice == SORC_ENC_FTF &&
             !sorc__has_kw(st, sorc__find_inplay(st, s), SORC_K_FIRST_TO_FIGHT)) {
-            return REFUSE("5.4", "not_first_to_fight", "%s does not have First to Fight",
-                          cname(s));
+            return REFUSE("5.4", "not_first_to_fight", "%s does not have First to Fight", cname(s));
         }
         if (a->choice == SORC_ENC_MARTYR && sorc__hand_index(st, side, SORC_MARTYR) < 0) {
             return REFUSE("5.4", "no_martyr", "Martyr is not in your hand");
@@ -1135,8 +1125,9 @@ static int do_combo(struct sorc_state *st, int side, const struct sorc_action *a
            : k->steps < 5  ? SORC_A_COMBO_AMP
                            : SORC_A_COMBO_DECLARE;
     if (a->type != want) {
-        return REFUSE("5.5.1", "step_order", "the combo is built in order: spell, event, three "
-                                             "amplifier steps, then the declaration");
+        return REFUSE("5.5.1", "step_order",
+                      "the combo is built in order: spell, event, three "
+                      "amplifier steps, then the declaration");
     }
     if (a->type == SORC_A_COMBO_DECLARE) {
         if (a->sacrifice && !sorc__slot_has(st, side, SORC_SLOT_EVENT, SORC_K_SACRIFICE) &&
@@ -1173,8 +1164,7 @@ static int do_combo(struct sorc_state *st, int side, const struct sorc_action *a
         }
         for (int s = 0; s <= SORC_SLOT_AMP2; s++) {
             if (k->slot[s] == c) {
-                return REFUSE("5.5.1", "duplicate_card", "%s is already in your combo",
-                              cname(c));
+                return REFUSE("5.5.1", "duplicate_card", "%s is already in your combo", cname(c));
             }
         }
         if (a->type == SORC_A_COMBO_SPELL) {
@@ -1284,8 +1274,7 @@ int sorc__rules_apply(struct sorc_state *st, int seat, const struct sorc_action 
     case SORC_P_LORE_FAUST:
         if (a->type == SORC_A_DEAL) {
             if (sorc__hand_take(st, side, a->card) < 0) {
-                return REFUSE("5.1", "card_not_in_hand", "%s is not in your hand",
-                              cname(a->card));
+                return REFUSE("5.1", "card_not_in_hand", "%s is not in your hand", cname(a->card));
             }
             sorc__discard(st, a->card);
             st->faust_dealt++;
@@ -1432,8 +1421,7 @@ int sorc__rules_apply(struct sorc_state *st, int seat, const struct sorc_action 
         sorc__hand_add(st, side, a->card);
         xfer(st, a->card, opp);
         st->steal_left--;
-        sorc__log(st, "%s takes 1 card from %s's hand.", sorc__name(st, side),
-                  sorc__name(st, opp));
+        sorc__log(st, "%s takes 1 card from %s's hand.", sorc__name(st, side), sorc__name(st, opp));
         st->act[side] = 0;
         sorc__run(st);
         return GAME_OK;

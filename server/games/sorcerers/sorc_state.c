@@ -512,8 +512,7 @@ static int is_reveal_negator(const struct sorc_state *st, int side, int slot)
     uint8_t c = st->combo[side].slot[slot];
 
     return (slot == SORC_SLOT_SPELL || slot == SORC_SLOT_EVENT) && printed_slot(st, side, slot) &&
-           (sorc_cards[c].kw & SORC_K_NEGATE) &&
-           sorc_cards[c].negate_timing == SORC_TIMING_REVEAL;
+           (sorc_cards[c].kw & SORC_K_NEGATE) && sorc_cards[c].negate_timing == SORC_TIMING_REVEAL;
 }
 
 /* 1 when `target` is a legal target of the reveal negator in `slot` of `side`. */
@@ -555,8 +554,8 @@ int sorc__negator_has_target(const struct sorc_state *st, int side, int slot)
 /* ---- Setup ---- */
 
 /* R-sorcerers-3: builds the starting position and runs turn 1's Lore. */
-void sorc__setup(struct sorc_state *st, const uint8_t seed[32], int merlinian_seat,
-                 int max_turns, const char *name0, const char *name1)
+void sorc__setup(struct sorc_state *st, const uint8_t seed[32], int merlinian_seat, int max_turns,
+                 const char *name0, const char *name1)
 {
     st->magic = SORC_MAGIC;
     game_rng_seed(&st->rng, seed);
@@ -606,10 +605,10 @@ void sorc__setup(struct sorc_state *st, const uint8_t seed[32], int merlinian_se
 /* ---- Names ---- */
 
 static const char *const phase_names[SORC_P_COUNT] = {
-    "lore_faust",   "recruit",       "event",           "event_track", "event_discard",
-    "encounter",    "duel_combo",    "duel_clear_mind", "duel_negate", "duel_defense",
-    "duel_protect", "duel_steal",    "object_overflow", "grimhold_place",
-    "end_discard",  "over",
+    "lore_faust",      "recruit",        "event",        "event_track",
+    "event_discard",   "encounter",      "duel_combo",   "duel_clear_mind",
+    "duel_negate",     "duel_defense",   "duel_protect", "duel_steal",
+    "object_overflow", "grimhold_place", "end_discard",  "over",
 };
 
 /* The state name of spec 4.5 for `phase`. */
@@ -621,10 +620,10 @@ const char *sorc__phase_name(int phase)
 /* The result reason of spec 7. */
 const char *sorc__reason_name(int reason)
 {
-    static const char *const names[] = {"none",          "destroy_morgana",
-                                        "prime_merlinian_succession", "rising_spell",
-                                        "army_of_sorcerers", "simultaneous",
-                                        "turn_limit"};
+    static const char *const names[] = {
+        "none",         "destroy_morgana",   "prime_merlinian_succession",
+        "rising_spell", "army_of_sorcerers", "simultaneous",
+        "turn_limit"};
 
     return reason >= 0 && reason <= SORC_R_TURN_LIMIT ? names[reason] : "none";
 }

@@ -20,16 +20,16 @@
 
 /* ---- Sizes ---- */
 
-#define STONES_NCOL 5         /* stone colours Y G B R N */
-#define STONES_NTILES 5       /* Alchemy tiles Tn Tw Tc Te Ts */
-#define STONES_NSLOTS 4       /* TL TR BL BR */
-#define STONES_MAX_PLAYERS 4  /* colours in play */
-#define STONES_NCARDS 11      /* magic cards per colour */
-#define STONES_ROW 4          /* face-up magic cards */
-#define STONES_NART 14        /* artifact cards */
-#define STONES_ART_ROW 3      /* artifact row, plus the deck top */
-#define STONES_NSTONES 40     /* spirit stones in the game */
-#define STONES_EMAP 6         /* Element Zone is 6x6 */
+#define STONES_NCOL 5        /* stone colours Y G B R N */
+#define STONES_NTILES 5      /* Alchemy tiles Tn Tw Tc Te Ts */
+#define STONES_NSLOTS 4      /* TL TR BL BR */
+#define STONES_MAX_PLAYERS 4 /* colours in play */
+#define STONES_NCARDS 11     /* magic cards per colour */
+#define STONES_ROW 4         /* face-up magic cards */
+#define STONES_NART 14       /* artifact cards */
+#define STONES_ART_ROW 3     /* artifact row, plus the deck top */
+#define STONES_NSTONES 40    /* spirit stones in the game */
+#define STONES_EMAP 6        /* Element Zone is 6x6 */
 #define STONES_LOG_N 8
 #define STONES_LOG_LEN 160
 #define STONES_EMPTY (-1)
@@ -62,15 +62,15 @@ enum stones_card {
 
 /* Decision points (R-stones-4.1). */
 enum stones_phase {
-    STONES_PH_PLACE = 0,   /* place_taoist */
-    STONES_PH_CAST,        /* cast */
-    STONES_PH_CHOOSE,      /* choose_stone */
-    STONES_PH_OFFER,       /* offer (co-op) */
-    STONES_PH_MOVE,        /* move (step 3) and reward_move (step 4, O5 rune) */
-    STONES_PH_CRAFT,       /* craft */
-    STONES_PH_PAY,         /* pay */
-    STONES_PH_REWARD,      /* reward (O5) */
-    STONES_PH_OVER,        /* the game has ended */
+    STONES_PH_PLACE = 0, /* place_taoist */
+    STONES_PH_CAST,      /* cast */
+    STONES_PH_CHOOSE,    /* choose_stone */
+    STONES_PH_OFFER,     /* offer (co-op) */
+    STONES_PH_MOVE,      /* move (step 3) and reward_move (step 4, O5 rune) */
+    STONES_PH_CRAFT,     /* craft */
+    STONES_PH_PAY,       /* pay */
+    STONES_PH_REWARD,    /* reward (O5) */
+    STONES_PH_OVER,      /* the game has ended */
 };
 
 /* Which movement batch a MOVE phase belongs to (R-stones-2.9). */
@@ -132,39 +132,39 @@ enum stones_quake {
  * as tile * 4 + slot; cells of the Element Zone as (to_r, to_c). */
 struct stones_action {
     int type;
-    int part;      /* CAST, PAY_PAIR, PAY_STEP: enum stones_part */
-    int card;      /* CAST, DISCARD: card id 0..10 */
-    int tile;      /* PLACE, SPIN, FLY, QUAKE move/first swap tile, REWARD_FLY */
-    int tile2;     /* QUAKE swap: second tile */
-    int dir;       /* SPIN: 0 clockwise, 1 counter-clockwise */
-    int quake;     /* QUAKE: STONES_QUAKE_MOVE or STONES_QUAKE_SWAP */
-    int to_r;      /* QUAKE move destination (pre-move coordinates), or cell */
+    int part;  /* CAST, PAY_PAIR, PAY_STEP: enum stones_part */
+    int card;  /* CAST, DISCARD: card id 0..10 */
+    int tile;  /* PLACE, SPIN, FLY, QUAKE move/first swap tile, REWARD_FLY */
+    int tile2; /* QUAKE swap: second tile */
+    int dir;   /* SPIN: 0 clockwise, 1 counter-clockwise */
+    int quake; /* QUAKE: STONES_QUAKE_MOVE or STONES_QUAKE_SWAP */
+    int to_r;  /* QUAKE move destination (pre-move coordinates), or cell */
     int to_c;
-    int slot_a;    /* SHIFT: the stone of the card's colour; CHOOSE: the slot */
-    int slot_b;    /* SHIFT: the other stone */
-    int colour;    /* OFFER, PAY, PAY_PAIR (for) */
-    int npair;     /* PAY_STEP: 0 or 2 stones; PAY_PAIR: 2 (0 for the colour alone) */
+    int slot_a; /* SHIFT: the stone of the card's colour; CHOOSE: the slot */
+    int slot_b; /* SHIFT: the other stone */
+    int colour; /* OFFER, PAY, PAY_PAIR (for) */
+    int npair;  /* PAY_STEP: 0 or 2 stones; PAY_PAIR: 2 (0 for the colour alone) */
     int pair[2];
-    int artifact;  /* CRAFT: artifact index 0..13 */
+    int artifact; /* CRAFT: artifact index 0..13 */
 };
 
 /* One colour in play (a "player" of the rules; co-op seats may hold several). */
 struct stones_player {
-    int8_t colour;                 /* stone colour of this player */
-    int8_t seat;                   /* controlling seat */
-    int8_t taoist;                 /* tile id, -1 before placement */
-    int8_t spirit_r, spirit_c;     /* Element cell (standard only) */
-    int8_t row[STONES_ROW];        /* face-up cards, compact, -1 padding */
+    int8_t colour;             /* stone colour of this player */
+    int8_t seat;               /* controlling seat */
+    int8_t taoist;             /* tile id, -1 before placement */
+    int8_t spirit_r, spirit_c; /* Element cell (standard only) */
+    int8_t row[STONES_ROW];    /* face-up cards, compact, -1 padding */
     int8_t row_n;
-    int8_t deck[STONES_NCARDS];    /* top is deck[deck_n - 1] */
+    int8_t deck[STONES_NCARDS]; /* top is deck[deck_n - 1] */
     int8_t deck_n;
     int8_t discard[STONES_NCARDS]; /* in the order discarded */
     int8_t discard_n;
-    int8_t removed_n;              /* co-op: cards that left the game */
-    int8_t held[STONES_NCOL];      /* reservoir counts */
-    int8_t rune_owned[STONES_NCOL];/* 1 when the type is owned (Starting Rune included) */
-    int8_t rune_val[STONES_NCOL];  /* face value of a taken rune (Starting Rune 0) */
-    int8_t crafted[STONES_NART];   /* artifact ids, in crafting order */
+    int8_t removed_n;               /* co-op: cards that left the game */
+    int8_t held[STONES_NCOL];       /* reservoir counts */
+    int8_t rune_owned[STONES_NCOL]; /* 1 when the type is owned (Starting Rune included) */
+    int8_t rune_val[STONES_NCOL];   /* face value of a taken rune (Starting Rune 0) */
+    int8_t crafted[STONES_NART];    /* artifact ids, in crafting order */
     int8_t ncrafted;
     int16_t qi;
     int16_t excess;
@@ -173,14 +173,14 @@ struct stones_player {
 struct stones_state {
     int8_t variant;
     int8_t nseats;
-    int8_t np;                     /* colours in play */
+    int8_t np; /* colours in play */
     int8_t phase;
-    int8_t start;                  /* start player */
-    int8_t cur;                    /* current player */
-    int8_t place_idx;              /* placements made so far */
+    int8_t start;     /* start player */
+    int8_t cur;       /* current player */
+    int8_t place_idx; /* placements made so far */
     int8_t end_reason;
     int8_t final_round;
-    int8_t objectives;             /* bit k-1 set when Ok is revealed */
+    int8_t objectives; /* bit k-1 set when Ok is revealed */
 
     /* Alchemy Zone (R-stones-2.1): tile positions and slot contents. */
     int8_t tile_r[STONES_NTILES];
@@ -196,7 +196,7 @@ struct stones_state {
     int8_t art_row_n;
     int8_t art_deck[STONES_NART];
     int8_t art_top;
-    int8_t coop_filled;            /* stones placed on the leftmost card */
+    int8_t coop_filled; /* stones placed on the leftmost card */
     int8_t coop_done[STONES_NART];
     int8_t coop_done_n;
 
@@ -211,32 +211,32 @@ struct stones_state {
     struct stones_player pl[STONES_MAX_PLAYERS];
 
     /* Turn state. */
-    int8_t casts;                  /* cards cast this turn */
-    int8_t ngroups;                /* activation groups that yield */
+    int8_t casts;                     /* cards cast this turn */
+    int8_t ngroups;                   /* activation groups that yield */
     int8_t group_mask[STONES_NSLOTS]; /* eligible slots of each yielding group */
     int8_t group_pick[STONES_NSLOTS]; /* chosen slot, -1 while undecided */
     int8_t group_cur;
-    int8_t gained[STONES_NCOL];    /* stones gained this turn, by colour */
-    int8_t pending[STONES_NCOL];   /* co-op: gained stones not yet offered */
-    int8_t grant[STONES_NCOL];     /* unused step grants (step 3) */
-    int8_t free_steps;             /* unused free steps (step 4) */
-    int8_t batch;                  /* enum stones_batch */
-    int8_t batch_steps;            /* steps made in the current batch */
+    int8_t gained[STONES_NCOL];  /* stones gained this turn, by colour */
+    int8_t pending[STONES_NCOL]; /* co-op: gained stones not yet offered */
+    int8_t grant[STONES_NCOL];   /* unused step grants (step 3) */
+    int8_t free_steps;           /* unused free steps (step 4) */
+    int8_t batch;                /* enum stones_batch */
+    int8_t batch_steps;          /* steps made in the current batch */
     int8_t o6_used;
     int8_t m_gained, m_same, m_maxline, m_lines; /* activation metrics (2.5) */
-    int8_t pay_art;                /* artifact being paid, -1 none */
-    int8_t sel_card;               /* cast chosen step by step, -1 none (R-stones-4.2) */
-    int8_t sel_first;              /* its first choice: QUAKE move tile, SHIFT slot a; -1 */
-    int8_t pay_for;                /* pay_pair chosen step by step: the colour paid, -1 none */
-    int8_t step_pair;              /* O6 pay_step chosen step by step: its two stones as
-                                    * 5 * first + second, -1 none */
-    int8_t owed[STONES_NCOL];      /* outstanding cost positions by colour */
+    int8_t pay_art;                              /* artifact being paid, -1 none */
+    int8_t sel_card;          /* cast chosen step by step, -1 none (R-stones-4.2) */
+    int8_t sel_first;         /* its first choice: QUAKE move tile, SHIFT slot a; -1 */
+    int8_t pay_for;           /* pay_pair chosen step by step: the colour paid, -1 none */
+    int8_t step_pair;         /* O6 pay_step chosen step by step: its two stones as
+                               * 5 * first + second, -1 none */
+    int8_t owed[STONES_NCOL]; /* outstanding cost positions by colour */
     int16_t turn_no;
 
     char names[STONES_MAX_PLAYERS][GAME_NAME_MAX];
     char log[STONES_LOG_N][STONES_LOG_LEN];
-    int8_t log_n;                  /* entries used */
-    int8_t log_head;               /* next entry to write */
+    int8_t log_n;    /* entries used */
+    int8_t log_head; /* next entry to write */
 
     struct game_rng rng;
 };
@@ -246,10 +246,10 @@ struct stones_state {
 struct stones_artifact {
     const char *id;
     const char *name;
-    int8_t cost[5];   /* ordered colours */
+    int8_t cost[5]; /* ordered colours */
     int8_t ncost;
     int8_t points;
-    int8_t symbols[2];/* element colours, -1 unused */
+    int8_t symbols[2]; /* element colours, -1 unused */
     int8_t nsym;
 };
 

@@ -95,8 +95,10 @@ static int only_keys(const json_t *obj, const char *const *keys, struct game_err
             ok = strcmp(key, keys[i]) == 0;
         }
         if (!ok) {
-            return game_error_set(err, GAME_E_BAD_ACTION, "unexpected field \"%.40s\" in the "
-                                  "action", key);
+            return game_error_set(err, GAME_E_BAD_ACTION,
+                                  "unexpected field \"%.40s\" in the "
+                                  "action",
+                                  key);
         }
         (void)val;
     }
@@ -106,8 +108,8 @@ static int only_keys(const json_t *obj, const char *const *keys, struct game_err
 static int get_cell(const json_t *obj, const char *key, int *r, int *c)
 {
     json_t *v = json_object_get(obj, key);
-    if (!json_is_array(v) || json_array_size(v) != 2 ||
-        !json_is_integer(json_array_get(v, 0)) || !json_is_integer(json_array_get(v, 1))) {
+    if (!json_is_array(v) || json_array_size(v) != 2 || !json_is_integer(json_array_get(v, 0)) ||
+        !json_is_integer(json_array_get(v, 1))) {
         return -1;
     }
     json_int_t a = json_integer_value(json_array_get(v, 0));
@@ -140,7 +142,7 @@ static int decode_cast(const json_t *obj, struct stones_action *a, struct game_e
     a->card = find_name(game_json_str(obj, "card"), stones_card_name, STONES_NCARDS);
     if (a->card < 0) {
         return bad(err, "cast needs \"card\": one of SPIN-1, SPIN-2, FLY-1, FLY-2, QUAKE-1, "
-                   "QUAKE-2, SHIFT-Y, SHIFT-G, SHIFT-B, SHIFT-R, SHIFT-N");
+                        "QUAKE-2, SHIFT-Y, SHIFT-G, SHIFT-B, SHIFT-R, SHIFT-N");
     }
     if (json_object_size(obj) == 2) {
         /* R-stones-4.2: {"type":"cast","card":..} chooses the card alone. */
@@ -190,7 +192,7 @@ static int decode_cast(const json_t *obj, struct stones_action *a, struct game_e
         }
         if (only_keys(obj, k, err) || a->tile < 0 || get_cell(obj, "to", &a->to_r, &a->to_c)) {
             return bad(err, "QUAKE needs \"move\": tile and \"to\": [row, col], or \"swap\": "
-                       "[tile, tile]");
+                            "[tile, tile]");
         }
         return 0;
     }
@@ -364,8 +366,9 @@ json_t *stones_action_encode(const struct stones_action *a)
             rc |= game_json_set(o, "tile", json_string(stones_tile_name[a->tile]));
         } else if (a->card <= STONES_QUAKE2) {
             if (a->quake == STONES_QUAKE_SWAP) {
-                rc |= game_json_set(o, "swap", json_pack("[ss]", stones_tile_name[a->tile],
-                                                         stones_tile_name[a->tile2]));
+                rc |= game_json_set(
+                    o, "swap",
+                    json_pack("[ss]", stones_tile_name[a->tile], stones_tile_name[a->tile2]));
             } else {
                 rc |= game_json_set(o, "move", json_string(stones_tile_name[a->tile]));
                 rc |= game_json_set(o, "to", cell_json(a->to_r, a->to_c));
@@ -394,8 +397,9 @@ json_t *stones_action_encode(const struct stones_action *a)
             rc |= game_json_set(o, "to", cell_json(a->to_r, a->to_c));
         }
         if (a->npair == 2) {
-            rc |= game_json_set(o, "stones", json_pack("[ss]", stones_colour_letter[a->pair[0]],
-                                                       stones_colour_letter[a->pair[1]]));
+            rc |= game_json_set(o, "stones",
+                                json_pack("[ss]", stones_colour_letter[a->pair[0]],
+                                          stones_colour_letter[a->pair[1]]));
         }
         break;
     case STONES_A_CRAFT:
@@ -645,8 +649,8 @@ int stones_state_load(const json_t *pos, struct stones_state *st)
             if (t < 0) {
                 return -1;
             }
-            const char *stones = json_is_string(val) ? json_string_value(val) :
-                                 game_json_str(val, "stones");
+            const char *stones =
+                json_is_string(val) ? json_string_value(val) : game_json_str(val, "stones");
             if (stones && letters(stones, st->slot[t], 4) != 4) {
                 return -1;
             }
@@ -956,16 +960,16 @@ json_t *stones_state_dump(const struct stones_state *st)
     json_t *tiles = json_object();
     for (int t = 0; tiles && t < STONES_NTILES; t++) {
         rc |= game_json_set(tiles, stones_tile_name[t],
-                            json_pack("{s:[ii],s:o}", "pos", st->tile_r[t], st->tile_c[t],
-                                      "stones", letters_json(st->slot[t], 4)));
+                            json_pack("{s:[ii],s:o}", "pos", st->tile_r[t], st->tile_c[t], "stones",
+                                      letters_json(st->slot[t], 4)));
     }
     rc |= game_json_set(o, "tiles", tiles);
     rc |= game_json_set(o, "supply", letters_json(st->supply, st->supply_n));
     rc |= game_json_set(o, "qi_supply", json_integer(st->qi_supply));
-    rc |= game_json_set(o, "artifacts",
-                        json_pack("{s:o,s:o}", "row", arts_json(st->art_row, st->art_row_n),
-                                  "deck", arts_json(st->art_deck + st->art_top,
-                                                    STONES_NART - st->art_top)));
+    rc |=
+        game_json_set(o, "artifacts",
+                      json_pack("{s:o,s:o}", "row", arts_json(st->art_row, st->art_row_n), "deck",
+                                arts_json(st->art_deck + st->art_top, STONES_NART - st->art_top)));
     rc |= game_json_set(o, "completed", arts_json(st->coop_done, st->coop_done_n));
     rc |= game_json_set(o, "coop_filled", json_integer(st->coop_filled));
     json_t *stacks = json_object();
@@ -988,30 +992,26 @@ json_t *stones_state_dump(const struct stones_state *st)
         }
         int parts[6];
         int total = stones__score(st, p, parts);
-        json_t *po = json_pack("{s:i,s:s?,s:[ii],s:o,s:i,s:i,s:o,s:o,s:o,s:o,s:o,s:i,s:i}",
-                               "seat", pl->seat,
-                               "taoist", pl->taoist >= 0 ? stones_tile_name[pl->taoist] : NULL,
-                               "spirit", pl->spirit_r, pl->spirit_c,
-                               "held", counts_json(pl->held), "qi", pl->qi,
-                               "excess", pl->excess, "runes", runes,
-                               "crafted", arts_json(pl->crafted, pl->ncrafted),
-                               "row", stones__cards_json(pl->row, pl->row_n, 0),
-                               "deck", stones__cards_json(pl->deck, pl->deck_n, 1),
-                               "discard", stones__cards_json(pl->discard, pl->discard_n, 0),
-                               "removed", pl->removed_n, "score", total);
-        rc |= game_json_set(po, "ncards", json_pack("[iiii]", pl->row_n, pl->deck_n,
-                                                    pl->discard_n, pl->removed_n));
+        json_t *po = json_pack(
+            "{s:i,s:s?,s:[ii],s:o,s:i,s:i,s:o,s:o,s:o,s:o,s:o,s:i,s:i}", "seat", pl->seat, "taoist",
+            pl->taoist >= 0 ? stones_tile_name[pl->taoist] : NULL, "spirit", pl->spirit_r,
+            pl->spirit_c, "held", counts_json(pl->held), "qi", pl->qi, "excess", pl->excess,
+            "runes", runes, "crafted", arts_json(pl->crafted, pl->ncrafted), "row",
+            stones__cards_json(pl->row, pl->row_n, 0), "deck",
+            stones__cards_json(pl->deck, pl->deck_n, 1), "discard",
+            stones__cards_json(pl->discard, pl->discard_n, 0), "removed", pl->removed_n, "score",
+            total);
+        rc |= game_json_set(
+            po, "ncards", json_pack("[iiii]", pl->row_n, pl->deck_n, pl->discard_n, pl->removed_n));
         rc |= game_json_set(players, stones_colour_name[pl->colour], po);
     }
     rc |= game_json_set(o, "players", players);
-    json_t *turn = json_pack("{s:i,s:o,s:o,s:o,s:i,s:i,s:i,s:b,s:[iiii],s:o,s:i}",
-                             "casts", st->casts, "grants", counts_json(st->grant),
-                             "gained", counts_json(st->gained),
-                             "pending", counts_json(st->pending),
-                             "free_steps", st->free_steps, "batch", st->batch,
-                             "batch_steps", st->batch_steps, "o6_used", st->o6_used,
-                             "metrics", st->m_gained, st->m_same, st->m_maxline, st->m_lines,
-                             "owed", counts_json(st->owed), "group", st->group_cur);
+    json_t *turn = json_pack(
+        "{s:i,s:o,s:o,s:o,s:i,s:i,s:i,s:b,s:[iiii],s:o,s:i}", "casts", st->casts, "grants",
+        counts_json(st->grant), "gained", counts_json(st->gained), "pending",
+        counts_json(st->pending), "free_steps", st->free_steps, "batch", st->batch, "batch_steps",
+        st->batch_steps, "o6_used", st->o6_used, "metrics", st->m_gained, st->m_same, st->m_maxline,
+        st->m_lines, "owed", counts_json(st->owed), "group", st->group_cur);
     rc |= game_json_set(o, "turn", turn);
     if (rc) {
         json_decref(o);
@@ -1028,11 +1028,10 @@ json_t *stones_state_dump(const struct stones_state *st)
  */
 json_t *stones__options_schema(void)
 {
-    return json_pack("{s:{s:s,s:[sss],s:s},s:{s:s,s:[iiii],s:i,s:s}}",
-                     "variant", "type", "enum", "values", "standard", "novice", "cooperative",
-                     "default", "standard",
-                     "colours", "type", "enum", "values", 1, 2, 3, 4, "default", 4,
-                     "variant", "cooperative");
+    return json_pack("{s:{s:s,s:[sss],s:s},s:{s:s,s:[iiii],s:i,s:s}}", "variant", "type", "enum",
+                     "values", "standard", "novice", "cooperative", "default", "standard",
+                     "colours", "type", "enum", "values", 1, 2, 3, 4, "default", 4, "variant",
+                     "cooperative");
 }
 
 /*
@@ -1077,7 +1076,8 @@ int stones__options_decode(const json_t *options, int *ret_variant, int *ret_col
             } else {
                 return game_error_set(err, GAME_E_BAD_OPTION,
                                       "unknown option \"%.64s\" (stones knows variant and "
-                                      "colours)", key);
+                                      "colours)",
+                                      key);
             }
         }
     }

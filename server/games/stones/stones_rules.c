@@ -190,8 +190,8 @@ static int tiles_connected(const int8_t tr[STONES_NTILES], const int8_t tc[STONE
         for (int u = 0; u < STONES_NTILES; u++) {
             int dr = tr[u] - tr[t];
             int dc = tc[u] - tc[t];
-            if (!(seen & (1 << u)) && ((dr == 0 && (dc == 1 || dc == -1)) ||
-                                       (dc == 0 && (dr == 1 || dr == -1)))) {
+            if (!(seen & (1 << u)) &&
+                ((dr == 0 && (dc == 1 || dc == -1)) || (dc == 0 && (dr == 1 || dr == -1)))) {
                 seen |= 1 << u;
                 stack[n++] = u;
             }
@@ -212,7 +212,8 @@ static int quake_move_check(const struct stones_state *st, int x, int r, int c,
         if (t != x && st->tile_r[t] == r && st->tile_c[t] == c) {
             return game_error_set(err, GAME_E_ILLEGAL,
                                   "R-stones-2.7: that place is taken by %s; use a QUAKE swap "
-                                  "to exchange tiles", stones_tile_name[t]);
+                                  "to exchange tiles",
+                                  stones_tile_name[t]);
         }
     }
     int8_t tr[STONES_NTILES];
@@ -287,7 +288,8 @@ static int step_cell_check(const struct stones_state *st, int p, int r, int c,
     if (!((dr == 0 && (dc == 1 || dc == -1)) || (dc == 0 && (dr == 1 || dr == -1)))) {
         return game_error_set(err, GAME_E_ILLEGAL,
                               "R-stones-2.9: the Spirit moves one orthogonal step; e(%d,%d) is "
-                              "not next to it", r, c);
+                              "not next to it",
+                              r, c);
     }
     if (STONES_SITE(stones_emap[r][c])) {
         return game_error_set(err, GAME_E_ILLEGAL,
@@ -424,10 +426,13 @@ static void end_game(struct stones_state *st, int reason)
     st->phase = STONES_PH_OVER;
     st->end_reason = (int8_t)reason;
     static const char *const why[] = {
-        "", "a player owns all five rune types and the round is complete",
-        "the artifact supply is empty", "the Qi supply is empty",
+        "",
+        "a player owns all five rune types and the round is complete",
+        "the artifact supply is empty",
+        "the Qi supply is empty",
         "the position is frozen (nothing can change any more)",
-        "a fourth artifact was crafted", "no magic card is left",
+        "a fourth artifact was crafted",
+        "no magic card is left",
     };
     stones__log(st, "The game ends: %s.", why[reason]);
 }
@@ -655,8 +660,7 @@ static void finish_activation(struct stones_state *st)
         st->m_same = st->gained[c] > st->m_same ? st->gained[c] : st->m_same;
     }
     if (st->ngroups > 0) {
-        stones__log(st, "%s gained %s from %s.", stones__pname(st, p), buf,
-                    stones_tile_name[tile]);
+        stones__log(st, "%s gained %s from %s.", stones__pname(st, p), buf, stones_tile_name[tile]);
     }
     if (st->variant == STONES_COOP) {
         offer_flow(st);
@@ -1001,8 +1005,8 @@ static void take_rune(struct stones_state *st)
     }
     st->stack[t][3] = 0;
     st->stack_n[t]--;
-    stones__log(st, "%s took the %s rune worth %d.", stones__pname(st, p),
-                stones_element_name[t], pl->rune_val[t]);
+    stones__log(st, "%s took the %s rune worth %d.", stones__pname(st, p), stones_element_name[t],
+                pl->rune_val[t]);
     int all = 1;
     for (int c = 0; c < STONES_NCOL; c++) {
         all &= pl->rune_owned[c];
@@ -1125,10 +1129,9 @@ static int validate_cast(const struct stones_state *st, const struct stones_acti
                               "R-stones-4.2: at most two magic cards may be cast per turn");
     }
     if (a->card < 0 || a->card >= STONES_NCARDS || row_index(pl, a->card) < 0) {
-        return game_error_set(err, GAME_E_ILLEGAL,
-                              "R-stones-4.2: %s is not among your face-up magic cards",
-                              a->card >= 0 && a->card < STONES_NCARDS ?
-                              stones_card_name[a->card] : "that card");
+        return game_error_set(
+            err, GAME_E_ILLEGAL, "R-stones-4.2: %s is not among your face-up magic cards",
+            a->card >= 0 && a->card < STONES_NCARDS ? stones_card_name[a->card] : "that card");
     }
     int card = a->card;
     int rc = chosen_agrees(st, a, err);
@@ -1150,7 +1153,8 @@ static int validate_cast(const struct stones_state *st, const struct stones_acti
     }
     if (card == STONES_SPIN1 || card == STONES_SPIN2) {
         if (a->tile < 0 || a->tile >= STONES_NTILES || a->dir < 0 || a->dir > 1) {
-            return game_error_set(err, GAME_E_ILLEGAL, "R-stones-5.1: SPIN needs a tile and a "
+            return game_error_set(err, GAME_E_ILLEGAL,
+                                  "R-stones-5.1: SPIN needs a tile and a "
                                   "direction");
         }
         return GAME_OK;
@@ -1194,7 +1198,8 @@ static int validate_cast(const struct stones_state *st, const struct stones_acti
     if (cb == x) {
         return game_error_set(err, GAME_E_ILLEGAL,
                               "R-stones-5.4: SHIFT-%s exchanges a %s stone with a stone of "
-                              "another colour", stones_colour_letter[x], stones_colour_name[x]);
+                              "another colour",
+                              stones_colour_letter[x], stones_colour_name[x]);
     }
     return GAME_OK;
 }
@@ -1241,8 +1246,7 @@ static int validate_move(const struct stones_state *st, const struct stones_acti
         }
         if (st->batch == STONES_BATCH_STEP4) {
             if (st->free_steps < 1) {
-                return game_error_set(err, GAME_E_ILLEGAL,
-                                      "R-stones-4.4: no free step is left");
+                return game_error_set(err, GAME_E_ILLEGAL, "R-stones-4.4: no free step is left");
             }
             return GAME_OK;
         }
@@ -1305,7 +1309,8 @@ static int validate_move(const struct stones_state *st, const struct stones_acti
     if (pl->held[col] < 1) {
         return game_error_set(err, GAME_E_ILLEGAL,
                               "R-stones-1.5: O6 needs a %s stone from your reservoir to step "
-                              "onto e(%d,%d)", stones_colour_name[col], a->to_r, a->to_c);
+                              "onto e(%d,%d)",
+                              stones_colour_name[col], a->to_r, a->to_c);
     }
     return GAME_OK;
 }
@@ -1354,8 +1359,8 @@ static int validate_pay(const struct stones_state *st, const struct stones_actio
     }
     if (a->type == STONES_A_PAY) {
         if (pl->held[f] < 1) {
-            return game_error_set(err, GAME_E_ILLEGAL,
-                                  "R-stones-4.6: you hold no %s stone", stones_colour_name[f]);
+            return game_error_set(err, GAME_E_ILLEGAL, "R-stones-4.6: you hold no %s stone",
+                                  stones_colour_name[f]);
         }
         return GAME_OK;
     }
@@ -1413,7 +1418,8 @@ int stones__validate(const struct stones_state *st, const struct stones_action *
         if (tile_has_taoist(st, a->tile)) {
             return game_error_set(err, GAME_E_ILLEGAL,
                                   "R-stones-3.5: during setup each tile holds one Taoist, and %s "
-                                  "already has one", stones_tile_name[a->tile]);
+                                  "already has one",
+                                  stones_tile_name[a->tile]);
         }
         return GAME_OK;
     case STONES_A_CAST:
@@ -1459,7 +1465,8 @@ int stones__validate(const struct stones_state *st, const struct stones_action *
             !(mask & (1 << (a->slot_a % 4)))) {
             return game_error_set(err, GAME_E_ILLEGAL,
                                   "R-stones-2.5: choose one of the eligible stones of the "
-                                  "current group on %s", stones_tile_name[pl->taoist]);
+                                  "current group on %s",
+                                  stones_tile_name[pl->taoist]);
         }
         return GAME_OK;
     }
@@ -1613,8 +1620,8 @@ static void do_cast(struct stones_state *st, const struct stones_action *a)
         } else {
             st->tile_r[a->tile] = (int8_t)a->to_r;
             st->tile_c[a->tile] = (int8_t)a->to_c;
-            stones__log(st, "%s cast QUAKE moving %s to (%d,%d).", who,
-                        stones_tile_name[a->tile], a->to_r, a->to_c);
+            stones__log(st, "%s cast QUAKE moving %s to (%d,%d).", who, stones_tile_name[a->tile],
+                        a->to_r, a->to_c);
         }
         canonicalise(st);
     } else {
@@ -1826,8 +1833,8 @@ int stones__may_act(const struct stones_state *st, int seat, struct game_error *
     }
     int cs = stones__current_seat(st);
     if (seat != cs) {
-        return game_error_set(err, GAME_E_NOT_TURN,
-                              "R-stones-4: it is %s's turn, not yours", st->names[cs]);
+        return game_error_set(err, GAME_E_NOT_TURN, "R-stones-4: it is %s's turn, not yours",
+                              st->names[cs]);
     }
     return GAME_OK;
 }

@@ -44,8 +44,8 @@ static json_t *artifact_json(int art)
         json_decref(sym);
         return NULL;
     }
-    return json_pack("{s:s,s:s,s:o,s:i,s:o}", "id", A->id, "name", A->name, "cost", cost,
-                     "points", A->points, "symbols", sym);
+    return json_pack("{s:s,s:s,s:o,s:i,s:o}", "id", A->id, "name", A->name, "cost", cost, "points",
+                     A->points, "symbols", sym);
 }
 
 static json_t *counts_obj(const int8_t counts[STONES_NCOL])
@@ -86,8 +86,8 @@ static json_t *player_json(const struct stones_state *st, int p)
     rc |= game_json_set(o, "colour", json_string(stones_colour_name[pl->colour]));
     rc |= game_json_set(o, "seat", json_integer(pl->seat));
     rc |= game_json_set(o, "name", json_string(st->names[pl->seat]));
-    rc |= game_json_set(o, "taoist", pl->taoist >= 0 ?
-                        json_string(stones_tile_name[pl->taoist]) : json_null());
+    rc |= game_json_set(o, "taoist",
+                        pl->taoist >= 0 ? json_string(stones_tile_name[pl->taoist]) : json_null());
     rc |= game_json_set(o, "row", stones__cards_json(pl->row, pl->row_n, 0));
     rc |= game_json_set(o, "deck", json_integer(pl->deck_n));
     if (st->variant == STONES_COOP) {
@@ -108,10 +108,9 @@ static json_t *player_json(const struct stones_state *st, int p)
         json_t *runes = json_array();
         for (int t = 0; runes && t < STONES_NCOL; t++) {
             if (pl->rune_owned[t]) {
-                rc |= game_json_push(runes, json_pack("{s:s,s:i,s:b}", "element",
-                                                      stones_element_name[t], "value",
-                                                      pl->rune_val[t], "starting",
-                                                      t == pl->colour));
+                rc |= game_json_push(
+                    runes, json_pack("{s:s,s:i,s:b}", "element", stones_element_name[t], "value",
+                                     pl->rune_val[t], "starting", t == pl->colour));
             }
         }
         rc |= game_json_set(o, "runes", runes);
@@ -141,8 +140,8 @@ static json_t *board_json(const struct stones_state *st)
             }
         }
         rc |= game_json_push(tiles, json_pack("{s:s,s:[ii],s:o,s:o}", "id", stones_tile_name[t],
-                                              "pos", st->tile_r[t], st->tile_c[t],
-                                              "stones", stones, "taoists", taoists));
+                                              "pos", st->tile_r[t], st->tile_c[t], "stones", stones,
+                                              "taoists", taoists));
     }
     /* A text picture of the global grid: letters, '.' empty, ' ' off-board. */
     int8_t grid[10][10];
@@ -181,8 +180,8 @@ static json_t *element_json(const struct stones_state *st)
         for (int c = 0; c < STONES_EMAP; c++) {
             int v = stones_emap[r][c];
             /* Sites are lower-case letters of their element's colour. */
-            line[c] = STONES_SITE(v) ? (char)(stones_colour_letter[v - 10][0] + 32) :
-                      stones_colour_letter[v][0];
+            line[c] = STONES_SITE(v) ? (char)(stones_colour_letter[v - 10][0] + 32)
+                                     : stones_colour_letter[v][0];
         }
         line[STONES_EMAP] = 0;
         rc |= game_json_push(map, json_string(line));
@@ -210,8 +209,8 @@ static json_t *artifacts_json(const struct stones_state *st)
     for (int i = 0; row && i < st->art_row_n; i++) {
         rc |= game_json_push(row, artifact_json(st->art_row[i]));
     }
-    json_t *top = st->art_top < STONES_NART ? artifact_json(st->art_deck[st->art_top]) :
-                  json_null();
+    json_t *top =
+        st->art_top < STONES_NART ? artifact_json(st->art_deck[st->art_top]) : json_null();
     int below = STONES_NART - st->art_top - 1;
     json_t *o = json_pack("{s:o,s:o,s:i}", "row", row, "deck_top", top, "deck_below",
                           below < 0 ? 0 : below);
@@ -239,8 +238,7 @@ static json_t *pending_json(const struct stones_state *st)
         for (int s = 0; slots && s < 4; s++) {
             if (st->group_mask[st->group_cur] & (1 << s)) {
                 char b[8];
-                snprintf(b, sizeof(b), "%s.%s", stones_tile_name[pl->taoist],
-                         stones_slot_name[s]);
+                snprintf(b, sizeof(b), "%s.%s", stones_tile_name[pl->taoist], stones_slot_name[s]);
                 if (game_json_push(slots, json_string(b))) {
                     json_decref(slots);
                     return NULL;
@@ -333,8 +331,8 @@ json_t *stones__result(const void *state)
                 rc |= game_json_push(winners, json_integer(s));
             }
         }
-        rc |= game_json_set(res, "title", title >= 0 ? json_string(title_name[title]) :
-                            json_null());
+        rc |=
+            game_json_set(res, "title", title >= 0 ? json_string(title_name[title]) : json_null());
         rc |= game_json_set(res, "completed", json_integer(n));
     } else {
         int best = -1;
@@ -343,13 +341,11 @@ json_t *stones__result(const void *state)
             int total = stones__score(st, p, parts);
             score[p] = st->variant == STONES_NOVICE ? parts[5] : total;
             best = score[p] > best ? score[p] : best;
-            rc |= game_json_push(detail, json_pack("{s:i,s:s,s:i,s:i,s:i,s:i,s:i,s:i,s:i}",
-                                                   "seat", st->pl[p].seat, "colour",
-                                                   stones_colour_name[st->pl[p].colour],
-                                                   "runes", parts[0], "artifacts", parts[1],
-                                                   "qi", parts[2], "symbol_bonus", parts[3],
-                                                   "stone_bonus", parts[4], "crafted",
-                                                   parts[5], "total", total));
+            rc |= game_json_push(
+                detail, json_pack("{s:i,s:s,s:i,s:i,s:i,s:i,s:i,s:i,s:i}", "seat", st->pl[p].seat,
+                                  "colour", stones_colour_name[st->pl[p].colour], "runes", parts[0],
+                                  "artifacts", parts[1], "qi", parts[2], "symbol_bonus", parts[3],
+                                  "stone_bonus", parts[4], "crafted", parts[5], "total", total));
         }
         for (int p = 0; p < st->np; p++) {
             rc |= game_json_push(scores, json_integer(score[p]));
@@ -361,11 +357,10 @@ json_t *stones__result(const void *state)
     rc |= game_json_set(res, "scores", scores);
     rc |= game_json_set(res, "winners", winners);
     rc |= game_json_set(res, "reason", json_string(stones_end_name[st->end_reason]));
-    rc |= game_json_set(res, "scoring", json_string(st->variant == STONES_NOVICE ?
-                                                    "artifacts crafted" :
-                                                    st->variant == STONES_COOP ?
-                                                    "artifacts completed by the team" :
-                                                    "points"));
+    rc |= game_json_set(res, "scoring",
+                        json_string(st->variant == STONES_NOVICE ? "artifacts crafted"
+                                    : st->variant == STONES_COOP ? "artifacts completed by the team"
+                                                                 : "points"));
     if (st->variant != STONES_COOP) {
         rc |= game_json_set(res, "breakdown", detail);
     } else {
@@ -539,8 +534,8 @@ static json_t *build_turn(const void *state)
     const struct stones_state *st = state;
     return json_pack("{s:s,s:i,s:s,s:i,s:i,s:b}", "colour",
                      stones_colour_name[st->pl[st->cur].colour], "seat", st->pl[st->cur].seat,
-                     "start", stones_colour_name[st->pl[st->start].colour], "number",
-                     st->turn_no, "casts", st->casts, "final_round", st->final_round);
+                     "start", stones_colour_name[st->pl[st->start].colour], "number", st->turn_no,
+                     "casts", st->casts, "final_round", st->final_round);
 }
 
 static json_t *build_variant(const void *state)
@@ -628,8 +623,7 @@ static int same_pending(const struct stones_state *a, const struct stones_state 
     case STONES_PH_CHOOSE:
         return SAME(cur) && SAME(pl[a->cur].taoist) && SAME(group_cur) && SAME(group_mask);
     case STONES_PH_OFFER:
-        return SAME(pending) && SAME(art_row) && SAME(art_row_n) && SAME(art_top) &&
-               SAME(art_deck);
+        return SAME(pending) && SAME(art_row) && SAME(art_row_n) && SAME(art_top) && SAME(art_deck);
     case STONES_PH_MOVE:
         return SAME(batch) && SAME(grant) && SAME(free_steps) && SAME(batch_steps) &&
                SAME(o6_used) && SAME(step_pair);

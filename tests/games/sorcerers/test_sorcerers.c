@@ -141,8 +141,7 @@ static const char *status_name(int rc)
 
 /* Applies one action the server's way (game_apply: a scratch copy, kept
  * only on success), checking that a refusal leaves the state unchanged. */
-static int apply_checked(struct sorc_state *st, int seat, json_t *action,
-                         struct game_error *err)
+static int apply_checked(struct sorc_state *st, int seat, json_t *action, struct game_error *err)
 {
     struct sorc_state before;
     int rc;
@@ -154,8 +153,7 @@ static int apply_checked(struct sorc_state *st, int seat, json_t *action,
                       "a refused action changed the state");
     } else {
         struct game_error ierr;
-        ck_assert_msg(sorc_game.check_invariants(st, &ierr) == 0, "invariant: %s",
-                      ierr.message);
+        ck_assert_msg(sorc_game.check_invariants(st, &ierr) == 0, "invariant: %s", ierr.message);
     }
     return rc;
 }
@@ -176,9 +174,9 @@ static void send_combo(struct sorc_state *st, int seat, const json_t *c, const c
         const json_t *a = json_array_get(amps, (size_t)i);
         steps[2 + i] = json_pack("{s:s, s:O}", "type", "combo_amp", "card", a ? a : json_null());
     }
-    steps[5] = json_pack("{s:s, s:b, s:O}", "type", "combo_declare", "sacrifice",
-                         json_is_true(json_object_get(c, "sacrifice")), "betray",
-                         be ? be : json_null());
+    steps[5] =
+        json_pack("{s:s, s:b, s:O}", "type", "combo_declare", "sacrifice",
+                  json_is_true(json_object_get(c, "sacrifice")), "betray", be ? be : json_null());
     for (int i = 0; i < 6; i++) {
         struct game_error err;
         int rc = apply_checked(st, seat, steps[i], &err);
@@ -273,8 +271,8 @@ START_TEST(run_scenario)
             ck_assert_msg(ok, "%s step %zu: view mismatch at %s", id, k, where);
         }
         if (exp && json_object_get(exp, "legal")) {
-            json_t *l = sorc_game.legal(
-                st, (int)json_integer_value(json_object_get(exp, "legal_seat")));
+            json_t *l =
+                sorc_game.legal(st, (int)json_integer_value(json_object_get(exp, "legal_seat")));
             int ok = json_equal(l, json_object_get(exp, "legal"));
             if (!ok) {
                 char *d = json_dumps(l, JSON_COMPACT);
@@ -285,8 +283,8 @@ START_TEST(run_scenario)
             ck_assert_msg(ok, "%s step %zu: legal list differs", id, k);
         }
         if (exp && json_object_get(exp, "legal_count")) {
-            json_t *l = sorc_game.legal(
-                st, (int)json_integer_value(json_object_get(exp, "legal_seat")));
+            json_t *l =
+                sorc_game.legal(st, (int)json_integer_value(json_object_get(exp, "legal_seat")));
             long n = (long)json_array_size(l);
             json_decref(l);
             ck_assert_msg(n == json_integer_value(json_object_get(exp, "legal_count")),
@@ -407,14 +405,17 @@ START_TEST(sealed_combo_hidden)
 {
     struct sorc_state *st = calloc(1, sizeof(*st));
     struct game_error lerr;
-    json_t *pos = json_pack(
-        "{s:s, s:[s,s], s:[{s:s, s:[s]}, {s:s}], s:{s:[s,s,s], s:[s,s,s]}}", "start", "duel",
-        "duel", "balthazar_blake", "maxim_horvath", "play", "card", "balthazar_blake", "objects",
-        "grimhold", "card", "maxim_horvath", "hands", "mer", "energy_bolts", "tessla_coils",
-        "car_chase", "mor", "black_magic", "ritual", "incense");
-    const char *steps[6][2] = {{"combo_spell", "energy_bolts"}, {"combo_event", "car_chase"},
-                               {"combo_amp", "tessla_coils"},   {"combo_amp", NULL},
-                               {"combo_amp", NULL},             {"combo_declare", NULL}};
+    json_t *pos = json_pack("{s:s, s:[s,s], s:[{s:s, s:[s]}, {s:s}], s:{s:[s,s,s], s:[s,s,s]}}",
+                            "start", "duel", "duel", "balthazar_blake", "maxim_horvath", "play",
+                            "card", "balthazar_blake", "objects", "grimhold", "card",
+                            "maxim_horvath", "hands", "mer", "energy_bolts", "tessla_coils",
+                            "car_chase", "mor", "black_magic", "ritual", "incense");
+    const char *steps[6][2] = {{"combo_spell", "energy_bolts"},
+                               {"combo_event", "car_chase"},
+                               {"combo_amp", "tessla_coils"},
+                               {"combo_amp", NULL},
+                               {"combo_amp", NULL},
+                               {"combo_declare", NULL}};
     char *mor_before;
     char *spec_before;
     struct game_error err;
@@ -425,9 +426,9 @@ START_TEST(sealed_combo_hidden)
     mor_before = public_dump(st, 1);
     spec_before = public_dump(st, -1);
     for (int i = 0; i < 6; i++) {
-        json_t *a = i < 5 ? json_pack("{s:s, s:s?}", "type", steps[i][0], "card", steps[i][1])
-                          : json_pack("{s:s, s:b, s:n}", "type", "combo_declare", "sacrifice", 0,
-                                      "betray");
+        json_t *a =
+            i < 5 ? json_pack("{s:s, s:s?}", "type", steps[i][0], "card", steps[i][1])
+                  : json_pack("{s:s, s:b, s:n}", "type", "combo_declare", "sacrifice", 0, "betray");
         json_t *mine;
         json_t *theirs;
         char *dump;
@@ -521,9 +522,9 @@ START_TEST(legal_accepted)
             ck_assert_uint_eq(json_array_size(o), 0);
         }
         r = r * 1103515245u + 12345u;
-        ck_assert_int_eq(apply_checked(st, seat, json_array_get(l, (r >> 8) % json_array_size(l)),
-                                       &err),
-                         GAME_OK);
+        ck_assert_int_eq(
+            apply_checked(st, seat, json_array_get(l, (r >> 8) % json_array_size(l)), &err),
+            GAME_OK);
         json_decref(l);
         json_decref(o);
     }
@@ -562,8 +563,7 @@ START_TEST(sections_sorted)
     for (size_t k = 0; k < sorc_game.nsections; k++) {
         ck_assert_int_lt(strcmp(sorc_game.sections[k].key, "you"), 0);
         if (k > 0) {
-            ck_assert_int_lt(strcmp(sorc_game.sections[k - 1].key, sorc_game.sections[k].key),
-                             0);
+            ck_assert_int_lt(strcmp(sorc_game.sections[k - 1].key, sorc_game.sections[k].key), 0);
         }
     }
 }
@@ -601,8 +601,7 @@ static int check_mask(const struct sorc_state *before, const struct sorc_state *
     if (!(m & GAME_CHANGED_YOU)) {
         for (int seat = 0; seat < 2; seat++) {
             ck_assert_msg(same_json(sorc_game.you(before, seat), sorc_game.you(after, seat)),
-                          "%s: you of seat %d changed with GAME_CHANGED_YOU clear", where,
-                          seat);
+                          "%s: you of seat %d changed with GAME_CHANGED_YOU clear", where, seat);
         }
     }
     return named;
@@ -635,10 +634,9 @@ START_TEST(changed_honest)
             ck_assert_uint_gt(json_array_size(l), 0);
             r = r * 1103515245u + 12345u;
             memcpy(before, st, sizeof(*st));
-            ck_assert_int_eq(apply_checked(st, seat,
-                                           json_array_get(l, (r >> 8) % json_array_size(l)),
-                                           &err),
-                             GAME_OK);
+            ck_assert_int_eq(
+                apply_checked(st, seat, json_array_get(l, (r >> 8) % json_array_size(l)), &err),
+                GAME_OK);
             json_decref(l);
             snprintf(where, sizeof(where), "game %d action %d", g, n);
             named += check_mask(before, st, where);

@@ -87,7 +87,8 @@ static int match(const json_t *want, const json_t *got, char *path, size_t plen,
         }
         return 1;
     }
-    if (json_is_array(want) && json_is_array(got) && json_array_size(want) == json_array_size(got)) {
+    if (json_is_array(want) && json_is_array(got) &&
+        json_array_size(want) == json_array_size(got)) {
         for (size_t i = 0; i < json_array_size(want); i++) {
             size_t n = strlen(path);
             snprintf(path + n, plen - n, "[%zu]", i);
@@ -175,10 +176,12 @@ static void *build(const json_t *sc, const char *id)
         own = json_pack("{s:s}", "variant", variant ? variant : "standard");
         opts = own;
     }
-    int nseats = json_is_integer(json_object_get(sc, "seats")) ?
-                 (int)json_integer_value(json_object_get(sc, "seats")) : 4;
-    int seed = json_is_integer(json_object_get(sc, "seed")) ?
-               (int)json_integer_value(json_object_get(sc, "seed")) : 1;
+    int nseats = json_is_integer(json_object_get(sc, "seats"))
+                     ? (int)json_integer_value(json_object_get(sc, "seats"))
+                     : 4;
+    int seed = json_is_integer(json_object_get(sc, "seed"))
+                   ? (int)json_integer_value(json_object_get(sc, "seed"))
+                   : 1;
     struct game_setup su;
     setup_names(&su, nseats, seed);
     void *st = calloc(1, g->state_size);
@@ -222,8 +225,8 @@ static void *build(const json_t *sc, const char *id)
             json_object_set_new(players, cn, po);
         }
         if (!json_object_get(po, "row") && !json_object_get(po, "deck")) {
-            json_object_set_new(po, "row", json_pack("[ssss]", "SPIN-1", "FLY-1", "QUAKE-1",
-                                                     "FLY-2"));
+            json_object_set_new(po, "row",
+                                json_pack("[ssss]", "SPIN-1", "FLY-1", "QUAKE-1", "FLY-2"));
         }
     }
     if (!json_object_get(pos, "current") && !json_is_true(json_object_get(sc, "setup_phase"))) {
@@ -254,9 +257,9 @@ static void run_step(void *st, const json_t *step, const char *id, int k)
     struct stones_state *s = st;
     char tag[96];
     snprintf(tag, sizeof(tag), "%s step %d", id, k);
-    int seat = json_is_integer(json_object_get(step, "seat")) ?
-               (int)json_integer_value(json_object_get(step, "seat")) :
-               stones__current_seat(s);
+    int seat = json_is_integer(json_object_get(step, "seat"))
+                   ? (int)json_integer_value(json_object_get(step, "seat"))
+                   : stones__current_seat(s);
     if (json_is_true(json_object_get(step, "activate"))) {
         /* Cast FLY-1 to the Taoist's own tile, then end step 1. */
         json_t *fly = json_pack("{s:s,s:s,s:s}", "type", "cast", "card", "FLY-1", "tile",
@@ -309,8 +312,8 @@ static void run_step(void *st, const json_t *step, const char *id, int k)
     }
     struct game_error err;
     ck_assert_msg(g->check_invariants(st, &err) == 0 ||
-                  json_is_false(json_object_get(step, "invariants")), "%s: %s", tag,
-                  err.message);
+                      json_is_false(json_object_get(step, "invariants")),
+                  "%s: %s", tag, err.message);
     int lseat = json_is_integer(json_object_get(step, "legal_seat"))
                     ? (int)json_integer_value(json_object_get(step, "legal_seat"))
                     : stones__current_seat(s);
@@ -358,8 +361,7 @@ static void run_step(void *st, const json_t *step, const char *id, int k)
     json_t *exact = json_object_get(step, "legal_exact");
     if (exact) {
         char *t = json_dumps(legal, JSON_COMPACT);
-        ck_assert_msg(json_array_size(exact) == json_array_size(legal), "%s: legal is %s", tag,
-                      t);
+        ck_assert_msg(json_array_size(exact) == json_array_size(legal), "%s: legal is %s", tag, t);
         json_array_foreach(exact, i, a) {
             ck_assert_msg(in_list(legal, a), "%s: legal is %s", tag, t);
         }
@@ -427,8 +429,7 @@ static void run_step(void *st, const json_t *step, const char *id, int k)
     if (log_has) {
         json_t *view = game_view(g, st, -1);
         char *t = json_dumps(json_object_get(view, "log"), JSON_COMPACT);
-        ck_assert_msg(t && strstr(t, log_has), "%s: log %s lacks \"%s\"", tag, t ? t : "",
-                      log_has);
+        ck_assert_msg(t && strstr(t, log_has), "%s: log %s lacks \"%s\"", tag, t ? t : "", log_has);
         free(t);
         json_decref(view);
     }
@@ -504,10 +505,11 @@ START_TEST(test_options)
         json_decref(o);
     }
     json_t *schema = g->options_schema();
-    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(schema, "variant"),
-                                                       "default")), "standard");
-    ck_assert_int_eq(json_array_size(json_object_get(json_object_get(schema, "variant"),
-                                                     "values")), 3);
+    ck_assert_str_eq(
+        json_string_value(json_object_get(json_object_get(schema, "variant"), "default")),
+        "standard");
+    ck_assert_int_eq(json_array_size(json_object_get(json_object_get(schema, "variant"), "values")),
+                     3);
     json_decref(schema);
     ck_assert_int_eq(g->min_players, 1);
     ck_assert_int_eq(g->max_players, 4);
@@ -541,7 +543,7 @@ START_TEST(test_setup_standard)
             ck_assert_int_eq(st->supply_n, 20);
             for (int i = 1; i < st->supply_n; i++) {
                 ck_assert_msg(st->supply[i] != st->supply[i - 1], "R-stones-3.7: equal "
-                              "neighbours in the supply");
+                                                                  "neighbours in the supply");
             }
             for (int t = 0; t < 5; t++) {
                 int seen = 0;
@@ -621,8 +623,7 @@ START_TEST(test_coop_one_colour_ends)
         json_t *legal = stones_game.legal(st, 0);
         ck_assert_int_gt(json_array_size(legal), 0);
         struct game_error err;
-        ck_assert_int_eq(game_apply(&stones_game, st, 0, json_array_get(legal, 0), &err),
-                         GAME_OK);
+        ck_assert_int_eq(game_apply(&stones_game, st, 0, json_array_get(legal, 0), &err), GAME_OK);
         json_decref(legal);
         turns_seen = st->turn_no;
     }
@@ -843,8 +844,10 @@ START_TEST(test_changed_honest)
         }
     }
     /* Sections rebuilt per action, on average: a small part of the view. */
-    ck_assert_msg(rebuilt < actions * (long)g->nsections / 2, "%ld sections rebuilt for %ld "
-                  "actions", rebuilt, actions);
+    ck_assert_msg(rebuilt < actions * (long)g->nsections / 2,
+                  "%ld sections rebuilt for %ld "
+                  "actions",
+                  rebuilt, actions);
 }
 END_TEST
 

@@ -141,8 +141,14 @@ START_TEST(test_request_bad_json)
     struct proto_request req;
     char err[256];
     static const char *const lines[] = {
-        "{", "nope", "", "{\"op\":\"ping\"} x", "{\"op\":\"ping\",}", "{'op':'ping'}",
-        "{\"op\":\"a\\u0000b\"}", "{\"id\":99999999999999999999,\"op\":\"ping\"}",
+        "{",
+        "nope",
+        "",
+        "{\"op\":\"ping\"} x",
+        "{\"op\":\"ping\",}",
+        "{'op':'ping'}",
+        "{\"op\":\"a\\u0000b\"}",
+        "{\"id\":99999999999999999999,\"op\":\"ping\"}",
     };
     for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
         ck_assert_int_eq(proto_request_parse(lines[i], strlen(lines[i]), &req, err, sizeof(err)),
@@ -163,8 +169,12 @@ START_TEST(test_request_bad_utf8)
 {
     struct proto_request req;
     static const char *const lines[] = {
-        "{\"op\":\"\xff\"}",         "{\"op\":\"\xc0\xaf\"}",     "{\"op\":\"\xed\xa0\x80\"}",
-        "{\"op\":\"\xf4\x90\x80\x80\"}", "{\"op\":\"ping\",\"x\xfe\":1}", "{\"op\":\"\xe2\x82\"}",
+        "{\"op\":\"\xff\"}",
+        "{\"op\":\"\xc0\xaf\"}",
+        "{\"op\":\"\xed\xa0\x80\"}",
+        "{\"op\":\"\xf4\x90\x80\x80\"}",
+        "{\"op\":\"ping\",\"x\xfe\":1}",
+        "{\"op\":\"\xe2\x82\"}",
     };
     for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
         ck_assert_int_eq(parse(lines[i], &req), PROTO_ERR_BAD_JSON);
@@ -354,8 +364,8 @@ START_TEST(test_names_refused)
 {
     char out[129];
     static const char *const bad[] = {
-        "",          "   ",        "A\tB",       "A\nB",     "A\x7f",  "A\xc2\x85",
-        "\x1b[31mX", "A\xff",      "A\xc0\x80",  "A\xed\xa0\x80", "\xe2\x82",
+        "",          "   ",   "A\tB",      "A\nB",          "A\x7f",    "A\xc2\x85",
+        "\x1b[31mX", "A\xff", "A\xc0\x80", "A\xed\xa0\x80", "\xe2\x82",
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         ck_assert_msg(proto_name_check(bad[i], out, sizeof(out)) == -1, "accepted case %zu", i);
@@ -375,7 +385,8 @@ END_TEST
 
 START_TEST(test_out_of_memory)
 {
-    static const char line[] = "{\"id\":\"abc\",\"op\":\"act\",\"action\":{\"type\":\"x\",\"n\":[1,2]}}";
+    static const char line[] =
+        "{\"id\":\"abc\",\"op\":\"act\",\"action\":{\"type\":\"x\",\"n\":[1,2]}}";
     json_t *id = json_integer(5);
     failalloc_install();
     bool parsed = false;

@@ -13,13 +13,12 @@
 
 /* PROTOCOL.md section 8, in the order of the enum. */
 static const char *const names[] = {
-    "bad_json",        "bad_request",   "unknown_op",         "hello_required",
-    "proto_unsupported", "bad_name",    "frame_too_large",    "rate_limited",
-    "room_not_found",  "room_full",     "seat_taken",         "already_started",
-    "not_host",        "not_enough_players", "not_in_room",   "not_in_game",
-    "not_your_turn",   "illegal_action", "bad_action",        "stale",
-    "game_over",       "game_not_over", "bad_token",          "unknown_game",
-    "bad_option",      "server_busy",   "internal",
+    "bad_json",    "bad_request",     "unknown_op",     "hello_required",     "proto_unsupported",
+    "bad_name",    "frame_too_large", "rate_limited",   "room_not_found",     "room_full",
+    "seat_taken",  "already_started", "not_host",       "not_enough_players", "not_in_room",
+    "not_in_game", "not_your_turn",   "illegal_action", "bad_action",         "stale",
+    "game_over",   "game_not_over",   "bad_token",      "unknown_game",       "bad_option",
+    "server_busy", "internal",
 };
 
 #define NAME_COUNT (sizeof(names) / sizeof(names[0]))
@@ -74,7 +73,7 @@ START_TEST(test_out_of_range)
 {
     ck_assert_str_eq(proto_err_name(PROTO_OK), "internal");
     ck_assert_str_eq(proto_err_name(PROTO_ERR__COUNT), "internal");
-    ck_assert_str_eq(proto_err_name((enum proto_err)-1), "internal");
+    ck_assert_str_eq(proto_err_name((enum proto_err) - 1), "internal");
     ck_assert_str_eq(proto_err_name((enum proto_err)1000), "internal");
     ck_assert_str_eq(proto_err_message((enum proto_err)1000),
                      proto_err_message(PROTO_ERR_INTERNAL));

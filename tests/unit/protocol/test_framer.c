@@ -55,15 +55,14 @@ static uint32_t rng_next(void)
     return (uint32_t)(rng_state >> 16);
 }
 
-static const char stream[] =
-    "{\"op\":\"hello\",\"proto\":1}\n"
-    "\n"
-    "{\"op\":\"ping\"}\r\n"
-    "   \t \n"
-    "\r\n"
-    "{\"op\":\"chat\",\"text\":\"h\xc3\xa9llo\"}\n"
-    "x\n"
-    "tail without newline";
+static const char stream[] = "{\"op\":\"hello\",\"proto\":1}\n"
+                             "\n"
+                             "{\"op\":\"ping\"}\r\n"
+                             "   \t \n"
+                             "\r\n"
+                             "{\"op\":\"chat\",\"text\":\"h\xc3\xa9llo\"}\n"
+                             "x\n"
+                             "tail without newline";
 
 static const char *const expected[] = {
     "{\"op\":\"hello\",\"proto\":1}",

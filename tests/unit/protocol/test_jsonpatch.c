@@ -172,11 +172,11 @@ START_TEST(test_apply_pointers)
     check_apply("{\"\":1}", "[{\"op\":\"replace\",\"path\":\"/\",\"value\":2}]", "{\"\":2}");
     check_apply("{\"a\":1}", "[{\"op\":\"replace\",\"path\":\"\",\"value\":[1]}]", "[1]");
     check_apply("{\"a\":1}", "[{\"op\":\"add\",\"path\":\"\",\"value\":3}]", "3");
-    check_apply("{\"a\":1}", "[{\"op\":\"test\",\"path\":\"\",\"value\":{\"a\":1}}]",
-                "{\"a\":1}");
-    check_apply("[1,2]", "[{\"op\":\"add\",\"path\":\"/-\",\"value\":3},"
-                         "{\"op\":\"add\",\"path\":\"/0\",\"value\":0},"
-                         "{\"op\":\"add\",\"path\":\"/4\",\"value\":4}]",
+    check_apply("{\"a\":1}", "[{\"op\":\"test\",\"path\":\"\",\"value\":{\"a\":1}}]", "{\"a\":1}");
+    check_apply("[1,2]",
+                "[{\"op\":\"add\",\"path\":\"/-\",\"value\":3},"
+                "{\"op\":\"add\",\"path\":\"/0\",\"value\":0},"
+                "{\"op\":\"add\",\"path\":\"/4\",\"value\":4}]",
                 "[0,1,2,3,4]");
     /* Bad pointers and indices. */
     check_apply("{\"a\":1}", "[{\"op\":\"remove\",\"path\":\"a\"}]", NULL);
@@ -195,8 +195,9 @@ END_TEST
 
 START_TEST(test_apply_move_copy)
 {
-    check_apply("{\"a\":{\"b\":[1,2]}}", "[{\"op\":\"copy\",\"from\":\"/a/b\",\"path\":\"/c\"},"
-                                      "{\"op\":\"add\",\"path\":\"/c/-\",\"value\":3}]",
+    check_apply("{\"a\":{\"b\":[1,2]}}",
+                "[{\"op\":\"copy\",\"from\":\"/a/b\",\"path\":\"/c\"},"
+                "{\"op\":\"add\",\"path\":\"/c/-\",\"value\":3}]",
                 "{\"a\":{\"b\":[1,2]},\"c\":[1,2,3]}");
     check_apply("{\"a\":{\"b\":1}}", "[{\"op\":\"move\",\"from\":\"/a\",\"path\":\"/a\"}]",
                 "{\"a\":{\"b\":1}}");
@@ -313,8 +314,7 @@ START_TEST(test_diff_into_member)
     ck_assert_int_eq(proto_patch_diff_into(patch, "n", NULL, n), 0);
     ck_assert_int_eq(proto_patch_diff_into(patch, "same", b, b), 0);
     ck_assert_uint_eq(json_array_size(patch), 3);
-    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(patch, 1), "path")),
-                     "/a~1b");
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(patch, 1), "path")), "/a~1b");
     ck_assert_int_eq(proto_patch_apply(&doc, patch), 0);
     ck_assert(json_equal(doc, want));
     json_decref(patch);

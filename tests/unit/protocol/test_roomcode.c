@@ -57,8 +57,8 @@ START_TEST(test_parse_refuses)
 {
     char out[PROTO_ROOM_CODE_LEN + 1];
     static const char *const bad[] = {
-        "K7QF2U", "u00000", "K7QF2", "K7QF2MM", "", "------", "K7QF2!", "K7Q_F2",
-        "K7QF\t2M", "K7QF2\xc3\x89", "K7.QF2M", "K7QF2M\n",
+        "K7QF2U", "u00000", "K7QF2",    "K7QF2MM",       "",        "------",
+        "K7QF2!", "K7Q_F2", "K7QF\t2M", "K7QF2\xc3\x89", "K7.QF2M", "K7QF2M\n",
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         ck_assert_msg(proto_room_code_parse(bad[i], out) == -1, "accepted \"%s\"", bad[i]);

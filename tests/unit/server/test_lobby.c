@@ -248,8 +248,8 @@ START_TEST(join_by_typed_code_and_refusals)
     ck_assert_int_eq(call_create(&peers[0], 2, NULL), PROTO_OK);
     char typed[16];
     const char *code = room_code(&peers[0]);
-    snprintf(typed, sizeof(typed), "%c%c%c-%c%c %c", code[0] | 0x20, code[1] | 0x20,
-             code[2] | 0x20, code[3] | 0x20, code[4] | 0x20, code[5] | 0x20);
+    snprintf(typed, sizeof(typed), "%c%c%c-%c%c %c", code[0] | 0x20, code[1] | 0x20, code[2] | 0x20,
+             code[3] | 0x20, code[4] | 0x20, code[5] | 0x20);
     ck_assert_int_eq(call_join(&peers[1], typed, 0), PROTO_ERR_SEAT_TAKEN);
     ck_assert_int_eq(call_join(&peers[1], typed, -1), PROTO_OK);
     ck_assert_int_eq(json_integer_value(json_object_get(last_reply(&peers[1]), "seat")), 1);
@@ -381,8 +381,7 @@ START_TEST(resume_with_rev_sends_missed_diffs)
     ck_assert_int_eq(count_ev(&peers[4], "state"), 1);
 
     req = json_pack("{s:s}", "token", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
-    ck_assert_int_eq(run_op(lobby_resume, 0, &peers[2].peer, req, msg),
-                     PROTO_ERR_BAD_TOKEN);
+    ck_assert_int_eq(run_op(lobby_resume, 0, &peers[2].peer, req, msg), PROTO_ERR_BAD_TOKEN);
     json_decref(req);
 }
 END_TEST
@@ -392,7 +391,8 @@ START_TEST(bots_finish_and_record_replays)
     char msg[GAME_MSG_MAX];
     ck_assert_int_eq(call_create(&peers[0], 4, NULL), PROTO_OK);
     ck_assert_int_eq(call_start(&peers[0], true), PROTO_OK);
-    ck_assert_int_eq(run_op(lobby_record, ROOM, &peers[0].peer, NULL, msg), PROTO_ERR_GAME_NOT_OVER);
+    ck_assert_int_eq(run_op(lobby_record, ROOM, &peers[0].peer, NULL, msg),
+                     PROTO_ERR_GAME_NOT_OVER);
     /* Seat 0 (the human) moves first: nothing is due until it has. */
     ck_assert_uint_eq(lobby_next_due(lobby), UINT64_MAX);
     ck_assert_int_eq(call_act(&peers[0], 1, -1), PROTO_OK);
@@ -416,14 +416,17 @@ START_TEST(bots_finish_and_record_replays)
     ck_assert_int_eq(run_op(lobby_record, ROOM, &peers[0].peer, NULL, msg), PROTO_OK);
     json_t *rec = json_object_get(last_reply(&peers[0]), "record");
     ck_assert_str_eq(json_string_value(json_object_get(rec, "game")), "fake");
-    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(rec, "seats"), 1), "kind")), "bot");
+    ck_assert_str_eq(json_string_value(
+                         json_object_get(json_array_get(json_object_get(rec, "seats"), 1), "kind")),
+                     "bot");
     /* Replaying the record from its seed reaches the same end. */
     struct game_setup gs = {.nseats = 4};
     uint8_t commit[32];
     char hex[65];
     size_t bin_len;
-    ck_assert_int_eq(sodium_hex2bin(gs.seed, 32, json_string_value(json_object_get(rec, "seed")), 64,
-                                    NULL, &bin_len, NULL), 0);
+    ck_assert_int_eq(sodium_hex2bin(gs.seed, 32, json_string_value(json_object_get(rec, "seed")),
+                                    64, NULL, &bin_len, NULL),
+                     0);
     crypto_generichash(commit, 32, gs.seed, 32, NULL, 0);
     proto_hex(commit, 32, hex);
     ck_assert_str_eq(hex, json_string_value(json_object_get(peers[0].view, "seed_commit")));
@@ -436,7 +439,8 @@ START_TEST(bots_finish_and_record_replays)
     json_array_foreach(json_object_get(rec, "actions"), i, step) {
         ck_assert_int_eq(game_apply(&fake_game, st,
                                     (int)json_integer_value(json_object_get(step, "seat")),
-                                    json_object_get(step, "action"), &ge), GAME_OK);
+                                    json_object_get(step, "action"), &ge),
+                         GAME_OK);
     }
     json_t *again = fake_game.result(st);
     json_object_del(result, "seed");
@@ -525,8 +529,7 @@ struct tstore {
 
 static struct tstore store;
 
-static int ts_append(void *ctx, const char *code, const char *line, size_t len,
-                     uint64_t *ret_seq)
+static int ts_append(void *ctx, const char *code, const char *line, size_t len, uint64_t *ret_seq)
 {
     struct tstore *ts = ctx;
 
@@ -657,8 +660,7 @@ START_TEST(act_under_allocation_failures)
             track(&peers[i]);
             ck_assert_int_eq(peers[i].rev, rev + 1);
         }
-        ck_assert_int_eq(json_integer_value(json_object_get(peers[0].view, "total")),
-                         accepted + 1);
+        ck_assert_int_eq(json_integer_value(json_object_get(peers[0].view, "total")), accepted + 1);
         turn ^= 1;
         accepted++;
     }
