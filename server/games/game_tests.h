@@ -164,4 +164,12 @@ void game_tests_walk(const json_t *doc, bool is_patch, game_tests_visit_cb cb, v
 /* 1 when the JSON Pointer `path` is `prefix` or lies below it. */
 bool game_tests_under(const char *path, const char *prefix);
 
+/* For planted leaks: a one-operation patch adding `value` (stolen) at
+ * `path`. New reference, NULL on ENOMEM. */
+json_t *game_tests_patch_add(const char *path, json_t *value);
+
+/* For planted leaks: appends `value` (stolen) to the array `key` of the
+ * object `o`. 0, or -1 when there is no such array (value freed). */
+int game_tests_push(json_t *o, const char *key, json_t *value);
+
 #endif

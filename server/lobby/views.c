@@ -151,6 +151,16 @@ static json_t *part_build(const struct room *room, const struct view_part *p)
     return value;
 }
 
+/* Takes `value` and its canonical bytes `text` (both stolen) as the
+ * part's new value. */
+static void part_take(struct view_part *p, json_t *value, char *text, size_t len)
+{
+    part_clear(p);
+    p->value = value;
+    p->text = text;
+    p->len = len;
+}
+
 /* Takes `value` (stolen) as the part's new value with its canonical bytes. */
 static int part_set(struct view_part *p, json_t *value)
 {
@@ -161,10 +171,7 @@ static int part_set(struct view_part *p, json_t *value)
         json_decref(value);
         return -ENOMEM;
     }
-    part_clear(p);
-    p->value = value;
-    p->text = text;
-    p->len = len;
+    part_take(p, value, text, len);
     return 0;
 }
 
@@ -441,10 +448,7 @@ static int publish_public(struct room *room, uint64_t changed, json_t *patch)
             json_decref(value);
             return -ENOMEM;
         }
-        part_clear(p);
-        p->value = value;
-        p->text = text;
-        p->len = len;
+        part_take(p, value, text, len);
         if (i < first) {
             first = i;
         }

@@ -23,7 +23,6 @@
 #include "log.h"
 
 #define READ_BUF_SIZE 65536
-#define OUT_KEEP 4096 /* an output buffer up to this size is kept for the next turn */
 #define GRACE_MS 2000 /* a graceful close becomes a hard one after this */
 /* The end of each connection's write-queue bound is kept for the one error
  * line that tells a reader who is cut off why: other lines may fill the
@@ -91,13 +90,11 @@ static void outbuf_fini(struct outbuf *b)
     b->cap = 0;
 }
 
-/* Empties `b`, giving back its memory when it grew past OUT_KEEP. */
+/* Empties `b` and gives its memory back: an idle connection (most of
+ * them, at any time) holds no output buffer. */
 static void outbuf_reset(struct outbuf *b)
 {
-    if (b->cap > OUT_KEEP) {
-        outbuf_fini(b);
-    }
-    b->len = 0;
+    outbuf_fini(b);
 }
 
 /* Appends a copy of `len` bytes. Returns 0, or -ENOMEM with `b` unchanged. */

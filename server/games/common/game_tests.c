@@ -119,3 +119,19 @@ bool game_tests_under(const char *path, const char *prefix)
 
     return strncmp(path, prefix, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
+
+json_t *game_tests_patch_add(const char *path, json_t *value)
+{
+    return json_pack("[{s:s, s:s, s:o}]", "op", "add", "path", path, "value", value);
+}
+
+int game_tests_push(json_t *o, const char *key, json_t *value)
+{
+    json_t *a = json_object_get(o, key);
+
+    if (!json_is_array(a) || json_array_append_new(a, value) != 0) {
+        json_decref(value);
+        return -1;
+    }
+    return 0;
+}

@@ -553,25 +553,6 @@ enum plant {
     PLANT_COUNT,
 };
 
-/* A one-operation patch adding `value` (stolen) at `path`. */
-static json_t *patch_add(const char *path, json_t *value)
-{
-    return json_pack("[{s:s, s:s, s:o}]", "op", "add", "path", path, "value", value);
-}
-
-/* Appends `value` (stolen) to the array `key` of the object `o`; -1 when
- * there is no such array. */
-static int push_into(json_t *o, const char *key, json_t *value)
-{
-    json_t *a = json_object_get(o, key);
-
-    if (!json_is_array(a) || json_array_append_new(a, value) != 0) {
-        json_decref(value);
-        return -1;
-    }
-    return 0;
-}
-
 static int plant(const void *state, const void *memo, json_t *const *views, int which,
                  struct game_leak_plant *ret)
 {
@@ -601,18 +582,18 @@ static int plant(const void *state, const void *memo, json_t *const *views, int 
     case PLANT_HAND_IN_DISCARD:
         ret->what = "hand card in the discard";
         v = json_deep_copy(base);
-        rc = push_into(v, "discard", json_string(id));
+        rc = game_tests_push(v, "discard", json_string(id));
         break;
     case PLANT_HAND_IN_LOG:
         ret->what = "hand card named in the log";
         ret->seat = -1;
         v = json_deep_copy(views[0]);
-        rc = push_into(v, "log", json_sprintf("%s draws %s.", st->names[0], name));
+        rc = game_tests_push(v, "log", json_sprintf("%s draws %s.", st->names[0], name));
         break;
     case PLANT_OTHER_HAND_UNDER_YOU:
         ret->what = "other hand under you";
         v = json_deep_copy(base);
-        rc = push_into(json_object_get(v, "you"), "hand", json_string(id));
+        rc = game_tests_push(json_object_get(v, "you"), "hand", json_string(id));
         break;
     case PLANT_UNDOCUMENTED_YOU:
         ret->what = "undocumented you member";
@@ -651,18 +632,18 @@ static int plant(const void *state, const void *memo, json_t *const *views, int 
     case PLANT_DIFF_DISCARD:
         ret->what = "hand card added to the discard by a diff";
         ret->is_patch = true;
-        v = patch_add("/discard/-", json_string(id));
+        v = game_tests_patch_add("/discard/-", json_string(id));
         break;
     case PLANT_DIFF_LOG:
         ret->what = "hand card in a log line of a diff";
         ret->seat = -1;
         ret->is_patch = true;
-        v = patch_add("/log/0", json_sprintf("%s draws %s.", st->names[0], name));
+        v = game_tests_patch_add("/log/0", json_sprintf("%s draws %s.", st->names[0], name));
         break;
     case PLANT_DIFF_YOU_HAND:
         ret->what = "other hand in a diff under you";
         ret->is_patch = true;
-        v = patch_add("/you/hand/0", json_string(id));
+        v = game_tests_patch_add("/you/hand/0", json_string(id));
         break;
     case PLANT_DIFF_CARD_PATH: {
         ret->what = "card id in a diff path";

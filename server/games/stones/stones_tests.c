@@ -353,25 +353,6 @@ static json_t *deck_list(const struct stones_player *pl)
     return deck;
 }
 
-/* A one-operation patch adding `value` (stolen) at `path`. */
-static json_t *patch_add(const char *path, json_t *value)
-{
-    return json_pack("[{s:s, s:s, s:o}]", "op", "add", "path", path, "value", value);
-}
-
-/* Appends `value` (stolen) to the array `key` of the object `o`; -1 when
- * there is no such array. */
-static int push_into(json_t *o, const char *key, json_t *value)
-{
-    json_t *a = json_object_get(o, key);
-
-    if (!json_is_array(a) || json_array_append_new(a, value) != 0) {
-        json_decref(value);
-        return -1;
-    }
-    return 0;
-}
-
 static int plant(const void *state, const void *memo, json_t *const *views, int which,
                  struct game_leak_plant *ret)
 {
@@ -399,7 +380,7 @@ static int plant(const void *state, const void *memo, json_t *const *views, int 
     case PLANT_DECK_CARD_LOG:
         ret->what = "magic deck card in the log";
         v = json_deep_copy(base);
-        rc = push_into(v, "log", json_string(deck_card));
+        rc = game_tests_push(v, "log", json_string(deck_card));
         break;
     case PLANT_HIDDEN_ART_ID:
         ret->what = "hidden artifact id";
@@ -409,7 +390,7 @@ static int plant(const void *state, const void *memo, json_t *const *views, int 
     case PLANT_HIDDEN_ART_NAME:
         ret->what = "hidden artifact name";
         v = json_deep_copy(base);
-        rc = push_into(v, "log", json_sprintf("Next up: %s.", hidden->name));
+        rc = game_tests_push(v, "log", json_sprintf("Next up: %s.", hidden->name));
         break;
     case PLANT_OBJECTIVE: {
         int k = 1;
@@ -421,14 +402,14 @@ static int plant(const void *state, const void *memo, json_t *const *views, int 
         }
         ret->what = "unrevealed objective";
         v = json_deep_copy(base);
-        rc = push_into(v, "objectives", json_sprintf("O%d", k));
+        rc = game_tests_push(v, "objectives", json_sprintf("O%d", k));
         break;
     }
     case PLANT_REMOVED_RUNE:
         ret->what = "removed rune";
         v = json_deep_copy(base);
-        rc = push_into(json_object_get(json_object_get(v, "element"), "stacks"), "Metal",
-                       json_integer(st->rune_removed[STONES_Y]));
+        rc = game_tests_push(json_object_get(json_object_get(v, "element"), "stacks"), "Metal",
+                             json_integer(st->rune_removed[STONES_Y]));
         break;
     case PLANT_SPECTATOR_YOU:
         ret->what = "you for a spectator";
@@ -447,17 +428,17 @@ static int plant(const void *state, const void *memo, json_t *const *views, int 
         }
         ret->what = "deck card in a diff";
         ret->is_patch = true;
-        v = patch_add("/players/0/row/0", json_string(deck_card));
+        v = game_tests_patch_add("/players/0/row/0", json_string(deck_card));
         break;
     case PLANT_DIFF_HIDDEN_ART:
         ret->what = "hidden artifact in a diff";
         ret->is_patch = true;
-        v = patch_add("/artifacts/row/0", json_pack("{s:s}", "id", hidden->id));
+        v = game_tests_patch_add("/artifacts/row/0", json_pack("{s:s}", "id", hidden->id));
         break;
     case PLANT_DIFF_DECK_LIST:
         ret->what = "deck list in a diff";
         ret->is_patch = true;
-        v = patch_add("/players/0/deck", deck_list(p0));
+        v = game_tests_patch_add("/players/0/deck", deck_list(p0));
         break;
     default:
         return -1;
