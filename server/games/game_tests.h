@@ -164,6 +164,10 @@ void game_tests_walk(const json_t *doc, bool is_patch, game_tests_visit_cb cb, v
 /* 1 when the JSON Pointer `path` is `prefix` or lies below it. */
 bool game_tests_under(const char *path, const char *prefix);
 
+/* For secret_words: the words of a game's generator, as secret as the
+ * seed. Writes them to `ret_words` and returns how many. */
+int game_tests_rng_words(const struct game_rng *rng, uint64_t ret_words[GAME_TESTS_MAX_WORDS]);
+
 /* For planted leaks: a one-operation patch adding `value` (stolen) at
  * `path`. New reference, NULL on ENOMEM. */
 json_t *game_tests_patch_add(const char *path, json_t *value);

@@ -11,7 +11,7 @@ import tempfile
 import threading
 import time
 
-from harness import CONCLAVE, ServerTest, main
+from harness import CONCLAVE, ServerTest, main, wait_until
 
 
 class Player:
@@ -126,12 +126,9 @@ class Cli(ServerTest):
         p = Player(["--server", self.srv.addr, "--name", "Ann", "create", "stones", "--seats", "2",
                     "--bots"], self.env)
 
-        def wait_count(needle, n, timeout=20):
-            deadline = time.time() + timeout
-            while p.text().count(needle) < n:
-                self.assertLess(time.time(), deadline, "%r not seen %d times:\n%s"
-                                % (needle, n, p.text()[-3000:]))
-                time.sleep(0.02)
+        def wait_count(needle, n):
+            wait_until(lambda: p.text().count(needle) >= n,
+                       lambda: "%r not seen %d times:\n%s" % (needle, n, p.text()[-3000:]))
 
         def listed():
             n = p.text().count("#1 {")

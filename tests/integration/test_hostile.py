@@ -8,7 +8,7 @@ import random
 import socket
 import time
 
-from harness import LIVENESS, Client, Closed, ServerTest, main
+from harness import Client, Closed, ServerTest, main
 
 
 class Hostile(ServerTest):
@@ -24,11 +24,8 @@ class Hostile(ServerTest):
         return a
 
     def assert_prompt(self, c):
-        t0 = time.time()
-        c.ok("ping")
-        # A liveness bound, not a performance goal: loaded or not, the
-        # other room is answered.
-        self.assertLess(time.time() - t0, LIVENESS)
+        # The other room is answered: liveness, not speed.
+        c.answers()
 
     def test_connection_flood(self):
         a = self.watcher()

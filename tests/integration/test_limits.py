@@ -40,9 +40,7 @@ class Limits(ServerTest):
                 slow.sock.sendall(req)
         except OSError:
             pass
-        t0 = time.time()
-        fast.ok("ping")
-        self.assertLess(time.time() - t0, LIVENESS)
+        fast.answers()
         deadline = time.time() + 20
         cut = False
         while time.time() < deadline and not cut:
@@ -103,10 +101,9 @@ class Lifecycle(ServerTest):
     def test_sigterm_exits_quickly_and_cleanly(self):
         c = self.client()
         c.ok("create", game="stones", seats=2)
-        t0 = time.time()
         self.srv.proc.send_signal(signal.SIGTERM)
-        self.srv.proc.wait(5)
-        self.assertLess(time.time() - t0, LIVENESS)
+        # It stops by itself (a stuck one would not within LIVENESS).
+        self.srv.proc.wait(LIVENESS)
         self.assertEqual(self.srv.proc.returncode, 0)
 
     def test_sample_config_is_read(self):

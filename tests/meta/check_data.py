@@ -110,10 +110,13 @@ def judge(member, lines, strict_only=False):
     return problems, instrumented
 
 
-def compile_plain(entry, tmp):
-    """Compiles one compile_commands.json entry again without sanitizer
-    flags; returns the object's path."""
+def compile_argv(entry, sanitizers=False, source=True):
+    """The compile command of one compile_commands.json entry without its
+    output and dependency-file arguments, and without sanitizer flags
+    unless `sanitizers`; without `-c FILE` unless `source`."""
     argv = entry.get("arguments") or shlex.split(entry["command"])
+    if os.path.basename(argv[0]) in ("ccache", "sccache"):
+        argv = argv[1:]
     out, skip = [], False
     for a in argv:
         if skip:
@@ -122,9 +125,20 @@ def compile_plain(entry, tmp):
         if a in ("-o", "-MQ", "-MF", "-MT"):
             skip = True
             continue
-        if a in ("-MD", "-MMD") or a.startswith(("-fsanitize", "-fno-sanitize")):
+        if a in ("-MD", "-MMD"):
+            continue
+        if not source and (a == "-c" or a == entry["file"]):
+            continue
+        if not sanitizers and a.startswith(("-fsanitize", "-fno-sanitize")):
             continue
         out.append(a)
+    return out
+
+
+def compile_plain(entry, tmp):
+    """Compiles one compile_commands.json entry again without sanitizer
+    flags; returns the object's path."""
+    out = compile_argv(entry)
     obj = os.path.join(tmp, os.path.basename(entry["output"]))
     proc = subprocess.run(out + ["-o", obj], cwd=entry["directory"], stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, universal_newlines=True)

@@ -21,9 +21,9 @@ Usage: planted.py KIND --compdb compile_commands.json --source-root DIR
        [--game-common libgame_common.a] [--cc CC] [--nm NM] [--objdump OBJDUMP]
        [--clang-format PATH] [--python PYTHON]"""
 import argparse
+import check_data
 import json
 import os
-import shlex
 import shutil
 import subprocess
 import sys
@@ -113,22 +113,7 @@ def game_flags(compdb, sanitizers=True):
         parts = f.split(os.sep)
         if "games" in parts and parts[parts.index("games") + 1] not in ("common",) \
                 and len(parts) - parts.index("games") == 3:
-            argv = e.get("arguments") or shlex.split(e["command"])
-            if os.path.basename(argv[0]) in ("ccache", "sccache"):
-                argv = argv[1:]
-            out, skip = [], False
-            for a in argv:
-                if skip:
-                    skip = False
-                    continue
-                if a in ("-o", "-MQ", "-MF", "-MT"):
-                    skip = True
-                    continue
-                if a in ("-c", "-MD", "-MMD") or a == e["file"]:
-                    continue
-                if not sanitizers and a.startswith(("-fsanitize", "-fno-sanitize")):
-                    continue
-                out.append(a)
+            out = check_data.compile_argv(e, sanitizers=sanitizers, source=False)
             return e["directory"], out
     sys.exit("planted: no game source in %s" % compdb)
 

@@ -135,3 +135,13 @@ int game_tests_push(json_t *o, const char *key, json_t *value)
     }
     return 0;
 }
+
+int game_tests_rng_words(const struct game_rng *rng, uint64_t ret_words[GAME_TESTS_MAX_WORDS])
+{
+    int n = (int)(sizeof(rng->s) / sizeof(rng->s[0]));
+
+    for (int i = 0; i < n; i++) {
+        ret_words[i] = rng->s[i];
+    }
+    return n;
+}

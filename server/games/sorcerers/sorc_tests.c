@@ -486,10 +486,7 @@ static int secret_words(const void *state, uint64_t ret_words[GAME_TESTS_MAX_WOR
 {
     const struct sorc_state *st = state;
 
-    for (int i = 0; i < 4; i++) {
-        ret_words[i] = st->rng.s[i];
-    }
-    return 4;
+    return game_tests_rng_words(&st->rng, ret_words);
 }
 
 /* Kind 0: the deck order and the generator, which nobody may see. Kinds 1

@@ -777,26 +777,29 @@ static void free_all(int nseats, struct built *b)
     }
 }
 
+/* The setups the random playouts below go through: every variant, and
+ * every seat count and colour choice that changes the game's shape. */
+static const struct {
+    const char *opts;
+    int nseats;
+} games[] = {
+    {"{}", 2},
+    {"{}", 3},
+    {"{}", 4},
+    {"{\"variant\":\"novice\"}", 2},
+    {"{\"variant\":\"novice\"}", 4},
+    {"{\"variant\":\"cooperative\"}", 1},
+    {"{\"variant\":\"cooperative\",\"colours\":1}", 1},
+    {"{\"variant\":\"cooperative\"}", 3},
+    {"{\"variant\":\"cooperative\",\"colours\":2}", 2},
+};
+
 /* game.h changed(): over seeded random playouts of every variant, a clear
  * bit after an accepted action always means an equal section (or equal
  * "you" for every seat). The seating never changes, so neither does "you",
  * and a typical action leaves most sections alone. */
 START_TEST(test_changed_honest)
 {
-    static const struct {
-        const char *opts;
-        int nseats;
-    } games[] = {
-        {"{}", 2},
-        {"{}", 3},
-        {"{}", 4},
-        {"{\"variant\":\"novice\"}", 2},
-        {"{\"variant\":\"novice\"}", 4},
-        {"{\"variant\":\"cooperative\"}", 1},
-        {"{\"variant\":\"cooperative\",\"colours\":1}", 1},
-        {"{\"variant\":\"cooperative\"}", 3},
-        {"{\"variant\":\"cooperative\",\"colours\":2}", 2},
-    };
     const struct game_ops *g = &stones_game;
     long actions = 0;
     long rebuilt = 0;
@@ -958,18 +961,6 @@ static int same_set(const json_t *a, const json_t *b)
  * and paid steps the rules accept. The largest list seen is printed. */
 START_TEST(test_legal_small)
 {
-    static const struct {
-        const char *opts;
-        int nseats;
-    } games[] = {
-        {"{}", 2},
-        {"{}", 3},
-        {"{}", 4},
-        {"{\"variant\":\"novice\"}", 2},
-        {"{\"variant\":\"novice\"}", 4},
-        {"{\"variant\":\"cooperative\"}", 1},
-        {"{\"variant\":\"cooperative\"}", 3},
-    };
     const struct game_ops *g = &stones_game;
     size_t largest = 0;
     long positions = 0;
