@@ -8,8 +8,6 @@
  * hashes the same bytes.
  */
 #include <errno.h>
-#include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,85 +15,133 @@
 
 #include "proto.h"
 
-struct sbuf {
-    char *data;
-    size_t len;
-    size_t cap;
-};
-
 struct key_ref {
     const char *key;
     size_t len;
     json_t *value;
 };
 
-static int sbuf_reserve(struct sbuf *b, size_t n)
+/* ---- Text being built ---- */
+
+/* Room for n more bytes and the NUL; false (and t->err set) when none. */
+static bool text_reserve(struct proto_text *t, size_t n)
 {
-    if (n > SIZE_MAX - b->len - 1) {
-        return -ENOMEM;
+    if (t->err != 0) {
+        return false;
     }
-    size_t need = b->len + n + 1;
-    if (need <= b->cap) {
-        return 0;
+    if (n > SIZE_MAX / 4 - t->len) {
+        t->err = -ENOMEM;
+        return false;
     }
-    size_t cap = b->cap < 64 ? 64 : b->cap;
+    size_t need = t->len + n + 1;
+    if (need <= t->cap) {
+        return true;
+    }
+    size_t cap = t->cap < 256 ? 256 : t->cap;
     while (cap < need) {
-        cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+        cap *= 2;
     }
-    char *data = realloc(b->data, cap);
+    char *data = realloc(t->data, cap);
     if (data == NULL) {
-        return -ENOMEM;
+        t->err = -ENOMEM;
+        return false;
     }
-    b->data = data;
-    b->cap = cap;
-    return 0;
+    t->data = data;
+    t->cap = cap;
+    return true;
 }
 
-static int sbuf_put(struct sbuf *b, const char *s, size_t n)
+void proto_text_add(struct proto_text *t, const void *s, size_t n)
 {
-    int r = sbuf_reserve(b, n);
-    if (r < 0) {
-        return r;
+    if (!text_reserve(t, n)) {
+        return;
     }
-    memcpy(b->data + b->len, s, n);
-    b->len += n;
-    b->data[b->len] = '\0';
-    return 0;
+    memcpy(t->data + t->len, s, n);
+    t->len += n;
+    t->data[t->len] = '\0';
 }
 
-static int put_string(struct sbuf *b, const char *s, size_t n)
+void proto_text_str(struct proto_text *t, const char *s)
+{
+    proto_text_add(t, s, strlen(s));
+}
+
+void proto_text_int(struct proto_text *t, long long v)
+{
+    char num[24];
+    size_t n = 0;
+    /* The magnitude as unsigned, so that LLONG_MIN has one too. */
+    unsigned long long m = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+
+    do {
+        num[sizeof(num) - 1 - n++] = (char)('0' + m % 10);
+        m /= 10;
+    } while (m > 0);
+    if (v < 0) {
+        num[sizeof(num) - 1 - n++] = '-';
+    }
+    proto_text_add(t, num + sizeof(num) - n, n);
+}
+
+void proto_text_string(struct proto_text *t, const char *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
-    if (sbuf_put(b, "\"", 1) < 0) {
-        return -ENOMEM;
+    char *o;
+
+    /* At most six bytes per input byte, and the quotes. */
+    if (n > SIZE_MAX / 8 || !text_reserve(t, 6 * n + 2)) {
+        t->err = t->err ? t->err : -ENOMEM;
+        return;
     }
-    size_t run = 0;
+    o = t->data + t->len;
+    *o++ = '"';
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
-        char esc[6];
-        size_t elen = 0;
         if (c == '"' || c == '\\') {
-            esc[0] = '\\';
-            esc[1] = (char)c;
-            elen = 2;
+            *o++ = '\\';
+            *o++ = (char)c;
         } else if (c < 0x20) {
-            memcpy(esc, "\\u00", 4);
-            esc[4] = hex[c >> 4];
-            esc[5] = hex[c & 15];
-            elen = 6;
+            memcpy(o, "\\u00", 4);
+            o[4] = hex[c >> 4];
+            o[5] = hex[c & 15];
+            o += 6;
         } else {
-            continue;
+            *o++ = (char)c;
         }
-        if (sbuf_put(b, s + run, i - run) < 0 || sbuf_put(b, esc, elen) < 0) {
-            return -ENOMEM;
-        }
-        run = i + 1;
     }
-    if (sbuf_put(b, s + run, n - run) < 0 || sbuf_put(b, "\"", 1) < 0) {
-        return -ENOMEM;
-    }
-    return 0;
+    *o++ = '"';
+    *o = '\0';
+    t->len = (size_t)(o - t->data);
 }
+
+char *proto_text_take(struct proto_text *t, size_t max, size_t *ret_len)
+{
+    char *data;
+
+    /* An empty text still hands over its NUL. */
+    text_reserve(t, 0);
+    data = t->data;
+    if (t->err != 0 || t->len > max) {
+        free(data);
+        data = NULL;
+    } else {
+        *ret_len = t->len;
+    }
+    t->data = NULL;
+    t->len = t->cap = 0;
+    t->err = 0;
+    return data;
+}
+
+void proto_text_free(struct proto_text *t)
+{
+    free(t->data);
+    t->data = NULL;
+    t->len = t->cap = 0;
+    t->err = 0;
+}
+
+/* ---- Canonical form ---- */
 
 /* Byte order of keys: memcmp on the common length, shorter prefix first. */
 static int key_cmp(const void *pa, const void *pb)
@@ -110,108 +156,114 @@ static int key_cmp(const void *pa, const void *pb)
     return (a->len > b->len) - (a->len < b->len);
 }
 
-static int put_value(struct sbuf *b, const json_t *v);
+/* Objects up to this size sort their keys on the stack. */
+#define KEYS_ON_STACK 32
 
-static int put_object(struct sbuf *b, const json_t *v)
+static void put_object(struct proto_text *t, const json_t *v)
 {
     json_t *obj = (json_t *)v;
     size_t n = json_object_size(obj);
-    if (n == 0) {
-        return sbuf_put(b, "{}", 2);
-    }
-    struct key_ref *keys = malloc(n * sizeof(*keys));
-    if (keys == NULL) {
-        return -ENOMEM;
-    }
+    struct key_ref small[KEYS_ON_STACK];
+    struct key_ref *keys = small;
     size_t i = 0;
+
+    if (n == 0) {
+        proto_text_add(t, "{}", 2);
+        return;
+    }
+    if (n > KEYS_ON_STACK && !(keys = malloc(n * sizeof(*keys)))) {
+        t->err = t->err ? t->err : -ENOMEM;
+        return;
+    }
     for (void *it = json_object_iter(obj); it != NULL && i < n;
          it = json_object_iter_next(obj, it)) {
-        keys[i].key = json_object_iter_key(it);
-        keys[i].len = json_object_iter_key_len(it);
-        keys[i].value = json_object_iter_value(it);
-        i++;
+        struct key_ref k = {json_object_iter_key(it), json_object_iter_key_len(it),
+                            json_object_iter_value(it)};
+        /* Insertion sort: views hold small objects, mostly in order. */
+        size_t j = i++;
+        while (j > 0 && key_cmp(&keys[j - 1], &k) > 0) {
+            keys[j] = keys[j - 1];
+            j--;
+        }
+        keys[j] = k;
     }
-    qsort(keys, i, sizeof(*keys), key_cmp);
-    int r = sbuf_put(b, "{", 1);
-    for (size_t k = 0; r == 0 && k < i; k++) {
+    proto_text_add(t, "{", 1);
+    for (size_t k = 0; k < i && t->err == 0; k++) {
         if (k > 0) {
-            r = sbuf_put(b, ",", 1);
+            proto_text_add(t, ",", 1);
         }
-        if (r == 0) {
-            r = put_string(b, keys[k].key, keys[k].len);
-        }
-        if (r == 0) {
-            r = sbuf_put(b, ":", 1);
-        }
-        if (r == 0) {
-            r = put_value(b, keys[k].value);
-        }
+        proto_text_string(t, keys[k].key, keys[k].len);
+        proto_text_add(t, ":", 1);
+        proto_text_canonical(t, keys[k].value);
     }
-    if (r == 0) {
-        r = sbuf_put(b, "}", 1);
+    proto_text_add(t, "}", 1);
+    if (keys != small) {
+        free(keys);
     }
-    free(keys);
-    return r;
 }
 
-static int put_value(struct sbuf *b, const json_t *v)
+void proto_text_canonical(struct proto_text *t, const json_t *v)
 {
     switch (json_typeof(v)) {
     case JSON_OBJECT:
-        return put_object(b, v);
+        put_object(t, v);
+        return;
     case JSON_ARRAY: {
-        int r = sbuf_put(b, "[", 1);
         size_t n = json_array_size(v);
-        for (size_t i = 0; r == 0 && i < n; i++) {
+        proto_text_add(t, "[", 1);
+        for (size_t i = 0; i < n && t->err == 0; i++) {
             if (i > 0) {
-                r = sbuf_put(b, ",", 1);
+                proto_text_add(t, ",", 1);
             }
-            if (r == 0) {
-                r = put_value(b, json_array_get(v, i));
-            }
+            proto_text_canonical(t, json_array_get(v, i));
         }
-        return r == 0 ? sbuf_put(b, "]", 1) : r;
+        proto_text_add(t, "]", 1);
+        return;
     }
     case JSON_STRING:
-        return put_string(b, json_string_value(v), json_string_length(v));
-    case JSON_INTEGER: {
-        char num[32];
-        int n = snprintf(num, sizeof(num), "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-        if (n < 0 || (size_t)n >= sizeof(num)) {
-            return -EINVAL;
-        }
-        return sbuf_put(b, num, (size_t)n);
-    }
+        proto_text_string(t, json_string_value(v), json_string_length(v));
+        return;
+    case JSON_INTEGER:
+        proto_text_int(t, (long long)json_integer_value(v));
+        return;
     case JSON_TRUE:
-        return sbuf_put(b, "true", 4);
+        proto_text_add(t, "true", 4);
+        return;
     case JSON_FALSE:
-        return sbuf_put(b, "false", 5);
+        proto_text_add(t, "false", 5);
+        return;
     case JSON_NULL:
-        return sbuf_put(b, "null", 4);
+        proto_text_add(t, "null", 4);
+        return;
     case JSON_REAL:
     default:
-        return -EINVAL;
+        if (t->err == 0) {
+            t->err = -EINVAL;
+        }
+        return;
     }
 }
 
 char *proto_canonical(const json_t *v, size_t *ret_len)
 {
+    struct proto_text t = {0};
+    char *text;
+
     if (v == NULL) {
         errno = EINVAL;
         return NULL;
     }
-    struct sbuf b = {NULL, 0, 0};
-    int r = sbuf_reserve(&b, 0);
-    if (r == 0) {
-        r = put_value(&b, v);
-    }
-    if (r < 0) {
-        free(b.data);
-        errno = -r;
+    proto_text_canonical(&t, v);
+    if (t.err != 0) {
+        errno = -t.err;
+        proto_text_free(&t);
         return NULL;
     }
-    *ret_len = b.len;
-    return b.data;
+    text = proto_text_take(&t, SIZE_MAX, ret_len);
+    if (text == NULL) {
+        errno = ENOMEM;
+    }
+    return text;
 }
 
 void proto_hex(const uint8_t *bytes, size_t n, char *out)

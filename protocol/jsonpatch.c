@@ -66,9 +66,32 @@ static int path_push_index(struct path *p, size_t i)
 
 /* ---- Diff ---- */
 
-/* Appends {"op": op, "path": path, "value": copy of value?}. */
-static int emit(json_t *patch, const char *op, const struct path *p, const json_t *value)
+/* Where the ops of a diff go: jansson values appended to `patch`, or
+ * canonical text appended to `text`. */
+struct sink {
+    json_t *patch;
+    struct proto_text *text;
+};
+
+/* Appends {"op": op, "path": path, "value": value?} (the value copied). */
+static int emit(struct sink *k, const char *op, const struct path *p, const json_t *value)
 {
+    if (k->text != NULL) {
+        struct proto_text *t = k->text;
+        if (t->len > 0) {
+            proto_text_add(t, ",", 1);
+        }
+        proto_text_str(t, "{\"op\":\"");
+        proto_text_str(t, op);
+        proto_text_str(t, "\",\"path\":");
+        proto_text_string(t, p->len > 0 ? p->data : "", p->len);
+        if (value != NULL) {
+            proto_text_str(t, ",\"value\":");
+            proto_text_canonical(t, value);
+        }
+        proto_text_add(t, "}", 1);
+        return t->err;
+    }
     json_t *o = json_object();
     if (o == NULL) {
         return -ENOMEM;
@@ -79,10 +102,10 @@ static int emit(json_t *patch, const char *op, const struct path *p, const json_
         json_decref(o);
         return -ENOMEM;
     }
-    return json_array_append_new(patch, o) < 0 ? -ENOMEM : 0;
+    return json_array_append_new(k->patch, o) < 0 ? -ENOMEM : 0;
 }
 
-static int diff_value(json_t *patch, struct path *p, const json_t *a, const json_t *b);
+static int diff_value(struct sink *patch, struct path *p, const json_t *a, const json_t *b);
 
 /* True for two equal scalars (or the very same value). Containers are never
  * compared whole here: the diff walks into them once, so that comparing is
@@ -98,7 +121,7 @@ static bool same_scalar(const json_t *a, const json_t *b)
     return json_equal(a, b);
 }
 
-static int diff_object(json_t *patch, struct path *p, const json_t *a, const json_t *b)
+static int diff_object(struct sink *patch, struct path *p, const json_t *a, const json_t *b)
 {
     json_t *oa = (json_t *)a;
     json_t *ob = (json_t *)b;
@@ -181,7 +204,7 @@ static size_t head_shift(const json_t *a, const json_t *b)
     return 0;
 }
 
-static int diff_array(json_t *patch, struct path *p, const json_t *a, const json_t *b)
+static int diff_array(struct sink *patch, struct path *p, const json_t *a, const json_t *b)
 {
     size_t na = json_array_size(a);
     size_t nb = json_array_size(b);
@@ -238,7 +261,7 @@ static int diff_array(json_t *patch, struct path *p, const json_t *a, const json
     return r;
 }
 
-static int diff_value(json_t *patch, struct path *p, const json_t *a, const json_t *b)
+static int diff_value(struct sink *patch, struct path *p, const json_t *a, const json_t *b)
 {
     if (json_is_object(a) && json_is_object(b)) {
         return diff_object(patch, p, a, b);
@@ -252,7 +275,7 @@ static int diff_value(json_t *patch, struct path *p, const json_t *a, const json
     return emit(patch, "replace", p, b);
 }
 
-int proto_patch_diff_into(json_t *patch, const char *key, const json_t *a, const json_t *b)
+static int diff_member(struct sink *k, const char *key, const json_t *a, const json_t *b)
 {
     struct path p = {NULL, 0, 0};
     int r = 0;
@@ -264,15 +287,30 @@ int proto_patch_diff_into(json_t *patch, const char *key, const json_t *a, const
         if (a == NULL && b == NULL) {
             r = 0;
         } else if (a == NULL) {
-            r = emit(patch, "add", &p, b);
+            r = emit(k, "add", &p, b);
         } else if (b == NULL) {
-            r = emit(patch, "remove", &p, NULL);
+            r = emit(k, "remove", &p, NULL);
         } else {
-            r = diff_value(patch, &p, a, b);
+            r = diff_value(k, &p, a, b);
         }
     }
     free(p.data);
     return r;
+}
+
+int proto_patch_diff_into(json_t *patch, const char *key, const json_t *a, const json_t *b)
+{
+    struct sink k = {patch, NULL};
+
+    return diff_member(&k, key, a, b);
+}
+
+int proto_patch_diff_text(struct proto_text *out, const char *key, const json_t *a, const json_t *b)
+{
+    struct sink k = {NULL, out};
+    int r = diff_member(&k, key, a, b);
+
+    return r != 0 ? r : out->err;
 }
 
 json_t *proto_patch_diff(const json_t *a, const json_t *b)

@@ -156,6 +156,36 @@ int proto_name_check(const char *name, char *out, size_t outlen);
 /* Number of Unicode code points in a valid UTF-8 string. */
 size_t proto_utf8_len(const char *s);
 
+/* ---- Text being built ---- */
+
+/* A growable NUL-terminated buffer for lines and canonical forms. An add
+ * that fails records why in `err` (-ENOMEM, or -EINVAL for a value with no
+ * canonical form) and every later add does nothing, so a writer checks
+ * once, at the end. Zero-initialised means empty. */
+struct proto_text {
+    char *data;
+    size_t len;
+    size_t cap;
+    int err;
+};
+
+void proto_text_add(struct proto_text *t, const void *s, size_t n);
+void proto_text_str(struct proto_text *t, const char *s);
+void proto_text_int(struct proto_text *t, long long v);
+
+/* Appends `s` (n bytes) as a JSON string in the canonical form. */
+void proto_text_string(struct proto_text *t, const char *s, size_t n);
+
+/* Appends the canonical form of `v`. */
+void proto_text_canonical(struct proto_text *t, const json_t *v);
+
+/* Hands the bytes over (NUL-terminated, *ret_len set) and empties `t`;
+ * NULL (and `t` freed) when an add failed or the text is longer than
+ * `max` bytes. */
+char *proto_text_take(struct proto_text *t, size_t max, size_t *ret_len);
+
+void proto_text_free(struct proto_text *t);
+
 /* ---- RFC 6902 ---- */
 
 /* New reference: the JSON Patch (array) turning `a` into `b`. Objects are
@@ -172,6 +202,13 @@ json_t *proto_patch_diff(const json_t *a, const json_t *b);
  * window) becomes removes at index 0 and adds at its end. Returns 0 or
  * -ENOMEM (the patch may then hold some of the ops). */
 int proto_patch_diff_into(json_t *patch, const char *key, const json_t *a, const json_t *b);
+
+/* The same ops as proto_patch_diff_into, written as text into `out`: each
+ * op is a canonical JSON object, ops are separated by commas, and a comma
+ * goes before the first one when `out` is not empty. Returns 0, -ENOMEM or
+ * -EINVAL (a value with no canonical form). */
+int proto_patch_diff_text(struct proto_text *out, const char *key, const json_t *a,
+                          const json_t *b);
 
 /* Applies `patch` to `*doc` in place (it may replace the root). Supports
  * add, remove, replace, move, copy and test. Returns 0, -EINVAL for an

@@ -105,23 +105,26 @@ static void room_end(struct room *room, json_t *result, uint64_t now)
  * number, or another negative errno. */
 static int journal_act(struct room *room, int seat, const json_t *action)
 {
-    size_t len;
-    char *text = proto_canonical(action, &len);
+    struct proto_text t = {0};
     char *line;
+    size_t len;
     int rc;
 
-    if (!text) {
-        return errno == EINVAL ? -EDOM : -ENOMEM;
+    proto_text_str(&t, "{\"action\":");
+    proto_text_canonical(&t, action);
+    proto_text_str(&t, ",\"seat\":");
+    proto_text_int(&t, seat);
+    proto_text_str(&t, ",\"t\":\"act\"}");
+    if (t.err == -EINVAL) {
+        proto_text_free(&t);
+        return -EDOM;
     }
-    line = malloc(len + 64);
+    line = proto_text_take(&t, SIZE_MAX, &len);
     if (!line) {
-        free(text);
         return -ENOMEM;
     }
-    rc = snprintf(line, len + 64, "{\"action\":%s,\"seat\":%d,\"t\":\"act\"}", text, seat);
-    rc = lobby__journal_text(room, line, (size_t)rc);
+    rc = lobby__journal_text(room, line, len);
     free(line);
-    free(text);
     return rc;
 }
 
@@ -216,38 +219,37 @@ int lobby_legal(struct lobby *lobby, struct lobby_peer *peer, const struct lobby
 {
     struct room *room = peer->room;
     struct seat *s = &room->seats[peer->seat];
-    char head[64];
-    char *re = NULL;
+    struct proto_text t = {0};
     char *line;
     size_t len;
-    int n;
 
     if (!seat_legal(room, peer->seat)) {
         return PROTO_ERR_INTERNAL;
     }
     if (!s->legal_text) {
-        s->legal_text = json_dumps(s->legal, JSON_COMPACT);
+        s->legal_text = proto_canonical(s->legal, &s->legal_len);
         if (!s->legal_text) {
             return PROTO_ERR_INTERNAL;
         }
-        s->legal_len = strlen(s->legal_text);
     }
     /* The reply is written around the list's cached text. */
-    if (req->id && !(re = json_dumps(req->id, JSON_COMPACT | JSON_ENCODE_ANY))) {
+    proto_text_add(&t, "{", 1);
+    if (req->id) {
+        proto_text_str(&t, "\"re\":");
+        lobby__id_add(&t, req->id);
+        proto_text_add(&t, ",", 1);
+    }
+    proto_text_str(&t, "\"ok\":true,\"rev\":");
+    proto_text_int(&t, (long long)room->rev);
+    proto_text_str(&t, ",\"actions\":");
+    proto_text_add(&t, s->legal_text, s->legal_len);
+    proto_text_add(&t, "}\n", 2);
+    line = proto_text_take(&t, PROTO_OUT_LINE_MAX, &len);
+    if (!line) {
         return PROTO_ERR_INTERNAL;
     }
-    n = snprintf(head, sizeof(head),
-                 ",\"ok\":true,\"rev\":%lld,\"actions\":", (long long)room->rev);
-    len = 1 + (re ? 5 + strlen(re) : 0) + (size_t)n + s->legal_len + 2;
-    if (len > PROTO_OUT_LINE_MAX || !(line = malloc(len + 1))) {
-        free(re);
-        return PROTO_ERR_INTERNAL;
-    }
-    snprintf(line, len + 1, "{%s%s%s%s}\n", re ? "\"re\":" : "", re ? re : "", re ? head : head + 1,
-             s->legal_text);
-    lobby__out(room, peer, line, strlen(line));
+    lobby__out(room, peer, line, len);
     free(line);
-    free(re);
     (void)lobby;
     return PROTO_OK;
 }

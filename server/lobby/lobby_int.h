@@ -136,6 +136,9 @@ void lobby__reply_bare(struct room *room, struct lobby_peer *peer, const json_t 
  * reply of every action. Closes the peer when it cannot be built. */
 void lobby__reply_rev(struct room *room, struct lobby_peer *peer, const json_t *id, int64_t rev);
 
+/* Appends a request's id (any JSON value) as text. */
+void lobby__id_add(struct proto_text *t, const json_t *id);
+
 /* Sends one line, or one message (borrowed), to every member. */
 void lobby__broadcast_line(struct room *room, const char *line, size_t len);
 void lobby__broadcast(struct room *room, const json_t *msg);

@@ -135,38 +135,45 @@ void lobby__reply_ok(struct room *room, struct lobby_peer *peer, const json_t *i
     json_decref(fields);
 }
 
+void lobby__id_add(struct proto_text *t, const json_t *id)
+{
+    char *re;
+
+    if (json_is_integer(id) || json_is_string(id)) {
+        proto_text_canonical(t, id);
+    } else if ((re = json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY))) {
+        proto_text_str(t, re);
+        free(re);
+    } else {
+        t->err = -ENOMEM;
+    }
+}
+
 void lobby__reply_rev(struct room *room, struct lobby_peer *peer, const json_t *id, int64_t rev)
 {
-    char head[96] = "";
-    char *re = NULL;
+    struct proto_text t = {0};
     char *line;
     size_t n;
 
     if (!peer) {
         return;
     }
-    if (json_is_integer(id)) {
-        snprintf(head, sizeof(head), "%lld", (long long)json_integer_value(id));
-    } else if (id && !(re = json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY))) {
-        peer->close(peer);
-        return;
-    }
-    n = (re ? strlen(re) : strlen(head)) + 64;
-    line = malloc(n);
-    if (!line) {
-        free(re);
-        peer->close(peer);
-        return;
-    }
     if (id) {
-        n = (size_t)snprintf(line, n, "{\"re\":%s,\"ok\":true,\"rev\":%lld}\n", re ? re : head,
-                             (long long)rev);
+        proto_text_str(&t, "{\"re\":");
+        lobby__id_add(&t, id);
+        proto_text_str(&t, ",\"ok\":true,\"rev\":");
     } else {
-        n = (size_t)snprintf(line, n, "{\"ok\":true,\"rev\":%lld}\n", (long long)rev);
+        proto_text_str(&t, "{\"ok\":true,\"rev\":");
+    }
+    proto_text_int(&t, (long long)rev);
+    proto_text_add(&t, "}\n", 2);
+    line = proto_text_take(&t, PROTO_OUT_LINE_MAX, &n);
+    if (!line) {
+        peer->close(peer);
+        return;
     }
     lobby__out(room, peer, line, n);
     free(line);
-    free(re);
 }
 
 /* Sends {"re": id, "ok": true}. */

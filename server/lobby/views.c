@@ -17,7 +17,6 @@
 #include "lobby_int.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,53 +24,6 @@
 
 _Static_assert(sizeof(crypto_generichash_state) <= LOBBY_HASH_STATE,
                "room_view.hash holds a generichash state");
-
-/* ---- A growable line ---- */
-
-struct text {
-    char *data;
-    size_t len, cap;
-    bool failed;
-};
-
-static void text_add(struct text *t, const char *s, size_t n)
-{
-    if (t->failed) {
-        return;
-    }
-    if (t->len + n + 1 > t->cap) {
-        size_t cap = t->cap ? t->cap : 256;
-        while (cap < t->len + n + 1) {
-            cap *= 2;
-        }
-        char *d = realloc(t->data, cap);
-        if (!d) {
-            t->failed = true;
-            return;
-        }
-        t->data = d;
-        t->cap = cap;
-    }
-    memcpy(t->data + t->len, s, n);
-    t->len += n;
-    t->data[t->len] = '\0';
-}
-
-static void text_str(struct text *t, const char *s)
-{
-    text_add(t, s, strlen(s));
-}
-
-/* Hands the line over (NULL when building it failed or it is too long). */
-static char *text_take(struct text *t, size_t *ret_len)
-{
-    if (t->failed || t->len > PROTO_OUT_LINE_MAX) {
-        free(t->data);
-        return NULL;
-    }
-    *ret_len = t->len;
-    return t->data;
-}
 
 /* ---- Parts ---- */
 
@@ -176,11 +128,11 @@ static int part_set(struct view_part *p, json_t *value)
 }
 
 /* "\"key\":" in canonical form: keys are the game's plain identifiers. */
-static void key_add(struct text *t, const char *key)
+static void key_add(struct proto_text *t, const char *key)
 {
-    text_add(t, "\"", 1);
-    text_str(t, key);
-    text_add(t, "\":", 2);
+    proto_text_add(t, "\"", 1);
+    proto_text_str(t, key);
+    proto_text_add(t, "\":", 2);
 }
 
 /* Rehashes the public part from part `from` on (0: all of it). */
@@ -197,11 +149,12 @@ static void hash_public(struct room *room, size_t from)
     }
     for (size_t i = from; i < v->nparts; i++) {
         const struct view_part *p = &v->parts[i];
-        char head[80];
-        int n;
+        size_t klen = strlen(p->key);
         memcpy(v->hash[i], &st, sizeof(st));
-        n = snprintf(head, sizeof(head), "%s\"%s\":", i ? "," : "", p->key);
-        crypto_generichash_update(&st, (const unsigned char *)head, (size_t)n);
+        /* ",\"key\":" (no comma before the first) */
+        crypto_generichash_update(&st, (const unsigned char *)",\"" + (i == 0), i ? 2 : 1);
+        crypto_generichash_update(&st, (const unsigned char *)p->key, klen);
+        crypto_generichash_update(&st, (const unsigned char *)"\":", 2);
         crypto_generichash_update(&st, (const unsigned char *)p->text, p->len);
     }
     memcpy(v->hash[v->nparts], &st, sizeof(st));
@@ -274,34 +227,44 @@ int lobby__views_build(struct room *room)
 
 /* ---- State events ---- */
 
+/* {"ev":"<ev>","room":"<code>","rev":<rev> */
+static void event_head(struct proto_text *t, const struct room *room, const char *ev)
+{
+    proto_text_str(t, "{\"ev\":\"");
+    proto_text_str(t, ev);
+    proto_text_str(t, "\",\"room\":\"");
+    proto_text_str(t, room->code);
+    proto_text_str(t, "\",\"rev\":");
+    proto_text_int(t, (long long)room->rev);
+}
+
 /* The `state` line of one recipient (`s` NULL: spectator). Malloc'ed. */
 static char *state_line(const struct room *room, const struct seat *s, int seat, size_t *ret_len)
 {
     const struct room_view *v = &room->view;
     char hash[PROTO_HASH_HEX_LEN + 1];
-    char head[160];
-    struct text t = {0};
+    struct proto_text t = {0};
 
-    snprintf(head, sizeof(head),
-             "{\"ev\":\"state\",\"room\":\"%s\",\"rev\":%lld,\"seat\":%d,\"view\":{", room->code,
-             (long long)room->rev, seat);
-    text_str(&t, head);
+    event_head(&t, room, "state");
+    proto_text_str(&t, ",\"seat\":");
+    proto_text_int(&t, seat);
+    proto_text_str(&t, ",\"view\":{");
     for (size_t i = 0; i < v->nparts; i++) {
         if (i) {
-            text_add(&t, ",", 1);
+            proto_text_add(&t, ",", 1);
         }
         key_add(&t, v->parts[i].key);
-        text_add(&t, v->parts[i].text, v->parts[i].len);
+        proto_text_add(&t, v->parts[i].text, v->parts[i].len);
     }
     if (s) {
-        text_add(&t, ",\"you\":", 7);
-        text_add(&t, s->you_text, s->you_len);
+        proto_text_add(&t, ",\"you\":", 7);
+        proto_text_add(&t, s->you_text, s->you_len);
     }
     hash_finish(room, s, hash);
-    text_str(&t, "},\"hash\":\"");
-    text_str(&t, hash);
-    text_str(&t, "\"}\n");
-    return text_take(&t, ret_len);
+    proto_text_str(&t, "},\"hash\":\"");
+    proto_text_str(&t, hash);
+    proto_text_str(&t, "\"}\n");
+    return proto_text_take(&t, PROTO_OUT_LINE_MAX, ret_len);
 }
 
 void lobby__views_send_state(struct room *room, struct lobby_peer *peer)
@@ -351,49 +314,25 @@ static void hist_clear(struct seat *s)
     }
 }
 
-/* The ops of `patch` as text without the brackets ("" when empty). */
-static char *ops_text(const json_t *patch, size_t *ret_len)
-{
-    char *all;
-    size_t n;
-
-    if (json_array_size(patch) == 0) {
-        all = strdup("");
-        *ret_len = 0;
-        return all;
-    }
-    all = json_dumps(patch, JSON_COMPACT);
-    if (!all) {
-        return NULL;
-    }
-    n = strlen(all);
-    memmove(all, all + 1, n - 2);
-    all[n - 2] = '\0';
-    *ret_len = n - 2;
-    return all;
-}
-
 /* The `diff` line of one recipient from the shared public ops and its own. */
 static char *diff_line(const struct room *room, const struct seat *s, const char *pub,
                        size_t pub_len, const char *own, size_t own_len, size_t *ret_len)
 {
     char hash[PROTO_HASH_HEX_LEN + 1];
-    char head[128];
-    struct text t = {0};
+    struct proto_text t = {0};
 
-    snprintf(head, sizeof(head), "{\"ev\":\"diff\",\"room\":\"%s\",\"rev\":%lld,\"patch\":[",
-             room->code, (long long)room->rev);
-    text_str(&t, head);
-    text_add(&t, pub, pub_len);
+    event_head(&t, room, "diff");
+    proto_text_str(&t, ",\"patch\":[");
+    proto_text_add(&t, pub, pub_len);
     if (pub_len && own_len) {
-        text_add(&t, ",", 1);
+        proto_text_add(&t, ",", 1);
     }
-    text_add(&t, own, own_len);
+    proto_text_add(&t, own, own_len);
     hash_finish(room, s, hash);
-    text_str(&t, "],\"hash\":\"");
-    text_str(&t, hash);
-    text_str(&t, "\"}\n");
-    return text_take(&t, ret_len);
+    proto_text_str(&t, "],\"hash\":\"");
+    proto_text_str(&t, hash);
+    proto_text_str(&t, "\"}\n");
+    return proto_text_take(&t, PROTO_OUT_LINE_MAX, ret_len);
 }
 
 /* Everyone lost track (out of memory): the cache is dropped and every
@@ -417,8 +356,8 @@ static void publish_failed(struct room *room)
     }
 }
 
-/* Rebuilds the parts `changed` names; appends their ops to `patch`. */
-static int publish_public(struct room *room, uint64_t changed, json_t *patch)
+/* Rebuilds the parts `changed` names; writes their ops to `patch`. */
+static int publish_public(struct room *room, uint64_t changed, struct proto_text *patch)
 {
     struct room_view *v = &room->view;
     size_t first = v->nparts;
@@ -443,7 +382,7 @@ static int publish_public(struct room *room, uint64_t changed, json_t *patch)
             json_decref(value);
             continue;
         }
-        if (proto_patch_diff_into(patch, p->key, p->value, value) != 0) {
+        if (proto_patch_diff_text(patch, p->key, p->value, value) != 0) {
             free(text);
             json_decref(value);
             return -ENOMEM;
@@ -464,29 +403,25 @@ static char *publish_seat(struct room *room, int i, uint64_t changed, const char
                           size_t pub_len, size_t *ret_len)
 {
     struct seat *s = &room->seats[i];
-    json_t *own = json_array();
-    char *own_text = NULL;
+    struct proto_text own = {0};
     char *line = NULL;
-    size_t own_len = 0;
 
-    if (!own) {
-        return NULL;
-    }
     if (changed & GAME_CHANGED_YOU) {
         json_t *you = room->game->you(room->state, i);
         size_t len;
         char *text = you ? proto_canonical(you, &len) : NULL;
         if (!text) {
             json_decref(you);
-            goto out;
+            return NULL;
         }
         if (len == s->you_len && memcmp(text, s->you_text, len) == 0) {
             free(text);
             json_decref(you);
-        } else if (proto_patch_diff_into(own, "you", s->you, you) != 0) {
+        } else if (proto_patch_diff_text(&own, "you", s->you, you) != 0) {
             free(text);
             json_decref(you);
-            goto out;
+            proto_text_free(&own);
+            return NULL;
         } else {
             json_decref(s->you);
             free(s->you_text);
@@ -495,21 +430,15 @@ static char *publish_seat(struct room *room, int i, uint64_t changed, const char
             s->you_len = len;
         }
     }
-    own_text = ops_text(own, &own_len);
-    if (own_text) {
-        line = diff_line(room, s, pub, pub_len, own_text, own_len, ret_len);
-    }
-out:
-    free(own_text);
-    json_decref(own);
+    line = diff_line(room, s, pub, pub_len, own.data ? own.data : "", own.len, ret_len);
+    proto_text_free(&own);
     return line;
 }
 
 void lobby__views_publish(struct room *room, uint64_t changed)
 {
-    json_t *patch;
-    char *pub = NULL;
-    size_t pub_len = 0;
+    struct proto_text patch = {0};
+    const char *pub;
 
     if (!room->view.valid) {
         /* Nothing to diff from: everyone gets the whole view. */
@@ -528,13 +457,12 @@ void lobby__views_publish(struct room *room, uint64_t changed)
         }
         return;
     }
-    patch = json_array();
-    if (!patch || publish_public(room, changed, patch) != 0 || !(pub = ops_text(patch, &pub_len))) {
-        json_decref(patch);
+    if (publish_public(room, changed, &patch) != 0 || patch.err != 0) {
+        proto_text_free(&patch);
         publish_failed(room);
         return;
     }
-    json_decref(patch);
+    pub = patch.data ? patch.data : "";
     for (int i = 0; i < room->nseats; i++) {
         struct seat *s = &room->seats[i];
         char *line;
@@ -551,9 +479,9 @@ void lobby__views_publish(struct room *room, uint64_t changed)
             }
             continue;
         }
-        line = publish_seat(room, i, changed, pub, pub_len, &len);
+        line = publish_seat(room, i, changed, pub, patch.len, &len);
         if (!line) {
-            free(pub);
+            proto_text_free(&patch);
             publish_failed(room);
             return;
         }
@@ -562,9 +490,9 @@ void lobby__views_publish(struct room *room, uint64_t changed)
     }
     if (room->nspecs > 0) {
         size_t len;
-        char *line = diff_line(room, NULL, pub, pub_len, "", 0, &len);
+        char *line = diff_line(room, NULL, pub, patch.len, "", 0, &len);
         if (!line) {
-            free(pub);
+            proto_text_free(&patch);
             publish_failed(room);
             return;
         }
@@ -573,7 +501,7 @@ void lobby__views_publish(struct room *room, uint64_t changed)
         }
         free(line);
     }
-    free(pub);
+    proto_text_free(&patch);
 }
 
 /* ---- Seats ---- */

@@ -5,6 +5,7 @@
  * against values computed outside this code base.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +63,19 @@ START_TEST(test_nested)
                     "{\"y\":{\"d\":{\"c\":-1}},\"z\":[{\"a\":[true,false,null],\"b\":1},[],{}]}");
     check_canonical("[-9223372036854775808,9223372036854775807,0]",
                     "[-9223372036854775808,9223372036854775807,0]");
+    /* More keys than are sorted on the stack, given in reverse. */
+    char in[1024] = "{";
+    char want[1024] = "{";
+    for (int i = 0; i < 40; i++) {
+        char kv[32];
+        snprintf(kv, sizeof(kv), "%s\"k%02d\":%d", i ? "," : "", 39 - i, 39 - i);
+        strcat(in, kv);
+        snprintf(kv, sizeof(kv), "%s\"k%02d\":%d", i ? "," : "", i, i);
+        strcat(want, kv);
+    }
+    strcat(in, "}");
+    strcat(want, "}");
+    check_canonical(in, want);
     check_canonical("\"\"", "\"\"");
     check_canonical("null", "null");
 }

@@ -326,6 +326,35 @@ START_TEST(test_diff_into_member)
 }
 END_TEST
 
+/* The text form: ops after what the text already holds get a comma; a
+ * member that did not change writes nothing; paths are escaped. */
+START_TEST(test_diff_text_member)
+{
+    struct proto_text t = {0};
+    json_t *a = load("{\"x\":1,\"y\":[\"a\\\"b\"]}");
+    json_t *b = load("{\"x\":2,\"y\":[\"a\\\"b\",\"c\"]}");
+    json_t *real = load("[2.5]");
+
+    ck_assert_int_eq(proto_patch_diff_text(&t, "board", a, b), 0);
+    ck_assert_str_eq(t.data, "{\"op\":\"replace\",\"path\":\"/board/x\",\"value\":2},"
+                             "{\"op\":\"add\",\"path\":\"/board/y/1\",\"value\":\"c\"}");
+    size_t len = t.len;
+    ck_assert_int_eq(proto_patch_diff_text(&t, "same", b, b), 0);
+    ck_assert_uint_eq(t.len, len);
+    ck_assert_int_eq(proto_patch_diff_text(&t, "a/b~", NULL, a), 0);
+    ck_assert_str_eq(t.data + len, ",{\"op\":\"add\",\"path\":\"/a~1b~0\",\"value\":"
+                                   "{\"x\":1,\"y\":[\"a\\\"b\"]}}");
+    /* A value with no canonical form fails the text, whatever follows. */
+    ck_assert_int_eq(proto_patch_diff_text(&t, "r", NULL, real), -EINVAL);
+    ck_assert_int_eq(proto_patch_diff_text(&t, "n", NULL, a), -EINVAL);
+    size_t got;
+    ck_assert_ptr_null(proto_text_take(&t, SIZE_MAX, &got));
+    json_decref(a);
+    json_decref(b);
+    json_decref(real);
+}
+END_TEST
+
 /* ---- Allocation failures ---- */
 
 START_TEST(test_out_of_memory)
@@ -490,6 +519,25 @@ static void mutate(json_t *c)
     }
 }
 
+/* proto_patch_diff_text's ops, read back as a JSON array. */
+static json_t *diff_as_text(const json_t *a, const json_t *b)
+{
+    struct proto_text ops = {0};
+    struct proto_text all = {0};
+    json_t *v;
+
+    ck_assert_int_eq(proto_patch_diff_text(&ops, NULL, a, b), 0);
+    proto_text_add(&all, "[", 1);
+    proto_text_add(&all, ops.data ? ops.data : "", ops.len);
+    proto_text_add(&all, "]", 1);
+    ck_assert_int_eq(all.err, 0);
+    v = json_loads(all.data, 0, NULL);
+    ck_assert_ptr_nonnull(v);
+    proto_text_free(&ops);
+    proto_text_free(&all);
+    return v;
+}
+
 START_TEST(test_property_roundtrip)
 {
     rng_state = 0x0123456789abcdefull;
@@ -521,6 +569,10 @@ START_TEST(test_property_roundtrip)
             char *sp = json_dumps(patch, JSON_COMPACT);
             ck_abort_msg("iteration %d: a=%s b=%s patch=%s", iter, sa, sb, sp);
         }
+        /* The text form holds the very same ops. */
+        json_t *as_text = diff_as_text(a, b);
+        ck_assert(json_equal(as_text, patch));
+        json_decref(as_text);
         /* Equal documents diff to nothing; different ones never do. */
         json_t *same = proto_patch_diff(b, work);
         ck_assert_ptr_nonnull(same);
@@ -554,6 +606,7 @@ int main(void)
         {"diff_arrays", test_diff_arrays},
         {"diff_sliding_window", test_diff_sliding_window},
         {"diff_into_member", test_diff_into_member},
+        {"diff_text_member", test_diff_text_member},
         {"out_of_memory", test_out_of_memory},
         {"property_roundtrip", test_property_roundtrip},
     };
