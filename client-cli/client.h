@@ -62,6 +62,11 @@ int cli_view_event(struct cli_view *v, const json_t *ev);
 
 void cli_view_fini(struct cli_view *v);
 
+/* Replaces, in every string of `v` (in place), each control character
+ * (C0, DEL, C1) by a space: what a peer wrote never reaches a terminal
+ * raw. */
+void cli_clean(json_t *v);
+
 /* Saves / loads the resume token in $XDG_STATE_HOME/conclave/session.json
  * (default ~/.local/state/conclave). */
 int cli_token_save(const char *server, const char *room, int seat, const char *token);

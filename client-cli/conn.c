@@ -250,6 +250,34 @@ int cli_view_event(struct cli_view *v, const json_t *ev)
     return 0;
 }
 
+void cli_clean(json_t *v)
+{
+    size_t i;
+    const char *key;
+    json_t *item;
+
+    if (json_is_string(v)) {
+        size_t n = json_string_length(v);
+        char *out = malloc(n + 1);
+        if (out) {
+            size_t len = proto_clean_text(json_string_value(v), n, out);
+            /* Only a string that needed it is replaced. */
+            if (len != n || memcmp(out, json_string_value(v), n) != 0) {
+                json_string_setn_nocheck(v, out, len);
+            }
+            free(out);
+        }
+    } else if (json_is_array(v)) {
+        json_array_foreach(v, i, item) {
+            cli_clean(item);
+        }
+    } else if (json_is_object(v)) {
+        json_object_foreach(v, key, item) {
+            cli_clean(item);
+        }
+    }
+}
+
 void cli_view_fini(struct cli_view *v)
 {
     json_decref(v->view);

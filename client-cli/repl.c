@@ -117,16 +117,24 @@ static void draw_view(struct repl *r)
     if (!r->v.view) {
         return;
     }
+    /* The kept view stays as sent (its hash checks the next diff); what
+     * is drawn is a cleaned copy. */
+    json_t *view = json_deep_copy(r->v.view);
+    if (!view) {
+        return;
+    }
+    cli_clean(view);
     printf("\n---- %s  rev %ld ----\n", r->v.game, r->v.rev);
     if (ro) {
-        ro->draw(stdout, r->v.view, r->v.seat, &r->st);
+        ro->draw(stdout, view, r->v.seat, &r->st);
     } else {
-        char *s = json_dumps(r->v.view, JSON_INDENT(2) | JSON_SORT_KEYS);
+        char *s = json_dumps(view, JSON_INDENT(2) | JSON_SORT_KEYS);
         if (s) {
             puts(s);
         }
         free(s);
     }
+    json_decref(view);
     fflush(stdout);
 }
 
@@ -188,6 +196,7 @@ static void on_message(struct repl *r, json_t *msg)
                 printf("cannot write %s\n", record_path);
             }
         }
+        cli_clean(msg);
         on_reply(r, msg);
         return;
     }
@@ -200,7 +209,11 @@ static void on_message(struct repl *r, json_t *msg)
         send_req(r, "sync", NULL);
         return;
     }
+    /* Shown from here on: cleaned (the kept view was taken above). */
+    cli_clean(msg);
+    ev = json_string_value(json_object_get(msg, "ev"));
     if (strcmp(ev, "room") == 0) {
+        cli_clean(r->v.room_ev);
         draw_room(r);
     } else if (strcmp(ev, "state") == 0 || strcmp(ev, "diff") == 0) {
         draw_view(r);

@@ -233,6 +233,30 @@ void proto_request_fini(struct proto_request *req)
 /* New reference: a string holding `text` with every control character
  * (newlines included) replaced by a space and every byte that is not valid
  * UTF-8 replaced by '?'. NULL on ENOMEM. */
+size_t proto_clean_text(const char *in, size_t n, char *out)
+{
+    const unsigned char *s = (const unsigned char *)in;
+    size_t o = 0;
+
+    for (size_t i = 0; i < n;) {
+        uint32_t cp = 0;
+        size_t step = utf8_decode(s + i, n - i, &cp);
+        if (step == 0) {
+            out[o++] = '?';
+            i++;
+        } else if (is_control(cp)) {
+            out[o++] = ' ';
+            i += step;
+        } else {
+            memcpy(out + o, s + i, step);
+            o += step;
+            i += step;
+        }
+    }
+    out[o] = '\0';
+    return o;
+}
+
 static json_t *clean_string(const char *text)
 {
     size_t n = strlen(text);
@@ -240,23 +264,7 @@ static json_t *clean_string(const char *text)
     if (copy == NULL) {
         return NULL;
     }
-    const unsigned char *s = (const unsigned char *)text;
-    size_t o = 0;
-    for (size_t i = 0; i < n;) {
-        uint32_t cp = 0;
-        size_t step = utf8_decode(s + i, n - i, &cp);
-        if (step == 0) {
-            copy[o++] = '?';
-            i++;
-        } else if (is_control(cp)) {
-            copy[o++] = ' ';
-            i += step;
-        } else {
-            memcpy(copy + o, s + i, step);
-            o += step;
-            i += step;
-        }
-    }
+    size_t o = proto_clean_text(text, n, copy);
     json_t *str = json_stringn(copy, o);
     free(copy);
     return str;

@@ -153,6 +153,12 @@ char *proto_line_dump(const json_t *msg, size_t *ret_len);
  * to out (outlen >= 129). Returns 0 or -1. */
 int proto_name_check(const char *name, char *out, size_t outlen);
 
+/* Copies `in` (n bytes) to `out` (room for n + 1 bytes), NUL-terminated,
+ * with every control character (C0, DEL and C1, newlines among them)
+ * replaced by a space and every byte that is not valid UTF-8 by '?'.
+ * Returns the length written (never more than n). */
+size_t proto_clean_text(const char *in, size_t n, char *out);
+
 /* Number of Unicode code points in a valid UTF-8 string. */
 size_t proto_utf8_len(const char *s);
 

@@ -349,6 +349,11 @@ static void journal_durable(void *ctx, uint64_t seq)
     lobby_durable(ctx, seq);
 }
 
+static void journal_failing(void *ctx, const char *code, bool failing)
+{
+    lobby_journal_failing(ctx, code, failing);
+}
+
 static int journal_restore(void *ctx, const json_t *records, uint64_t now, uint64_t age_ms,
                            char *err, size_t errlen)
 {
@@ -413,6 +418,7 @@ int main(int argc, char **argv)
     const struct store_hooks hooks = {
         .durable = journal_durable,
         .restore = journal_restore,
+        .failing = journal_failing,
         .ctx = lobby,
     };
     rc = store_open(&loop, &opt.store, &hooks, &rt.store);

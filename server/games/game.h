@@ -30,7 +30,7 @@
 #include <jansson.h>
 
 #define GAME_MAX_SEATS 6
-#define GAME_NAME_MAX 128 /* bytes, including the NUL: 32 characters of UTF-8 */
+#define GAME_NAME_MAX 129 /* bytes, including the NUL: 32 characters of up to 4 bytes */
 #define GAME_SEED_BYTES 32
 #define GAME_MSG_MAX 256
 #define GAME_MAX_SECTIONS 62 /* bits 0..61 of a change mask */

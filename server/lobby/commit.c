@@ -136,6 +136,12 @@ int lobby__commit(struct lobby *lobby, struct room *room, int seat, const json_t
     void *before;
     int rc;
 
+    if (room->journal_failing) {
+        snprintf(msg, GAME_MSG_MAX,
+                 "this room's journal cannot be written to the disk; the server retries, "
+                 "and takes actions again once it can");
+        return PROTO_ERR_SERVER_BUSY;
+    }
     if (room_over_bound(room)) {
         snprintf(msg, GAME_MSG_MAX,
                  "this room is waiting for its journal to reach the disk; "

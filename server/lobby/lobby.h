@@ -38,6 +38,12 @@ struct lobby_peer {
     /* Asks the transport to close this peer's connection after pending
      * writes. The peer stays valid until lobby_peer_gone() is called. */
     void (*close)(struct lobby_peer *peer);
+    /* The lobby's own (zero at first): how many lines for this peer wait
+     * in `held_room`'s queue for its journal. While any do, every other
+     * line for the peer queues behind them, so that it gets its replies
+     * in the order of its requests whatever room they come from. */
+    struct room *held_room;
+    size_t held;
 };
 
 /* Limits and times (milliseconds) the lobby enforces, and the games it
@@ -90,6 +96,11 @@ void lobby_set_store(struct lobby *lobby, const struct lobby_store *store);
 /* Everything up to sequence number `seq` is durable: sends what waited for
  * it, room by room, in order. */
 void lobby_durable(struct lobby *lobby, uint64_t seq);
+
+/* Room `code`'s journal cannot be written (`failing`), or can again: while
+ * it cannot, the room's lines wait whatever lobby_durable() says, and it
+ * refuses actions with server_busy. */
+void lobby_journal_failing(struct lobby *lobby, const char *code, bool failing);
 
 /* Rebuilds one room from its journal records (an array of record objects,
  * borrowed) by replaying them through the rules core. `age_ms` is how long
@@ -169,6 +180,10 @@ int lobby_act(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_r
 /* The peer's connection is gone: leaves its room as a disconnect (a seated
  * player keeps the seat for resume). Safe to call for a peer in no room. */
 void lobby_peer_gone(struct lobby *lobby, struct lobby_peer *peer, uint64_t now);
+
+/* Sends a line (copied) to `peer` outside any room (a reply of the
+ * session's own): at once, or behind the lines it is still owed. */
+void lobby_peer_send(struct lobby_peer *peer, const char *line, size_t len);
 
 /* ---- Tokens (token.c) ---- */
 

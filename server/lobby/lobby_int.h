@@ -73,8 +73,9 @@ struct room {
     uint64_t jseq; /* sequence number of this room's last journal record */
     struct outitem *out;
     size_t out_head, out_len, out_cap;
-    size_t out_bytes; /* bytes of lines held back for the journal */
-    bool stalled;     /* over the outbox bound: actions are refused */
+    size_t out_bytes;     /* bytes of lines held back for the journal */
+    bool stalled;         /* over the outbox bound: actions are refused */
+    bool journal_failing; /* its journal cannot be written: lines wait, actions are refused */
     char code[PROTO_ROOM_CODE_LEN + 1];
     const struct game_ops *game;
     json_t *options; /* game options (without "public") */
@@ -117,8 +118,12 @@ extern const char *const lobby__kind_names[];
  * records that are not durable yet. NULL peer: nothing. */
 void lobby__out(struct room *room, struct lobby_peer *peer, const char *line, size_t len);
 
-/* Forgets `peer` in the room's queue (it is going away). */
-void lobby__scrub(struct room *room, const struct lobby_peer *peer);
+/* Forgets the lines queued for `peer` (its connection is going away). */
+void lobby__scrub(struct lobby_peer *peer);
+
+/* Empties `room`'s queue (the room is being freed): a peer that is still
+ * owed lines there is closed, to resume with a full state. */
+void lobby__unqueue(struct room *room);
 
 /* Sends `msg` (borrowed) to `peer`: through the room's queue when `room`
  * is set, directly otherwise. NULL `msg` (or one that cannot be

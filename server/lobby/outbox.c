@@ -46,10 +46,16 @@ static bool out_push(struct room *room, struct lobby_peer *peer, const char *lin
 
 void lobby__out(struct room *room, struct lobby_peer *peer, const char *line, size_t len)
 {
-    if (!peer || room->lobby->restoring) {
+    if (!peer || (room && room->lobby->restoring)) {
         return;
     }
-    if (room->out_head == room->out_len && room->jseq <= room->lobby->durable) {
+    if (peer->held > 0) {
+        /* Lines for this peer wait in a room's queue: this one goes
+         * behind them, whatever room (if any) it comes from. */
+        room = peer->held_room;
+    }
+    if (!room || (room->out_head == room->out_len && room->jseq <= room->lobby->durable &&
+                  !room->journal_failing)) {
         peer->send(peer, line, len);
         return;
     }
@@ -63,16 +69,33 @@ void lobby__out(struct room *room, struct lobby_peer *peer, const char *line, si
         /* Out of memory: the peer would miss a line and lose track; close
          * it so that it resumes with a full state. */
         peer->close(peer);
+        return;
+    }
+    peer->held_room = room;
+    peer->held++;
+}
+
+void lobby_peer_send(struct lobby_peer *peer, const char *line, size_t len)
+{
+    lobby__out(NULL, peer, line, len);
+}
+
+/* One queued line has left (sent or dropped): the peer's hold shrinks. */
+static void unhold(struct lobby_peer *peer)
+{
+    if (peer && --peer->held == 0) {
+        peer->held_room = NULL;
     }
 }
 
 /* Sends what no longer waits for the journal. */
 static void room_flush(struct room *room)
 {
-    while (room->out_head < room->out_len &&
+    while (!room->journal_failing && room->out_head < room->out_len &&
            room->out[room->out_head].seq <= room->lobby->durable) {
         struct outitem *it = &room->out[room->out_head++];
         if (it->peer) {
+            unhold(it->peer);
             it->peer->send(it->peer, it->line, it->len);
         }
         room->out_bytes -= it->len;
@@ -83,14 +106,32 @@ static void room_flush(struct room *room)
     }
 }
 
-/* Forgets `peer` in the room's queue (it is going away). */
-void lobby__scrub(struct room *room, const struct lobby_peer *peer)
+void lobby__scrub(struct lobby_peer *peer)
 {
-    for (size_t i = room->out_head; i < room->out_len; i++) {
+    struct room *room = peer->held_room;
+
+    for (size_t i = room ? room->out_head : 0; room && i < room->out_len; i++) {
         if (room->out[i].peer == peer) {
             room->out[i].peer = NULL;
         }
     }
+    peer->held = 0;
+    peer->held_room = NULL;
+}
+
+void lobby__unqueue(struct room *room)
+{
+    for (size_t i = room->out_head; i < room->out_len; i++) {
+        struct lobby_peer *peer = room->out[i].peer;
+        if (peer) {
+            /* It would miss lines it is owed: it resumes instead. */
+            lobby__scrub(peer);
+            peer->close(peer);
+        }
+        free(room->out[i].line);
+    }
+    room->out_head = room->out_len = 0;
+    room->out_bytes = 0;
 }
 
 /* Sends `msg` (borrowed) to `peer`: through the room's queue when `room`
@@ -110,11 +151,7 @@ void lobby__send_json(struct room *room, struct lobby_peer *peer, const json_t *
         peer->close(peer);
         return;
     }
-    if (room) {
-        lobby__out(room, peer, line, len);
-    } else {
-        peer->send(peer, line, len);
-    }
+    lobby__out(room, peer, line, len);
     free(line);
 }
 
@@ -292,6 +329,24 @@ void lobby_set_store(struct lobby *lobby, const struct lobby_store *store)
 {
     lobby->store = *store;
     lobby->has_store = true;
+}
+
+void lobby_journal_failing(struct lobby *lobby, const char *code, bool failing)
+{
+    struct room *room = lobby__room_find(lobby, code);
+
+    if (!room || room->journal_failing == failing) {
+        return;
+    }
+    room->journal_failing = failing;
+    if (failing) {
+        log_warn("room %s: its journal cannot be written; its lines wait and its actions "
+                 "are refused until it can",
+                 room->code);
+    } else {
+        log_info("room %s: its journal is written again", room->code);
+        room_flush(room);
+    }
 }
 
 void lobby_durable(struct lobby *lobby, uint64_t seq)

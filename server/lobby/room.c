@@ -93,9 +93,7 @@ void lobby__room_free(struct room *room)
         room->specs[i]->room = NULL;
         room->specs[i]->spectator = false;
     }
-    for (size_t i = room->out_head; i < room->out_len; i++) {
-        free(room->out[i].line);
-    }
+    lobby__unqueue(room);
     free(room->out);
     free(room->specs);
     lobby__views_reset(room);
@@ -158,10 +156,14 @@ static void peer_detach(struct lobby *lobby, struct lobby_peer *peer, bool gone,
 {
     struct room *room = peer->room;
 
+    if (gone) {
+        /* Nobody is left to send its lines to. After a `leave` they still
+         * go out, before the reply to whatever it asks next. */
+        lobby__scrub(peer);
+    }
     if (!room) {
         return;
     }
-    lobby__scrub(room, peer);
     if (peer->spectator) {
         spec_remove(room, peer);
     } else if (peer->seat >= 0 && peer->seat < room->nseats) {
@@ -210,6 +212,9 @@ static void seat_bind(struct room *room, int seat, struct lobby_peer *peer, uint
     if (s->peer && s->peer != peer) {
         struct lobby_peer *old = s->peer;
         json_t *ev = proto_event_new("replaced");
+        /* The old connection is closing: what it was still owed is
+         * dropped, and it learns why at once. */
+        lobby__scrub(old);
         if (ev) {
             json_object_set_new(ev, "room", json_string(room->code));
             json_object_set_new(ev, "message",
@@ -217,7 +222,6 @@ static void seat_bind(struct room *room, int seat, struct lobby_peer *peer, uint
             lobby__send_json(NULL, old, ev);
             json_decref(ev);
         }
-        lobby__scrub(room, old);
         old->room = NULL;
         old->seat = -1;
         old->close(old);
@@ -754,8 +758,8 @@ int lobby_resume(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
         snprintf(msg, GAME_MSG_MAX, "that token does not open any seat");
         return PROTO_ERR_BAD_TOKEN;
     }
-    if (jrev && !json_is_integer(jrev)) {
-        snprintf(msg, GAME_MSG_MAX, "\"rev\" must be an integer");
+    if (jrev && (!json_is_integer(jrev) || json_integer_value(jrev) < 0)) {
+        snprintf(msg, GAME_MSG_MAX, "\"rev\" must be an integer, 0 or more");
         return PROTO_ERR_BAD_REQUEST;
     }
     if (peer->room != found || peer->seat != seat) {
@@ -775,6 +779,8 @@ int lobby_resume(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
     }
     struct seat *s = &found->seats[seat];
     if (jrev && s->you) {
+        /* 0 <= from (checked above); a rev beyond the room's gets the
+         * whole view. */
         int64_t from = (int64_t)json_integer_value(jrev);
         bool have = from <= found->rev && found->rev - from <= LOBBY_DIFF_KEEP;
         for (int64_t r = from + 1; have && r <= found->rev; r++) {
@@ -835,16 +841,13 @@ int lobby_chat(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_
         snprintf(msg, GAME_MSG_MAX, "\"text\" must be a non-empty string");
         return PROTO_ERR_BAD_REQUEST;
     }
-    if (proto_utf8_len(text) > PROTO_CHAT_MAX_CHARS) {
+    if (proto_utf8_len(text) > PROTO_CHAT_MAX_CHARS || (n = strlen(text)) >= sizeof(clean)) {
         snprintf(msg, GAME_MSG_MAX, "a chat line holds at most %d characters",
                  PROTO_CHAT_MAX_CHARS);
         return PROTO_ERR_BAD_REQUEST;
     }
-    /* Control characters (newlines among them) become spaces. */
-    for (const unsigned char *p = (const unsigned char *)text; *p && n < sizeof(clean) - 1; p++) {
-        clean[n++] = (*p < 0x20 || *p == 0x7f) ? ' ' : (char)*p;
-    }
-    clean[n] = '\0';
+    /* Control characters (C0 and C1, newlines among them) become spaces. */
+    proto_clean_text(text, n, clean);
     /* The line reaches everyone, the sender included, before the reply:
      * a client that has the reply has also shown its own line. */
     json_t *ev = proto_event_new("chat");

@@ -502,7 +502,9 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
         send_event_error(c, PROTO_ERR_INTERNAL, NULL);
         conn_close(c, true);
     }
-    if (!c->closing) {
+    /* Traffic restarts the idle timeout; only hello ends the hello
+     * timeout, which keeps running from the accept until then. */
+    if (!c->closing && c->sess.hello) {
         arm_idle(c);
     }
     due_poke(srv);

@@ -36,7 +36,8 @@ void sess_send_json(struct sess *s, const json_t *msg)
     char *line = msg ? proto_line_dump(msg, &len) : NULL;
 
     if (line) {
-        s->io->send(s->io_ctx, line, len);
+        /* Behind what the session is still owed by a room. */
+        lobby_peer_send(&s->peer, line, len);
         free(line);
     }
 }

@@ -56,6 +56,14 @@ struct jfile {
     uint64_t taken_seq;
     bool in_job;    /* a write job holds this file's fd and a buffer */
     bool forgotten; /* its room was dropped while in a job: free afterwards */
+    /* Its last write failed: its room's records are not on disk, though
+     * the sequence numbers of other rooms' records pass them. The file is
+     * retried from `retry_at` (loop time) on; the owner hears when it
+     * fails and when it has caught up. */
+    bool failing;
+    bool caught_up;            /* written again in the job that just ended */
+    uint64_t nrec, retry_nrec; /* records in `buf`, in `retry` */
+    uint64_t retry_at;
 };
 
 struct jent {
@@ -66,6 +74,8 @@ struct jent {
     size_t off, len;
     size_t written; /* absolute position in buf reached so far */
     bool forget;
+    bool retry;    /* the unwritten tail of an earlier failure */
+    uint64_t nrec; /* records in buf */
     int err;
     int fault_errno; /* test hook: fail this write */
     bool fault_partial;
@@ -98,6 +108,8 @@ struct store {
     uint64_t next_seq;
     uint64_t durable;
     uint64_t held_bytes; /* appended and not yet written to a file */
+    uint64_t unwritten;  /* records appended and not yet written to a file */
+    uint64_t nfailing;   /* journals whose last write failed */
     uint64_t append_calls;
     bool sync_owed; /* bytes are written but their sync failed */
     bool failing;
@@ -224,9 +236,10 @@ static void work(uv_work_t *req)
         rc = fdatasync(last_fd);
     } else {
         /* One flush for every journal written (and any new directory
-         * entry): the file system of the data directory. */
-        int dfd = open(job->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        rc = dfd < 0 ? -1 : syncfs(dfd);
+         * entry): the file system of the data directory, reached through
+         * a journal just written when there is one. */
+        int dfd = last_fd >= 0 ? -1 : open(job->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        rc = last_fd >= 0 ? syncfs(last_fd) : dfd < 0 ? -1 : syncfs(dfd);
         if (dfd >= 0) {
             int e = errno;
             close(dfd);
@@ -266,17 +279,58 @@ static uint64_t retry_ms(const struct store *st)
     return st->cfg.retry_ms ? st->cfg.retry_ms : STORE_RETRY_MS;
 }
 
+/* True when file `f` has bytes a job may take now: a failing file waits
+ * for its retry time. */
+static bool file_ready(const struct store *st, const struct jfile *f)
+{
+    return (f->len > 0 || f->retry) && (!f->failing || uv_now(st->loop) >= f->retry_at);
+}
+
 static bool has_pending(const struct store *st)
 {
     if (st->nforgets > 0 || st->sync_owed) {
         return true;
     }
     for (const struct jfile *f = st->files; f; f = f->next) {
-        if (f->len > 0 || f->retry) {
+        if (file_ready(st, f)) {
             return true;
         }
     }
     return false;
+}
+
+/* Arms the timer for the earliest retry of a failing file, if any. */
+static void arm_file_retry(struct store *st)
+{
+    uint64_t now = uv_now(st->loop);
+    uint64_t first = UINT64_MAX;
+
+    for (const struct jfile *f = st->files; f; f = f->next) {
+        if (f->failing && (f->len > 0 || f->retry) && f->retry_at < first) {
+            first = f->retry_at;
+        }
+    }
+    if (first != UINT64_MAX) {
+        arm(st, first > now ? first - now : 0);
+    }
+}
+
+static void file_set_failing(struct store *st, struct jfile *f, bool failing)
+{
+    if (failing) {
+        f->retry_at = uv_now(st->loop) + retry_ms(st);
+    }
+    if (f->failing == failing) {
+        return;
+    }
+    f->failing = failing;
+    st->nfailing += failing ? 1 : -1;
+    if (!failing) {
+        log_info("journal %s: written again", f->code);
+    }
+    if (st->hooks.failing) {
+        st->hooks.failing(st->hooks.ctx, f->code, failing);
+    }
 }
 
 /* Keeps the unwritten tail of a failed entry as its file's retry buffer:
@@ -291,6 +345,7 @@ static void keep_unwritten(struct jent *e)
     }
     assert(!f->retry); /* a job takes the retry buffer it finds */
     f->retry = e->buf;
+    f->retry_nrec = e->nrec;
     f->retry_off = e->written;
     f->retry_len = e->len;
 }
@@ -321,6 +376,7 @@ static void after_work(uv_work_t *req, int status)
         if (f->forgotten) {
             /* Its room is gone; what was not written is dropped. */
             st->held_bytes -= e->len - e->written;
+            st->unwritten -= e->nrec;
             if (e->fd >= 0) {
                 close(e->fd);
             }
@@ -330,13 +386,28 @@ static void after_work(uv_work_t *req, int status)
             continue;
         }
         if (e->err || status != 0) {
-            failed = true;
             st->stats.failures++;
             log_error("journal %s: %s; %zu bytes kept, retrying", f->code,
                       e->err ? strerror(e->err) : "write cancelled", e->len - e->written);
+            if (e->written == e->len) {
+                st->unwritten -= e->nrec;
+            }
             keep_unwritten(e);
+            if (status != 0) {
+                failed = true;
+            } else {
+                /* This room alone: the others' records go on. */
+                file_set_failing(st, f, true);
+            }
         } else {
             free(e->buf);
+            st->unwritten -= e->nrec;
+            /* A failing file has caught up once what it held is written
+             * and nothing newer waits: its room hears it after `durable`
+             * below vouches for the job. */
+            if (f->failing && (!e->retry || f->len == 0)) {
+                f->caught_up = true;
+            }
         }
     }
     if (job->sync_fault_used && st->fault.sync_fails > 0) {
@@ -362,7 +433,16 @@ static void after_work(uv_work_t *req, int status)
             st->hooks.durable(st->hooks.ctx, seq);
         }
     }
+    for (struct jfile *f = st->files; f; f = f->next) {
+        if (f->caught_up) {
+            f->caught_up = false;
+            if (!failed) {
+                file_set_failing(st, f, false);
+            }
+        }
+    }
     if (!has_pending(st)) {
+        arm_file_retry(st);
         return;
     }
     if (!failed) {
@@ -384,7 +464,7 @@ static void job_start(struct store *st)
         return;
     }
     for (struct jfile *f = st->files; f; f = f->next) {
-        n += f->len > 0 || f->retry;
+        n += file_ready(st, f);
     }
     job = calloc(1, sizeof(*job));
     if (!job || !(job->ents = calloc(n ? n : 1, sizeof(*job->ents)))) {
@@ -407,7 +487,7 @@ static void job_start(struct store *st)
     st->nforgets = 0;
     uint64_t faults = st->fault.write_fails;
     for (struct jfile *f = st->files; f; f = f->next) {
-        if (f->len == 0 && !f->retry) {
+        if (!file_ready(st, f)) {
             continue;
         }
         struct jent *e = &job->ents[job->n++];
@@ -415,23 +495,27 @@ static void job_start(struct store *st)
         e->fd = f->fd;
         if (f->retry) {
             /* The older bytes go alone; records appended since wait for
-             * the next job, so this one vouches only for records that
-             * are older than all of them. */
+             * the next job. The file is failing, so its room holds back
+             * what follows them until it has caught up, whatever
+             * sequence number this job vouches for. */
             e->buf = f->retry;
+            e->retry = true;
+            e->nrec = f->retry_nrec;
+            f->retry_nrec = 0;
             e->off = e->written = f->retry_off;
             e->len = f->retry_len;
             f->retry = NULL;
-            if (f->len > 0 && f->taken_seq < job->seq) {
-                job->seq = f->taken_seq;
-            }
         } else {
             e->buf = f->buf;
             e->len = f->len;
+            e->nrec = f->nrec;
+            f->nrec = 0;
             f->buf = NULL;
             f->len = f->cap = 0;
             f->taken_seq = st->next_seq;
         }
-        if (faults > 0) {
+        if (faults > 0 &&
+            (!st->fault.write_code[0] || strcmp(st->fault.write_code, f->code) == 0)) {
             faults--;
             e->fault_errno = st->fault.write_errno ? st->fault.write_errno : EIO;
             e->fault_partial = st->fault.write_partial;
@@ -463,6 +547,15 @@ static void schedule(struct store *st)
     } else {
         arm(st, st->cfg.batch_ms);
     }
+}
+
+/* Records not yet durable: those after the durable sequence number, or
+ * those not yet in their file (a failing journal's), whichever is more. */
+static uint64_t pending_records(const struct store *st)
+{
+    uint64_t after = st->next_seq - st->durable;
+
+    return after > st->unwritten ? after : st->unwritten;
 }
 
 static struct jfile *file_get(struct store *st, const char *code)
@@ -502,8 +595,7 @@ int store_append(void *ctx, const char *code, const char *line, size_t len, uint
         st->stats.refused++;
         return -EINVAL;
     }
-    if ((st->cfg.max_pending_records &&
-         st->next_seq - st->durable >= st->cfg.max_pending_records) ||
+    if ((st->cfg.max_pending_records && pending_records(st) >= st->cfg.max_pending_records) ||
         (st->cfg.max_pending_bytes && st->held_bytes + total > st->cfg.max_pending_bytes)) {
         st->stats.refused++;
         return -ENOBUFS;
@@ -534,6 +626,8 @@ int store_append(void *ctx, const char *code, const char *line, size_t len, uint
     memcpy(f->buf + f->len, rec, total);
     free(rec);
     f->len += total;
+    f->nrec++;
+    st->unwritten++;
     st->held_bytes += total;
     st->stats.records++;
     *ret_seq = ++st->next_seq;
@@ -579,6 +673,10 @@ void store_forget(void *ctx, const char *code)
     if (f) {
         /* Records still pending for a dropped room are not worth writing. */
         st->held_bytes -= f->len;
+        st->unwritten -= f->nrec + f->retry_nrec;
+        if (f->failing) {
+            st->nfailing--;
+        }
         free(f->buf);
         f->buf = NULL;
         f->len = f->cap = 0;
@@ -788,9 +886,9 @@ struct store_stats store_stats(const struct store *st)
     struct store_stats s = st->stats;
 
     s.durable_seq = st->durable;
-    s.pending_records = st->next_seq - st->durable;
+    s.pending_records = pending_records(st);
     s.pending_bytes = st->held_bytes;
-    s.failing = st->failing;
+    s.failing = st->failing || st->nfailing > 0;
     return s;
 }
 

@@ -16,8 +16,13 @@
  * the server's main() joins the two.
  *
  * A failing disk: a write or flush that fails keeps its bytes and is
- * retried every `retry_ms`; nothing is reported durable that is not, and
- * nothing is written twice. While it fails, records pile up in memory.
+ * retried every `retry_ms`; nothing is written twice. A failed write is
+ * one room's fault: its journal is reported through the `failing` hook
+ * (before any sequence number that passes its records is reported
+ * durable), the other rooms' records go on, and the hook is called again
+ * once that journal has caught up. A failed flush is everyone's: nothing
+ * is reported durable until one succeeds. While it fails, records pile up
+ * in memory.
  * store_stats() tells how many records and bytes wait (`pending_records`,
  * `pending_bytes`) and whether the last attempt failed (`failing`), so the
  * owner can stop taking new changes until the disk catches up; and with
@@ -65,6 +70,10 @@ struct store_hooks {
      * room. Required for store_load(). */
     int (*restore)(void *ctx, const json_t *records, uint64_t now, uint64_t age_ms, char *err,
                    size_t errlen);
+    /* Room `code`'s journal cannot be written (`failing` true): records
+     * of that room are not durable, whatever `durable` says, until it is
+     * called again with false. May be NULL. */
+    void (*failing)(void *ctx, const char *code, bool failing);
     void *ctx;
 };
 
@@ -86,7 +95,7 @@ struct store_stats {
     uint64_t durable_seq;     /* highest sequence number reported durable */
     uint64_t pending_records; /* records appended and not yet durable */
     uint64_t pending_bytes;   /* bytes waiting to be written */
-    bool failing;             /* the last write or flush failed; none has succeeded since */
+    bool failing;             /* the last flush failed, or a room's journal write did */
 };
 
 /* Test hook: failures to inject, for tests that show a failing disk is
@@ -103,6 +112,8 @@ struct store_fault {
     uint64_t write_fails;
     int write_errno;
     bool write_partial;
+    /* With a code set, only that room's journal writes fail. */
+    char write_code[8];
     /* The next sync_fails flushes fail with sync_errno (EIO when 0) after
      * the bytes were written. */
     uint64_t sync_fails;

@@ -25,7 +25,7 @@
 #define SORC_MAX_OBJ 10    /* nine objects exist; one spare */
 #define SORC_LOG_LINES 8
 #define SORC_LOG_LEN 120
-#define SORC_NAME_MAX 128
+#define SORC_NAME_MAX GAME_NAME_MAX
 #define SORC_MAX_XFER 16
 #define SORC_DIVINATION 7
 
