@@ -74,6 +74,22 @@
 #define IDLE_PER_WORKER 5000
 #define ROWS_MAX 64 /* result rows per repetition */
 
+/* Rooms a conclaved started here may hold (MAX_ROOMS of the load). */
+#define BENCH_MAX_ROOMS (MAX_ROOMS + 24)
+
+/* Connections a conclaved started here may hold: what the hard limit on
+ * open files leaves after its rooms' journals and its own descriptors. */
+static uint64_t server_max_conns(void)
+{
+    struct rlimit rl;
+    uint64_t limit = 1000000;
+
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_max != RLIM_INFINITY) {
+        limit = (uint64_t)rl.rlim_max;
+    }
+    return limit > BENCH_MAX_ROOMS + 64 + 16 ? limit - BENCH_MAX_ROOMS - 64 : 16;
+}
+
 /* ---- Configuration and results ---- */
 
 struct config {
@@ -246,10 +262,17 @@ static int server_start(struct server *s, const struct config *cfg, bool floor)
                 setenv("LD_PRELOAD", cfg->preload, 1);
                 setenv("BENCH_DETRAND_SEED", "1", 1);
             }
+            /* Every connection and room the server could be asked for
+             * must fit its descriptor limit, or it does not start. */
+            char conns[32], rooms[32];
+            snprintf(conns, sizeof(conns), "%llu", (unsigned long long)server_max_conns());
+            snprintf(rooms, sizeof(rooms), "%d", BENCH_MAX_ROOMS);
             execl(bin, bin, "--listen", "127.0.0.1:0", "--data-dir", data, "--fsync", cfg->fsync,
-                  "--rate", "1000000", "--rate-burst", "1000000", "--max-connections", "1000000",
-                  "--max-per-address", "1000000", "--max-rooms", "10000000", "--idle-timeout",
-                  "3600", "--hello-timeout", "3600", (char *)NULL);
+                  "--rate", "1000000", "--rate-burst", "1000000", "--max-connections", conns,
+                  "--max-per-address", "1000000", "--max-rooms", rooms,
+                  "--max-rooms-per-connection", rooms, "--max-rooms-per-address", rooms,
+                  "--connect-rate", "1000000", "--idle-timeout", "3600", "--hello-timeout", "3600",
+                  (char *)NULL);
         }
         _exit(127);
     }
@@ -1258,8 +1281,8 @@ static double measure_idle(const struct config *cfg, bool floor, int *ret_n)
         setrlimit(RLIMIT_NOFILE, &rl);
         /* The server inherits this limit and needs a few descriptors of its
          * own besides one per connection. */
-        if (rl.rlim_max != RLIM_INFINITY && (rlim_t)want + 64 > rl.rlim_max) {
-            want = (int)rl.rlim_max - 64;
+        if ((uint64_t)want > server_max_conns() - 16) {
+            want = (int)(server_max_conns() - 16);
             fprintf(stderr,
                     "bench_load: %d idle connections, not %d: the descriptor limit is %llu\n", want,
                     cfg->idle, (unsigned long long)rl.rlim_max);

@@ -168,6 +168,29 @@ static bool id_is_valid(const json_t *id)
     return json_is_string(id) && json_string_length(id) <= PROTO_ID_MAX;
 }
 
+/* True when `v` holds a real anywhere. */
+static bool has_real(const json_t *v)
+{
+    if (json_is_real(v)) {
+        return true;
+    }
+    if (json_is_array(v)) {
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            if (has_real(json_array_get(v, i))) {
+                return true;
+            }
+        }
+    } else if (json_is_object(v)) {
+        json_t *obj = (json_t *)v;
+        for (void *it = json_object_iter(obj); it != NULL; it = json_object_iter_next(obj, it)) {
+            if (has_real(json_object_iter_value(it))) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 enum proto_err proto_request_parse(const char *line, size_t len, struct proto_request *req,
                                    char *errbuf, size_t errlen)
 {
@@ -207,6 +230,13 @@ enum proto_err proto_request_parse(const char *line, size_t len, struct proto_re
             return PROTO_ERR_BAD_REQUEST;
         }
         req->id = id;
+    }
+    if (has_real(msg)) {
+        /* Numbers on the wire are integers: a real is refused before any
+         * handler sees it, so nothing can accept what the journal cannot
+         * keep. */
+        set_err(errbuf, errlen, "numbers must be integers (no fraction or exponent)");
+        return PROTO_ERR_BAD_REQUEST;
     }
     json_t *op = json_object_get(msg, "op");
     if (!json_is_string(op)) {
@@ -382,29 +412,6 @@ static int dump_cb(const char *chunk, size_t n, void *data)
     memcpy(b->data + b->len, chunk, n);
     b->len += n;
     return 0;
-}
-
-/* True when `v` holds a real anywhere. */
-static bool has_real(const json_t *v)
-{
-    if (json_is_real(v)) {
-        return true;
-    }
-    if (json_is_array(v)) {
-        for (size_t i = 0; i < json_array_size(v); i++) {
-            if (has_real(json_array_get(v, i))) {
-                return true;
-            }
-        }
-    } else if (json_is_object(v)) {
-        json_t *obj = (json_t *)v;
-        for (void *it = json_object_iter(obj); it != NULL; it = json_object_iter_next(obj, it)) {
-            if (has_real(json_object_iter_value(it))) {
-                return true;
-            }
-        }
-    }
-    return false;
 }
 
 char *proto_line_dump(const json_t *msg, size_t *ret_len)

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <sodium.h>
@@ -47,6 +48,11 @@ static const char usage[] =
     "  --max-connections N      connections in all (default 1024)\n"
     "  --max-per-address N      connections per client address (default 64)\n"
     "  --max-rooms N            rooms held at once (default 1000)\n"
+    "  --max-rooms-per-connection N  open rooms one connection may have created (default 4)\n"
+    "  --max-rooms-per-address N     open rooms one client address may have created (default "
+    "32)\n"
+    "  --connect-rate N         new connections per second per client address (default 20;\n"
+    "                           bursts of twice that)\n"
     "  --max-spectators N       spectators per room (default 64)\n"
     "  --room-backlog BYTES     lines a room may hold back for its journal before it\n"
     "                           refuses actions (default 4194304)\n"
@@ -81,6 +87,9 @@ static void options_default(struct options *o)
     o->sess.abuse_limit = 200;
     o->lobby.games = game_registry;
     o->lobby.max_rooms = 1000;
+    o->lobby.max_rooms_per_conn = 4;
+    o->lobby.max_rooms_per_addr = 32;
+    o->net.connect_rate = 20;
     o->lobby.max_spectators = 64;
     o->lobby.outbox_max = 4u * 1024u * 1024u;
     o->lobby.lobby_ttl_ms = 600000;
@@ -173,6 +182,11 @@ static int option_set(struct options *o, const char *key, const char *val)
         {"max-connections", 1, 1000000, 1, 1, offsetof(struct options, net.max_conns)},
         {"max-per-address", 1, 1000000, 1, 1, offsetof(struct options, net.max_conns_per_addr)},
         {"max-rooms", 1, 10000000, 1, 1, offsetof(struct options, lobby.max_rooms)},
+        {"max-rooms-per-connection", 1, 10000000, 1, 1,
+         offsetof(struct options, lobby.max_rooms_per_conn)},
+        {"max-rooms-per-address", 1, 10000000, 1, 1,
+         offsetof(struct options, lobby.max_rooms_per_addr)},
+        {"connect-rate", 1, 1000000, 1, 1, offsetof(struct options, net.connect_rate)},
         {"max-spectators", 0, 1000000, 1, 1, offsetof(struct options, lobby.max_spectators)},
         {"room-backlog", 65536, 1u << 30, 1, 2, offsetof(struct options, lobby.outbox_max)},
         {"max-line", 256, 16777216, 1, 2, offsetof(struct options, net.max_line)},
@@ -383,6 +397,44 @@ static void on_signal(uv_signal_t *sig, int signum)
     store_stop(rt->store);
 }
 
+/* Descriptors the server needs besides one per connection and one per
+ * room's journal: the listener, the loop's own, the log, a journal being
+ * read at start, the thread pool's. */
+#define FD_MARGIN 64
+
+/* Raises the soft limit on open files to the hard one, and checks that a
+ * connection and a journal for every room allowed fit in it. 0, or -1
+ * after saying what does not fit. */
+static int fd_limit_ready(const struct options *o)
+{
+    struct rlimit rl;
+    uint64_t need = (uint64_t)o->net.max_conns + o->lobby.max_rooms + FD_MARGIN;
+
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0) {
+        fprintf(stderr, "conclaved: cannot read the open-file limit: %s\n", strerror(errno));
+        return -1;
+    }
+    if (rl.rlim_cur < rl.rlim_max) {
+        rlim_t was = rl.rlim_cur;
+        rl.rlim_cur = rl.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &rl) != 0) {
+            rl.rlim_cur = was;
+        }
+    }
+    if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < need) {
+        fprintf(stderr,
+                "conclaved: %llu connections + %llu rooms (one journal each) + %d for the "
+                "server need %llu open files, and this process may open %llu (ulimit -n; "
+                "hard limit %llu): lower --max-connections or --max-rooms, or raise the "
+                "limit\n",
+                (unsigned long long)o->net.max_conns, (unsigned long long)o->lobby.max_rooms,
+                FD_MARGIN, (unsigned long long)need, (unsigned long long)rl.rlim_cur,
+                (unsigned long long)rl.rlim_max);
+        return -1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct options opt;
@@ -403,7 +455,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "conclaved: libsodium failed to initialise\n");
         return 1;
     }
-    if (data_dir_ready(opt.data_dir) != 0) {
+    if (fd_limit_ready(&opt) != 0 || data_dir_ready(opt.data_dir) != 0) {
         return 1;
     }
     signal(SIGPIPE, SIG_IGN);

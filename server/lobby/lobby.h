@@ -30,6 +30,7 @@ struct lobby;
 struct lobby_peer {
     uint64_t id;
     char name[GAME_NAME_MAX];
+    char addr[48];     /* the client's address, as the transport tells it */
     struct room *room; /* NULL when in no room */
     int seat;          /* seat index, or -1 */
     bool spectator;
@@ -51,12 +52,14 @@ struct lobby_peer {
 struct lobby_config {
     const struct game_ops *const *games; /* NULL-terminated; borrowed */
     unsigned max_rooms;
-    unsigned max_spectators;   /* per room */
-    size_t outbox_max;         /* bytes a room may hold back for its journal */
-    uint64_t lobby_ttl_ms;     /* a lobby nobody is connected to is dropped after this */
-    uint64_t ended_ttl_ms;     /* a finished room is dropped after this */
-    uint64_t abandoned_ttl_ms; /* a running game with no human connected */
-    uint64_t bot_delay_ms;     /* pause before a bot acts */
+    unsigned max_rooms_per_conn; /* open rooms one connection may have created */
+    unsigned max_rooms_per_addr; /* open rooms one client address may have created */
+    unsigned max_spectators;     /* per room */
+    size_t outbox_max;           /* bytes a room may hold back for its journal */
+    uint64_t lobby_ttl_ms;       /* a lobby nobody is connected to is dropped after this */
+    uint64_t ended_ttl_ms;       /* a finished room is dropped after this */
+    uint64_t abandoned_ttl_ms;   /* a running game with no human connected */
+    uint64_t bot_delay_ms;       /* pause before a bot acts */
 };
 
 enum room_status {

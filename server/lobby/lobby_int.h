@@ -77,6 +77,8 @@ struct room {
     bool stalled;         /* over the outbox bound: actions are refused */
     bool journal_failing; /* its journal cannot be written: lines wait, actions are refused */
     char code[PROTO_ROOM_CODE_LEN + 1];
+    uint64_t creator;      /* the id of the peer that created it (0: restored) */
+    char creator_addr[48]; /* and its address */
     const struct game_ops *game;
     json_t *options; /* game options (without "public") */
     bool is_public;

@@ -444,6 +444,36 @@ json_t *lobby_games_json(const struct lobby *lobby)
     return games;
 }
 
+/* True (with the reason in msg) when `peer`, or its address, has created
+ * as many rooms still open (not ended) as it may. */
+static bool rooms_created_over(const struct lobby *lobby, const struct lobby_peer *peer, char *msg)
+{
+    unsigned by_conn = 0, by_addr = 0;
+
+    for (const struct room *r = lobby->rooms; r; r = r->next) {
+        if (r->status == ROOM_ENDED || r->creator == 0) {
+            continue;
+        }
+        by_conn += r->creator == peer->id;
+        by_addr += peer->addr[0] && strcmp(r->creator_addr, peer->addr) == 0;
+    }
+    if (by_conn >= lobby->cfg.max_rooms_per_conn) {
+        snprintf(msg, GAME_MSG_MAX,
+                 "this connection has created %u rooms that are still open; that is the most "
+                 "it may",
+                 by_conn);
+        return true;
+    }
+    if (by_addr >= lobby->cfg.max_rooms_per_addr) {
+        snprintf(msg, GAME_MSG_MAX,
+                 "your address has created %u rooms that are still open; that is the most it "
+                 "may",
+                 by_addr);
+        return true;
+    }
+    return false;
+}
+
 int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *rq)
 {
     const json_t *req = rq->args;
@@ -506,6 +536,10 @@ int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
                  lobby->cfg.max_rooms);
         return PROTO_ERR_SERVER_BUSY;
     }
+    if (rooms_created_over(lobby, peer, msg)) {
+        json_decref(options);
+        return PROTO_ERR_SERVER_BUSY;
+    }
     uint8_t seed[GAME_SEED_BYTES];
     char code[PROTO_ROOM_CODE_LEN + 1];
     randombytes_buf(seed, sizeof(seed));
@@ -516,6 +550,8 @@ int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
     if (!room) {
         return PROTO_ERR_INTERNAL;
     }
+    room->creator = peer->id;
+    snprintf(room->creator_addr, sizeof(room->creator_addr), "%s", peer->addr);
     char seed_hex[GAME_SEED_BYTES * 2 + 1];
     proto_hex(seed, sizeof(seed), seed_hex);
     rc =
@@ -904,20 +940,53 @@ int lobby_record(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
     rec = seats ? json_pack("{s:s, s:O, s:o, s:s, s:O}", "game", room->game->id, "options",
                             room->options, "seats", seats, "seed", hex, "actions", room->actions)
                 : NULL;
-    if (!rec) {
+    json_t *reply = rec ? proto_reply_ok(id) : NULL;
+    char *line = NULL;
+    size_t len = 0;
+    errno = ENOMEM;
+    if (reply && json_object_set_new(reply, "record", rec) == 0) {
+        rec = NULL;
+        line = proto_line_dump(reply, &len);
+    }
+    json_decref(rec);
+    json_decref(reply);
+    if (!line) {
+        /* Whatever its size, the request is answered: a record too big
+         * for one line says so and names the limit. */
+        if (errno == E2BIG) {
+            snprintf(msg, GAME_MSG_MAX,
+                     "the record is longer than the %u bytes a line may hold; the room's "
+                     "journal keeps it",
+                     PROTO_OUT_LINE_MAX);
+        }
         return PROTO_ERR_INTERNAL;
     }
-    lobby__reply_ok(room, peer, id, json_pack("{s:o}", "record", rec));
+    lobby__out(room, peer, line, len);
+    free(line);
     (void)lobby;
     return PROTO_OK;
 }
 
 /* ---- Time-driven work ---- */
 
+static bool room_all_empty(const struct room *room)
+{
+    for (int i = 0; i < room->nseats; i++) {
+        if (room->seats[i].kind != SEAT_EMPTY) {
+            return false;
+        }
+    }
+    return true;
+}
+
 static uint64_t room_expiry(const struct lobby *lobby, const struct room *room)
 {
     switch (room->status) {
     case ROOM_LOBBY:
+        if (room->idle_since && room_all_empty(room)) {
+            /* Everyone left before the start: nobody can come back to it. */
+            return room->idle_since;
+        }
         return room->idle_since ? room->idle_since + lobby->cfg.lobby_ttl_ms : UINT64_MAX;
     case ROOM_ENDED:
         return room->ended_at + lobby->cfg.ended_ttl_ms;

@@ -58,8 +58,20 @@ struct conn {
     bool in_session; /* sess_fini still owed */
 };
 
+/* New connections per address: a token bucket per recent address, in a
+ * small table where a full slot goes to the newcomer once its old address
+ * has been quiet for a while (an address that churns stays in it). */
+#define CONNECT_SLOTS 1024
+
+struct connect_slot {
+    char addr[64];
+    double tokens;
+    uint64_t last_ms;
+};
+
 struct net_server {
     uv_loop_t *loop;
+    struct connect_slot *connect; /* CONNECT_SLOTS, allocated at start */
     uv_tcp_t listener;
     uv_timer_t due_timer;
     uv_timer_t stop_timer;
@@ -512,6 +524,44 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
 
 /* ---- Accepting ---- */
 
+static uint32_t addr_hash(const char *s)
+{
+    uint32_t h = 2166136261u;
+
+    while (*s) {
+        h = (h ^ (unsigned char)*s++) * 16777619u;
+    }
+    return h;
+}
+
+/* True when `addr` may open one more connection now (and takes a token). */
+static bool connect_take(struct net_server *srv, const char *addr, uint64_t now)
+{
+    const double rate = srv->cfg->connect_rate;
+    const double burst = 2.0 * rate;
+    struct connect_slot *slot = &srv->connect[addr_hash(addr) % CONNECT_SLOTS];
+
+    /* The slot's address refills its bucket in burst / rate seconds:
+     * after that it has nothing to remember and the slot changes hands.
+     * Until then a newcomer hashed to it shares its budget. */
+    if (strcmp(slot->addr, addr) != 0 &&
+        (!slot->addr[0] || now - slot->last_ms >= (uint64_t)(1000.0 * burst / rate))) {
+        snprintf(slot->addr, sizeof(slot->addr), "%s", addr);
+        slot->tokens = burst;
+        slot->last_ms = now;
+    }
+    slot->tokens += (double)(now - slot->last_ms) * rate / 1000.0;
+    if (slot->tokens > burst) {
+        slot->tokens = burst;
+    }
+    slot->last_ms = now;
+    if (slot->tokens < 1.0) {
+        return false;
+    }
+    slot->tokens -= 1.0;
+    return true;
+}
+
 static unsigned conns_from(const struct net_server *srv, const char *addr)
 {
     unsigned n = 0;
@@ -571,6 +621,7 @@ static void on_connection(uv_stream_t *listener, int status)
     }
     uv_tcp_nodelay(&c->tcp, 1);
     peer_address(&c->tcp, c->addr, sizeof(c->addr));
+    sess_set_address(&c->sess, c->addr);
     /* Read from the start, so that a refused connection drops what it
      * sends while its error line goes out (see conn_close). */
     if (uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read) != 0) {
@@ -579,6 +630,12 @@ static void on_connection(uv_stream_t *listener, int status)
     }
     if (srv->nconns > srv->cfg->max_conns) {
         send_event_error(c, PROTO_ERR_SERVER_BUSY, "the server has as many connections as it may");
+        conn_close(c, true);
+        return;
+    }
+    if (!connect_take(srv, c->addr, uv_now(srv->loop))) {
+        send_event_error(c, PROTO_ERR_SERVER_BUSY,
+                         "too many new connections from your address; wait a moment");
         conn_close(c, true);
         return;
     }
@@ -640,6 +697,10 @@ int net_server_start(uv_loop_t *loop, const struct net_config *cfg, struct sess_
     int rc;
 
     srv = calloc(1, sizeof(*srv));
+    if (srv && !(srv->connect = calloc(CONNECT_SLOTS, sizeof(*srv->connect)))) {
+        free(srv);
+        srv = NULL;
+    }
     if (!srv) {
         return UV_ENOMEM;
     }
@@ -648,7 +709,7 @@ int net_server_start(uv_loop_t *loop, const struct net_config *cfg, struct sess_
     srv->hub = hub;
     if (uv_ip4_addr(cfg->host, cfg->port, (struct sockaddr_in *)&ss) != 0 &&
         uv_ip6_addr(cfg->host, cfg->port, (struct sockaddr_in6 *)&ss) != 0) {
-        free(srv);
+        net_server_free(srv);
         return UV_EINVAL;
     }
     uv_tcp_init(loop, &srv->listener);
@@ -663,7 +724,7 @@ int net_server_start(uv_loop_t *loop, const struct net_config *cfg, struct sess_
     if (rc != 0) {
         uv_close((uv_handle_t *)&srv->listener, NULL);
         uv_run(loop, UV_RUN_NOWAIT);
-        free(srv);
+        net_server_free(srv);
         return rc;
     }
     if (ss.ss_family == AF_INET6) {
@@ -726,5 +787,8 @@ void net_server_stop(struct net_server *srv, uint64_t grace_ms)
 
 void net_server_free(struct net_server *srv)
 {
+    if (srv) {
+        free(srv->connect);
+    }
     free(srv);
 }

@@ -23,8 +23,9 @@ struct net_config {
     size_t write_queue_max; /* unsent bytes per connection before it is cut off */
     unsigned max_conns;
     unsigned max_conns_per_addr;
-    uint64_t idle_ms;  /* silence before a connection is closed */
-    uint64_t hello_ms; /* time allowed before hello */
+    unsigned connect_rate; /* new connections per second per address (bursts of twice) */
+    uint64_t idle_ms;      /* silence before a connection is closed */
+    uint64_t hello_ms;     /* time allowed before hello */
 };
 
 struct net_server;

@@ -157,11 +157,16 @@ void sess_init(struct sess *s, uint64_t id, struct lobby *lobby, const struct se
     s->last_ms = now;
 }
 
+void sess_set_address(struct sess *s, const char *addr)
+{
+    snprintf(s->peer.addr, sizeof(s->peer.addr), "%s", addr);
+}
+
 /* Token bucket: true when the request may run. A second bucket,
  * `patience`, refills at the same rate and loses one per refusal: a client
  * a little over the rate only sees rate_limited, one far over it for long
  * runs out of patience and is disconnected. */
-static bool rate_take(struct sess *s, uint64_t now)
+static bool rate_take(struct sess *s, uint64_t now, double cost)
 {
     if (now > s->last_ms) {
         double refill = (double)(now - s->last_ms) * s->cfg->rate_per_sec / 1000.0;
@@ -175,10 +180,10 @@ static bool rate_take(struct sess *s, uint64_t now)
         }
         s->last_ms = now;
     }
-    if (s->tokens < 1.0) {
+    if (s->tokens < cost) {
         return false;
     }
-    s->tokens -= 1.0;
+    s->tokens -= cost;
     return true;
 }
 
@@ -192,11 +197,20 @@ void sess_handle_line(struct sess *s, const char *line, size_t len, uint64_t now
     if (s->closing) {
         return;
     }
-    rc = proto_request_parse(line, len, &req, msg, sizeof(msg));
-    if (!rate_take(s, now)) {
+    /* A request costs one, and one more per KiB: charged before parsing,
+     * so that long lines cannot buy the parser's time at the price of
+     * short ones. A line refused here is parsed only when it is short
+     * (to answer with its id). */
+    double cost = 1.0 + (double)(len / SESS_BYTES_PER_REQUEST);
+    if (!rate_take(s, now, cost)) {
+        if (len <= SESS_BYTES_PER_REQUEST) {
+            (void)proto_request_parse(line, len, &req, msg, sizeof(msg));
+        }
         rc = PROTO_ERR_RATE_LIMITED;
-        snprintf(msg, sizeof(msg), "more than %.0f requests per second; slow down",
-                 s->cfg->rate_per_sec);
+        snprintf(msg, sizeof(msg),
+                 "more than %.0f requests per second (a line counts one more per %d bytes); "
+                 "slow down",
+                 s->cfg->rate_per_sec, SESS_BYTES_PER_REQUEST);
         s->patience -= 1.0;
         if (s->patience <= 0) {
             send_error(s, req.id, rc, msg);
@@ -205,6 +219,8 @@ void sess_handle_line(struct sess *s, const char *line, size_t len, uint64_t now
             s->io->close(s->io_ctx);
             return;
         }
+    } else {
+        rc = proto_request_parse(line, len, &req, msg, sizeof(msg));
     }
     if (rc == PROTO_OK) {
         for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {

@@ -17,6 +17,10 @@
 
 #include "lobby.h"
 
+/* A request line costs one request of the rate budget, and one more for
+ * each whole block of this many bytes. */
+#define SESS_BYTES_PER_REQUEST 1024
+
 struct sess_config {
     double rate_per_sec;  /* sustained requests per second */
     double rate_burst;    /* bucket size */
@@ -47,6 +51,9 @@ struct sess {
  * `lobby` are borrowed and must outlive the session. */
 void sess_init(struct sess *s, uint64_t id, struct lobby *lobby, const struct sess_config *cfg,
                const struct sess_io *io, void *io_ctx, uint64_t now);
+
+/* Records the client's address (for the lobby's per-address limits). */
+void sess_set_address(struct sess *s, const char *addr);
 
 /* Handles one request line. May send replies and events through the io
  * callbacks, and may ask for the connection to be closed. */

@@ -45,6 +45,8 @@ static const struct game_ops *const fake_games[] = {&fake_game, NULL};
 static struct lobby_config cfg = {
     .games = fake_games,
     .max_rooms = 4,
+    .max_rooms_per_conn = 2,
+    .max_rooms_per_addr = 3,
     .max_spectators = 8,
     .outbox_max = 1u << 20,
     .lobby_ttl_ms = 1000,
@@ -673,6 +675,118 @@ START_TEST(act_under_allocation_failures)
 }
 END_TEST
 
+/* Runs `op` with request id `id` (its reply then carries "re"). */
+static int run_op_id(lobby_op_fn op, unsigned need, struct tpeer *t, json_t *args, int id)
+{
+    char msg[GAME_MSG_MAX] = "";
+    json_t *jid = json_integer(id);
+    struct lobby_req rq = {args, jid, clock_ms, msg};
+    int rc = lobby_check(&t->peer, need, msg);
+
+    if (rc == PROTO_OK) {
+        rc = op(lobby, &t->peer, &rq);
+    }
+    json_decref(jid);
+    json_decref(args);
+    return rc;
+}
+
+/* The "re" of every reply `t` holds, in the order received. */
+static void replies_in_order(struct tpeer *t, const int *want, size_t n)
+{
+    size_t i, k = 0;
+    json_t *m;
+
+    json_array_foreach(t->msgs, i, m) {
+        json_t *re = json_object_get(m, "re");
+        if (!re) {
+            continue;
+        }
+        ck_assert_uint_lt(k, n);
+        ck_assert_int_eq(json_integer_value(re), want[k]);
+        k++;
+    }
+    ck_assert_uint_eq(k, n);
+}
+
+START_TEST(replies_keep_request_order_across_rooms)
+{
+    static const int want[] = {1, 2, 3};
+
+    store_attach(lobby);
+    two_player_game();
+    json_array_clear(peers[0].msgs);
+    /* act (its reply waits for the journal), then leave (no journal for
+     * a started game's reply), then a line of the session's own. */
+    ck_assert_int_eq(run_op_id(lobby_act, PLAYING | LOBBY_NEED_TURN, &peers[0],
+                               json_pack("{s:{s:s, s:i}}", "action", "type", "add", "n", 1), 1),
+                     PROTO_OK);
+    ck_assert_int_eq(run_op_id(lobby_leave, ROOM, &peers[0], json_object(), 2), PROTO_OK);
+    lobby_peer_send(&peers[0].peer, "{\"re\":3,\"ok\":true}\n", 19);
+    /* Nothing overtakes the act's reply, and nothing is dropped. */
+    replies_in_order(&peers[0], want, 0);
+    lobby_durable(lobby, store.seq);
+    replies_in_order(&peers[0], want, 3);
+    ck_assert(!peers[0].closed);
+    store_fini();
+}
+END_TEST
+
+START_TEST(a_failing_journal_holds_its_room_only)
+{
+    store_attach(lobby);
+    const char *code = two_player_game();
+    char a[8];
+    snprintf(a, sizeof(a), "%s", code);
+    /* A second room, of two other players. */
+    ck_assert_int_eq(call_create(&peers[2], 2, NULL), PROTO_OK);
+    ck_assert_int_eq(call_join(&peers[3], room_code(&peers[2]), -1), PROTO_OK);
+    ck_assert_int_eq(call_start(&peers[2], false), PROTO_OK);
+    track(&peers[2]);
+    lobby_journal_failing(lobby, a, true);
+    ck_assert_int_eq(call_act(&peers[0], 1, -1), PROTO_ERR_SERVER_BUSY);
+    size_t before = json_array_size(peers[2].msgs);
+    ck_assert_int_eq(call_act(&peers[2], 1, -1), PROTO_OK);
+    lobby_durable(lobby, store.seq);
+    ck_assert_uint_gt(json_array_size(peers[2].msgs), before);
+    /* Lines of the failing room wait, whatever is durable... */
+    lobby_journal_failing(lobby, a, false);
+    ck_assert_int_eq(call_act(&peers[0], 1, -1), PROTO_OK);
+    lobby_journal_failing(lobby, a, true);
+    before = json_array_size(peers[0].msgs);
+    lobby_durable(lobby, store.seq);
+    ck_assert_uint_eq(json_array_size(peers[0].msgs), before);
+    /* ... until its journal is written again. */
+    lobby_journal_failing(lobby, a, false);
+    ck_assert_uint_gt(json_array_size(peers[0].msgs), before);
+    track(&peers[0]);
+    store_fini();
+}
+END_TEST
+
+START_TEST(rooms_per_connection_and_address_are_bounded)
+{
+    /* A lobby everyone left is dropped at once, so it stops counting. */
+    ck_assert_int_eq(call_create(&peers[0], 2, NULL), PROTO_OK);
+    ck_assert_int_eq(call_create(&peers[0], 2, NULL), PROTO_OK);
+    ck_assert_int_eq(lobby_room_count(lobby), 2);
+    ck_assert_int_eq(call_create(&peers[0], 2, NULL), PROTO_ERR_SERVER_BUSY);
+    (void)lobby_run_due(lobby, clock_ms);
+    ck_assert_int_eq(lobby_room_count(lobby), 1);
+    ck_assert_int_eq(call_create(&peers[0], 2, NULL), PROTO_OK);
+    (void)lobby_run_due(lobby, clock_ms);
+    ck_assert_int_eq(lobby_room_count(lobby), 1);
+    /* Three connections of one address hold its three rooms. */
+    for (int i = 1; i < 5; i++) {
+        snprintf(peers[i].peer.addr, sizeof(peers[i].peer.addr), "192.0.2.7");
+    }
+    ck_assert_int_eq(call_create(&peers[1], 2, NULL), PROTO_OK);
+    ck_assert_int_eq(call_create(&peers[2], 2, NULL), PROTO_OK);
+    ck_assert_int_eq(call_create(&peers[3], 2, NULL), PROTO_OK);
+    ck_assert_int_eq(call_create(&peers[4], 2, NULL), PROTO_ERR_SERVER_BUSY);
+}
+END_TEST
+
 START_TEST(room_over_its_backlog_refuses_actions)
 {
     struct lobby_config small = cfg;
@@ -779,6 +893,9 @@ int main(void)
         {"journal_failure", act_refused_when_the_journal_fails},
         {"alloc_failure", act_under_allocation_failures},
         {"backlog", room_over_its_backlog_refuses_actions},
+        {"reply_order", replies_keep_request_order_across_rooms},
+        {"journal_failing", a_failing_journal_holds_its_room_only},
+        {"room_bounds", rooms_per_connection_and_address_are_bounded},
         {"spectator_cap", spectators_are_capped},
         {"legal_cache", legal_is_the_same_until_the_rev_moves},
         {"turn_and_end", act_out_of_turn_or_after_the_end},
