@@ -4,6 +4,7 @@
  * resume a room and play it from the terminal, list public rooms, replay a
  * record, or (--json) pass NDJSON between stdin/stdout and the server.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <sodium.h>
 
 #include "client.h"
+#include "game.h"
 
 static const char usage[] =
     "usage: conclave [--server HOST:PORT] [--name NAME] [--json] COMMAND\n"
@@ -72,6 +74,24 @@ static int parse_option(json_t *options, const char *kv)
     return json_object_set_new(options, key, val);
 }
 
+/* A whole number from `min` to `max` for option `opt`, or -1 after
+ * saying what was wrong. */
+static int parse_count(const char *opt, const char *s, long min, long max, int *ret)
+{
+    char *end;
+    long v;
+
+    errno = 0;
+    v = s && *s ? strtol(s, &end, 10) : 0;
+    if (!s || !*s || errno || *end || v < min || v > max) {
+        fprintf(stderr, "conclave: %s takes a whole number from %ld to %ld, not \"%s\"\n", opt, min,
+                max, s ? s : "");
+        return -1;
+    }
+    *ret = (int)v;
+    return 0;
+}
+
 static int parse_args(struct args *a, int argc, char **argv)
 {
     memset(a, 0, sizeof(*a));
@@ -92,15 +112,25 @@ static int parse_args(struct args *a, int argc, char **argv)
             a->bots = true;
         } else if (strcmp(s, "--public") == 0) {
             a->is_public = true;
-        } else if (strcmp(s, "--server") == 0 && next) {
+        } else if ((strcmp(s, "--server") == 0 || strcmp(s, "--name") == 0 ||
+                    strcmp(s, "--seats") == 0 || strcmp(s, "--seat") == 0 ||
+                    strcmp(s, "--option") == 0) &&
+                   (!next || strncmp(next, "--", 2) == 0)) {
+            fprintf(stderr, "conclave: %s needs a value\n", s);
+            return -1;
+        } else if (strcmp(s, "--server") == 0) {
             a->server = argv[++i];
-        } else if (strcmp(s, "--name") == 0 && next) {
+        } else if (strcmp(s, "--name") == 0) {
             a->name = argv[++i];
-        } else if (strcmp(s, "--seats") == 0 && next) {
-            a->seats = atoi(argv[++i]);
-        } else if (strcmp(s, "--seat") == 0 && next) {
-            a->seat = atoi(argv[++i]);
-        } else if (strcmp(s, "--option") == 0 && next) {
+        } else if (strcmp(s, "--seats") == 0) {
+            if (parse_count(s, argv[++i], 1, GAME_MAX_SEATS, &a->seats) != 0) {
+                return -1;
+            }
+        } else if (strcmp(s, "--seat") == 0) {
+            if (parse_count(s, argv[++i], 0, GAME_MAX_SEATS - 1, &a->seat) != 0) {
+                return -1;
+            }
+        } else if (strcmp(s, "--option") == 0) {
             if (parse_option(a->options, argv[++i]) != 0) {
                 return -1;
             }

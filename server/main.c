@@ -145,16 +145,21 @@ static int parse_listen(const char *s, struct net_config *net)
 
 /* Applies one setting by name. Returns 0, or -1 for an unknown key or a bad
  * value. */
-static int option_set(struct options *o, const char *key, const char *val)
+/* Sets option `key` (its long name without the dashes) from `val`. 0;
+ * -ENOENT for a key that is no option; -EINVAL for a value it does not
+ * take, with what it takes in `why`. */
+static int option_set(struct options *o, const char *key, const char *val, char *why, size_t whylen)
 {
     uint64_t v;
 
     if (strcmp(key, "listen") == 0) {
-        return parse_listen(val, &o->net);
+        snprintf(why, whylen, "HOST:PORT, with a port from 0 to 65535");
+        return parse_listen(val, &o->net) == 0 ? 0 : -EINVAL;
     }
     if (strcmp(key, "data-dir") == 0) {
         if (!*val || strlen(val) >= sizeof(o->data_dir)) {
-            return -1;
+            snprintf(why, whylen, "a directory of at most %zu bytes", sizeof(o->data_dir) - 1);
+            return -EINVAL;
         }
         snprintf(o->data_dir, sizeof(o->data_dir), "%s", val);
         return 0;
@@ -162,7 +167,8 @@ static int option_set(struct options *o, const char *key, const char *val)
     if (strcmp(key, "fsync") == 0) {
         int p = store_fsync_parse(val);
         if (p < 0) {
-            return -1;
+            snprintf(why, whylen, "always, batch or never");
+            return -EINVAL;
         }
         o->store.fsync = (enum store_fsync)p;
         return 0;
@@ -204,7 +210,9 @@ static int option_set(struct options *o, const char *key, const char *val)
             continue;
         }
         if (parse_u64(val, num[i].max, &v) != 0 || v < num[i].min) {
-            return -1;
+            snprintf(why, whylen, "a whole number from %llu to %llu",
+                     (unsigned long long)num[i].min, (unsigned long long)num[i].max);
+            return -EINVAL;
         }
         char *field = (char *)o + num[i].offset;
         switch (num[i].kind) {
@@ -231,7 +239,16 @@ static int option_set(struct options *o, const char *key, const char *val)
         }
         return 0;
     }
-    return -1;
+    return -ENOENT;
+}
+
+/* True when `key` names an option (whatever its value). */
+static bool option_known(const struct options *o, const char *key)
+{
+    struct options scratch = *o;
+    char why[128];
+
+    return option_set(&scratch, key, "", why, sizeof(why)) != -ENOENT;
 }
 
 /* Reads `key = value` lines; '#' starts a comment. Keys are the long
@@ -284,8 +301,15 @@ static int config_load(struct options *o, const char *path)
                 *k = '-';
             }
         }
-        if (option_set(o, key, val) != 0) {
-            fprintf(stderr, "conclaved: %s:%d: bad setting %s\n", path, lineno, key);
+        char why[128] = "";
+        int rc = option_set(o, key, val, why, sizeof(why));
+        if (rc == -ENOENT) {
+            fprintf(stderr, "conclaved: %s:%d: unknown setting %s\n", path, lineno, key);
+        } else if (rc != 0) {
+            fprintf(stderr, "conclaved: %s:%d: %s takes %s, not \"%s\"\n", path, lineno, key, why,
+                    val);
+        }
+        if (rc != 0) {
             fclose(f);
             return -1;
         }
@@ -299,7 +323,11 @@ static int parse_args(struct options *o, int argc, char **argv)
     /* The config file is read first so that the command line overrides it. */
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--config") == 0) {
-            if (i + 1 >= argc || config_load(o, argv[i + 1]) != 0) {
+            if (i + 1 >= argc || strncmp(argv[i + 1], "--", 2) == 0) {
+                fprintf(stderr, "conclaved: --config needs a value\n");
+                return -1;
+            }
+            if (config_load(o, argv[i + 1]) != 0) {
                 return -1;
             }
         }
@@ -322,7 +350,11 @@ static int parse_args(struct options *o, int argc, char **argv)
             o->log_level = 0;
             continue;
         }
-        if (i + 1 >= argc) {
+        if (strcmp(a, "--config") != 0 && !option_known(o, a + 2)) {
+            fprintf(stderr, "conclaved: unknown option %s\n", a);
+            return -1;
+        }
+        if (i + 1 >= argc || strncmp(argv[i + 1], "--", 2) == 0) {
             fprintf(stderr, "conclaved: %s needs a value\n", a);
             return -1;
         }
@@ -330,8 +362,9 @@ static int parse_args(struct options *o, int argc, char **argv)
         if (strcmp(a, "--config") == 0) {
             continue;
         }
-        if (option_set(o, a + 2, val) != 0) {
-            fprintf(stderr, "conclaved: bad option %s %s\n", a, val);
+        char why[128] = "";
+        if (option_set(o, a + 2, val, why, sizeof(why)) != 0) {
+            fprintf(stderr, "conclaved: %s takes %s, not \"%s\"\n", a, why, val);
             return -1;
         }
     }

@@ -176,6 +176,29 @@ class Cli(ServerTest):
         p.type("quit")
         self.assertEqual(p.finish(), 0)
 
+    def test_numeric_arguments_are_strict(self):
+        for bad in ("0", "abc", "-3", "2x", "7", ""):
+            out = self.run_cli(["create", "stones", "--seats", bad])
+            self.assertNotEqual(out.returncode, 0, "--seats %r was taken" % bad)
+            self.assertIn("--seats takes a whole number", out.stderr)
+            self.assertIn('"%s"' % bad, out.stderr)
+            self.assertNotIn("In room", out.stdout)
+        out = self.run_cli(["create", "stones", "--name", "--bots"])
+        self.assertIn("--name needs a value", out.stderr)
+
+    def test_server_options_are_named(self):
+        from harness import CONCLAVED
+        cases = [(["--bogus", "1"], "unknown option --bogus"),
+                 (["--listen", "--verbose"], "--listen needs a value"),
+                 (["--listen"], "--listen needs a value"),
+                 (["--max-rooms", "abc"], '--max-rooms takes a whole number from 1 to'),
+                 (["--max-rooms", "-3"], '--max-rooms takes a whole number'),
+                 (["--fsync", "sometimes"], "--fsync takes always, batch or never")]
+        for args, want in cases:
+            p = subprocess.run([CONCLAVED] + args, capture_output=True, text=True, timeout=60)
+            self.assertEqual(p.returncode, 2, args)
+            self.assertIn(want, p.stderr.splitlines()[0], args)
+
     def test_two_players_by_code(self):
         base = ["--server", self.srv.addr]
         env_b = dict(self.env, XDG_STATE_HOME=self.state + "/b")
