@@ -19,6 +19,7 @@ struct cli_conn {
     int fd;
     struct proto_framer framer;
     long next_id;
+    long idle_timeout_s; /* the server's, from its hello reply (0: not told) */
 };
 
 /* Connects to "HOST:PORT". Returns 0 or -1 with a message on stderr. */

@@ -274,6 +274,7 @@ int main(int argc, char **argv)
         }
         goto out;
     }
+    c.idle_timeout_s = (long)json_integer_value(json_object_get(reply, "idle_timeout"));
     if (!a.cmd || strcmp(a.cmd, "games") == 0) {
         status = a.cmd ? run_games(&c, reply) : (fputs(usage, stderr), 2);
         goto out;

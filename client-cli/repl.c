@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "render.h"
@@ -32,7 +33,22 @@ struct repl {
     } pending[PENDING_MAX];
     bool quit;
     int status;
+    uint64_t sent_ms;      /* when we last sent the server anything */
+    uint64_t keepalive_ms; /* ping after sending nothing for this long */
 };
+
+/* The server closes a connection it has heard nothing from for its idle
+ * timeout (120 s by default), whatever it sends itself: the client pings
+ * when it has sent nothing for this long, however busy the room is. */
+#define KEEPALIVE_MS 30000
+
+static uint64_t now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
 
 static const char general_help[] =
     "Commands:\n"
@@ -83,6 +99,7 @@ static long send_req(struct repl *r, const char *op, json_t *fields)
         return -1;
     }
     track(r, id, op);
+    r->sent_ms = now_ms();
     return id;
 }
 
@@ -331,6 +348,12 @@ int cli_repl(struct cli_conn *c, const json_t *first, const char *server, bool s
 
     memset(&r, 0, sizeof(r));
     r.conn = c;
+    /* A quarter of the server's idle timeout, at most KEEPALIVE_MS. */
+    r.keepalive_ms = KEEPALIVE_MS;
+    if (c->idle_timeout_s > 0 && (uint64_t)c->idle_timeout_s * 250 < r.keepalive_ms) {
+        r.keepalive_ms = (uint64_t)c->idle_timeout_s * 250;
+    }
+    r.sent_ms = now_ms();
     r.server = server;
     r.st.colour = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
     r.v.seat = (int)json_integer_value(json_object_get(first, "seat"));
@@ -379,17 +402,19 @@ int cli_repl(struct cli_conn *c, const json_t *first, const char *server, bool s
         }
         struct pollfd pfd[2] = {{.fd = (stdin_eof || nl) ? -1 : STDIN_FILENO, .events = POLLIN},
                                 {.fd = c->fd, .events = POLLIN}};
-        int pr = poll(pfd, 2, 30000);
+        uint64_t now = now_ms();
+        if (now - r.sent_ms >= r.keepalive_ms) {
+            /* Nothing sent for a while: keep the connection alive, even
+             * while diffs keep arriving. */
+            send_req(&r, "ping", NULL);
+            continue;
+        }
+        int pr = poll(pfd, 2, (int)(r.sent_ms + r.keepalive_ms - now));
         if (pr < 0) {
             if (errno == EINTR) {
                 continue;
             }
             break;
-        }
-        if (pr == 0) {
-            /* Quiet for 30 s: keep the connection alive. */
-            send_req(&r, "ping", NULL);
-            continue;
         }
         if (pfd[0].revents) {
             ssize_t n = read(STDIN_FILENO, line + have, sizeof(line) - 1 - have);

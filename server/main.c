@@ -526,6 +526,7 @@ int main(int argc, char **argv)
             log_info("restored %d room%s from %s", n, n == 1 ? "" : "s", opt.data_dir);
         }
     }
+    opt.sess.idle_ms = opt.net.idle_ms;
     sess_hub_init(&hub, lobby, &opt.sess);
     rc = net_server_start(&loop, &opt.net, &hub, &rt.srv, bound, sizeof(bound));
     if (rc != 0) {

@@ -25,6 +25,7 @@ struct sess_config {
     double rate_per_sec;  /* sustained requests per second */
     double rate_burst;    /* bucket size */
     unsigned abuse_limit; /* refusals (net of the refill at rate_per_sec) before a close */
+    uint64_t idle_ms;     /* the transport's idle timeout, told to clients in hello */
 };
 
 struct sess_io {

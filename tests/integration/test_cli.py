@@ -176,6 +176,29 @@ class Cli(ServerTest):
         p.type("quit")
         self.assertEqual(p.finish(), 0)
 
+    def test_a_quiet_spectator_outlives_the_idle_timeout(self):
+        """Diffs keep arriving, the spectator types nothing: the client
+        still keeps its own connection alive."""
+        from harness import Client, Server
+        self.srv.stop()
+        self.srv = Server("--idle-timeout", "2", "--bot-delay", "200")
+        host = Client(self.srv.port, "Host")
+        self.clients.append(host)
+        code = host.ok("create", game="stones", seats=2)["room"]
+        host.ok("start", bots=True)
+        host.ok("leave")  # a bot takes the seat: bots play on
+        watcher = Player(["--server", self.srv.addr, "--name", "Quiet", "spectate", code],
+                         self.env)
+        watcher.wait_for(r"rev \d+ ----")
+        # Three idle timeouts without typing, while the bots play.
+        time.sleep(6)
+        self.assertNotIn("closed the connection", watcher.text())
+        self.assertIsNone(watcher.proc.poll(), "the client exited")
+        watcher.type("help")
+        watcher.wait_for(r"Commands:")
+        watcher.type("quit")
+        self.assertEqual(watcher.finish(), 0)
+
     def test_numeric_arguments_are_strict(self):
         for bad in ("0", "abc", "-3", "2x", "7", ""):
             out = self.run_cli(["create", "stones", "--seats", bad])
