@@ -68,16 +68,23 @@ void cli_view_fini(struct cli_view *v);
  * raw. */
 void cli_clean(json_t *v);
 
-/* Saves / loads the resume token in $XDG_STATE_HOME/conclave/session.json
- * (default ~/.local/state/conclave). */
-int cli_token_save(const char *server, const char *room, int seat, const char *token);
-json_t *cli_token_load(void);
+/* The seats this user may resume, in $XDG_STATE_HOME/conclave/session.json
+ * (default ~/.local/state/conclave; mode 0600): an array, newest first, of
+ * {"server","room","seat","name","token"}, one per (server, room, seat),
+ * so that players sharing a machine keep their own. Load never fails (an
+ * empty array when there is none). */
+json_t *cli_sessions_load(void);
+int cli_session_save(const char *server, const char *room, int seat, const char *name,
+                     const char *token);
+int cli_session_forget(const char *server, const char *room, int seat);
 
 /* Interactive play on an open, hello'd connection; `first` is the reply of
- * the create/join/spectate/resume that started it (borrowed). With
+ * the create/join/spectate/resume that started it (borrowed), and `early`
+ * the events that came before that reply (an array, borrowed). With
  * `start_bots` it first starts the game with bots in the empty seats.
  * Returns the exit status. */
-int cli_repl(struct cli_conn *c, const json_t *first, const char *server, bool start_bots);
+int cli_repl(struct cli_conn *c, const json_t *first, const json_t *early, const char *server,
+             bool start_bots);
 
 /* Scripted mode: stdin lines go to the server as they are, server lines go
  * to stdout. Returns the exit status. */

@@ -320,35 +320,97 @@ static int state_path(char *out, size_t outlen, bool create)
     return 0;
 }
 
-int cli_token_save(const char *server, const char *room, int seat, const char *token)
+/* How many sessions the file keeps (the most recent). */
+#define SESSIONS_MAX 32
+
+json_t *cli_sessions_load(void)
 {
     char path[4200];
-    json_t *o;
+    json_error_t err;
+    json_t *f, *list;
+
+    if (state_path(path, sizeof(path), false) != 0 || !(f = json_load_file(path, 0, &err))) {
+        return json_array();
+    }
+    list = json_incref(json_object_get(f, "sessions"));
+    if (!json_is_array(list)) {
+        /* An older file held one session as the object itself. */
+        json_decref(list);
+        list = json_array();
+        if (json_is_string(json_object_get(f, "token"))) {
+            json_array_append(list, f);
+        }
+    }
+    json_decref(f);
+    return list;
+}
+
+static bool same_seat(const json_t *s, const char *server, const char *room, int seat)
+{
+    const char *sv = json_string_value(json_object_get(s, "server"));
+    const char *rm = json_string_value(json_object_get(s, "room"));
+
+    return sv && rm && strcmp(sv, server) == 0 && strcmp(rm, room) == 0 &&
+           json_integer_value(json_object_get(s, "seat")) == seat;
+}
+
+/* Writes `list` as the sessions file (owner-only). */
+static int sessions_store(json_t *list)
+{
+    char path[4200], tmp[4300];
+    json_t *f;
     int rc;
 
     if (state_path(path, sizeof(path), true) != 0) {
         return -1;
     }
-    o = json_pack("{s:s, s:s, s:i, s:s}", "server", server, "room", room, "seat", seat, "token",
-                  token);
-    if (!o) {
-        return -1;
+    snprintf(tmp, sizeof(tmp), "%s.new", path);
+    f = json_pack("{s:O}", "sessions", list);
+    rc = f ? json_dump_file(f, tmp, JSON_INDENT(1)) : -1;
+    json_decref(f);
+    if (rc == 0 && (chmod(tmp, 0600) != 0 || rename(tmp, path) != 0)) {
+        rc = -1;
     }
-    rc = json_dump_file(o, path, JSON_COMPACT);
-    if (rc == 0) {
-        (void)chmod(path, 0600);
-    }
-    json_decref(o);
     return rc;
 }
 
-json_t *cli_token_load(void)
+int cli_session_save(const char *server, const char *room, int seat, const char *name,
+                     const char *token)
 {
-    char path[4200];
-    json_error_t err;
+    json_t *list = cli_sessions_load();
+    json_t *entry = json_pack("{s:s, s:s, s:i, s:s, s:s}", "server", server, "room", room, "seat",
+                              seat, "name", name, "token", token);
+    int rc = -1;
 
-    if (state_path(path, sizeof(path), false) != 0) {
-        return NULL;
+    if (list && entry) {
+        /* One entry per (server, room, seat): the newest first. */
+        for (size_t i = json_array_size(list); i > 0; i--) {
+            if (same_seat(json_array_get(list, i - 1), server, room, seat)) {
+                json_array_remove(list, i - 1);
+            }
+        }
+        json_array_insert(list, 0, entry);
+        while (json_array_size(list) > SESSIONS_MAX) {
+            json_array_remove(list, json_array_size(list) - 1);
+        }
+        rc = sessions_store(list);
     }
-    return json_load_file(path, 0, &err);
+    json_decref(entry);
+    json_decref(list);
+    return rc;
+}
+
+int cli_session_forget(const char *server, const char *room, int seat)
+{
+    json_t *list = cli_sessions_load();
+    int rc;
+
+    for (size_t i = json_array_size(list); i > 0; i--) {
+        if (same_seat(json_array_get(list, i - 1), server, room, seat)) {
+            json_array_remove(list, i - 1);
+        }
+    }
+    rc = sessions_store(list);
+    json_decref(list);
+    return rc;
 }

@@ -50,7 +50,10 @@ struct args {
     int seat;
     bool bots;
     bool is_public;
+    bool name_given;   /* --name (or $CONCLAVE_NAME) rather than the default */
+    bool server_given; /* --server (or $CONCLAVE_SERVER) */
     json_t *options;
+    json_t *early; /* events that came before the command's reply */
 };
 
 static int parse_option(json_t *options, const char *kv)
@@ -96,8 +99,10 @@ static int parse_args(struct args *a, int argc, char **argv)
 {
     memset(a, 0, sizeof(*a));
     a->server = getenv("CONCLAVE_SERVER") ? getenv("CONCLAVE_SERVER") : "127.0.0.1:7717";
+    a->server_given = getenv("CONCLAVE_SERVER") != NULL;
     a->name = getenv("CONCLAVE_NAME") ? getenv("CONCLAVE_NAME")
                                       : (getenv("USER") ? getenv("USER") : "player");
+    a->name_given = getenv("CONCLAVE_NAME") != NULL;
     a->seat = -1;
     a->options = json_object();
     for (int i = 1; i < argc; i++) {
@@ -120,8 +125,10 @@ static int parse_args(struct args *a, int argc, char **argv)
             return -1;
         } else if (strcmp(s, "--server") == 0) {
             a->server = argv[++i];
+            a->server_given = true;
         } else if (strcmp(s, "--name") == 0) {
             a->name = argv[++i];
+            a->name_given = true;
         } else if (strcmp(s, "--seats") == 0) {
             if (parse_count(s, argv[++i], 1, GAME_MAX_SEATS, &a->seats) != 0) {
                 return -1;
@@ -157,23 +164,49 @@ static void print_error(const json_t *reply)
             json_string_value(json_object_get(e, "message")));
 }
 
-/* Sends a request and waits for its reply, printing events to stdout in
- * --json mode. New reference or NULL. */
-static json_t *roundtrip(struct cli_conn *c, const struct args *a, const char *op, json_t *fields)
+static void print_line(const json_t *m)
+{
+    char *s = json_dumps(m, JSON_COMPACT);
+
+    if (s) {
+        puts(s);
+    }
+    free(s);
+}
+
+/* Events that arrive while a reply is awaited: printed at once in --json
+ * mode, kept for the interactive client otherwise. */
+static void early_event(void *arg, json_t *ev)
+{
+    struct args *a = arg;
+
+    if (a->json) {
+        print_line(ev);
+    } else {
+        json_array_append(a->early, ev);
+    }
+}
+
+/* Sends a request and waits for its reply. New reference or NULL. */
+static json_t *roundtrip(struct cli_conn *c, struct args *a, const char *op, json_t *fields)
 {
     long id = cli_conn_request(c, op, fields);
 
     if (id < 0) {
         return NULL;
     }
-    return cli_conn_wait_reply(c, id, NULL, NULL);
+    return cli_conn_wait_reply(c, id, early_event, a);
 }
 
-static int run_games(struct cli_conn *c, json_t *hello)
+static int run_games(struct cli_conn *c, const struct args *a, json_t *hello)
 {
     size_t i;
     json_t *g;
 
+    if (a->json) {
+        print_line(hello);
+        return 0;
+    }
     json_array_foreach(json_object_get(hello, "games"), i, g) {
         char *opts = json_dumps(json_object_get(g, "options"), JSON_COMPACT);
         printf("%-10s %-28s %lld-%lld players  options %s\n",
@@ -187,12 +220,17 @@ static int run_games(struct cli_conn *c, json_t *hello)
     return 0;
 }
 
-static int run_list(struct cli_conn *c, const struct args *a)
+static int run_list(struct cli_conn *c, struct args *a)
 {
     json_t *r = roundtrip(c, a, "list", NULL);
     size_t i;
     json_t *room;
 
+    if (r && a->json) {
+        print_line(r);
+        json_decref(r);
+        return 0;
+    }
     if (!r || !json_is_true(json_object_get(r, "ok"))) {
         if (r) {
             print_error(r);
@@ -213,6 +251,85 @@ static int run_list(struct cli_conn *c, const struct args *a)
     }
     json_decref(r);
     return 0;
+}
+
+/* True when session `s` fits what the user said: `resume CODE`,
+ * --server, --name. */
+static bool session_fits(const json_t *s, const struct args *a)
+{
+    const char *server = json_string_value(json_object_get(s, "server"));
+    const char *room = json_string_value(json_object_get(s, "room"));
+    const char *name = json_string_value(json_object_get(s, "name"));
+    char code[PROTO_ROOM_CODE_LEN + 1];
+
+    if (!server || !room || !json_is_string(json_object_get(s, "token"))) {
+        return false;
+    }
+    if (a->arg && (proto_room_code_parse(a->arg, code) != 0 || strcmp(code, room) != 0)) {
+        return false;
+    }
+    return (!a->server_given || strcmp(server, a->server) == 0) &&
+           (!a->name_given || (name && strcmp(name, a->name) == 0));
+}
+
+static void session_print(size_t n, const json_t *s)
+{
+    printf("  %zu) room %s, seat %lld, as %s, on %s\n", n,
+           json_string_value(json_object_get(s, "room")),
+           (long long)json_integer_value(json_object_get(s, "seat")),
+           json_string_value(json_object_get(s, "name"))
+               ? json_string_value(json_object_get(s, "name"))
+               : "?",
+           json_string_value(json_object_get(s, "server")));
+}
+
+/* The saved seat to resume (new reference), asking which when several fit
+ * and stdin is a terminal; NULL after saying why not. */
+static json_t *session_choose(const struct args *a)
+{
+    json_t *all = cli_sessions_load();
+    json_t *fit = json_array();
+    json_t *s, *pick = NULL;
+    size_t i;
+
+    json_array_foreach(all, i, s) {
+        if (session_fits(s, a)) {
+            json_array_append(fit, s);
+        }
+    }
+    json_decref(all);
+    if (json_array_size(fit) == 0) {
+        fprintf(stderr, "conclave: no saved seat to resume%s\n",
+                a->arg || a->name_given || a->server_given ? " that fits what you asked" : "");
+    } else if (json_array_size(fit) == 1) {
+        pick = json_incref(json_array_get(fit, 0));
+    } else if (!isatty(STDIN_FILENO)) {
+        fprintf(stderr, "conclave: several saved seats fit; say which with `conclave resume "
+                        "CODE` (or --name NAME):\n");
+        fflush(stderr);
+        json_array_foreach(fit, i, s) {
+            session_print(i + 1, s);
+        }
+    } else {
+        char line[64];
+        long k = 0;
+        printf("Several saved seats:\n");
+        json_array_foreach(fit, i, s) {
+            session_print(i + 1, s);
+        }
+        printf("Resume which (1-%zu)? ", json_array_size(fit));
+        fflush(stdout);
+        if (fgets(line, sizeof(line), stdin)) {
+            k = strtol(line, NULL, 10);
+        }
+        if (k >= 1 && (size_t)k <= json_array_size(fit)) {
+            pick = json_incref(json_array_get(fit, (size_t)k - 1));
+        } else {
+            fprintf(stderr, "conclave: no such choice\n");
+        }
+    }
+    json_decref(fit);
+    return pick;
 }
 
 int main(int argc, char **argv)
@@ -241,20 +358,18 @@ int main(int argc, char **argv)
     }
     json_t *saved = NULL;
     if (a.cmd && strcmp(a.cmd, "resume") == 0) {
-        saved = cli_token_load();
+        saved = session_choose(&a);
         if (!saved) {
-            fprintf(stderr, "conclave: no saved seat to resume\n");
             json_decref(a.options);
             return 1;
         }
-        bool explicit_server = false;
-        for (int i = 1; i < argc; i++) {
-            explicit_server |= strcmp(argv[i], "--server") == 0;
-        }
-        if (!explicit_server && json_string_value(json_object_get(saved, "server"))) {
-            a.server = json_string_value(json_object_get(saved, "server"));
+        /* The seat's server and name: a resume is the same player. */
+        a.server = json_string_value(json_object_get(saved, "server"));
+        if (json_string_value(json_object_get(saved, "name"))) {
+            a.name = json_string_value(json_object_get(saved, "name"));
         }
     }
+    a.early = json_array();
     if (cli_conn_open(&c, a.server) != 0) {
         json_decref(saved);
         json_decref(a.options);
@@ -276,7 +391,7 @@ int main(int argc, char **argv)
     }
     c.idle_timeout_s = (long)json_integer_value(json_object_get(reply, "idle_timeout"));
     if (!a.cmd || strcmp(a.cmd, "games") == 0) {
-        status = a.cmd ? run_games(&c, reply) : (fputs(usage, stderr), 2);
+        status = a.cmd ? run_games(&c, &a, reply) : (fputs(usage, stderr), 2);
         goto out;
     }
     json_decref(reply);
@@ -307,32 +422,46 @@ int main(int argc, char **argv)
         status = 2;
         goto out;
     }
-    if (a.json) {
-        /* Scripted: send the command and pass everything through. */
-        long id = cli_conn_request(&c, op, fields);
-        status = id < 0 ? 1 : cli_script(&c);
-        goto out;
-    }
     reply = roundtrip(&c, &a, op, fields);
+    if (a.json && reply) {
+        /* Scripted: the reply as it came, then everything passes through. */
+        print_line(reply);
+    }
     if (!reply || !json_is_true(json_object_get(reply, "ok"))) {
-        if (reply) {
+        if (reply && !a.json) {
             print_error(reply);
+        }
+        const char *code =
+            json_string_value(json_object_get(json_object_get(reply, "error"), "code"));
+        if (saved && code && strcmp(code, "bad_token") == 0) {
+            /* The room is gone (or the seat was given up): forget it. */
+            (void)cli_session_forget(a.server, json_string_value(json_object_get(saved, "room")),
+                                     (int)json_integer_value(json_object_get(saved, "seat")));
         }
         goto out;
     }
     const char *token = json_string_value(json_object_get(reply, "token"));
     const char *room = json_string_value(json_object_get(reply, "room"));
+    if (saved && !token) {
+        token = json_string_value(json_object_get(saved, "token"));
+    }
     if (token && room) {
-        if (cli_token_save(a.server, room, (int)json_integer_value(json_object_get(reply, "seat")),
-                           token) != 0) {
+        if (cli_session_save(a.server, room,
+                             (int)json_integer_value(json_object_get(reply, "seat")), a.name,
+                             token) != 0) {
             fprintf(stderr, "conclave: could not save the resume token\n");
         }
     }
-    status = cli_repl(&c, reply, a.server, a.bots && strcmp(op, "create") == 0);
+    if (a.json) {
+        status = cli_script(&c);
+        goto out;
+    }
+    status = cli_repl(&c, reply, a.early, a.server, a.bots && strcmp(op, "create") == 0);
 out:
     json_decref(reply);
     json_decref(saved);
     json_decref(a.options);
+    json_decref(a.early);
     cli_conn_close(&c);
     return status;
 }

@@ -339,7 +339,8 @@ static void command(struct repl *r, char *line)
     fflush(stdout);
 }
 
-int cli_repl(struct cli_conn *c, const json_t *first, const char *server, bool start_bots)
+int cli_repl(struct cli_conn *c, const json_t *first, const json_t *early, const char *server,
+             bool start_bots)
 {
     struct repl r;
     char line[4096];
@@ -364,6 +365,14 @@ int cli_repl(struct cli_conn *c, const json_t *first, const char *server, bool s
     printf("In room %s as seat %d. Share the code; type `help` for commands.\n", r.v.room,
            r.v.seat);
     fflush(stdout);
+    /* What the server sent before the reply (the room, the view). */
+    for (size_t i = 0; i < json_array_size(early); i++) {
+        json_t *m = json_deep_copy(json_array_get(early, i));
+        if (m) {
+            on_message(&r, m);
+            json_decref(m);
+        }
+    }
     if (start_bots) {
         send_req(&r, "start", json_pack("{s:b}", "bots", 1));
     }

@@ -801,12 +801,14 @@ int lobby_resume(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
     if (peer->room != found || peer->seat != seat) {
         peer_detach(lobby, peer, false, now);
     }
-    if (strcmp(found->seats[seat].name, peer->name) != 0 || found->seats[seat].kind == SEAT_BOT) {
+    if (found->seats[seat].kind == SEAT_BOT) {
         /* The player is back: the bot that kept the seat steps aside. */
-        snprintf(found->seats[seat].name, sizeof(found->seats[seat].name), "%s", peer->name);
         found->seats[seat].kind = SEAT_HUMAN;
         (void)lobby__journal_seat(found, seat);
     }
+    /* A resume is the same player: the connection takes the seat's name,
+     * the one the game's log and the other players know. */
+    snprintf(peer->name, sizeof(peer->name), "%s", found->seats[seat].name);
     seat_bind(found, seat, peer, now);
     lobby__reply_ok(found, peer, id, seat_reply(found, seat, NULL));
     lobby__room_announce(found);

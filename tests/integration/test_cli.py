@@ -98,8 +98,9 @@ class Cli(ServerTest):
         self.assertSeen("[Ann] gg", text)
         self.assertSeen("stones commands:", text)
         self.assertNotIn("\033[", text)  # plain when not a terminal
-        saved = json.load(open(os.path.join(self.state, "conclave", "session.json")))
+        saved = json.load(open(os.path.join(self.state, "conclave", "session.json")))["sessions"][0]
         self.assertEqual(saved["seat"], 0)
+        self.assertEqual(saved["name"], "Ann")
         # resume goes back to the same seat with the saved token
         out = self.run_cli(["--name", "Ann", "resume"], stdin="who\nquit\n")
         self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
