@@ -81,10 +81,11 @@ int cli_session_forget(const char *server, const char *room, int seat);
 /* Interactive play on an open, hello'd connection; `first` is the reply of
  * the create/join/spectate/resume that started it (borrowed), and `early`
  * the events that came before that reply (an array, borrowed). With
- * `start_bots` it first starts the game with bots in the empty seats.
- * Returns the exit status. */
+ * `start_bots` it first starts the game with bots in the empty seats. When
+ * the connection drops it reconnects (hello as `name`) and resumes the seat
+ * with `token`, or watches again as a spectator. Returns the exit status. */
 int cli_repl(struct cli_conn *c, const json_t *first, const json_t *early, const char *server,
-             bool start_bots);
+             const char *name, const char *token, bool start_bots);
 
 /* Scripted mode: stdin lines go to the server as they are, server lines go
  * to stdout. Returns the exit status. */

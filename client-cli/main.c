@@ -456,7 +456,8 @@ int main(int argc, char **argv)
         status = cli_script(&c);
         goto out;
     }
-    status = cli_repl(&c, reply, a.early, a.server, a.bots && strcmp(op, "create") == 0);
+    status =
+        cli_repl(&c, reply, a.early, a.server, a.name, token, a.bots && strcmp(op, "create") == 0);
 out:
     json_decref(reply);
     json_decref(saved);

@@ -33,6 +33,10 @@ struct repl {
     } pending[PENDING_MAX];
     bool quit;
     int status;
+    const char *name; /* ours, for the hello of a reconnect */
+    char token[64];   /* the seat's resume token ("" for a spectator) */
+    bool spectator;
+    bool lost;             /* a send failed: the connection is gone */
     uint64_t sent_ms;      /* when we last sent the server anything */
     uint64_t keepalive_ms; /* ping after sending nothing for this long */
 };
@@ -93,9 +97,7 @@ static long send_req(struct repl *r, const char *op, json_t *fields)
     long id = cli_conn_request(r->conn, op, fields);
 
     if (id < 0) {
-        fprintf(stderr, "conclave: connection lost\n");
-        r->quit = true;
-        r->status = 1;
+        r->lost = true; /* the loop reconnects */
         return -1;
     }
     track(r, id, op);
@@ -339,8 +341,66 @@ static void command(struct repl *r, char *line)
     fflush(stdout);
 }
 
+/* The connection dropped: connects again with growing pauses and takes
+ * the seat back (or watches again), asking for what was missed. 0 once
+ * back, -1 after giving up. */
+static int reconnect(struct repl *r)
+{
+    static const unsigned pause_ms[] = {500, 1000, 2000, 4000, 8000, 15000, 30000, 30000, 30000};
+
+    printf("Connection lost; reconnecting...\n");
+    fflush(stdout);
+    for (size_t k = 0; k < sizeof(pause_ms) / sizeof(pause_ms[0]); k++) {
+        struct timespec ts = {pause_ms[k] / 1000, (long)(pause_ms[k] % 1000) * 1000000L};
+        json_t *reply = NULL;
+        long id;
+        nanosleep(&ts, NULL);
+        cli_conn_close(r->conn);
+        if (cli_conn_open(r->conn, r->server) != 0) {
+            continue;
+        }
+        id = cli_conn_request(r->conn, "hello",
+                              json_pack("{s:i, s:s}", "proto", PROTO_VERSION, "name", r->name));
+        reply = id < 0 ? NULL : cli_conn_wait_reply(r->conn, id, NULL, NULL);
+        if (!json_is_true(json_object_get(reply, "ok"))) {
+            json_decref(reply);
+            continue;
+        }
+        json_decref(reply);
+        if (r->spectator) {
+            id = cli_conn_request(r->conn, "spectate", json_pack("{s:s}", "room", r->v.room));
+        } else {
+            /* With our rev, the server sends the diffs we missed. */
+            id = cli_conn_request(
+                r->conn, "resume",
+                r->v.view ? json_pack("{s:s, s:I}", "token", r->token, "rev", (json_int_t)r->v.rev)
+                          : json_pack("{s:s}", "token", r->token));
+        }
+        reply = id < 0 ? NULL : cli_conn_wait_reply(r->conn, id, NULL, NULL);
+        if (json_is_true(json_object_get(reply, "ok"))) {
+            json_decref(reply);
+            memset(r->pending, 0, sizeof(r->pending));
+            r->sent_ms = now_ms();
+            printf("Back in room %s; what you missed follows.\n", r->v.room);
+            fflush(stdout);
+            return 0;
+        }
+        if (reply) {
+            /* The server answered and said no (the room is gone): retrying
+             * will not change that. */
+            json_t *e = json_object_get(reply, "error");
+            printf("cannot go back to room %s: %s\n", r->v.room,
+                   json_string_value(json_object_get(e, "message")));
+            json_decref(reply);
+            return -1;
+        }
+    }
+    printf("gave up reconnecting to %s\n", r->server);
+    return -1;
+}
+
 int cli_repl(struct cli_conn *c, const json_t *first, const json_t *early, const char *server,
-             bool start_bots)
+             const char *name, const char *token, bool start_bots)
 {
     struct repl r;
     char line[4096];
@@ -349,6 +409,8 @@ int cli_repl(struct cli_conn *c, const json_t *first, const json_t *early, const
 
     memset(&r, 0, sizeof(r));
     r.conn = c;
+    r.name = name;
+    snprintf(r.token, sizeof(r.token), "%s", token ? token : "");
     /* A quarter of the server's idle timeout, at most KEEPALIVE_MS. */
     r.keepalive_ms = KEEPALIVE_MS;
     if (c->idle_timeout_s > 0 && (uint64_t)c->idle_timeout_s * 250 < r.keepalive_ms) {
@@ -362,8 +424,13 @@ int cli_repl(struct cli_conn *c, const json_t *first, const json_t *early, const
     const char *game = json_string_value(json_object_get(first, "game"));
     snprintf(r.v.room, sizeof(r.v.room), "%s", room ? room : "");
     snprintf(r.v.game, sizeof(r.v.game), "%s", game ? game : "");
-    printf("In room %s as seat %d. Share the code; type `help` for commands.\n", r.v.room,
-           r.v.seat);
+    r.spectator = r.v.seat < 0;
+    if (r.spectator) {
+        printf("Watching room %s. Type `help` for commands.\n", r.v.room);
+    } else {
+        printf("In room %s as seat %d. Share the code; type `help` for commands.\n", r.v.room,
+               r.v.seat);
+    }
     fflush(stdout);
     /* What the server sent before the reply (the room, the view). */
     for (size_t i = 0; i < json_array_size(early); i++) {
@@ -388,8 +455,12 @@ int cli_repl(struct cli_conn *c, const json_t *first, const json_t *early, const
             msg = NULL;
         }
         fflush(stdout);
-        if (rc < 0) {
+        if (rc < 0 || r.lost) {
             printf("the server closed the connection\n");
+            r.lost = false;
+            if ((r.token[0] || r.spectator) && reconnect(&r) == 0) {
+                continue;
+            }
             r.status = 1;
             break;
         }

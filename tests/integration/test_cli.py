@@ -200,6 +200,28 @@ class Cli(ServerTest):
         watcher.type("quit")
         self.assertEqual(watcher.finish(), 0)
 
+    def test_the_client_reconnects_and_resumes_after_a_restart(self):
+        import shutil
+        from test_restart import Node
+        data = tempfile.mkdtemp(prefix="conclave-cli-data-")
+        try:
+            node = Node(data, "--bot-delay", "100")
+            port = node.port
+            p = Player(["--server", "127.0.0.1:%d" % port, "--name", "Ann", "create", "stones",
+                        "--seats", "2", "--bots"], self.env)
+            p.wait_for(r"rev 1 ----")
+            self.assertEqual(node.stop(), 0)
+            p.wait_for(r"reconnecting")
+            node = Node(data, "--listen", "127.0.0.1:%d" % port, "--bot-delay", "100")
+            p.wait_for(r"Back in room", timeout=60)
+            p.type("legal")
+            p.wait_for(r"(#1 |nothing to do now)")
+            p.type("quit")
+            self.assertEqual(p.finish(), 0)
+            self.assertEqual(node.stop(), 0)
+        finally:
+            shutil.rmtree(data, ignore_errors=True)
+
     def test_numeric_arguments_are_strict(self):
         for bad in ("0", "abc", "-3", "2x", "7", ""):
             out = self.run_cli(["create", "stones", "--seats", bad])
