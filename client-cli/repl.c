@@ -26,7 +26,8 @@ struct repl {
     struct cli_view v;
     struct render_style st;
     const char *server;
-    json_t *legal; /* last listed legal actions */
+    json_t *legal;  /* last listed legal actions */
+    long legal_rev; /* the rev they were listed at */
     struct {
         long id;
         char op[16];
@@ -179,6 +180,7 @@ static void on_reply(struct repl *r, json_t *msg)
         json_t *a;
         json_decref(r->legal);
         r->legal = json_incref(json_object_get(msg, "actions"));
+        r->legal_rev = (long)json_integer_value(json_object_get(msg, "rev"));
         if (json_array_size(r->legal) == 0) {
             printf("nothing to do now\n");
         }
@@ -264,6 +266,103 @@ static void send_action(struct repl *r, json_t *action)
     send_req(r, "act", f);
 }
 
+static const char *const command_words[] = {"help", "legal", "act",  "say",    "start", "who",
+                                            "view", "raw",   "sync", "record", "leave", "quit"};
+
+/* Edit distance of a and b (short words). */
+static size_t distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    size_t row[32];
+
+    if (la >= 31 || lb >= 31) {
+        return 99;
+    }
+    for (size_t j = 0; j <= lb; j++) {
+        row[j] = j;
+    }
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            best = up + 1 < best ? up + 1 : best;
+            best = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+/* The nearest of the game's command words (each line of its help starts
+ * with one, others follow a "| ") to `word`, if closer than `*best_d`. */
+static const char *nearest_game_word(const char *help, const char *word, size_t *best_d, char *buf,
+                                     size_t buflen)
+{
+    const char *best = NULL;
+
+    for (const char *p = help; p && *p;) {
+        const char *eol = strchr(p, '\n');
+        size_t len = eol ? (size_t)(eol - p) : strlen(p);
+        for (size_t i = 0; i < len; i++) {
+            bool starts = (i == 0 && p[0] != ' ') || (i >= 2 && p[i - 2] == '|' && p[i - 1] == ' ');
+            size_t n = strcspn(p + i, " \n");
+            char w[32];
+            if (!starts || n == 0 || n >= sizeof(w)) {
+                continue;
+            }
+            snprintf(w, sizeof(w), "%.*s", (int)n, p + i);
+            size_t d = distance(word, w);
+            if (d < *best_d) {
+                *best_d = d;
+                snprintf(buf, buflen, "%s", w);
+                best = buf;
+            }
+        }
+        p = eol ? eol + 1 : NULL;
+    }
+    return best;
+}
+
+/* True when `word` is a command, general or of the game. */
+static bool known_word(const char *help, const char *word)
+{
+    size_t d = 1;
+    char buf[32];
+
+    for (size_t i = 0; i < sizeof(command_words) / sizeof(command_words[0]); i++) {
+        if (strcmp(word, command_words[i]) == 0) {
+            return true;
+        }
+    }
+    return nearest_game_word(help, word, &d, buf, sizeof(buf)) != NULL;
+}
+
+/* Names the word that was not understood, and the nearest command. */
+static void unknown_command(const char *help, const char *word)
+{
+    const char *best = NULL;
+    size_t best_d = 3; /* suggest only what is close */
+    char buf[32];
+
+    for (size_t i = 0; i < sizeof(command_words) / sizeof(command_words[0]); i++) {
+        size_t d = distance(word, command_words[i]);
+        if (d < best_d) {
+            best_d = d;
+            best = command_words[i];
+        }
+    }
+    const char *g = nearest_game_word(help, word, &best_d, buf, sizeof(buf));
+    best = g ? g : best;
+    if (best) {
+        printf("unknown command \"%s\"; did you mean `%s`? (type `help`)\n", word, best);
+    } else {
+        printf("unknown command \"%s\" (type `help`)\n", word);
+    }
+}
+
 static void command(struct repl *r, char *line)
 {
     char *p = line;
@@ -291,6 +390,13 @@ static void command(struct repl *r, char *line)
         json_t *a = json_array_get(r->legal, (size_t)(n - 1));
         if (n < 1 || !a) {
             printf("no action #%s in the last list; type `legal`\n", p + 1);
+            return;
+        }
+        if (r->legal_rev != r->v.rev) {
+            /* The game moved on since the list: its numbers mean nothing
+             * now, and nothing is sent. */
+            printf("that list is out of date; here is the new one\n");
+            send_req(r, "legal", NULL);
             return;
         }
         send_action(r, json_deep_copy(a));
@@ -328,12 +434,15 @@ static void command(struct repl *r, char *line)
         const struct render_ops *ro = render_find(r->v.game);
         char err[256] = "";
         json_t *a = NULL;
-        if (!ro) {
-            printf("unknown command; type `help`\n");
+        char word[32];
+        size_t n = strcspn(p, " \t");
+        snprintf(word, sizeof(word), "%.*s", (int)(n < sizeof(word) - 1 ? n : sizeof(word) - 1), p);
+        if (!known_word(ro ? ro->help : NULL, word)) {
+            unknown_command(ro ? ro->help : NULL, word);
             return;
         }
-        if (ro->parse(p, r->v.view, r->v.seat, &a, err, sizeof(err)) != 0) {
-            printf("%s (type `help`)\n", err[0] ? err : "unknown command");
+        if (!ro || ro->parse(p, r->v.view, r->v.seat, &a, err, sizeof(err)) != 0) {
+            printf("%s (type `help`)\n", err[0] ? err : "that command does not fit here");
             return;
         }
         send_action(r, a);

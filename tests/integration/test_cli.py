@@ -222,6 +222,27 @@ class Cli(ServerTest):
         finally:
             shutil.rmtree(data, ignore_errors=True)
 
+    def test_typos_get_a_suggestion_and_stale_numbers_are_not_sent(self):
+        p = Player(["--server", self.srv.addr, "--name", "Ann", "create", "sorcerers",
+                    "--seats", "2", "--bots"], self.env)
+        p.wait_for(r"rev 1 ----")
+        p.type("lgeal")
+        p.wait_for(r'unknown command "lgeal"; did you mean `legal`\?')
+        p.type("xyzzy")
+        p.wait_for(r'unknown command "xyzzy" \(type `help`\)')
+        # Our own move makes the list we hold out of date.
+        for _ in range(200):
+            p.type("legal")
+            m = p.wait_for(r"(#1 \{|nothing to do now)[^\n]*\n(?![\s\S]*(#1 \{|nothing to do now))")
+            if m.group(1).startswith("#1"):
+                break
+        p.type("#1")
+        p.wait_for(r"rev 2 ----")
+        p.type("#1")
+        p.wait_for(r"that list is out of date; here is the new one")
+        p.type("quit")
+        self.assertEqual(p.finish(), 0)
+
     def test_numeric_arguments_are_strict(self):
         for bad in ("0", "abc", "-3", "2x", "7", ""):
             out = self.run_cli(["create", "stones", "--seats", bad])
