@@ -821,7 +821,7 @@ int lobby_resume(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
          * whole view. */
         int64_t from = (int64_t)json_integer_value(jrev);
         bool have = from <= found->rev && found->rev - from <= LOBBY_DIFF_KEEP;
-        for (int64_t r = from + 1; have && r <= found->rev; r++) {
+        for (int64_t r = have ? from + 1 : found->rev + 1; have && r <= found->rev; r++) {
             const struct diff_line *d = &s->hist[r % LOBBY_DIFF_KEEP];
             have = d->rev == r && d->line;
         }
