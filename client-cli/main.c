@@ -351,10 +351,49 @@ int main(int argc, char **argv)
     if (a.cmd && strcmp(a.cmd, "replay") == 0) {
         json_decref(a.options);
         if (!a.arg) {
+            fprintf(stderr, "conclave: replay needs a record file (saved with `record FILE` at "
+                            "the end of a game)\n\n");
             fputs(usage, stderr);
             return 2;
         }
         return cli_replay(a.arg);
+    }
+    static const char *const commands[] = {"create", "join",  "spectate", "resume",
+                                           "list",   "games", "replay"};
+    bool known = !a.cmd;
+    for (size_t i = 0; a.cmd && i < sizeof(commands) / sizeof(commands[0]); i++) {
+        known |= strcmp(a.cmd, commands[i]) == 0;
+    }
+    if (!known) {
+        fprintf(stderr, "conclave: unknown command \"%s\"\n\n", a.cmd);
+        fputs(usage, stderr);
+        json_decref(a.options);
+        return 2;
+    }
+    if (a.cmd && (strcmp(a.cmd, "join") == 0 || strcmp(a.cmd, "spectate") == 0)) {
+        char code[PROTO_ROOM_CODE_LEN + 1];
+        if (!a.arg) {
+            fprintf(stderr, "conclave: %s needs a room code, e.g. conclave %s K7QF2M\n\n", a.cmd,
+                    a.cmd);
+            fputs(usage, stderr);
+            json_decref(a.options);
+            return 2;
+        }
+        if (proto_room_code_parse(a.arg, code) != 0) {
+            fprintf(stderr,
+                    "conclave: \"%s\" is not a room code: a code has six characters, letters "
+                    "and digits, like K7QF2M\n",
+                    a.arg);
+            json_decref(a.options);
+            return 2;
+        }
+    }
+    if (a.cmd && strcmp(a.cmd, "create") == 0 && !a.arg) {
+        fprintf(stderr, "conclave: create needs a game, e.g. conclave create stones (`conclave "
+                        "games` lists them)\n\n");
+        fputs(usage, stderr);
+        json_decref(a.options);
+        return 2;
     }
     json_t *saved = NULL;
     if (a.cmd && strcmp(a.cmd, "resume") == 0) {
@@ -418,6 +457,7 @@ int main(int argc, char **argv)
         op = "resume";
         fields = json_pack("{s:O}", "token", json_object_get(saved, "token"));
     } else {
+        fprintf(stderr, "conclave: unknown command \"%s\"\n\n", a.cmd);
         fputs(usage, stderr);
         status = 2;
         goto out;

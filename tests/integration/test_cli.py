@@ -253,6 +253,18 @@ class Cli(ServerTest):
         out = self.run_cli(["create", "stones", "--name", "--bots"])
         self.assertIn("--name needs a value", out.stderr)
 
+    def test_usage_errors_say_what_was_wrong(self):
+        cases = [(["join", "abc"], '"abc" is not a room code: a code has six characters'),
+                 (["join"], "join needs a room code"),
+                 (["spectate", "K7QF2"], '"K7QF2" is not a room code'),
+                 (["create"], "create needs a game"),
+                 (["replay"], "replay needs a record file"),
+                 (["frob"], 'unknown command "frob"')]
+        for args, want in cases:
+            out = self.run_cli(args)
+            self.assertEqual(out.returncode, 2, args)
+            self.assertIn(want, out.stderr.splitlines()[0], args)
+
     def test_server_options_are_named(self):
         from harness import CONCLAVED
         cases = [(["--bogus", "1"], "unknown option --bogus"),
