@@ -17,6 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sodium.h>
+
+#include "game.h"
 #include "render.h"
 
 #define PENDING_MAX 64
@@ -158,6 +161,77 @@ static void draw_view(struct repl *r)
     fflush(stdout);
 }
 
+/* "matches" when the revealed seed hashes to the commitment the view
+ * showed from the start, so the game's randomness was fixed before it
+ * began. */
+static const char *seed_check(const json_t *view, const json_t *result)
+{
+    const char *hex = json_string_value(json_object_get(result, "seed"));
+    const char *commit = json_string_value(json_object_get(view, "seed_commit"));
+    unsigned char seed[64], h[crypto_generichash_BYTES];
+    char got[2 * sizeof(h) + 1];
+    size_t n;
+
+    if (!hex || !commit ||
+        sodium_hex2bin(seed, sizeof(seed), hex, strlen(hex), NULL, &n, NULL) != 0) {
+        return "cannot be checked (no seed or commitment)";
+    }
+    crypto_generichash(h, sizeof(h), seed, n, NULL, 0);
+    sodium_bin2hex(got, sizeof(got), h, sizeof(h));
+    return strcmp(got, commit) == 0 ? "matches the commitment shown from the start"
+                                    : "DOES NOT MATCH the commitment shown at the start";
+}
+
+/* The end screen: who won, by name, the scores, why it ended, the game's
+ * own breakdown, the seed check and how to keep the record. */
+static void draw_end(struct repl *r, const json_t *result)
+{
+    const json_t *seats = json_object_get(r->v.room_ev, "seats");
+    const json_t *winners = json_object_get(result, "winners");
+    const json_t *scores = json_object_get(result, "scores");
+    const char *names[GAME_MAX_SEATS];
+    int nseats = (int)json_array_size(seats);
+    const struct render_ops *ro = render_find(r->v.game);
+    json_t *w;
+    size_t i;
+
+    nseats = nseats > GAME_MAX_SEATS ? GAME_MAX_SEATS : nseats;
+    for (int k = 0; k < nseats; k++) {
+        const char *n =
+            json_string_value(json_object_get(json_array_get(seats, (size_t)k), "name"));
+        names[k] = n && *n ? n : "?";
+    }
+    printf("\n==== Game over ====\n");
+    if (json_array_size(winners) == 0) {
+        printf("Nobody wins.\n");
+    } else {
+        printf("%s ", json_array_size(winners) > 1 ? "Winners:" : "Winner:");
+        json_array_foreach(winners, i, w) {
+            int seat = (int)json_integer_value(w);
+            printf("%s%s%s", i ? ", " : "", seat >= 0 && seat < nseats ? names[seat] : "?",
+                   seat == r->v.seat ? " (you)" : "");
+        }
+        printf("\n");
+    }
+    if (json_array_size(scores) > 0) {
+        const char *scoring = json_string_value(json_object_get(result, "scoring"));
+        printf("Scores%s%s%s:", scoring ? " (" : "", scoring ? scoring : "", scoring ? ")" : "");
+        for (int k = 0; k < nseats && (size_t)k < json_array_size(scores); k++) {
+            printf("%s %s %lld", k ? "," : "", names[k],
+                   (long long)json_integer_value(json_array_get(scores, (size_t)k)));
+        }
+        printf("\n");
+    }
+    if (json_string_value(json_object_get(result, "reason"))) {
+        printf("Why it ended: %s\n", json_string_value(json_object_get(result, "reason")));
+    }
+    if (ro && ro->end) {
+        ro->end(stdout, result, names, nseats);
+    }
+    printf("The seed %s.\n", seed_check(r->v.view, result));
+    printf("Type `record FILE` to keep the record (then `conclave replay FILE` checks it).\n");
+}
+
 static void on_reply(struct repl *r, json_t *msg)
 {
     long id = (long)json_integer_value(json_object_get(msg, "re"));
@@ -242,9 +316,7 @@ static void on_message(struct repl *r, json_t *msg)
         printf("[%s] %s\n", json_string_value(json_object_get(msg, "name")),
                json_string_value(json_object_get(msg, "text")));
     } else if (strcmp(ev, "ended") == 0) {
-        char *s = json_dumps(json_object_get(msg, "result"), JSON_COMPACT);
-        printf("Game over: %s\n(type `record FILE` to keep the record)\n", s ? s : "");
-        free(s);
+        draw_end(r, json_object_get(msg, "result"));
     } else if (strcmp(ev, "replaced") == 0) {
         printf("this seat was taken over by another connection\n");
         r->quit = true;

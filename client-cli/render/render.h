@@ -36,6 +36,11 @@ struct render_ops {
 
     /* Help text listing every command, one per line. */
     const char *help;
+
+    /* Optional: the game's part of the end screen, after the winners and
+     * scores: how the scores were made up, from `result` (borrowed), with
+     * `names[seat]` the seats' names. */
+    void (*end)(FILE *out, const json_t *result, const char *const *names, int nseats);
 };
 
 /* The renderer for `game`, or NULL. */

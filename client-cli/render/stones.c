@@ -536,10 +536,48 @@ static int parse(const char *line, const json_t *view, int seat, json_t **ret_ac
     return 0;
 }
 
+/* The breakdown of each player's score, as the variant counts it: the
+ * Novice game counts crafted artifacts alone, so no points total is shown
+ * beside it. */
+static void end(FILE *out, const json_t *result, const char *const *names, int nseats)
+{
+    const char *scoring = json_string_value(json_object_get(result, "scoring"));
+    bool novice = scoring && strcmp(scoring, "artifacts crafted") == 0;
+    const json_t *title = json_object_get(result, "title");
+    size_t i;
+    json_t *b;
+
+    if (json_object_get(result, "completed")) {
+        fprintf(out, "The team completed %lld artifacts: %s.\n",
+                (long long)json_integer_value(json_object_get(result, "completed")),
+                json_is_string(title) ? json_string_value(title) : "no title");
+        return;
+    }
+    json_array_foreach(json_object_get(result, "breakdown"), i, b) {
+        int seat = (int)json_integer_value(json_object_get(b, "seat"));
+        const char *who = seat >= 0 && seat < nseats ? names[seat] : "?";
+        if (novice) {
+            fprintf(out, "  %-20s %lld artifacts crafted\n", who,
+                    (long long)json_integer_value(json_object_get(b, "crafted")));
+            continue;
+        }
+        fprintf(out,
+                "  %-20s runes %lld + artifacts %lld + Qi %lld + symbol bonus %lld + stone bonus "
+                "%lld = %lld points\n",
+                who, (long long)json_integer_value(json_object_get(b, "runes")),
+                (long long)json_integer_value(json_object_get(b, "artifacts")),
+                (long long)json_integer_value(json_object_get(b, "qi")),
+                (long long)json_integer_value(json_object_get(b, "symbol_bonus")),
+                (long long)json_integer_value(json_object_get(b, "stone_bonus")),
+                (long long)json_integer_value(json_object_get(b, "total")));
+    }
+}
+
 const struct render_ops render_stones = {
     .game = "stones",
     .draw = draw,
     .parse = parse,
+    .end = end,
     .help = "place T            put your Taoist on tile T (Tn Tw Tc Te Ts, or 1-5)\n"
             "cast CARD          choose a card to cast, e.g. cast QUAKE-2 (then `legal` lists its\n"
             "                   choices; the commands below also cast in one go)\n"

@@ -114,7 +114,14 @@ class Cli(ServerTest):
         out = self.run_cli(["--name", "Ann", "create", "stones", "--seats", "2", "--bots"],
                            stdin=script)
         self.assertEqual(out.returncode, 0, out.stdout[-2000:] + out.stderr)
-        self.assertSeen("Game over:", out.stdout)
+        self.assertSeen("==== Game over ====", out.stdout)
+        # The end screen names the winner(s) by name, not by seat number,
+        # and checks the seed against its commitment.
+        end = out.stdout[out.stdout.index("==== Game over ===="):]
+        self.assertRegex(end, r"(Winners?: (Ann|Bot 1)|Nobody wins)")
+        self.assertRegex(end, r"Scores \(points\): Ann -?\d+, Bot 1 -?\d+")
+        self.assertIn("The seed matches the commitment shown from the start.", end)
+        self.assertNotIn('{"', end)
         self.assertSeen("record saved to", out.stdout)
         replay = subprocess.run([CONCLAVE, "replay", record], capture_output=True, text=True,
                                 timeout=60)
