@@ -33,6 +33,8 @@ static const char usage[] =
     "Options:\n"
     "  --server HOST:PORT  default $CONCLAVE_SERVER or 127.0.0.1:7717\n"
     "  --name NAME         default $CONCLAVE_NAME or $USER\n"
+    "  (CONCLAVE_BELL=0 turns off the bell that rings when it becomes your turn;\n"
+    "  NO_COLOR turns off colours)\n"
     "  --json              scripted mode: after the command (or straight away when\n"
     "                      there is none, without hello), stdin lines go to the server\n"
     "                      and server lines to stdout\n"

@@ -41,6 +41,8 @@ struct repl {
     char token[64];   /* the seat's resume token ("" for a spectator) */
     bool spectator;
     bool lost;             /* a send failed: the connection is gone */
+    bool your_turn;        /* our seat was active in the last view drawn */
+    bool bell;             /* ring the terminal bell when it becomes our turn */
     uint64_t sent_ms;      /* when we last sent the server anything */
     uint64_t keepalive_ms; /* ping after sending nothing for this long */
 };
@@ -159,6 +161,23 @@ static void draw_view(struct repl *r)
     }
     json_decref(view);
     fflush(stdout);
+}
+
+/* A clear cue (and the bell, unless turned off) when it becomes our turn. */
+static void turn_cue(struct repl *r)
+{
+    const json_t *active = json_object_get(r->v.view, "active");
+    bool mine = false;
+    size_t i;
+    json_t *a;
+
+    json_array_foreach(active, i, a) {
+        mine |= r->v.seat >= 0 && json_integer_value(a) == r->v.seat;
+    }
+    if (mine && !r->your_turn) {
+        printf(">>> Your turn. Type `legal` for your choices.%s\n", r->bell ? "\a" : "");
+    }
+    r->your_turn = mine;
 }
 
 /* "matches" when the revealed seed hashes to the commitment the view
@@ -312,6 +331,7 @@ static void on_message(struct repl *r, json_t *msg)
         draw_room(r);
     } else if (strcmp(ev, "state") == 0 || strcmp(ev, "diff") == 0) {
         draw_view(r);
+        turn_cue(r);
     } else if (strcmp(ev, "chat") == 0) {
         printf("[%s] %s\n", json_string_value(json_object_get(msg, "name")),
                json_string_value(json_object_get(msg, "text")));
@@ -600,6 +620,9 @@ int cli_repl(struct cli_conn *c, const json_t *first, const json_t *early, const
     r.sent_ms = now_ms();
     r.server = server;
     r.st.colour = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+    /* The bell: on a terminal, unless CONCLAVE_BELL=0. */
+    r.bell = isatty(STDOUT_FILENO) &&
+             !(getenv("CONCLAVE_BELL") && strcmp(getenv("CONCLAVE_BELL"), "0") == 0);
     r.v.seat = (int)json_integer_value(json_object_get(first, "seat"));
     const char *room = json_string_value(json_object_get(first, "room"));
     const char *game = json_string_value(json_object_get(first, "game"));

@@ -301,6 +301,7 @@ class Cli(ServerTest):
         a.wait_for(r"(#1 \{|nothing to do now)")
         b.wait_for(r"(#1 \{|nothing to do now)")
         mover = a if "#1 {" in a.text() else b
+        self.assertIn(">>> Your turn", mover.text(), "no cue for the player whose turn it is")
         mover.type("#1")
         a.wait_for(r"rev 2 ----")
         b.wait_for(r"rev 2 ----")
