@@ -68,6 +68,16 @@ void cli_view_fini(struct cli_view *v);
  * raw. */
 void cli_clean(json_t *v);
 
+/* ---- Choices (choices.c) ---- */
+
+/* `action` of `game` as a short phrase ("cast SPIN-1 on Tc clockwise"). */
+void cli_action_phrase(const json_t *action, const char *game, char *buf, size_t len);
+
+/* Prints a `legal` list grouped by kind, numbered from #1 over the whole
+ * list; a long list summarises its big kinds. With `only`, every entry of
+ * that kind (type) alone. */
+void cli_choices_print(const json_t *legal, const char *game, const char *only);
+
 /* The seats this user may resume, in $XDG_STATE_HOME/conclave/session.json
  * (default ~/.local/state/conclave; mode 0600): an array, newest first, of
  * {"server","room","seat","name","token"}, one per (server, room, seat),

@@ -29,8 +29,9 @@ struct repl {
     struct cli_view v;
     struct render_style st;
     const char *server;
-    json_t *legal;  /* last listed legal actions */
-    long legal_rev; /* the rev they were listed at */
+    json_t *legal;       /* last listed legal actions */
+    long legal_rev;      /* the rev they were listed at */
+    char legal_only[32]; /* `legal KIND`: the kind to list in full */
     struct {
         long id;
         char op[16];
@@ -63,7 +64,8 @@ static uint64_t now_ms(void)
 static const char general_help[] =
     "Commands:\n"
     "  help                 this list (and the game's commands)\n"
-    "  legal                list what you may do now, numbered\n"
+    "  legal                list what you may do now, numbered, by kind\n"
+    "  legal KIND           every choice of one kind (a long list summarises them)\n"
     "  #N                   do the N-th action of the last `legal` list\n"
     "  act {JSON}           send an action object as it is\n"
     "  say TEXT             chat to the room\n"
@@ -269,19 +271,11 @@ static void on_reply(struct repl *r, json_t *msg)
         return;
     }
     if (strcmp(op, "legal") == 0) {
-        size_t i;
-        json_t *a;
         json_decref(r->legal);
         r->legal = json_incref(json_object_get(msg, "actions"));
         r->legal_rev = (long)json_integer_value(json_object_get(msg, "rev"));
-        if (json_array_size(r->legal) == 0) {
-            printf("nothing to do now\n");
-        }
-        json_array_foreach(r->legal, i, a) {
-            char *s = json_dumps(a, JSON_COMPACT);
-            printf("  #%zu %s\n", i + 1, s ? s : "?");
-            free(s);
-        }
+        cli_choices_print(r->legal, r->v.game, r->legal_only[0] ? r->legal_only : NULL);
+        r->legal_only[0] = '\0';
     } else if (strcmp(op, "record") == 0) {
         /* Handled by the command that asked for it. */
     } else if (strcmp(op, "leave") == 0) {
@@ -476,6 +470,9 @@ static void command(struct repl *r, char *line)
             printf("\n%s commands:\n%s", r->v.game, ro->help);
         }
     } else if (strcmp(p, "legal") == 0) {
+        send_req(r, "legal", NULL);
+    } else if (strncmp(p, "legal ", 6) == 0) {
+        snprintf(r->legal_only, sizeof(r->legal_only), "%s", p + 6);
         send_req(r, "legal", NULL);
     } else if (p[0] == '#') {
         long n = strtol(p + 1, NULL, 10);

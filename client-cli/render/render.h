@@ -37,6 +37,10 @@ struct render_ops {
     /* Help text listing every command, one per line. */
     const char *help;
 
+    /* Optional: words `action` as a short phrase into buf; 0, or -1 to
+     * leave it to the generic wording. */
+    int (*phrase)(const json_t *action, char *buf, size_t len);
+
     /* Optional: the game's part of the end screen, after the winners and
      * scores: how the scores were made up, from `result` (borrowed), with
      * `names[seat]` the seats' names. */

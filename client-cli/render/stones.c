@@ -536,6 +536,122 @@ static int parse(const char *line, const json_t *view, int seat, json_t **ret_ac
     return 0;
 }
 
+/* A cell [r, c] as "e(r,c)", or a QUAKE target as "(r,c)". */
+static void cell(const json_t *v, const char *prefix, char *out, size_t len)
+{
+    snprintf(out, len, "%s(%lld,%lld)", prefix, (long long)json_integer_value(json_array_get(v, 0)),
+             (long long)json_integer_value(json_array_get(v, 1)));
+}
+
+static const char *colour_word(const char *c)
+{
+    static const char *const names[][2] = {
+        {"Y", "yellow"}, {"G", "green"}, {"B", "blue"}, {"R", "red"}, {"N", "black"}};
+
+    for (size_t i = 0; c && i < sizeof(names) / sizeof(names[0]); i++) {
+        if (strcmp(c, names[i][0]) == 0) {
+            return names[i][1];
+        }
+    }
+    return c ? c : "?";
+}
+
+/* Each action of the rules document in a few words. */
+static int phrase(const json_t *a, char *buf, size_t len)
+{
+    const char *type = json_string_value(json_object_get(a, "type"));
+    const char *card = json_string_value(json_object_get(a, "card"));
+    const char *tile = json_string_value(json_object_get(a, "tile"));
+    const json_t *to = json_object_get(a, "to");
+    const json_t *stones = json_object_get(a, "stones");
+    char where[32] = "", with[64] = "";
+
+    if (!type) {
+        return -1;
+    }
+    if (json_is_array(stones)) {
+        snprintf(with, sizeof(with), " paying %s and %s",
+                 colour_word(json_string_value(json_array_get(stones, 0))),
+                 colour_word(json_string_value(json_array_get(stones, 1))));
+    }
+    if (json_is_array(to)) {
+        cell(to, strcmp(type, "cast") == 0 ? "" : "e", where, sizeof(where));
+    }
+    if (strcmp(type, "place_taoist") == 0) {
+        snprintf(buf, len, "place your Taoist on %s", tile ? tile : "?");
+    } else if (strcmp(type, "cast") == 0 && card) {
+        const char *dir = json_string_value(json_object_get(a, "dir"));
+        const char *move = json_string_value(json_object_get(a, "move"));
+        const json_t *swap = json_object_get(a, "swap");
+        const char *sa = json_string_value(json_object_get(a, "a"));
+        const char *sb = json_string_value(json_object_get(a, "b"));
+        if (dir && tile) {
+            snprintf(buf, len, "cast %s on %s %s", card, tile,
+                     strcmp(dir, "cw") == 0 ? "clockwise" : "counter-clockwise");
+        } else if (tile) {
+            snprintf(buf, len, "cast %s: fly to %s", card, tile);
+        } else if (move && where[0]) {
+            snprintf(buf, len, "cast %s: move %s to %s", card, move, where);
+        } else if (move) {
+            snprintf(buf, len, "cast %s: choose to move %s", card, move);
+        } else if (json_is_array(swap)) {
+            snprintf(buf, len, "cast %s: swap %s and %s", card,
+                     json_string_value(json_array_get(swap, 0)),
+                     json_string_value(json_array_get(swap, 1)));
+        } else if (sa && sb) {
+            snprintf(buf, len, "cast %s: exchange %s and %s", card, sa, sb);
+        } else if (sa) {
+            snprintf(buf, len, "cast %s: choose the stone at %s", card, sa);
+        } else {
+            snprintf(buf, len, "choose %s to cast", card);
+        }
+    } else if (strcmp(type, "end_cast") == 0) {
+        snprintf(buf, len, "stop casting");
+    } else if (strcmp(type, "discard") == 0) {
+        snprintf(buf, len, "discard %s", card ? card : "?");
+    } else if (strcmp(type, "cancel") == 0) {
+        snprintf(buf, len, "cancel what is being chosen");
+    } else if (strcmp(type, "choose_stone") == 0) {
+        snprintf(buf, len, "take the stone at %s",
+                 json_string_value(json_object_get(a, "slot"))
+                     ? json_string_value(json_object_get(a, "slot"))
+                     : "?");
+    } else if (strcmp(type, "offer") == 0) {
+        snprintf(buf, len, "offer a %s stone",
+                 colour_word(json_string_value(json_object_get(a, "colour"))));
+    } else if (strcmp(type, "step") == 0) {
+        snprintf(buf, len, "step to %s", where);
+    } else if (strcmp(type, "pay_step") == 0) {
+        snprintf(buf, len, where[0] ? "pay to step to %s%s" : "choose the stones%s%s", where, with);
+    } else if (strcmp(type, "take_rune") == 0) {
+        snprintf(buf, len, "take the rune");
+    } else if (strcmp(type, "end_move") == 0) {
+        snprintf(buf, len, "stop moving");
+    } else if (strcmp(type, "craft") == 0) {
+        snprintf(buf, len, "craft %s",
+                 json_string_value(json_object_get(a, "artifact"))
+                     ? json_string_value(json_object_get(a, "artifact"))
+                     : "?");
+    } else if (strcmp(type, "end_turn") == 0) {
+        snprintf(buf, len, "end the turn");
+    } else if (strcmp(type, "pay") == 0) {
+        snprintf(buf, len, "pay a %s stone",
+                 colour_word(json_string_value(json_object_get(a, "colour"))));
+    } else if (strcmp(type, "pay_pair") == 0) {
+        snprintf(buf, len, "pay a pair for %s%s",
+                 colour_word(json_string_value(json_object_get(a, "for"))), with);
+    } else if (strcmp(type, "reward_step") == 0) {
+        snprintf(buf, len, "reward: step to %s", where);
+    } else if (strcmp(type, "reward_fly") == 0) {
+        snprintf(buf, len, "reward: move your Taoist to %s", tile ? tile : "?");
+    } else if (strcmp(type, "reward_skip") == 0) {
+        snprintf(buf, len, "reward: decline");
+    } else {
+        return -1;
+    }
+    return 0;
+}
+
 /* The breakdown of each player's score, as the variant counts it: the
  * Novice game counts crafted artifacts alone, so no points total is shown
  * beside it. */
@@ -577,6 +693,7 @@ const struct render_ops render_stones = {
     .game = "stones",
     .draw = draw,
     .parse = parse,
+    .phrase = phrase,
     .end = end,
     .help = "place T            put your Taoist on tile T (Tn Tw Tc Te Ts, or 1-5)\n"
             "cast CARD          choose a card to cast, e.g. cast QUAKE-2 (then `legal` lists its\n"

@@ -94,7 +94,8 @@ class Cli(ServerTest):
         text = out.stdout
         self.assertSeen("In room", text)
         self.assertSeen("seat 1: Bot 1", text)
-        self.assertSeen("#1 {", text)
+        self.assertSeen("#1 place your Taoist on T", text)
+        self.assertNotIn('#1 {"', text)  # phrases, not JSON
         self.assertSeen("[Ann] gg", text)
         self.assertSeen("stones commands:", text)
         self.assertNotIn("\033[", text)  # plain when not a terminal
@@ -139,12 +140,12 @@ class Cli(ServerTest):
                        lambda: "%r not seen %d times:\n%s" % (needle, n, p.text()[-3000:]))
 
         def listed():
-            n = p.text().count("#1 {")
+            n = p.text().count("  #1 ")
             p.type("legal")
-            wait_count("#1 {", n + 1)
+            wait_count("  #1 ", n + 1)
             time.sleep(0.1)
-            tail = p.text()[p.text().rfind("#1 {") - 4:]
-            return re.findall(r"#\d+ (\{.*\})", tail)
+            tail = p.text()[p.text().rfind("  #1 "):]
+            return re.findall(r"#\d+ (.*)", tail)
 
         turn = r"Sorcerer & Stones \(standard\) - (\w+)'s turn, phase (\w+)"
         for _ in range(20):
@@ -160,13 +161,13 @@ class Cli(ServerTest):
                 wait_count(" rev ", revs + 1)
         self.assertEqual((colour, phase), ("red", "cast"))
 
-        first = json.loads(listed()[0])
-        self.assertEqual(set(first), {"type", "card"})
-        card = first["card"]
+        first = re.fullmatch(r"choose (\S+) to cast", listed()[0])
+        self.assertIsNotNone(first, "the first choice of the cast phase is not a card")
+        card = first.group(1)
         p.type("cast %s" % card.lower())
         p.wait_for(r'Decision: \{"card":"%s"\}' % card)
         follow = listed()
-        self.assertEqual(json.loads(follow[-1]), {"type": "cancel"})
+        self.assertEqual(follow[-1], "cancel what is being chosen")
         self.assertLessEqual(len(follow), 64)
         revs = p.text().count(" rev ")
         p.type("cancel")
@@ -240,7 +241,7 @@ class Cli(ServerTest):
         # Our own move makes the list we hold out of date.
         for _ in range(200):
             p.type("legal")
-            m = p.wait_for(r"(#1 \{|nothing to do now)[^\n]*\n(?![\s\S]*(#1 \{|nothing to do now))")
+            m = p.wait_for(r"(#1 |nothing to do now)[^\n]*\n(?![\s\S]*(#1 |nothing to do now))")
             if m.group(1).startswith("#1"):
                 break
         p.type("#1")
@@ -298,9 +299,9 @@ class Cli(ServerTest):
         b.wait_for(r"rev 1 ----")
         a.type("legal")
         b.type("legal")
-        a.wait_for(r"(#1 \{|nothing to do now)")
-        b.wait_for(r"(#1 \{|nothing to do now)")
-        mover = a if "#1 {" in a.text() else b
+        a.wait_for(r"(#1 |nothing to do now)")
+        b.wait_for(r"(#1 |nothing to do now)")
+        mover = a if "#1 " in a.text() else b
         self.assertIn(">>> Your turn", mover.text(), "no cue for the player whose turn it is")
         mover.type("#1")
         a.wait_for(r"rev 2 ----")
