@@ -556,6 +556,14 @@ static const char *colour_word(const char *c)
     return c ? c : "?";
 }
 
+/* Field `k` of `a` as a string, "?" when it has none. */
+static const char *field(const json_t *a, const char *k)
+{
+    const char *v = json_string_value(json_object_get(a, k));
+
+    return v ? v : "?";
+}
+
 /* Each action of the rules document in a few words. */
 static int phrase(const json_t *a, char *buf, size_t len)
 {
@@ -612,13 +620,9 @@ static int phrase(const json_t *a, char *buf, size_t len)
     } else if (strcmp(type, "cancel") == 0) {
         snprintf(buf, len, "cancel what is being chosen");
     } else if (strcmp(type, "choose_stone") == 0) {
-        snprintf(buf, len, "take the stone at %s",
-                 json_string_value(json_object_get(a, "slot"))
-                     ? json_string_value(json_object_get(a, "slot"))
-                     : "?");
+        snprintf(buf, len, "take the stone at %s", field(a, "slot"));
     } else if (strcmp(type, "offer") == 0) {
-        snprintf(buf, len, "offer a %s stone",
-                 colour_word(json_string_value(json_object_get(a, "colour"))));
+        snprintf(buf, len, "offer a %s stone", colour_word(field(a, "colour")));
     } else if (strcmp(type, "step") == 0) {
         snprintf(buf, len, "step to %s", where);
     } else if (strcmp(type, "pay_step") == 0) {
@@ -628,18 +632,13 @@ static int phrase(const json_t *a, char *buf, size_t len)
     } else if (strcmp(type, "end_move") == 0) {
         snprintf(buf, len, "stop moving");
     } else if (strcmp(type, "craft") == 0) {
-        snprintf(buf, len, "craft %s",
-                 json_string_value(json_object_get(a, "artifact"))
-                     ? json_string_value(json_object_get(a, "artifact"))
-                     : "?");
+        snprintf(buf, len, "craft %s", field(a, "artifact"));
     } else if (strcmp(type, "end_turn") == 0) {
         snprintf(buf, len, "end the turn");
     } else if (strcmp(type, "pay") == 0) {
-        snprintf(buf, len, "pay a %s stone",
-                 colour_word(json_string_value(json_object_get(a, "colour"))));
+        snprintf(buf, len, "pay a %s stone", colour_word(field(a, "colour")));
     } else if (strcmp(type, "pay_pair") == 0) {
-        snprintf(buf, len, "pay a pair for %s%s",
-                 colour_word(json_string_value(json_object_get(a, "for"))), with);
+        snprintf(buf, len, "pay a pair for %s%s", colour_word(field(a, "for")), with);
     } else if (strcmp(type, "reward_step") == 0) {
         snprintf(buf, len, "reward: step to %s", where);
     } else if (strcmp(type, "reward_fly") == 0) {
