@@ -1,9 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * json_util.c - member access and reference-stealing setters that fail
- * cleanly on a NULL value, so view builders can chain them and check once.
+ * cleanly on a NULL value, so view builders can chain them and check once;
+ * and the refusals of the games' strict action decoders, worded once for
+ * every game. Nothing here keeps state.
  */
 #include "json_util.h"
+
+#include <string.h>
+
+#include "game.h"
+
+#define KEY_SHOWN 40 /* bytes of a sent key shown in a refusal */
 
 int game_json_int(const json_t *obj, const char *key, long lo, long hi, long *ret)
 {
@@ -38,4 +46,67 @@ int game_json_push(json_t *arr, json_t *value)
         return -1;
     }
     return json_array_append_new(arr, value);
+}
+
+/* ---- Strict action objects ---- */
+
+/* Copies `key` into `out` (KEY_SHOWN + 4 bytes) for a refusal: cut at a
+ * UTF-8 character boundary, "..." when cut, and every byte that could break
+ * the sentence or the line (controls, quote, backslash, DEL) as '?'. */
+static void key_shown(const char *key, char *out)
+{
+    size_t n = 0;
+    const unsigned char *k = (const unsigned char *)key;
+
+    while (k[n] && n < KEY_SHOWN) {
+        n++;
+    }
+    if (k[n]) {
+        while (n > 0 && (k[n] & 0xC0) == 0x80) {
+            n--; /* k[n] continues a character: cut before that character */
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = k[i];
+        out[i] = (char)(c < 0x20 || c == 0x7F || c == '"' || c == '\\' ? '?' : c);
+    }
+    strcpy(out + n, k[n] ? "..." : "");
+}
+
+static const char *article(const char *word)
+{
+    return word[0] && strchr("aeiou", word[0]) ? "an" : "a";
+}
+
+int game_json_only_keys(const json_t *obj, const char *const *keys, const char *rule,
+                        const char *type, struct game_error *err)
+{
+    const char *key;
+    json_t *v;
+
+    json_object_foreach((json_t *)obj, key, v) {
+        size_t i = 0;
+        while (keys[i] && strcmp(key, keys[i]) != 0) {
+            i++;
+        }
+        if (!keys[i]) {
+            char shown[KEY_SHOWN + 4];
+            key_shown(key, shown);
+            return game_error_set(err, GAME_E_BAD_ACTION,
+                                  "%s%sunknown field \"%s\" in %s %s action", rule ? rule : "",
+                                  rule ? ": " : "", shown, article(type), type);
+        }
+        (void)v;
+    }
+    return GAME_OK;
+}
+
+int game_json_bad_field(struct game_error *err, const char *rule, const char *type, const char *key,
+                        const char *must)
+{
+    char shown[KEY_SHOWN + 4];
+
+    key_shown(key, shown);
+    return game_error_set(err, GAME_E_BAD_ACTION, "%s%sfield \"%s\" of %s %s action must be %s",
+                          rule ? rule : "", rule ? ": " : "", shown, article(type), type, must);
 }

@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * json_util.h - small helpers shared by the games' codecs and views.
+ * json_util.h - small helpers shared by the games' codecs and views, and
+ * the refusals of a strict action decoder: an action object holds only the
+ * fields its type defines, each of its JSON type, and anything else is
+ * refused with GAME_E_BAD_ACTION and a sentence naming the field.
  */
 #ifndef CONCLAVE_GAME_JSON_UTIL_H
 #define CONCLAVE_GAME_JSON_UTIL_H
 
 #include <jansson.h>
+
+struct game_error;
 
 /* Reads integer member `key` of `obj` into *ret; 0 on success, -1 when the
  * member is missing or not an integer in [lo, hi]. */
@@ -20,5 +25,25 @@ int game_json_set(json_t *obj, const char *key, json_t *value);
 
 /* Appends `value` to `arr`, stealing the reference; -1 on failure. */
 int game_json_push(json_t *arr, json_t *value);
+
+/* ---- Strict action objects ----
+ * `rule` is the section the game cites for malformed actions (e.g.
+ * "R-sorcerers-10"; NULL: none) and `type` the action's type name, so that
+ * every game words these refusals the same way. */
+
+/* GAME_OK when every member of the object `obj` is named in `keys` (NULL-
+ * terminated; a top-level action lists "type" there too). Otherwise sets
+ * `err` to GAME_E_BAD_ACTION, 'unknown field "<key>" in a <type> action',
+ * naming the first other member, and returns GAME_E_BAD_ACTION. The key is
+ * shown cut to a few dozen bytes at a character boundary, with control
+ * characters, quotes and backslashes as '?'. */
+int game_json_only_keys(const json_t *obj, const char *const *keys, const char *rule,
+                        const char *type, struct game_error *err);
+
+/* Sets `err` to GAME_E_BAD_ACTION, 'field "<key>" of a <type> action must
+ * be <must>', for a field that is missing, of the wrong JSON type or of an
+ * unknown value; returns GAME_E_BAD_ACTION. */
+int game_json_bad_field(struct game_error *err, const char *rule, const char *type, const char *key,
+                        const char *must);
 
 #endif

@@ -427,9 +427,12 @@ json_t *sorc__result(const void *state);
 
 /* ---- The JSON edge (sorc_codec.c) ---- */
 
-/* Decodes a wire action (borrowed) into *ret_a. Returns 0, or -1 when it is
- * malformed (unknown type, missing or ill-typed field, unknown card id). */
-int sorc_action_decode(const json_t *json, struct sorc_action *ret_a);
+/* Decodes a wire action (borrowed) into *ret_a. Returns GAME_OK, or
+ * GAME_E_BAD_ACTION with a sentence naming the field in `err` when it is
+ * malformed: not an object, an unknown type, a field its type does not
+ * define (nested choices too), a missing or ill-typed field, an unknown card
+ * id (R-sorcerers-10). *ret_a is written only on success. */
+int sorc_action_decode(const json_t *json, struct sorc_action *ret_a, struct game_error *err);
 
 /* Encodes *a in canonical form. New reference, NULL on ENOMEM. */
 json_t *sorc_action_encode(const struct sorc_action *a);

@@ -41,28 +41,104 @@ static const char *const enc_names[3] = {"keep", "first_to_fight", "martyr"};
 
 /* ---- Action decoding ---- */
 
-/* Reads card field `key`: 0 and *ret set (SORC_NONE for null or, when
- * `nullable`, absent), or -1 when malformed or an unknown id. */
-static int card_field(const json_t *obj, const char *key, int nullable, uint8_t *ret)
+/* The section malformed actions cite. */
+#define RULE "R-sorcerers-10"
+
+/* The fields each action type may hold, "type" included (R-sorcerers-10). */
+static const char *const k_none[] = {"type", NULL};
+static const char *const k_card[] = {"type", "card", NULL};
+static const char *const k_card_to[] = {"type", "card", "to", NULL};
+static const char *const k_object[] = {"type", "object", NULL};
+static const char *const k_object_to[] = {"type", "object", "to", NULL};
+static const char *const k_to[] = {"type", "to", NULL};
+static const char *const k_activate[] = {"type", "card", "target", "to", NULL};
+static const char *const k_card_target[] = {"type", "card", "target", NULL};
+static const char *const k_encounter[] = {"type", "choice", "sorcerer", NULL};
+static const char *const k_declare[] = {"type", "sacrifice", "betray", NULL};
+static const char *const k_negate[] = {"type", "choices", NULL};
+static const char *const k_choice[] = {"card", "target", NULL};
+
+static const char *const *const atype_keys[SORC_A_COUNT] = {
+    [SORC_A_DEAL] = k_card,
+    [SORC_A_DONE] = k_none,
+    [SORC_A_RECRUIT] = k_card,
+    [SORC_A_EQUIP] = k_card_to,
+    [SORC_A_MOVE_OBJECT] = k_object_to,
+    [SORC_A_DISCARD_OBJECT] = k_object,
+    [SORC_A_PLACE_GRIMHOLD] = k_to,
+    [SORC_A_ACTIVATE] = k_activate,
+    [SORC_A_PASS] = k_none,
+    [SORC_A_TRACK] = k_card,
+    [SORC_A_DISCARD] = k_card,
+    [SORC_A_ENCOUNTER] = k_encounter,
+    [SORC_A_COMBO_SPELL] = k_card,
+    [SORC_A_COMBO_EVENT] = k_card,
+    [SORC_A_COMBO_AMP] = k_card,
+    [SORC_A_COMBO_DECLARE] = k_declare,
+    [SORC_A_CLEAR_MIND] = k_card,
+    [SORC_A_NEGATE] = k_negate,
+    [SORC_A_DEFENSE] = k_card_target,
+    [SORC_A_PROTECT] = k_card,
+    [SORC_A_STEAL] = k_card,
+};
+
+/* Reads card field `key` of `obj`, part of a `type` action (`name` is how
+ * the refusal names the field): 0 and *ret set (SORC_NONE for null or, when
+ * `nullable`, absent), or GAME_E_BAD_ACTION in `err` when it is missing,
+ * not a string (or null, when nullable) or no card's id. */
+static int card_field(const json_t *obj, const char *key, const char *name, int nullable,
+                      const char *type, uint8_t *ret, struct game_error *err)
 {
     const json_t *v = json_object_get(obj, key);
 
-    if (!v || json_is_null(v)) {
-        if (!nullable) {
-            return -1;
-        }
+    if (nullable && (!v || json_is_null(v))) {
         *ret = SORC_NONE;
         return 0;
     }
-    if (!json_is_string(v)) {
-        return -1;
-    }
     *ret = sorc__card_find(json_string_value(v));
-    return *ret == SORC_NONE ? -1 : 0;
+    if (*ret == SORC_NONE) {
+        return game_json_bad_field(err, RULE, type, name,
+                                   nullable ? "a known card id or null" : "a known card id");
+    }
+    return 0;
 }
 
-/* Decodes `json` into *ret_a; 0 or -1 (bad_action). See sorc.h. */
-int sorc_action_decode(const json_t *json, struct sorc_action *ret_a)
+/* The negation choices of a negate action: an array of at most two
+ * objects, each {"card": id, "target": id or null}. */
+static int decode_choices(const json_t *json, struct sorc_action *a, struct game_error *err)
+{
+    const json_t *ch = json_object_get(json, "choices");
+    size_t i;
+    const json_t *e;
+
+    if (!json_is_array(ch) || json_array_size(ch) > 2) {
+        return game_json_bad_field(err, RULE, "negate", "choices",
+                                   "an array of at most two objects {\"card\", \"target\"}");
+    }
+    json_array_foreach(ch, i, e) {
+        char elem[48];
+        char card[48];
+        char target[48];
+        snprintf(elem, sizeof(elem), "choices[%zu]", i);
+        snprintf(card, sizeof(card), "choices[%zu].card", i);
+        snprintf(target, sizeof(target), "choices[%zu].target", i);
+        if (!json_is_object(e)) {
+            return game_json_bad_field(err, RULE, "negate", elem,
+                                       "an object {\"card\", \"target\"}");
+        }
+        if (game_json_only_keys(e, k_choice, RULE, "negate", err) < 0 ||
+            card_field(e, "card", card, 0, "negate", &a->ch_card[i], err) < 0 ||
+            card_field(e, "target", target, 1, "negate", &a->ch_target[i], err) < 0) {
+            return GAME_E_BAD_ACTION;
+        }
+    }
+    a->nchoices = (uint8_t)json_array_size(ch);
+    return 0;
+}
+
+/* Decodes `json` into *ret_a: GAME_OK, or GAME_E_BAD_ACTION in `err`. See
+ * sorc.h. */
+int sorc_action_decode(const json_t *json, struct sorc_action *ret_a, struct game_error *err)
 {
     struct sorc_action decoded;
     struct sorc_action *a = &decoded;
@@ -74,21 +150,24 @@ int sorc_action_decode(const json_t *json, struct sorc_action *ret_a)
     a->card = a->to = a->target = a->object = a->sorcerer = a->betray = SORC_NONE;
     a->ch_card[0] = a->ch_card[1] = a->ch_target[0] = a->ch_target[1] = SORC_NONE;
     if (!json_is_object(json)) {
-        return -1;
+        return game_error_set(err, GAME_E_BAD_ACTION, RULE ": an action is a JSON object");
     }
     type = game_json_str(json, "type");
-    if (!type) {
-        return -1;
-    }
-    for (int i = 1; i < SORC_A_COUNT; i++) {
+    for (int i = 1; type && i < SORC_A_COUNT; i++) {
         if (strcmp(type, atype_names[i]) == 0) {
             t = i;
         }
     }
     if (!t) {
-        return -1;
+        return game_error_set(err, GAME_E_BAD_ACTION,
+                              RULE ": field \"type\" must name an action (see the action "
+                                   "reference)");
     }
     a->type = (uint8_t)t;
+    type = atype_names[t];
+    if (game_json_only_keys(json, atype_keys[t], RULE, type, err) < 0) {
+        return GAME_E_BAD_ACTION;
+    }
     switch (t) {
     case SORC_A_DEAL:
     case SORC_A_RECRUIT:
@@ -96,32 +175,36 @@ int sorc_action_decode(const json_t *json, struct sorc_action *ret_a)
     case SORC_A_CLEAR_MIND:
     case SORC_A_PROTECT:
     case SORC_A_STEAL:
-        rc = card_field(json, "card", 0, &a->card);
+        rc = card_field(json, "card", "card", 0, type, &a->card, err);
         break;
     case SORC_A_EQUIP:
-        rc = card_field(json, "card", 0, &a->card) | card_field(json, "to", 0, &a->to);
+        rc = card_field(json, "card", "card", 0, type, &a->card, err);
+        rc = rc ? rc : card_field(json, "to", "to", 0, type, &a->to, err);
         break;
     case SORC_A_MOVE_OBJECT:
-        rc = card_field(json, "object", 0, &a->object) | card_field(json, "to", 0, &a->to);
+        rc = card_field(json, "object", "object", 0, type, &a->object, err);
+        rc = rc ? rc : card_field(json, "to", "to", 0, type, &a->to, err);
         break;
     case SORC_A_DISCARD_OBJECT:
-        rc = card_field(json, "object", 0, &a->object);
+        rc = card_field(json, "object", "object", 0, type, &a->object, err);
         break;
     case SORC_A_PLACE_GRIMHOLD:
-        rc = card_field(json, "to", 0, &a->to);
+        rc = card_field(json, "to", "to", 0, type, &a->to, err);
         break;
     case SORC_A_ACTIVATE:
-        rc = card_field(json, "card", 0, &a->card) | card_field(json, "target", 1, &a->target) |
-             card_field(json, "to", 1, &a->to);
+        rc = card_field(json, "card", "card", 0, type, &a->card, err);
+        rc = rc ? rc : card_field(json, "target", "target", 1, type, &a->target, err);
+        rc = rc ? rc : card_field(json, "to", "to", 1, type, &a->to, err);
         break;
     case SORC_A_TRACK:
     case SORC_A_COMBO_SPELL:
     case SORC_A_COMBO_EVENT:
     case SORC_A_COMBO_AMP:
-        rc = card_field(json, "card", 1, &a->card);
+        rc = card_field(json, "card", "card", 1, type, &a->card, err);
         break;
     case SORC_A_DEFENSE:
-        rc = card_field(json, "card", 0, &a->card) | card_field(json, "target", 0, &a->target);
+        rc = card_field(json, "card", "card", 0, type, &a->card, err);
+        rc = rc ? rc : card_field(json, "target", "target", 0, type, &a->target, err);
         break;
     case SORC_A_ENCOUNTER: {
         const char *c = game_json_str(json, "choice");
@@ -132,47 +215,38 @@ int sorc_action_decode(const json_t *json, struct sorc_action *ret_a)
             }
         }
         if (found < 0) {
-            return -1;
+            return game_json_bad_field(err, RULE, type, "choice",
+                                       "\"keep\", \"first_to_fight\" or \"martyr\"");
         }
         a->choice = (uint8_t)found;
-        if (found != SORC_ENC_KEEP) {
-            rc = card_field(json, "sorcerer", 0, &a->sorcerer);
+        /* "keep" names no sorcerer: the field may only be absent or null. */
+        rc = card_field(json, "sorcerer", "sorcerer", found == SORC_ENC_KEEP, type, &a->sorcerer,
+                        err);
+        if (!rc && found == SORC_ENC_KEEP && a->sorcerer != SORC_NONE) {
+            rc = game_json_bad_field(err, RULE, type, "sorcerer", "absent or null with \"keep\"");
         }
         break;
     }
     case SORC_A_COMBO_DECLARE: {
         const json_t *s = json_object_get(json, "sacrifice");
         if (s && !json_is_boolean(s) && !json_is_null(s)) {
-            return -1;
+            return game_json_bad_field(err, RULE, type, "sacrifice", "true, false or null");
         }
         a->sacrifice = s && json_is_true(s);
-        rc = card_field(json, "betray", 1, &a->betray);
+        rc = card_field(json, "betray", "betray", 1, type, &a->betray, err);
         break;
     }
-    case SORC_A_NEGATE: {
-        const json_t *ch = json_object_get(json, "choices");
-        size_t i;
-        const json_t *e;
-        if (!json_is_array(ch) || json_array_size(ch) > 2) {
-            return -1;
-        }
-        json_array_foreach(ch, i, e) {
-            if (!json_is_object(e) || card_field(e, "card", 0, &a->ch_card[i]) < 0 ||
-                card_field(e, "target", 1, &a->ch_target[i]) < 0) {
-                return -1;
-            }
-        }
-        a->nchoices = (uint8_t)json_array_size(ch);
+    case SORC_A_NEGATE:
+        rc = decode_choices(json, a, err);
         break;
-    }
     default:
         break;
     }
     if (rc) {
-        return -1;
+        return GAME_E_BAD_ACTION;
     }
     *ret_a = decoded;
-    return 0;
+    return GAME_OK;
 }
 
 static json_t *card_json(uint8_t c)

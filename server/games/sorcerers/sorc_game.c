@@ -54,9 +54,8 @@ static int sorc_apply(void *state, int seat, const json_t *action, struct game_e
     if (seat < 0 || seat > 1 || !st->act[sorc__side(st, seat)]) {
         return game_error_set(err, GAME_E_NOT_TURN, "R-sorcerers-4.2: it is not your decision now");
     }
-    if (sorc_action_decode(action, &a) < 0) {
-        return game_error_set(err, GAME_E_BAD_ACTION,
-                              "R-sorcerers-10: malformed action (see the action reference)");
+    if (sorc_action_decode(action, &a, err) != GAME_OK) {
+        return GAME_E_BAD_ACTION;
     }
     return sorc__rules_apply(st, seat, &a, err);
 }

@@ -80,30 +80,8 @@ static int player_of(const struct stones_state *st, const char *name)
 
 /* ---- Decoding ---- */
 
-static int bad(struct game_error *err, const char *msg)
-{
-    return game_error_set(err, GAME_E_BAD_ACTION, "%s", msg);
-}
-
-static int only_keys(const json_t *obj, const char *const *keys, struct game_error *err)
-{
-    const char *key;
-    json_t *val;
-    json_object_foreach((json_t *)obj, key, val) {
-        int ok = strcmp(key, "type") == 0;
-        for (int i = 0; !ok && keys[i]; i++) {
-            ok = strcmp(key, keys[i]) == 0;
-        }
-        if (!ok) {
-            return game_error_set(err, GAME_E_BAD_ACTION,
-                                  "unexpected field \"%.40s\" in the "
-                                  "action",
-                                  key);
-        }
-        (void)val;
-    }
-    return 0;
-}
+/* The section malformed actions cite. */
+#define RULE "R-stones-9"
 
 static int get_cell(const json_t *obj, const char *key, int *r, int *c)
 {
@@ -122,27 +100,111 @@ static int get_cell(const json_t *obj, const char *key, int *r, int *c)
     return 0;
 }
 
-static int get_pair(const json_t *obj, const char *key, int pair[2])
+/* Reads a two-element array of names found by `of` into out[0], out[1]. */
+static int get_two(const json_t *obj, const char *key, int (*of)(const char *), int out[2])
 {
     json_t *v = json_object_get(obj, key);
     if (!json_is_array(v) || json_array_size(v) != 2) {
         return -1;
     }
     for (int i = 0; i < 2; i++) {
-        pair[i] = colour_of(json_string_value(json_array_get(v, i)));
-        if (pair[i] < 0) {
+        out[i] = of(json_string_value(json_array_get(v, i)));
+        if (out[i] < 0) {
             return -1;
         }
     }
     return 0;
 }
 
+static int card_of(const char *s)
+{
+    return find_name(s, stones_card_name, STONES_NCARDS);
+}
+
+static int dir_of(const char *s)
+{
+    static const char *const dirs[] = {"cw", "ccw"};
+    return find_name(s, dirs, 2);
+}
+
+/* What an action field holds (R-stones-9). */
+enum field_kind {
+    F_TILE,
+    F_CARD,
+    F_SLOT,
+    F_COLOUR,
+    F_ARTIFACT,
+    F_DIR,
+    F_CELL,  /* [row, col] */
+    F_PAIR,  /* [colour, colour] */
+    F_TILES, /* [tile, tile] */
+};
+
+static const char *const field_must[] = {
+    [F_TILE] = "a tile: Tn, Tw, Tc, Te or Ts",
+    [F_CARD] = "a magic card: SPIN-1, SPIN-2, FLY-1, FLY-2, QUAKE-1, QUAKE-2 or SHIFT-Y, -G, "
+               "-B, -R, -N",
+    [F_SLOT] = "a slot such as \"Tc.TL\"",
+    [F_COLOUR] = "a colour: Y, G, B, R or N",
+    [F_ARTIFACT] = "an artifact: A01 to A14",
+    [F_DIR] = "\"cw\" or \"ccw\"",
+    [F_CELL] = "a cell [row, col] of the Element Zone, two integers",
+    [F_PAIR] = "two colours such as [\"N\", \"B\"]",
+    [F_TILES] = "two tiles such as [\"Tn\", \"Tc\"]",
+};
+
+/* Reads field `key` of the `type` action `obj` as a `kind` into out[0],
+ * and out[1] for the kinds of two (F_CELL, F_PAIR, F_TILES): 0, or
+ * GAME_E_BAD_ACTION naming the field when it is missing, of another JSON
+ * type or no such name. */
+static int field(const json_t *obj, const char *key, enum field_kind kind, const char *type,
+                 int *out, struct game_error *err)
+{
+    static int (*const name_of[])(const char *) = {
+        [F_TILE] = tile_of,     [F_CARD] = card_of,         [F_SLOT] = slot_of,
+        [F_COLOUR] = colour_of, [F_ARTIFACT] = artifact_of, [F_DIR] = dir_of,
+    };
+    int rc;
+
+    if (kind == F_CELL) {
+        rc = get_cell(obj, key, &out[0], &out[1]);
+    } else if (kind == F_PAIR) {
+        rc = get_two(obj, key, colour_of, out);
+    } else if (kind == F_TILES) {
+        rc = get_two(obj, key, tile_of, out);
+    } else {
+        out[0] = name_of[kind](game_json_str(obj, key));
+        rc = out[0] < 0 ? -1 : 0;
+    }
+    return rc ? game_json_bad_field(err, RULE, type, key, field_must[kind]) : 0;
+}
+
+static int has(const json_t *obj, const char *key)
+{
+    return json_object_get(obj, key) != NULL;
+}
+
+/* The fields of a cast, by the card's family (R-stones-9). */
+static const char *const k_spin[] = {"type", "card", "tile", "dir", NULL};
+static const char *const k_fly[] = {"type", "card", "tile", NULL};
+static const char *const k_quake[] = {"type", "card", "move", "to", "swap", NULL};
+static const char *const k_shift[] = {"type", "card", "a", "b", NULL};
+
 static int decode_cast(const json_t *obj, struct stones_action *a, struct game_error *err)
 {
-    a->card = find_name(game_json_str(obj, "card"), stones_card_name, STONES_NCARDS);
-    if (a->card < 0) {
-        return bad(err, "cast needs \"card\": one of SPIN-1, SPIN-2, FLY-1, FLY-2, QUAKE-1, "
-                        "QUAKE-2, SHIFT-Y, SHIFT-G, SHIFT-B, SHIFT-R, SHIFT-N");
+    const char *t = "cast";
+    int v[2] = {0, 0};
+
+    if (field(obj, "card", F_CARD, t, v, err)) {
+        return GAME_E_BAD_ACTION;
+    }
+    a->card = v[0];
+    const char *const *keys = a->card <= STONES_SPIN2    ? k_spin
+                              : a->card <= STONES_FLY2   ? k_fly
+                              : a->card <= STONES_QUAKE2 ? k_quake
+                                                         : k_shift;
+    if (game_json_only_keys(obj, keys, RULE, t, err)) {
+        return GAME_E_BAD_ACTION;
     }
     if (json_object_size(obj) == 2) {
         /* R-stones-4.2: {"type":"cast","card":..} chooses the card alone. */
@@ -150,167 +212,153 @@ static int decode_cast(const json_t *obj, struct stones_action *a, struct game_e
         return 0;
     }
     if (a->card <= STONES_SPIN2) {
-        static const char *const k[] = {"card", "tile", "dir", NULL};
-        const char *d = game_json_str(obj, "dir");
-        a->tile = tile_of(game_json_str(obj, "tile"));
-        if (only_keys(obj, k, err) || a->tile < 0 || !d ||
-            (strcmp(d, "cw") != 0 && strcmp(d, "ccw") != 0)) {
-            return bad(err, "SPIN needs \"tile\" (Tn, Tw, Tc, Te, Ts) and \"dir\" (cw or ccw)");
+        if (field(obj, "tile", F_TILE, t, &a->tile, err) || field(obj, "dir", F_DIR, t, v, err)) {
+            return GAME_E_BAD_ACTION;
         }
-        a->dir = strcmp(d, "ccw") == 0;
+        a->dir = v[0];
         return 0;
     }
     if (a->card <= STONES_FLY2) {
-        static const char *const k[] = {"card", "tile", NULL};
-        a->tile = tile_of(game_json_str(obj, "tile"));
-        if (only_keys(obj, k, err) || a->tile < 0) {
-            return bad(err, "FLY needs \"tile\" (Tn, Tw, Tc, Te, Ts)");
-        }
-        return 0;
+        return field(obj, "tile", F_TILE, t, &a->tile, err);
     }
     if (a->card <= STONES_QUAKE2) {
-        if (json_object_get(obj, "swap")) {
-            static const char *const k[] = {"card", "swap", NULL};
-            json_t *v = json_object_get(obj, "swap");
-            if (only_keys(obj, k, err) || !json_is_array(v) || json_array_size(v) != 2) {
-                return bad(err, "a QUAKE swap needs \"swap\": [tile, tile]");
+        if (has(obj, "swap")) {
+            if (has(obj, "move") || has(obj, "to")) {
+                return game_json_bad_field(err, RULE, t, has(obj, "move") ? "move" : "to",
+                                           "absent from a QUAKE swap");
+            }
+            if (field(obj, "swap", F_TILES, t, v, err)) {
+                return GAME_E_BAD_ACTION;
             }
             a->quake = STONES_QUAKE_SWAP;
-            a->tile = tile_of(json_string_value(json_array_get(v, 0)));
-            a->tile2 = tile_of(json_string_value(json_array_get(v, 1)));
-            if (a->tile < 0 || a->tile2 < 0) {
-                return bad(err, "a QUAKE swap needs \"swap\": [tile, tile]");
-            }
+            a->tile = v[0];
+            a->tile2 = v[1];
             return 0;
         }
-        static const char *const k[] = {"card", "move", "to", NULL};
         a->quake = STONES_QUAKE_MOVE;
-        a->tile = tile_of(game_json_str(obj, "move"));
-        if (a->tile >= 0 && !json_object_get(obj, "to") && !only_keys(obj, k, err)) {
+        if (field(obj, "move", F_TILE, t, &a->tile, err)) {
+            return GAME_E_BAD_ACTION;
+        }
+        if (!has(obj, "to")) {
             a->part = STONES_PART_SECOND; /* the tile to move, the destination to come */
             return 0;
         }
-        if (only_keys(obj, k, err) || a->tile < 0 || get_cell(obj, "to", &a->to_r, &a->to_c)) {
-            return bad(err, "QUAKE needs \"move\": tile and \"to\": [row, col], or \"swap\": "
-                            "[tile, tile]");
+        if (field(obj, "to", F_CELL, t, v, err)) {
+            return GAME_E_BAD_ACTION;
         }
+        a->to_r = v[0];
+        a->to_c = v[1];
         return 0;
     }
-    static const char *const k[] = {"card", "a", "b", NULL};
-    a->slot_a = slot_of(game_json_str(obj, "a"));
-    a->slot_b = slot_of(game_json_str(obj, "b"));
-    if (a->slot_a >= 0 && !json_object_get(obj, "b") && !only_keys(obj, k, err)) {
+    if (field(obj, "a", F_SLOT, t, &a->slot_a, err)) {
+        return GAME_E_BAD_ACTION;
+    }
+    if (!has(obj, "b")) {
         a->part = STONES_PART_SECOND; /* the slot a, the slot b to come */
         return 0;
     }
-    if (only_keys(obj, k, err) || a->slot_a < 0 || a->slot_b < 0) {
-        return bad(err, "SHIFT needs \"a\" and \"b\": slots such as \"Tc.TL\"");
-    }
-    return 0;
+    return field(obj, "b", F_SLOT, t, &a->slot_b, err);
 }
+
+/* The fields of every other type (R-stones-9); cast is decode_cast's. */
+static const char *const k_none[] = {"type", NULL};
+static const char *const k_tile[] = {"type", "tile", NULL};
+static const char *const k_card[] = {"type", "card", NULL};
+static const char *const k_slot[] = {"type", "slot", NULL};
+static const char *const k_colour[] = {"type", "colour", NULL};
+static const char *const k_to[] = {"type", "to", NULL};
+static const char *const k_paystep[] = {"type", "to", "stones", NULL};
+static const char *const k_art[] = {"type", "artifact", NULL};
+static const char *const k_pair[] = {"type", "for", "stones", NULL};
+
+static const char *const *const type_keys[STONES_A_COUNT] = {
+    [STONES_A_PLACE] = k_tile,       [STONES_A_END_CAST] = k_none,  [STONES_A_DISCARD] = k_card,
+    [STONES_A_CHOOSE] = k_slot,      [STONES_A_OFFER] = k_colour,   [STONES_A_STEP] = k_to,
+    [STONES_A_PAY_STEP] = k_paystep, [STONES_A_TAKE_RUNE] = k_none, [STONES_A_END_MOVE] = k_none,
+    [STONES_A_CRAFT] = k_art,        [STONES_A_END_TURN] = k_none,  [STONES_A_PAY] = k_colour,
+    [STONES_A_PAY_PAIR] = k_pair,    [STONES_A_REWARD_STEP] = k_to, [STONES_A_REWARD_FLY] = k_tile,
+    [STONES_A_REWARD_SKIP] = k_none, [STONES_A_CANCEL] = k_none,
+};
 
 /*
  * Decodes action object `obj` (borrowed) into *ret. Returns 0, or
- * GAME_E_BAD_ACTION with a message when the object is malformed (unknown
- * type, missing or extra fields, bad names). Legality is not checked here.
+ * GAME_E_BAD_ACTION with a sentence naming the field when the object is
+ * malformed (unknown type, a field its type does not define, a missing
+ * field, a field of another JSON type or an unknown name; R-stones-9).
+ * Legality is not checked here. *ret is written only on success.
  */
 int stones_action_decode(const json_t *obj, struct stones_action *ret, struct game_error *err)
 {
     struct stones_action a;
     memset(&a, 0, sizeof(a));
     if (!json_is_object(obj)) {
-        return bad(err, "an action must be a JSON object");
+        return game_error_set(err, GAME_E_BAD_ACTION, RULE ": an action is a JSON object");
     }
     a.type = find_name(game_json_str(obj, "type"), type_name, STONES_A_COUNT);
     if (a.type < 0) {
-        return bad(err, "unknown action type");
+        return game_error_set(err, GAME_E_BAD_ACTION,
+                              RULE ": field \"type\" must name an action such as \"end_turn\"");
     }
-    static const char *const none[] = {NULL};
-    static const char *const k_tile[] = {"tile", NULL};
-    static const char *const k_card[] = {"card", NULL};
-    static const char *const k_slot[] = {"slot", NULL};
-    static const char *const k_colour[] = {"colour", NULL};
-    static const char *const k_to[] = {"to", NULL};
-    static const char *const k_paystep[] = {"to", "stones", NULL};
-    static const char *const k_art[] = {"artifact", NULL};
-    static const char *const k_pair[] = {"for", "stones", NULL};
+    const char *t = type_name[a.type];
+    if (a.type != STONES_A_CAST && game_json_only_keys(obj, type_keys[a.type], RULE, t, err)) {
+        return GAME_E_BAD_ACTION;
+    }
+    int v[2] = {0, 0};
+    int rc = 0;
     switch (a.type) {
     case STONES_A_PLACE:
     case STONES_A_REWARD_FLY:
-        a.tile = tile_of(game_json_str(obj, "tile"));
-        if (only_keys(obj, k_tile, err) || a.tile < 0) {
-            return bad(err, "this action needs \"tile\" (Tn, Tw, Tc, Te, Ts)");
-        }
+        rc = field(obj, "tile", F_TILE, t, &a.tile, err);
         break;
     case STONES_A_CAST:
-        if (decode_cast(obj, &a, err)) {
-            return GAME_E_BAD_ACTION;
-        }
+        rc = decode_cast(obj, &a, err);
         break;
     case STONES_A_DISCARD:
-        a.card = find_name(game_json_str(obj, "card"), stones_card_name, STONES_NCARDS);
-        if (only_keys(obj, k_card, err) || a.card < 0) {
-            return bad(err, "discard needs \"card\"");
-        }
+        rc = field(obj, "card", F_CARD, t, &a.card, err);
         break;
     case STONES_A_CHOOSE:
-        a.slot_a = slot_of(game_json_str(obj, "slot"));
-        if (only_keys(obj, k_slot, err) || a.slot_a < 0) {
-            return bad(err, "choose_stone needs \"slot\" such as \"Tc.TL\"");
-        }
+        rc = field(obj, "slot", F_SLOT, t, &a.slot_a, err);
         break;
     case STONES_A_OFFER:
     case STONES_A_PAY:
-        a.colour = colour_of(game_json_str(obj, "colour"));
-        if (only_keys(obj, k_colour, err) || a.colour < 0) {
-            return bad(err, "this action needs \"colour\": Y, G, B, R or N");
-        }
+        rc = field(obj, "colour", F_COLOUR, t, &a.colour, err);
         break;
     case STONES_A_STEP:
     case STONES_A_REWARD_STEP:
-        if (only_keys(obj, k_to, err) || get_cell(obj, "to", &a.to_r, &a.to_c)) {
-            return bad(err, "this action needs \"to\": [row, col] of the Element Zone");
-        }
+        rc = field(obj, "to", F_CELL, t, v, err);
+        a.to_r = v[0];
+        a.to_c = v[1];
         break;
     case STONES_A_PAY_STEP:
-        if (!json_object_get(obj, "to") && json_object_get(obj, "stones") &&
-            !only_keys(obj, k_paystep, err) && !get_pair(obj, "stones", a.pair)) {
+        if (!has(obj, "to") && has(obj, "stones")) {
             a.part = STONES_PART_FIRST; /* R-stones-1.5: the stones, the cell to come */
-            a.npair = 2;
-            break;
+        } else {
+            rc = field(obj, "to", F_CELL, t, v, err);
+            a.to_r = v[0];
+            a.to_c = v[1];
         }
-        if (only_keys(obj, k_paystep, err) || get_cell(obj, "to", &a.to_r, &a.to_c)) {
-            return bad(err, "pay_step needs \"to\": [row, col] and optionally \"stones\": [a, b]");
-        }
-        if (json_object_get(obj, "stones")) {
-            if (get_pair(obj, "stones", a.pair)) {
-                return bad(err, "pay_step \"stones\" must be two colours such as [\"N\", \"B\"]");
-            }
+        if (!rc && has(obj, "stones")) {
+            rc = field(obj, "stones", F_PAIR, t, a.pair, err);
             a.npair = 2;
         }
         break;
     case STONES_A_CRAFT:
-        a.artifact = artifact_of(game_json_str(obj, "artifact"));
-        if (only_keys(obj, k_art, err) || a.artifact < 0) {
-            return bad(err, "craft needs \"artifact\": A01 to A14");
-        }
+        rc = field(obj, "artifact", F_ARTIFACT, t, &a.artifact, err);
         break;
     case STONES_A_PAY_PAIR:
-        a.colour = colour_of(game_json_str(obj, "for"));
-        if (a.colour >= 0 && !json_object_get(obj, "stones") && !only_keys(obj, k_pair, err)) {
+        rc = field(obj, "for", F_COLOUR, t, &a.colour, err);
+        if (!rc && !has(obj, "stones")) {
             a.part = STONES_PART_FIRST; /* R-stones-4.6: the colour, the two stones to come */
-            break;
+        } else if (!rc) {
+            rc = field(obj, "stones", F_PAIR, t, a.pair, err);
+            a.npair = 2;
         }
-        if (only_keys(obj, k_pair, err) || a.colour < 0 || get_pair(obj, "stones", a.pair)) {
-            return bad(err, "pay_pair needs \"for\": colour and \"stones\": [a, b]");
-        }
-        a.npair = 2;
         break;
     default:
-        if (only_keys(obj, none, err)) {
-            return GAME_E_BAD_ACTION;
-        }
         break;
+    }
+    if (rc) {
+        return GAME_E_BAD_ACTION;
     }
     *ret = a;
     return 0;

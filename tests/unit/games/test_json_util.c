@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_json_util.c - the refusals of the games' strict action decoders
+ * (server/games/common/json_util.c): game_json_only_keys() accepts exactly
+ * the listed members and names the first other one; game_json_bad_field()
+ * words a bad field; a key sent by a client is shown cut at a character
+ * boundary, without quotes, backslashes or control characters.
+ */
+#include <string.h>
+
+#include "ck_run.h"
+#include "game.h"
+#include "json_util.h"
+
+static const char *const keys[] = {"type", "card", "to", NULL};
+
+START_TEST(only_keys_accepts_the_listed_members)
+{
+    struct game_error err;
+    json_t *full = json_pack("{s:s, s:s, s:n}", "type", "equip", "card", "cane", "to");
+    json_t *empty = json_object();
+
+    memset(&err, 0, sizeof(err));
+    ck_assert_int_eq(game_json_only_keys(full, keys, "R-x-1", "equip", &err), GAME_OK);
+    ck_assert_int_eq(game_json_only_keys(empty, keys, "R-x-1", "equip", &err), GAME_OK);
+    ck_assert_str_eq(err.message, "");
+    json_decref(full);
+    json_decref(empty);
+}
+END_TEST
+
+START_TEST(only_keys_names_the_first_other_member)
+{
+    struct game_error err;
+    json_t *a = json_pack("{s:s, s:f, s:i}", "type", "done", "note", 1.5, "zzz", 1);
+    json_t *b = json_pack("{s:s, s:i}", "type", "end_turn", "Type", 1);
+
+    ck_assert_int_eq(game_json_only_keys(a, keys, "R-x-10", "done", &err), GAME_E_BAD_ACTION);
+    ck_assert_int_eq(err.status, GAME_E_BAD_ACTION);
+    ck_assert_str_eq(err.message, "R-x-10: unknown field \"note\" in a done action");
+    /* Keys compare as bytes; a type starting with a vowel takes "an". */
+    ck_assert_int_eq(game_json_only_keys(b, keys, NULL, "end_turn", &err), GAME_E_BAD_ACTION);
+    ck_assert_str_eq(err.message, "unknown field \"Type\" in an end_turn action");
+    json_decref(a);
+    json_decref(b);
+}
+END_TEST
+
+START_TEST(a_sent_key_is_shown_safely)
+{
+    struct game_error err;
+    /* 37 ASCII bytes, then "é" (2 bytes) and "€" (3 bytes): the cut at 40
+     * bytes falls inside the euro sign, so the key is shown up to "é". */
+    const char *long_key = "abcdefghijklmnopqrstuvwxyz0123456789A\xc3\xa9\xe2\x82\xacxyz";
+    json_t *a = json_object();
+    json_t *b = json_object();
+
+    json_object_set_new(a, long_key, json_integer(1));
+    ck_assert_int_eq(game_json_only_keys(a, keys, NULL, "pass", &err), GAME_E_BAD_ACTION);
+    ck_assert_str_eq(err.message, "unknown field \"abcdefghijklmnopqrstuvwxyz0123456789A\xc3\xa9"
+                                  "...\" in a pass action");
+    json_object_set_new(b, "a\"b\\c\nd\x7f", json_integer(1));
+    ck_assert_int_eq(game_json_only_keys(b, keys, NULL, "pass", &err), GAME_E_BAD_ACTION);
+    ck_assert_str_eq(err.message, "unknown field \"a?b?c?d?\" in a pass action");
+    json_decref(a);
+    json_decref(b);
+}
+END_TEST
+
+START_TEST(bad_field_names_the_field)
+{
+    struct game_error err;
+
+    ck_assert_int_eq(game_json_bad_field(&err, "R-x-10", "recruit", "card", "a known card id"),
+                     GAME_E_BAD_ACTION);
+    ck_assert_int_eq(err.status, GAME_E_BAD_ACTION);
+    ck_assert_str_eq(err.message,
+                     "R-x-10: field \"card\" of a recruit action must be a known card id");
+    ck_assert_int_eq(game_json_bad_field(&err, NULL, "offer", "colour", "Y, G, B, R or N"),
+                     GAME_E_BAD_ACTION);
+    ck_assert_str_eq(err.message, "field \"colour\" of an offer action must be Y, G, B, R or N");
+}
+END_TEST
+
+int main(void)
+{
+    const struct ck_case cases[] = {
+        {"only_keys_accepts_the_listed_members", only_keys_accepts_the_listed_members},
+        {"only_keys_names_the_first_other_member", only_keys_names_the_first_other_member},
+        {"a_sent_key_is_shown_safely", a_sent_key_is_shown_safely},
+        {"bad_field_names_the_field", bad_field_names_the_field},
+    };
+    return CK_RUN("json_util", cases, NULL, NULL);
+}
