@@ -79,6 +79,61 @@ class Faults(ServerTest):
         m.err("ping", "bad_request", x=[1, {"y": 2e3}])
         m.err("chat", "bad_request", text="hi", n=0.5)
         self.assertEqual(m.ok("sync")["rev"], rev, "a refused request changed the room")
+        # An action holds only the fields its type defines.
+        _, act = mover([a, b])
+        r = m.err("act", "bad_action", action=dict(act, note=1))
+        self.assertIn('"note"', r["error"]["message"])
+        self.assertEqual(m.ok("sync")["rev"], rev, "a refused action changed the room")
+
+    # 1, 7. What is acknowledged is what the journal holds, canonical and
+    # small whatever the bytes sent; the room replays after a restart and
+    # its record is answered.
+    def test_padded_actions_are_journaled_canonical_and_replay(self):
+        self.srv.stop()
+        data = tempfile.mkdtemp(prefix="conclave-it-")
+        try:
+            node = Node(data, "--bot-delay", "0")
+            a = Client(node.port, "Ann")
+            code = a.ok("create", game="sorcerers", seats=2)["room"]
+            a.ok("start", bots=True)
+            a.pump(lambda x: x.view is not None)
+            acted = 0
+            while a.ended is None:
+                if a.seat in a.view["active"]:
+                    acts = a.ok("legal")["actions"]
+                    if not acts:
+                        a.drain(0.05)
+                        continue
+                    acts = [x for x in acts if x.get("type") != "cancel"] or acts
+                    act = acts[acted % len(acts)]
+                    line = ('{"op":"act","id":%d,"action":' % (1000 + acted) +
+                            json.dumps(act, indent=1).replace("\n", " " * 200) + " " * 20000 +
+                            "}\n")
+                    a.send_raw(line.encode())
+                    order, got = replies(a, {1000 + acted})
+                    self.assertTrue(got[1000 + acted]["ok"], got[1000 + acted])
+                    acted += 1
+                    a.pump(lambda x: x.rev >= got[1000 + acted - 1]["rev"])
+                else:
+                    m = a.read(timeout=LIVENESS)
+                    if "ev" in m:
+                        a.on_event(m)
+            self.assertGreater(acted, 0)
+            rec = a.ok("record")["record"]
+            self.assertLess(len(json.dumps(rec)), 200000, "padding reached the record")
+            journal = open(os.path.join(data, "rooms", code + ".journal"), "rb").read()
+            self.assertLess(len(journal), 200000, "padding reached the journal")
+            a.close()
+            self.assertEqual(node.stop(), 0)
+            node = Node(data)
+            c = Client(node.port, "Ann")
+            r = c.ok("resume", token=a.token)
+            self.assertEqual(r["room"], code)
+            self.assertEqual(c.ok("record")["record"], rec)
+            c.close()
+            self.assertEqual(node.stop(), 0)
+        finally:
+            shutil.rmtree(data, ignore_errors=True)
 
     # 2. Extreme revs on resume: range-checked where they are read.
     def test_resume_with_extreme_revs(self):
