@@ -8,7 +8,7 @@ DATA_DIR   ?= conclave-data
 DEPS       := meson ninja-build pkg-config libuv1-dev libjansson-dev libsodium-dev check \
               binutils clang-format
 
-.PHONY: all deps build run test bench fuzz clean
+.PHONY: install all deps build run test bench fuzz clean
 
 all: build
 
@@ -44,6 +44,13 @@ test: deps $(TEST_BUILD)/build.ninja
 	@status=0; meson test -C $(TEST_BUILD) --print-errorlogs --num-processes 2 || status=$$?; \
 	python3 tests/meta/summary.py $(TEST_BUILD)/meson-logs/testlog.json; \
 	exit $$status
+
+# make install: conclave and conclaved into $(PREFIX)/bin (default
+# /usr/local), so that `conclave` is on the PATH.
+PREFIX ?= /usr/local
+install: build
+	meson configure $(BUILD) -Dprefix=$(PREFIX)
+	meson install -C $(BUILD) --no-rebuild
 
 bench: build
 	meson test -C $(BUILD) --benchmark --verbose
