@@ -50,7 +50,7 @@ test: deps $(TEST_BUILD)/build.ninja
 PREFIX ?= /usr/local
 install: build
 	meson configure $(BUILD) -Dprefix=$(PREFIX)
-	meson install -C $(BUILD) --no-rebuild
+	meson install -C $(BUILD)
 
 bench: build
 	meson test -C $(BUILD) --benchmark --verbose
