@@ -261,6 +261,57 @@ class Cli(ServerTest):
         out = self.run_cli(["create", "stones", "--name", "--bots"])
         self.assertIn("--name needs a value", out.stderr)
 
+    def test_json_mode_prints_json_and_keeps_the_session(self):
+        out = self.run_cli(["--json", "--name", "Ann", "games"])
+        self.assertEqual(out.returncode, 0, out.stderr)
+        hello = json.loads(out.stdout.splitlines()[0])
+        self.assertIn("stones", [g["id"] for g in hello["games"]])
+        out = self.run_cli(["--json", "--name", "Ann", "list"])
+        self.assertEqual(json.loads(out.stdout.splitlines()[0])["rooms"], [])
+        out = self.run_cli(["--json", "--name", "Ann", "create", "stones", "--seats", "2"])
+        lines = [json.loads(x) for x in out.stdout.splitlines()]
+        created = [m for m in lines if m.get("token")][0]
+        saved = json.load(open(os.path.join(self.state, "conclave", "session.json")))
+        self.assertEqual(saved["sessions"][0]["room"], created["room"])
+        out = self.run_cli(["--json", "resume"])
+        resumed = [json.loads(x) for x in out.stdout.splitlines()]
+        self.assertTrue(any(m.get("ok") and m.get("room") == created["room"] for m in resumed),
+                        out.stdout)
+
+    def test_two_players_on_one_machine_resume_their_own_seats(self):
+        out = self.run_cli(["--name", "Ann", "create", "stones", "--seats", "2"], stdin="quit\n")
+        code = re.search(r"In room ([0-9A-Z]{6})", out.stdout).group(1)
+        self.run_cli(["--name", "Bo", "join", code], stdin="quit\n")
+        out = self.run_cli(["resume"], stdin="quit\n")
+        self.assertNotEqual(out.returncode, 0)
+        self.assertIn("several saved seats fit", out.stderr)
+        self.assertIn("as Ann", out.stdout + out.stderr)
+        self.assertIn("as Bo", out.stdout + out.stderr)
+        out = self.run_cli(["--name", "Bo", "resume"], stdin="quit\n")
+        self.assertIn("In room %s as seat 1" % code, out.stdout)
+        out = self.run_cli(["--name", "Ann", "resume", code.lower()], stdin="who\nquit\n")
+        self.assertIn("In room %s as seat 0" % code, out.stdout)
+        # The seat keeps its name: nobody was renamed by resuming.
+        self.assertIn("seat 0: Ann", out.stdout)
+        self.assertIn("seat 1: Bo", out.stdout)
+
+    def test_resume_keeps_the_seats_name(self):
+        from harness import Client
+        a = Client(self.srv.port, "Ann")
+        self.clients.append(a)
+        a.ok("create", game="stones", seats=2)
+        token = a.token
+        a.close()
+        z = Client(self.srv.port, "player")  # the client's default name
+        self.clients.append(z)
+        z.ok("resume", token=token)
+        z.ok("chat", text="back")
+        z.pump(lambda x: x.count("chat") > 0)
+        chat = [e for e in z.events if e["ev"] == "chat"][-1]
+        self.assertEqual(chat["name"], "Ann")
+        room = [e for e in z.events if e["ev"] == "room"][-1]
+        self.assertEqual(room["seats"][0]["name"], "Ann")
+
     def test_usage_errors_say_what_was_wrong(self):
         cases = [(["join", "abc"], '"abc" is not a room code: a code has six characters'),
                  (["join"], "join needs a room code"),
