@@ -475,6 +475,12 @@ int main(int argc, char **argv)
         }
         const char *code =
             json_string_value(json_object_get(json_object_get(reply, "error"), "code"));
+        if (!a.json && code && strcmp(code, "already_started") == 0 && strcmp(op, "join") == 0) {
+            fprintf(stderr,
+                    "conclave: watch it with: conclave spectate %s (a finished game "
+                    "offers its record there: record FILE)\n",
+                    a.arg);
+        }
         if (saved && code && strcmp(code, "bad_token") == 0) {
             /* The room is gone (or the seat was given up): forget it. */
             (void)cli_session_forget(a.server, json_string_value(json_object_get(saved, "room")),

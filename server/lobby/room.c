@@ -592,6 +592,11 @@ int lobby_join(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_
         return rc;
     }
     const char *code = room->code;
+    if (room->status == ROOM_ENDED) {
+        snprintf(msg, GAME_MSG_MAX,
+                 "the game in %s has ended; spectate it to see the end and get its record", code);
+        return PROTO_ERR_ALREADY_STARTED;
+    }
     if (room->status != ROOM_LOBBY) {
         snprintf(msg, GAME_MSG_MAX, "the game in %s has started; spectate instead", code);
         return PROTO_ERR_ALREADY_STARTED;

@@ -312,6 +312,25 @@ class Cli(ServerTest):
         room = [e for e in z.events if e["ev"] == "room"][-1]
         self.assertEqual(room["seats"][0]["name"], "Ann")
 
+    def test_joining_a_finished_room_offers_its_record(self):
+        from harness import Client
+        a = Client(self.srv.port, "Ann")
+        self.clients.append(a)
+        code = a.ok("create", game="sorcerers", seats=2)["room"]
+        a.ok("start", bots=True)
+        a.ok("leave")  # bots play it to its end
+        c = Client(self.srv.port, "Cy")
+        self.clients.append(c)
+        wait_until(lambda: "ended" in c.req("join", room=code).get("error", {}).get("message", ""),
+                   lambda: "the bots never finished the game")
+        out = self.run_cli(["--name", "Cy", "join", code])
+        self.assertNotEqual(out.returncode, 0)
+        self.assertIn("has ended", out.stderr)
+        self.assertIn("conclave spectate %s" % code, out.stderr)
+        out = self.run_cli(["--name", "Cy", "spectate", code], stdin="record %s/rec.json\nquit\n"
+                           % self.state)
+        self.assertIn("record saved to", out.stdout)
+
     def test_usage_errors_say_what_was_wrong(self):
         cases = [(["join", "abc"], '"abc" is not a room code: a code has six characters'),
                  (["join"], "join needs a room code"),
