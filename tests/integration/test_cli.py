@@ -11,7 +11,7 @@ import tempfile
 import threading
 import time
 
-from harness import CONCLAVE, ServerTest, main, wait_until
+from harness import CONCLAVE, LIVENESS, ServerTest, main, wait_until
 
 
 class Player:
@@ -322,7 +322,7 @@ class Cli(ServerTest):
         c = Client(self.srv.port, "Cy")
         self.clients.append(c)
         wait_until(lambda: "ended" in c.req("join", room=code).get("error", {}).get("message", ""),
-                   lambda: "the bots never finished the game")
+                   lambda: "the bots never finished the game", timeout=4 * LIVENESS)
         out = self.run_cli(["--name", "Cy", "join", code])
         self.assertNotEqual(out.returncode, 0)
         self.assertIn("has ended", out.stderr)

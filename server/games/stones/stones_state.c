@@ -417,8 +417,9 @@ void stones__setup(struct stones_state *st, int variant, int ncolours,
     st->place_idx = 0;
     st->cur = (int8_t)((st->start + st->np - 1) % st->np);
     if (st->np > 1) {
-        stones__log(st, "Taoists are placed in reverse turn order: %s places first; %s takes the "
-                        "first turn.",
+        stones__log(st,
+                    "Taoists are placed in reverse turn order: %s places first; %s takes the "
+                    "first turn.",
                     stones__pname(st, st->cur), stones__pname(st, st->start));
     } else {
         stones__log(st, "The game begins; %s starts.", stones__pname(st, st->start));
