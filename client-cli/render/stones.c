@@ -30,7 +30,8 @@ static const char *stone_sgr(char c)
     case 'R':
         return "1;31";
     case 'N':
-        return "0;33";
+        /* Bright black (grey): distinct from both yellows on 16 colours. */
+        return "1;30";
     default:
         return "2";
     }
