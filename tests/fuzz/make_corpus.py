@@ -3,13 +3,16 @@
 """make_corpus.py - writes the hand-made seed inputs of the fuzz corpora
 under tests/fuzz/corpus/<target>/ (files named seed-*): framer streams in
 several chunkings and line limits, envelope lines for every op and every
-kind of hostile line, and for each game inputs that reach positions from
-the start to the end of a game followed by an action of every type. The
-game actions come from the engines' own legal lists, read through a built
-replay executable run with FUZZ_GAME_PRINT_LEGAL (--build names the build
-directory, default build-fuzzrep), plus the spellings of the rules documents
-and malformed variants. Inputs found by the fuzzers (other names) are left
-alone. Deterministic; standard library only.
+kind of hostile line, and for each game of server/games/games.def inputs
+from the positions of its fuzz target's table (fuzz_game.h): every type of
+legal action, at the first and the last position that lists it, as the
+final action and as a step followed by an altered one; short sequences of
+every kind of step from positions spread over the table; the action
+spellings of docs/rules/<id>.md; malformed actions; ended games. The
+positions and their legal actions are read through a built replay
+executable run with FUZZ_GAME_PRINT_LEGAL (--build names the build
+directory, default build-fuzzrep). Inputs found by the fuzzers (other
+names) are left alone. Deterministic; standard library only.
 
 usage: tests/fuzz/make_corpus.py [--build DIR]
 """
@@ -22,7 +25,10 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
 CORPUS = os.path.join(HERE, "corpus")
+GAMES_DEF = os.path.join(ROOT, "server", "games", "games.def")
+RULES = os.path.join(ROOT, "docs", "rules")
 
 
 def write(target, name, data):
@@ -166,111 +172,161 @@ def envelope():
 
 # ---- games: see fuzz_game.h for the layout ----
 
-def game_input(options_sel, seats_sel, seed, moves, tail=b""):
-    head = bytes([options_sel, seats_sel]) + struct.pack("<Q", seed)
-    return head + struct.pack("<H", len(moves)) + bytes(moves) + tail
+STEPS_MAX = 8  # FUZZ_GAME_MAX_STEPS
 
 
-def legal_of(exe, prefix):
-    env = dict(os.environ, FUZZ_GAME_PRINT_LEGAL="1")
+def game_ids():
+    """The wire ids of games.def, read as the build reads them."""
+    with open(GAMES_DEF) as f:
+        return [line.split("(")[1].split(")")[0].split(",")[0].strip()
+                for line in f if line.startswith("GAME(")]
+
+
+def doc_actions(game_id):
+    """Every action object spelled in docs/rules/<id>.md that parses as
+    JSON, in order of appearance, each once."""
+    path = os.path.join(RULES, game_id + ".md")
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        text = f.read()
+    out = []
+    start = text.find('{"type"')
+    while start >= 0:
+        depth = 0
+        in_str = False
+        escaped = False
+        end = None
+        for i in range(start, len(text)):
+            c = text[i]
+            if in_str:
+                if escaped:
+                    escaped = False
+                elif c == "\\":
+                    escaped = True
+                elif c == '"':
+                    in_str = False
+            elif c == '"':
+                in_str = True
+            elif c == "{":
+                depth += 1
+            elif c == "}":
+                depth -= 1
+                if depth == 0:
+                    end = i + 1
+                    break
+            elif c == "\n":
+                break
+        if end is not None:
+            try:
+                a = json.loads(text[start:end])
+            except ValueError:
+                a = None
+            spelled = json.dumps(a, separators=(",", ":"))
+            if a is not None and spelled not in out:
+                out.append(spelled)
+        start = text.find('{"type"', start + 1)
+    return out
+
+
+def game_input(position, steps=(), tail=b""):
+    out = struct.pack("<H", position) + bytes([len(steps)])
+    for step in steps:
+        out += bytes(step)
+    return out + tail
+
+
+def probe(exe, inputs):
+    """Runs the replay executable once on every input (FUZZ_GAME_PRINT_LEGAL
+    set) and returns, per input, (position, positions, seats, legal) with
+    legal the [seat, action] pairs in the order a step indexes them."""
     tmp = os.path.join(CORPUS, ".probe")
-    with open(tmp, "wb") as f:
-        f.write(prefix)
+    os.makedirs(tmp, exist_ok=True)
     try:
+        for k, data in enumerate(inputs):
+            with open(os.path.join(tmp, "%06d" % k), "wb") as f:
+                f.write(data)
+        env = dict(os.environ, FUZZ_GAME_PRINT_LEGAL="1")
         out = subprocess.run([exe, tmp], env=env, check=True, capture_output=True).stdout
     finally:
-        os.remove(tmp)
-    return [json.loads(l) for l in out.decode().splitlines() if l.startswith("{")]
+        for n in os.listdir(tmp):
+            os.remove(os.path.join(tmp, n))
+        os.rmdir(tmp)
+    found = []
+    for line in out.decode().splitlines():
+        if not line.startswith("{"):
+            continue
+        obj = json.loads(line)
+        if "position" in obj:
+            found.append((obj["position"], obj["positions"], obj["seats"], []))
+        else:
+            found[-1][3].append((obj["seat"], obj["action"]))
+    if len(found) != len(inputs):
+        sys.exit("make_corpus: %s answered %d of %d probes" % (exe, len(found), len(inputs)))
+    return found
 
 
-def walk(exe, sel, rng, steps, seen, prefixes):
-    """Plays up to `steps` moves from a fresh game, steering towards action
-    types chosen least so far, and records the first position offering each
-    type. Stops at the end of the game."""
-    seats_sel = rng.randrange(256)
-    seed = rng.getrandbits(64)
-    moves = []
-    chosen = {}
-    for step in range(steps + 1):
-        prefix = game_input(sel, seats_sel, seed, moves)
-        legal = legal_of(exe, prefix)
-        if step in (0, 10, 60) or not legal or step == steps:
-            prefixes.append(prefix)
-        for entry in legal:
-            a = entry["action"]
-            key = a.get("type") if isinstance(a, dict) else repr(a)
-            if key not in seen:
-                seen[key] = (prefix, a)
-        if not legal or step == steps:
-            break
-        weights = []
-        for entry in legal[:256]:
-            a = entry["action"]
-            key = a.get("type") if isinstance(a, dict) else repr(a)
-            weights.append(1.0 / (1 + chosen.get(key, 0)) ** 2)
-        pick = rng.choices(range(len(weights)), weights)[0]
-        a = legal[pick]["action"]
-        key = a.get("type") if isinstance(a, dict) else repr(a)
-        chosen[key] = chosen.get(key, 0) + 1
-        moves.append(pick)
+def kind_of(action):
+    t = action.get("type") if isinstance(action, dict) else None
+    return t if isinstance(t, str) else "value"
 
 
-def game(target, exe, options_sels, doc_actions, steps):
+def game(game_id, exe):
+    target = "game_" + game_id
     clear(target)
     rng = random.Random(target)
-    seen = {}
-    prefixes = []
-    for sel in options_sels:
-        walk(exe, sel, rng, steps, seen, prefixes)
-    for key, (prefix, a) in sorted(seen.items()):
-        write(target, "legal-" + key, prefix + json.dumps(a).encode())
-    mid = prefixes[len(prefixes) // 2]
-    start = prefixes[0]
-    for i, a in enumerate(doc_actions):
-        write(target, "doc-%02d" % i, (mid if i % 2 else start) + a.encode())
-    junk = ['{}', '[]', 'null', '"step"', '{"type":7}', '{"type":"no_such"}',
-            '{"type":"end_turn","extra":1}', '{"type":"step","to":[99999999999,-5]}',
-            '{"type":"discard","card":"\\u0000"}', '{"type":"pass"} trailing']
-    for i, a in enumerate(junk):
-        write(target, "junk-%02d" % i, prefixes[(3 * i) % len(prefixes)] + a.encode())
-    write(target, "end-no-action", prefixes[-1])
-    return sorted(seen)
-
-
-STONES_DOC = [
-    '{"type":"place_taoist","tile":"Tc"}',
-    '{"type":"cast","card":"SPIN-1","tile":"Tc","dir":"cw"}',
-    '{"type":"cast","card":"FLY-2","tile":"Te"}',
-    '{"type":"cast","card":"QUAKE-1","move":"Tn","to":[1,-1]}',
-    '{"type":"cast","card":"QUAKE-2","swap":["Tn","Tc"]}',
-    '{"type":"cast","card":"SHIFT-R","a":"Tn.BR","b":"Tc.TL"}',
-    '{"type":"end_cast"}', '{"type":"discard","card":"SHIFT-N"}',
-    '{"type":"choose_stone","slot":"Tc.BL"}', '{"type":"offer","colour":"Y"}',
-    '{"type":"step","to":[3,1]}', '{"type":"pay_step","to":[1,0],"stones":["N","B"]}',
-    '{"type":"take_rune"}', '{"type":"end_move"}', '{"type":"craft","artifact":"A01"}',
-    '{"type":"end_turn"}', '{"type":"pay","colour":"Y"}',
-    '{"type":"pay_pair","for":"Y","stones":["G","R"]}', '{"type":"reward_step","to":[1,2]}',
-    '{"type":"reward_fly","tile":"Tc"}', '{"type":"reward_skip"}',
-]
-
-SORCERERS_DOC = [
-    '{"type":"deal","card":"ritual"}', '{"type":"done"}',
-    '{"type":"recruit","card":"torquemada"}', '{"type":"equip","card":"cane","to":"torquemada"}',
-    '{"type":"move_object","object":"cane","to":"robert_fludd"}',
-    '{"type":"discard_object","object":"cane"}', '{"type":"place_grimhold","to":"robert_fludd"}',
-    '{"type":"activate","card":"training"}',
-    '{"type":"activate","card":"hostage","target":"grimhold","to":"maxim_horvath"}',
-    '{"type":"pass"}', '{"type":"track","card":null}', '{"type":"discard","card":"hex"}',
-    '{"type":"encounter","choice":"first_to_fight","sorcerer":"balthazar_blake"}',
-    '{"type":"combo_spell","card":"white_magic"}', '{"type":"combo_event","card":null}',
-    '{"type":"combo_amp","card":"incense"}',
-    '{"type":"combo_declare","sacrifice":false,"betray":null}',
-    '{"type":"clear_mind","card":"threaten"}',
-    '{"type":"negate","choices":[{"card":"levitation","target":"ritual"},'
-    '{"card":"distraction","target":null}]}',
-    '{"type":"defense","card":"fire_shield","target":"lightning_bolts"}',
-    '{"type":"protect","card":"smoke"}', '{"type":"steal","card":"car_chase"}',
-]
+    npos = probe(exe, [game_input(0)])[0][1]
+    table = probe(exe, [game_input(p) for p in range(npos)])
+    first = {}
+    last = {}
+    ends = []
+    for p, _, _, legal in table:
+        if not legal:
+            ends.append(p)
+        for i, (_, a) in enumerate(legal):
+            key = kind_of(a)
+            first.setdefault(key, (p, i, a))
+            last[key] = (p, i, a)
+    # One position where each type of action is legal, twice when it is
+    # legal at more than one: the action as the final JSON (tried by every
+    # seat) and as a listed step, then an altered step.
+    for key in sorted(first):
+        picks = [first[key]] + ([last[key]] if last[key][0] != first[key][0] else [])
+        for tag, (p, i, a) in zip("ab", picks):
+            name = "%s-%s" % (key, tag)
+            write(target, "legal-" + name, game_input(p, tail=json.dumps(a).encode()))
+            step = (0, i & 0xFF, i >> 8, 0, 0)
+            alt = (3 + 4 * rng.randrange(64), i & 0xFF, i >> 8, rng.randrange(256),
+                   rng.randrange(256))
+            write(target, "step-" + name, game_input(p, [step, alt]))
+    # Short games from spread positions: every kind of step.
+    for k in range(24):
+        p = table[(k * len(table)) // 24][0]
+        steps = []
+        for _ in range(rng.randrange(4, STEPS_MAX + 1)):
+            kind = rng.choice([0, 0, 1, 2, 3, 3]) + 4 * rng.randrange(64)
+            steps.append((kind, rng.randrange(256), rng.randrange(256), rng.randrange(256),
+                          rng.randrange(256)))
+        write(target, "walk-%02d" % k, game_input(p, steps))
+    # The spellings of the rules document, where that type is legal if it
+    # ever is, else at the start.
+    for k, a in enumerate(doc_actions(game_id)):
+        where = first.get(kind_of(json.loads(a)), (0,))[0]
+        write(target, "doc-%02d" % k, game_input(where, tail=a.encode()))
+    # Malformed actions, built from a legal one.
+    p, _, sample = first[sorted(first)[0]]
+    extra = dict(sample, extra=1) if isinstance(sample, dict) else [sample]
+    bumped = {k: (v + 10 ** 11 if isinstance(v, int) else v) for k, v in sample.items()} \
+        if isinstance(sample, dict) else sample
+    junk = ['{}', '[]', 'null', '"x"', '{"type":7}', '{"type":"no_such"}', '{"type":null}',
+            '{"type":"\\u0000"}', json.dumps(extra), json.dumps(bumped),
+            json.dumps(sample) + " trailing", json.dumps([sample, sample])]
+    for k, a in enumerate(junk):
+        where = p if k % 2 else table[(k * 37) % len(table)][0]
+        write(target, "junk-%02d" % k, game_input(where, tail=a.encode()))
+    for k, p in enumerate(ends[:4]):
+        write(target, "end-%02d" % k, game_input(p, tail=json.dumps(sample).encode()))
+    return npos, sorted(first)
 
 
 def main():
@@ -280,13 +336,12 @@ def main():
     framer()
     envelope()
     fuzzdir = os.path.join(args.build, "tests", "fuzz")
-    for target, sels, doc, steps in (("game_stones", [0, 1, 2, 5], STONES_DOC, 400),
-                                     ("game_sorcerers", [0, 4, 7, 9], SORCERERS_DOC, 400)):
-        exe = os.path.join(fuzzdir, "replay_" + target)
+    for game_id in game_ids():
+        exe = os.path.join(fuzzdir, "replay_game_" + game_id)
         if not os.access(exe, os.X_OK):
             sys.exit("make_corpus: %s is missing; build it first (ninja -C %s)" % (exe, args.build))
-        types = game(target, exe, sels, doc, steps)
-        print("%s: legal types %s" % (target, " ".join(types)))
+        npos, types = game(game_id, exe)
+        print("game_%s: %d positions, legal types %s" % (game_id, npos, " ".join(types)))
 
 
 if __name__ == "__main__":
