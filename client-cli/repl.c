@@ -69,6 +69,7 @@ static const char general_help[] =
     "  #N                   do the N-th action of the last `legal` list\n"
     "  act {JSON}           send an action object as it is\n"
     "  say TEXT             chat to the room\n"
+    "  card NAME            what a card does (e.g. card SPIN, card A07, card O3)\n"
     "  start [bots]         (host) start the game; `bots` fills empty seats\n"
     "  who                  show the room and its seats\n"
     "  view                 draw the game again\n"
@@ -352,8 +353,9 @@ static void send_action(struct repl *r, json_t *action)
     send_req(r, "act", f);
 }
 
-static const char *const command_words[] = {"help", "legal", "act",  "say",    "start", "who",
-                                            "view", "raw",   "sync", "record", "leave", "quit"};
+static const char *const command_words[] = {"help",   "legal", "act",  "say", "card",
+                                            "start",  "who",   "view", "raw", "sync",
+                                            "record", "leave", "quit"};
 
 /* Edit distance of a and b (short words). */
 static size_t distance(const char *a, const char *b)
@@ -502,6 +504,13 @@ static void command(struct repl *r, char *line)
         send_req(r, "chat", json_pack("{s:s}", "text", p + 4));
     } else if (strcmp(p, "start") == 0 || strcmp(p, "start bots") == 0) {
         send_req(r, "start", json_pack("{s:b}", "bots", strcmp(p, "start bots") == 0));
+    } else if (strncmp(p, "card ", 5) == 0) {
+        const struct render_ops *ro = render_find(r->v.game);
+        if (!ro || !ro->card) {
+            printf("this client has no card texts for %s\n", r->v.game);
+        } else if (ro->card(stdout, p + 5) != 0) {
+            printf("no card \"%s\" in %s\n", p + 5, r->v.game);
+        }
     } else if (strcmp(p, "who") == 0) {
         draw_room(r);
     } else if (strcmp(p, "view") == 0) {

@@ -41,6 +41,10 @@ struct render_ops {
      * leave it to the generic wording. */
     int (*phrase)(const json_t *action, char *buf, size_t len);
 
+    /* Optional: prints what card `name` (as a player types it) does, 0;
+     * or -1 when the game has no such card. */
+    int (*card)(FILE *out, const char *name);
+
     /* Optional: the game's part of the end screen, after the winners and
      * scores: how the scores were made up, from `result` (borrowed), with
      * `names[seat]` the seats' names. */

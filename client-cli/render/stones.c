@@ -537,6 +537,62 @@ static int parse(const char *line, const json_t *view, int seat, json_t **ret_ac
     return 0;
 }
 
+/* ---- Cards ---- */
+
+static const struct {
+    const char *id, *text;
+} stones_cards[] = {
+    {"SPIN", "SPIN-1 / SPIN-2: turn any tile of the Alchemy Zone a quarter turn, clockwise or "
+             "counter-clockwise. Always castable. (R-stones-5.1)"},
+    {"FLY", "FLY-1 / FLY-2: move your own Taoist to any tile (also the one it stands on). Always "
+            "castable. (R-stones-5.2)"},
+    {"QUAKE", "QUAKE-1 / QUAKE-2: move a tile to another position, or swap two tiles. Always "
+              "castable. (R-stones-5.3)"},
+    {"SHIFT", "SHIFT-x: exchange a stone of the card's colour x with a stone of another colour "
+              "anywhere on the Alchemy Zone. Needs both on the board. (R-stones-5.4)"},
+    {"O1", "Objective O1: the longest line touching the activated tile: 3 stones, 1 Qi; 4, 1 Qi "
+           "and a free step; 5 or more, 4 Qi and a free step."},
+    {"O2", "Objective O2: stones gained in the turn: 2, 1 Qi; 3, 2 Qi; 4 or more, 4 Qi."},
+    {"O3", "Objective O3: two or more gained stones of one colour: 3 Qi."},
+    {"O4", "Objective O4: lines touching the activated tile: 2 or more, one free step."},
+    {"O5", "Objective O5: after a craft, one free step, or a FLY of your own Taoist, or nothing."},
+    {"O6", "Objective O6: once a turn in the move step, pay a reservoir stone to step onto a cell "
+           "of that stone's colour."},
+    {"O7", "Objective O7: any two stones may be paid in place of one stone of any colour "
+           "(crafting and O6)."},
+    {"A01", "A01 Nu Wa Rock: cost N Y Y, 2 points, Earth."},
+    {"A02", "A02 Wind-Fire Wheels: cost R R G, 2 points, Fire."},
+    {"A03", "A03 Sea-Calming Needle: cost B B Y, 2 points, Water."},
+    {"A04", "A04 Purple-Gold Gourd: cost G G B, 2 points, Wood."},
+    {"A05", "A05 Qiankun Ring: cost N N R, 2 points, Metal."},
+    {"A06", "A06 Fuxi Harp: cost B G R Y, 3 points, Wood and Water."},
+    {"A07", "A07 Shennong Cauldron: cost G R N B, 3 points, Wood and Fire."},
+    {"A08", "A08 Kunlun Mirror: cost Y B N G, 3 points, Metal and Water."},
+    {"A09", "A09 Haotian Pagoda: cost N Y R B, 3 points, Earth and Metal."},
+    {"A10", "A10 Kongtong Seal: cost R G Y N, 3 points, Earth and Fire."},
+    {"A11", "A11 Pangu Axe: cost N N Y Y R, 5 points, Earth and Wood."},
+    {"A12", "A12 Xuanyuan Sword: cost Y Y R R B, 5 points, Metal and Fire."},
+    {"A13", "A13 Donghuang Bell: cost B B G G N, 5 points, Water and Metal."},
+    {"A14", "A14 Demon-Refining Pot: cost G G N R B, 5 points, Water and Wood."},
+};
+
+/* A magic card by its family (SPIN-2 -> SPIN), an objective or an
+ * artifact by its id; case does not matter. */
+static int card(FILE *out, const char *name)
+{
+    char key[16];
+    size_t n = strcspn(name, "-");
+
+    snprintf(key, sizeof(key), "%.*s", (int)(n < sizeof(key) - 1 ? n : sizeof(key) - 1), name);
+    for (size_t i = 0; i < sizeof(stones_cards) / sizeof(stones_cards[0]); i++) {
+        if (strcasecmp(key, stones_cards[i].id) == 0) {
+            fprintf(out, "%s\n", stones_cards[i].text);
+            return 0;
+        }
+    }
+    return -1;
+}
+
 /* A cell [r, c] as "e(r,c)", or a QUAKE target as "(r,c)". */
 static void cell(const json_t *v, const char *prefix, char *out, size_t len)
 {
@@ -694,6 +750,7 @@ const struct render_ops render_stones = {
     .draw = draw,
     .parse = parse,
     .phrase = phrase,
+    .card = card,
     .end = end,
     .help = "place T            put your Taoist on tile T (Tn Tw Tc Te Ts, or 1-5)\n"
             "cast CARD          choose a card to cast, e.g. cast QUAKE-2 (then `legal` lists its\n"

@@ -331,6 +331,14 @@ class Cli(ServerTest):
                            % self.state)
         self.assertIn("record saved to", out.stdout)
 
+    def test_card_texts(self):
+        out = self.run_cli(["--name", "Ann", "create", "stones", "--seats", "2"],
+                           stdin="card spin-2\ncard A07\ncard o3\ncard XYZ\nquit\n")
+        self.assertIn("turn any tile of the Alchemy Zone", out.stdout)
+        self.assertIn("A07 Shennong Cauldron: cost G R N B, 3 points", out.stdout)
+        self.assertIn("Objective O3", out.stdout)
+        self.assertIn('no card "XYZ" in stones', out.stdout)
+
     def test_usage_errors_say_what_was_wrong(self):
         cases = [(["join", "abc"], '"abc" is not a room code: a code has six characters'),
                  (["join"], "join needs a room code"),
