@@ -7,11 +7,14 @@
  * legality (the server does).
  */
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "render.h"
+#include "sorc_texts.h"
 
 #define TOK_MAX 8
 
@@ -382,9 +385,42 @@ static int parse(const char *line, const json_t *view, int seat, json_t **ret_ac
     return 0;
 }
 
+/* "Balthazar Blake", "balthazar_blake" or "balthazar blake" name the
+ * same card. */
+static bool same_name(const char *typed, const char *id, const char *name)
+{
+    size_t i = 0;
+
+    if (strcasecmp(typed, name) == 0) {
+        return true;
+    }
+    for (; typed[i] && id[i]; i++) {
+        char t = typed[i] == ' ' ? '_' : (char)tolower((unsigned char)typed[i]);
+        if (t != id[i]) {
+            return false;
+        }
+    }
+    return !typed[i] && !id[i];
+}
+
+static int card_text(FILE *out, const char *name)
+{
+    for (size_t i = 0; i < sorc_ntexts; i++) {
+        const struct sorc_text *t = &sorc_texts[i];
+        if (same_name(name, t->id, t->name)) {
+            fprintf(out, "%s: %s%s%s%s, power %d. %s\n", t->name, t->type,
+                    t->classes[0] ? " (" : "", t->classes, t->classes[0] ? ")" : "", t->power,
+                    t->note);
+            return 0;
+        }
+    }
+    return -1;
+}
+
 const struct render_ops render_sorcerers = {
     .game = "sorcerers",
     .draw = draw,
     .parse = parse,
     .help = sorc_help,
+    .card = card_text,
 };

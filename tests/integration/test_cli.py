@@ -338,6 +338,10 @@ class Cli(ServerTest):
         self.assertIn("A07 Shennong Cauldron: cost G R N B, 3 points", out.stdout)
         self.assertIn("Objective O3", out.stdout)
         self.assertIn('no card "XYZ" in stones', out.stdout)
+        out = self.run_cli(["--name", "Ann", "create", "sorcerers", "--seats", "2"],
+                           stdin="card torquemada\ncard Balthazar Blake\nquit\n")
+        self.assertIn("Torquemada: morganian, power 7. Inquisition", out.stdout)
+        self.assertIn("Balthazar Blake: merlinian, power 10.", out.stdout)
 
     def test_usage_errors_say_what_was_wrong(self):
         cases = [(["join", "abc"], '"abc" is not a room code: a code has six characters'),

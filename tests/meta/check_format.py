@@ -4,8 +4,9 @@
 it with the committed .clang-format (clang-format --dry-run --Werror).
 
 Skipped: build folders (any folder holding meson-private/ or build.ninja),
-.git, and server/games/sorcerers/sorc_cards.c, which gen_cards.py writes
-and check_generated.sh holds to the generator's output instead.
+.git, and the generated tables (server/games/sorcerers/sorc_cards.c from
+gen_cards.py, client-cli/render/sorc_texts.c from gen_sorc_texts.py), which
+check_generated.sh holds to their generators' output instead.
 Exits 77 (skip) only when clang-format is not installed.
 
 Usage: check_format.py [--clang-format PATH] SOURCE_ROOT"""
@@ -17,7 +18,7 @@ import sys
 
 from metalib import SKIP
 
-EXCLUDE = {"server/games/sorcerers/sorc_cards.c"}
+EXCLUDE = {"server/games/sorcerers/sorc_cards.c", "client-cli/render/sorc_texts.c"}
 
 
 def sources(root):

@@ -16,7 +16,21 @@ fi
 diff -u "$dir/sorc_cards.c" "$tmp" | sed "s|$tmp|regenerated|"
 if cmp -s "$dir/sorc_cards.c" "$tmp"; then
     echo "check_generated: sorc_cards.c is what gen_cards.py makes"
-    exit 0
+    # The client's card texts come from the same data.
+    cli=$top/client-cli/render
+    if ! "$python" "$cli/gen_sorc_texts.py" "$dir/data/sorcerers-cards.json" >"$tmp"; then
+        echo "check_generated: gen_sorc_texts.py failed"
+        exit 1
+    fi
+    diff -u "$cli/sorc_texts.c" "$tmp" | sed "s|$tmp|regenerated|"
+    if cmp -s "$cli/sorc_texts.c" "$tmp"; then
+        echo "check_generated: sorc_texts.c is what gen_sorc_texts.py makes"
+        exit 0
+    fi
+    echo "check_generated: sorc_texts.c differs from gen_sorc_texts.py's output (diff above);"
+    echo "  regenerate: python3 client-cli/render/gen_sorc_texts.py" \
+         "server/games/sorcerers/data/sorcerers-cards.json > client-cli/render/sorc_texts.c"
+    exit 1
 fi
 echo "check_generated: sorc_cards.c differs from gen_cards.py's output (diff above);"
 echo "  regenerate: cd server/games/sorcerers/data &&" \
