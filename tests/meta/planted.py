@@ -232,9 +232,24 @@ def generated(args, res, tmp):
     dst = os.path.join(root, "server", "games", "sorcerers")
     shutil.copytree(os.path.join(src, "data"), os.path.join(dst, "data"))
     shutil.copy2(os.path.join(src, "sorc_cards.c"), dst)
+    cli = os.path.join(args.source_root, "client-cli", "render")
+    cli_dst = os.path.join(root, "client-cli", "render")
+    os.makedirs(cli_dst)
+    for name in ("gen_sorc_texts.py", "sorc_texts.c"):
+        shutil.copy2(os.path.join(cli, name), cli_dst)
     argv = ["sh", os.path.join(HERE, "check_generated.sh"), args.python or sys.executable, root]
     rc, out = run(argv)
     res.expect("the committed card table passes check_generated.sh", rc, out, 0)
+    texts = os.path.join(cli_dst, "sorc_texts.c")
+    with open(texts, encoding="utf-8") as f:
+        original = f.read()
+    with open(texts, "w", encoding="utf-8") as f:
+        f.write(original.replace('"Torquemada"', '"Torquemado"', 1))
+    rc, out = run(argv)
+    res.expect("a hand edit of the client's card texts is caught by check_generated.sh", rc, out,
+               1, '+    {"torquemada", "Torquemada"')
+    with open(texts, "w", encoding="utf-8") as f:
+        f.write(original)
     path = os.path.join(dst, "sorc_cards.c")
     with open(path, encoding="utf-8") as f:
         text = f.read()
