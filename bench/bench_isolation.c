@@ -63,6 +63,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
 #include "proto.h"
 
 #ifndef IP_BIND_ADDRESS_NO_PORT
@@ -132,25 +133,6 @@ struct phase_result {
     struct abuse_stats ab;
 };
 
-static double now_s(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void sleep_s(double s)
-{
-    if (s <= 0) {
-        return;
-    }
-    struct timespec ts = {.tv_sec = (time_t)s, .tv_nsec = (long)((s - (double)(time_t)s) * 1e9)};
-
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-    }
-}
-
 /* Milliseconds from now until `t`, at least 0 and at most `cap`. */
 static int ms_until(double t, int cap)
 {
@@ -160,21 +142,6 @@ static int ms_until(double t, int cap)
         return 0;
     }
     return ms >= cap ? cap : (int)ms + 1;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    if (n == 0) {
-        return 0;
-    }
-    qsort(v, (size_t)n, sizeof(*v), cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 static double children_cpu_s(void)
@@ -195,23 +162,6 @@ static uint64_t rng_next(uint64_t *s)
     return *s * 2685821657736338717ull;
 }
 
-static int write_all(int fd, const char *buf, size_t n)
-{
-    size_t off = 0;
-
-    while (off < n) {
-        ssize_t w = write(fd, buf + off, n - off);
-        if (w < 0 && errno == EINTR) {
-            continue;
-        }
-        if (w <= 0) {
-            return -1;
-        }
-        off += (size_t)w;
-    }
-    return 0;
-}
-
 /* ---- The server process ---- */
 
 struct server {
@@ -219,19 +169,6 @@ struct server {
     int port;
     char dir[64];
 };
-
-/* CPU time (user + system, all threads) of process `pid` in seconds,
- * through its CPU clock; 0 when it cannot be read. */
-static double proc_cpu_s(pid_t pid)
-{
-    clockid_t clk;
-    struct timespec ts;
-
-    if (clock_getcpuclockid(pid, &clk) == 0 && clock_gettime(clk, &ts) == 0) {
-        return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-    }
-    return 0;
-}
 
 /* Seconds the main thread of `pid` (0: this process) has spent runnable
  * but waiting for a core, from its schedstat; 0 when unknown. */
@@ -254,27 +191,6 @@ static double proc_wait_s(pid_t pid)
     }
     fclose(f);
     return (double)wait / 1e9;
-}
-
-/* A "Key:   123 kB" line of /proc/PID/status, in KiB, or 0. */
-static long proc_status_kb(pid_t pid, const char *key)
-{
-    char path[64], line[256];
-    long v = 0;
-    size_t kl = strlen(key);
-
-    snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-    FILE *f = fopen(path, "r");
-    while (f && fgets(line, sizeof(line), f)) {
-        if (strncmp(line, key, kl) == 0 && line[kl] == ':') {
-            v = atol(line + kl + 1);
-            break;
-        }
-    }
-    if (f) {
-        fclose(f);
-    }
-    return v;
 }
 
 /* Starts conclaved on 127.0.0.1:0 with a fresh data directory and no other

@@ -64,6 +64,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
 #include "proto.h"
 
 #ifndef IP_BIND_ADDRESS_NO_PORT
@@ -125,14 +126,6 @@ struct result {
     double gen_cpu;  /* this program's CPU in the window, share of one core */
 };
 
-static double now_s(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static double self_cpu_s(void)
 {
     struct rusage ru;
@@ -140,20 +133,6 @@ static double self_cpu_s(void)
     getrusage(RUSAGE_SELF, &ru);
     return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
            (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static void sleep_s(double s)
-{
-    struct timespec ts = {.tv_sec = (time_t)s, .tv_nsec = (long)((s - (double)(time_t)s) * 1e9)};
-
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-    }
 }
 
 /* ---- The server process ---- */
@@ -164,58 +143,6 @@ struct server {
     bool floor;
     char dir[64];
 };
-
-/* CPU time (user + system, all threads) of process `pid` in seconds: the
- * utime + stime of /proc/PID/stat, read through the process's CPU clock,
- * which counts nanoseconds where /proc counts 10 ms ticks. Falls back to
- * /proc/PID/stat; 0 when neither can be read. */
-static double proc_cpu_s(pid_t pid)
-{
-    clockid_t clk;
-    struct timespec ts;
-
-    if (clock_getcpuclockid(pid, &clk) == 0 && clock_gettime(clk, &ts) == 0) {
-        return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-    }
-    char path[64], buf[1024];
-    unsigned long long ut = 0, st = 0;
-    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        return 0;
-    }
-    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    /* The command name may hold spaces; the fields after it do not. */
-    char *p = strrchr(buf, ')');
-    if (!p ||
-        sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2) {
-        return 0;
-    }
-    return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
-}
-
-/* A "Key:   123 kB" line of /proc/PID/status, in KiB, or 0. */
-static long proc_status_kb(pid_t pid, const char *key)
-{
-    char path[64], line[256];
-    long v = 0;
-    size_t kl = strlen(key);
-
-    snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-    FILE *f = fopen(path, "r");
-    while (f && fgets(line, sizeof(line), f)) {
-        if (strncmp(line, key, kl) == 0 && line[kl] == ':') {
-            v = atol(line + kl + 1);
-            break;
-        }
-    }
-    if (f) {
-        fclose(f);
-    }
-    return v;
-}
 
 static void remove_dir(const char *dir)
 {
@@ -388,23 +315,6 @@ static void conn_close(struct conn *c)
     proto_framer_fini(&c->fr);
     free(c->action);
     c->action = NULL;
-}
-
-static int write_all(int fd, const char *buf, size_t n)
-{
-    size_t off = 0;
-
-    while (off < n) {
-        ssize_t w = write(fd, buf + off, n - off);
-        if (w < 0 && errno == EINTR) {
-            continue;
-        }
-        if (w <= 0) {
-            return -1;
-        }
-        off += (size_t)w;
-    }
-    return 0;
 }
 
 /* Sends one request: `fmt` is the request without "id" and without the
@@ -1384,15 +1294,6 @@ static void print_header(const struct config *cfg, int nrep)
            JANSSON_VERSION);
     printf("conclaved: %s\nfloor:     %s\n\n", cfg->conclaved ? cfg->conclaved : "-", cfg->floor);
     fflush(stdout);
-}
-
-static double median(double *v, int n)
-{
-    if (n == 0) {
-        return 0;
-    }
-    qsort(v, (size_t)n, sizeof(*v), cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* Index of the floor's row for the same game and mode as row `i`, or -1. */
