@@ -198,56 +198,15 @@ static double proc_wait_s(pid_t pid)
  * -1 with a message on stderr. */
 static int server_start(struct server *s, const struct config *cfg)
 {
+    char data[96];
+
     memset(s, 0, sizeof(*s));
-    snprintf(s->dir, sizeof(s->dir), "/tmp/conclave-isolation-XXXXXX");
-    if (!mkdtemp(s->dir)) {
-        perror("bench_isolation: mkdtemp");
+    if (bench_dir_make("bench_isolation", "/tmp/conclave-isolation-XXXXXX", s->dir) != 0) {
         return -1;
     }
-    char out[96], err[96], data[96];
-    snprintf(out, sizeof(out), "%s/stdout", s->dir);
-    snprintf(err, sizeof(err), "%s/stderr", s->dir);
     snprintf(data, sizeof(data), "%s/data", s->dir);
-    fflush(stdout);
-    fflush(stderr);
-    s->pid = fork();
-    if (s->pid < 0) {
-        perror("bench_isolation: fork");
-        return -1;
-    }
-    if (s->pid == 0) {
-        if (!freopen(out, "w", stdout) || !freopen(err, "w", stderr)) {
-            _exit(126);
-        }
-        signal(SIGPIPE, SIG_DFL);
-        execl(cfg->conclaved, cfg->conclaved, "--listen", "127.0.0.1:0", "--data-dir", data,
-              (char *)NULL);
-        _exit(127);
-    }
-    double deadline = now_s() + 10;
-    while (now_s() < deadline) {
-        char line[256] = "";
-        FILE *f = fopen(out, "r");
-        if (f) {
-            if (!fgets(line, sizeof(line), f)) {
-                line[0] = '\0';
-            }
-            fclose(f);
-        }
-        if (sscanf(line, "listening on 127.0.0.1:%d", &s->port) == 1) {
-            return 0;
-        }
-        if (waitpid(s->pid, NULL, WNOHANG) == s->pid) {
-            break;
-        }
-        sleep_s(0.01);
-    }
-    fprintf(stderr, "bench_isolation: %s did not start (its output is in %s)\n", cfg->conclaved,
-            s->dir);
-    kill(s->pid, SIGKILL);
-    waitpid(s->pid, NULL, 0);
-    s->pid = 0;
-    return -1;
+    char *argv[] = {(char *)cfg->conclaved, "--listen", "127.0.0.1:0", "--data-dir", data, NULL};
+    return bench_spawn("bench_isolation", s->dir, argv, NULL, &s->pid, &s->port);
 }
 
 /* Counts the lines of conclaved's log that hold `needle`. */

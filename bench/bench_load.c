@@ -159,73 +159,50 @@ static void remove_dir(const char *dir)
  * Returns 0 and fills *s, or -1 (with a message on stderr). */
 static int server_start(struct server *s, const struct config *cfg, bool floor)
 {
+    char data[96], conns[32], rooms[32];
+    char *bin = (char *)(floor ? cfg->floor : cfg->conclaved);
+
     memset(s, 0, sizeof(*s));
     s->floor = floor;
-    snprintf(s->dir, sizeof(s->dir), "/tmp/conclave-bench-XXXXXX");
-    if (!mkdtemp(s->dir)) {
-        perror("bench_load: mkdtemp");
+    if (bench_dir_make("bench_load", "/tmp/conclave-bench-XXXXXX", s->dir) != 0) {
         return -1;
     }
-    char out[96], err[96], data[96];
-    snprintf(out, sizeof(out), "%s/stdout", s->dir);
-    snprintf(err, sizeof(err), "%s/stderr", s->dir);
     snprintf(data, sizeof(data), "%s/data", s->dir);
-    const char *bin = floor ? cfg->floor : cfg->conclaved;
-    fflush(stdout);
-    fflush(stderr);
-    s->pid = fork();
-    if (s->pid < 0) {
-        perror("bench_load: fork");
-        return -1;
-    }
-    if (s->pid == 0) {
-        if (!freopen(out, "w", stdout) || !freopen(err, "w", stderr)) {
-            _exit(126);
-        }
-        if (floor) {
-            execl(bin, bin, "--listen", "127.0.0.1:0", (char *)NULL);
-        } else {
-            if (cfg->preload && *cfg->preload) {
-                setenv("LD_PRELOAD", cfg->preload, 1);
-                setenv("BENCH_DETRAND_SEED", "1", 1);
-            }
-            /* Every connection and room the server could be asked for
-             * must fit its descriptor limit, or it does not start. */
-            char conns[32], rooms[32];
-            snprintf(conns, sizeof(conns), "%llu", (unsigned long long)server_max_conns());
-            snprintf(rooms, sizeof(rooms), "%d", BENCH_MAX_ROOMS);
-            execl(bin, bin, "--listen", "127.0.0.1:0", "--data-dir", data, "--fsync", cfg->fsync,
-                  "--rate", "1000000", "--rate-burst", "1000000", "--max-connections", conns,
-                  "--max-per-address", "1000000", "--max-rooms", rooms,
-                  "--max-rooms-per-connection", rooms, "--max-rooms-per-address", rooms,
-                  "--connect-rate", "1000000", "--idle-timeout", "3600", "--hello-timeout", "3600",
-                  (char *)NULL);
-        }
-        _exit(127);
-    }
-    double deadline = now_s() + 10;
-    while (now_s() < deadline) {
-        char line[256] = "";
-        FILE *f = fopen(out, "r");
-        if (f) {
-            if (!fgets(line, sizeof(line), f)) {
-                line[0] = '\0';
-            }
-            fclose(f);
-        }
-        if (sscanf(line, "listening on 127.0.0.1:%d", &s->port) == 1) {
-            return 0;
-        }
-        if (waitpid(s->pid, NULL, WNOHANG) == s->pid) {
-            break;
-        }
-        sleep_s(0.01);
-    }
-    fprintf(stderr, "bench_load: %s did not start (its output is in %s)\n", bin, s->dir);
-    kill(s->pid, SIGKILL);
-    waitpid(s->pid, NULL, 0);
-    s->pid = 0;
-    return -1;
+    /* Every connection and room the server could be asked for must fit its
+     * descriptor limit, or it does not start. */
+    snprintf(conns, sizeof(conns), "%llu", (unsigned long long)server_max_conns());
+    snprintf(rooms, sizeof(rooms), "%d", BENCH_MAX_ROOMS);
+    char *floor_argv[] = {bin, "--listen", "127.0.0.1:0", NULL};
+    char *argv[] = {bin,
+                    "--listen",
+                    "127.0.0.1:0",
+                    "--data-dir",
+                    data,
+                    "--fsync",
+                    (char *)cfg->fsync,
+                    "--rate",
+                    "1000000",
+                    "--rate-burst",
+                    "1000000",
+                    "--max-connections",
+                    conns,
+                    "--max-per-address",
+                    "1000000",
+                    "--max-rooms",
+                    rooms,
+                    "--max-rooms-per-connection",
+                    rooms,
+                    "--max-rooms-per-address",
+                    rooms,
+                    "--connect-rate",
+                    "1000000",
+                    "--idle-timeout",
+                    "3600",
+                    "--hello-timeout",
+                    "3600",
+                    NULL};
+    return bench_spawn("bench_load", s->dir, floor ? floor_argv : argv, floor ? NULL : cfg->preload,
+                       &s->pid, &s->port);
 }
 
 /* Stops the server (SIGTERM, then SIGKILL after 10 s), reads journal records

@@ -6,10 +6,12 @@
 #include "bench_util.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 double now_s(void)
@@ -110,4 +112,66 @@ long proc_status_kb(pid_t pid, const char *key)
         fclose(f);
     }
     return v;
+}
+
+int bench_dir_make(const char *who, const char *pattern, char dir[64])
+{
+    snprintf(dir, 64, "%s", pattern);
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "%s: mkdtemp: %s\n", who, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int bench_spawn(const char *who, const char *dir, char *const argv[], const char *preload,
+                pid_t *ret_pid, int *ret_port)
+{
+    char out[96], err[96];
+    pid_t pid;
+
+    snprintf(out, sizeof(out), "%s/stdout", dir);
+    snprintf(err, sizeof(err), "%s/stderr", dir);
+    fflush(stdout);
+    fflush(stderr);
+    pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "%s: fork: %s\n", who, strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+        if (!freopen(out, "w", stdout) || !freopen(err, "w", stderr)) {
+            _exit(126);
+        }
+        signal(SIGPIPE, SIG_DFL);
+        if (preload && *preload) {
+            setenv("LD_PRELOAD", preload, 1);
+            setenv("BENCH_DETRAND_SEED", "1", 1);
+        }
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    double deadline = now_s() + 10;
+    while (now_s() < deadline) {
+        char line[256] = "";
+        FILE *f = fopen(out, "r");
+        if (f) {
+            if (!fgets(line, sizeof(line), f)) {
+                line[0] = '\0';
+            }
+            fclose(f);
+        }
+        if (sscanf(line, "listening on 127.0.0.1:%d", ret_port) == 1) {
+            *ret_pid = pid;
+            return 0;
+        }
+        if (waitpid(pid, NULL, WNOHANG) == pid) {
+            break;
+        }
+        sleep_s(0.01);
+    }
+    fprintf(stderr, "%s: %s did not start (its output is in %s)\n", who, argv[0], dir);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    return -1;
 }
