@@ -343,6 +343,58 @@ class Cli(ServerTest):
         self.assertIn("Torquemada: morganian, power 7. Inquisition", out.stdout)
         self.assertIn("Balthazar Blake: merlinian, power 10.", out.stdout)
 
+    def on_a_terminal(self, env, until, typed=b"quit\n"):
+        """Runs a game against a bot in a pseudo-terminal, as a person at a
+        terminal does, until `until` is on the screen; returns the screen."""
+        import pty
+        import select
+        args = [CONCLAVE, "--server", self.srv.addr, "--name", "Ann", "create", "sorcerers",
+                "--seats", "2", "--bots"]
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execve(CONCLAVE, args, env)
+        screen = b""
+        deadline = time.time() + 4 * LIVENESS
+        try:
+            while until not in screen and time.time() < deadline:
+                ready, _, _ = select.select([fd], [], [], 0.5)
+                if ready:
+                    try:
+                        screen += os.read(fd, 65536)
+                    except OSError:
+                        break
+            os.write(fd, typed)
+            end = time.time() + LIVENESS
+            while time.time() < end:
+                ready, _, _ = select.select([fd], [], [], 0.5)
+                if not ready:
+                    continue
+                try:
+                    chunk = os.read(fd, 65536)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                screen += chunk
+        finally:
+            _, status = os.waitpid(pid, 0)
+            os.close(fd)
+        self.assertEqual(os.waitstatus_to_exitcode(status), 0)
+        return screen
+
+    def test_a_terminal_gets_the_turn_cue_the_bell_and_colours(self):
+        env = {k: v for k, v in self.env.items() if k != "NO_COLOR"}
+        screen = self.on_a_terminal(env, b">>> Your turn")
+        self.assertIn(b">>> Your turn", screen, "no turn cue on the terminal")
+        cue = screen[screen.index(b">>> Your turn"):]
+        self.assertIn(b"\a", cue.split(b"\n")[0], "no bell with the cue")
+        self.assertIn(b"\x1b[", screen, "no colours on a terminal")
+        quiet = dict(env, CONCLAVE_BELL="0", NO_COLOR="1")
+        screen = self.on_a_terminal(quiet, b">>> Your turn")
+        self.assertIn(b">>> Your turn", screen, "no turn cue on the terminal")
+        self.assertNotIn(b"\a", screen)
+        self.assertNotIn(b"\x1b[", screen)
+
     def test_usage_errors_say_what_was_wrong(self):
         cases = [(["join", "abc"], '"abc" is not a room code: a code has six characters'),
                  (["join"], "join needs a room code"),
