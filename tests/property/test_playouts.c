@@ -28,10 +28,12 @@
  * usage: test_playouts [GAME_ID [RUN NRUNS [GAMES_PER_CONFIG]]]
  */
 #include "ck_run.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "combos.h"
 #include "game.h"
 #include "game_tests.h"
 #include "proto.h"
@@ -348,37 +350,6 @@ static void play_one(const struct config *c, uint64_t game_seed, bool deep)
     free(scratch);
 }
 
-/* Every combination of enum option values (the schema's "values"). */
-static json_t *option_combos(const struct game_ops *g)
-{
-    json_t *schema = g->options_schema();
-    json_t *combos = json_array();
-    const char *key;
-    json_t *desc;
-
-    json_array_append_new(combos, json_object());
-    json_object_foreach(schema, key, desc) {
-        json_t *values = json_object_get(desc, "values");
-        if (!json_is_array(values) || json_array_size(values) == 0) {
-            continue;
-        }
-        json_t *next = json_array();
-        size_t i, k;
-        json_t *c, *val;
-        json_array_foreach(combos, i, c) {
-            json_array_foreach(values, k, val) {
-                json_t *o = json_deep_copy(c);
-                json_object_set(o, key, val);
-                json_array_append_new(next, o);
-            }
-        }
-        json_decref(combos);
-        combos = next;
-    }
-    json_decref(schema);
-    return combos;
-}
-
 START_TEST(random_playouts)
 {
     int configs = 0;
@@ -388,7 +359,9 @@ START_TEST(random_playouts)
         if (only_game && strcmp(only_game, g->id) != 0) {
             continue;
         }
-        json_t *combos = option_combos(g);
+        json_t *schema = g->options_schema();
+        json_t *combos = option_combos(schema, false);
+        json_decref(schema);
         size_t i;
         json_t *opts;
         json_array_foreach(combos, i, opts) {

@@ -24,10 +24,12 @@
  * usage: test_strict_actions [GAME_ID [GAMES_PER_CONFIG]]
  */
 #include "ck_run.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "combos.h"
 #include "game.h"
 #include "rng.h"
 
@@ -303,40 +305,6 @@ static void play_one(const struct game_ops *g, const json_t *options, int nseats
     free(scratch);
 }
 
-/* Every combination of enum option values (the schema's "values"), each
- * option also left out, so that options that exclude each other (one that
- * only a value of another may go with) are all played. */
-static json_t *option_combos(const struct game_ops *g)
-{
-    json_t *schema = g->options_schema();
-    json_t *combos = json_array();
-    const char *key;
-    json_t *desc;
-
-    json_array_append_new(combos, json_object());
-    json_object_foreach(schema, key, desc) {
-        json_t *values = json_object_get(desc, "values");
-        if (!json_is_array(values) || json_array_size(values) == 0) {
-            continue;
-        }
-        json_t *next = json_array();
-        size_t i, k;
-        json_t *c, *val;
-        json_array_foreach(combos, i, c) {
-            json_array_append(next, c);
-            json_array_foreach(values, k, val) {
-                json_t *o = json_deep_copy(c);
-                json_object_set(o, key, val);
-                json_array_append_new(next, o);
-            }
-        }
-        json_decref(combos);
-        combos = next;
-    }
-    json_decref(schema);
-    return combos;
-}
-
 START_TEST(listed_actions_altered_are_refused)
 {
     int games = 0;
@@ -347,7 +315,9 @@ START_TEST(listed_actions_altered_are_refused)
             continue;
         }
         struct tally tally = {0, 0, 0, json_object()};
-        json_t *combos = option_combos(g);
+        json_t *schema = g->options_schema();
+        json_t *combos = option_combos(schema, true);
+        json_decref(schema);
         size_t i;
         json_t *opts;
         json_array_foreach(combos, i, opts) {
