@@ -14,16 +14,21 @@
  * server owns the memory; a game only ever writes into what it is handed.
  *
  * A view is built in two parts. The public part is a JSON object whose
- * top-level members are the game's sections, each built on its own from the
- * state; it is the same for every seat and spectator, so the server builds,
- * diffs, serialises and hashes it once per accepted action, and only the
+ * top-level members are the game's sections, each written on its own from
+ * the state; it is the same for every seat and spectator, so the server
+ * writes, diffs and hashes it once per accepted action, and only the
  * sections that `changed()` names. The private part is the value of "you"
  * for one seat. The whole view of a seat is the public object plus
  * {"you": you(seat)}; a spectator's view has no "you".
+ *
+ * Games write their views as canonical JSON text (PROTOCOL.md section 5)
+ * through `struct game_text`, straight into a buffer the server reuses:
+ * no tree is built, serialised or freed on the path of an action.
  */
 #ifndef CONCLAVE_GAME_H
 #define CONCLAVE_GAME_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,6 +39,7 @@
 #define GAME_SEED_BYTES 32
 #define GAME_MSG_MAX 256
 #define GAME_MAX_SECTIONS 62 /* bits 0..61 of a change mask */
+#define GAME_TEXT_DEPTH 24   /* containers a view may nest */
 
 /* The change-mask bit that says a seat's "you" may differ. */
 #define GAME_CHANGED_YOU (UINT64_C(1) << 63)
@@ -65,12 +71,73 @@ struct game_setup {
     uint8_t seed[GAME_SEED_BYTES];
 };
 
+/* ---- Canonical JSON text (common/game_text.c) ----
+ *
+ * A writer of one JSON value in the canonical form: no whitespace, the
+ * members of an object in increasing byte order of their keys, strings as
+ * raw UTF-8 with '"', '\\' and control characters escaped, integers only.
+ * Commas and colons are placed by the writer. A game writes keys in order;
+ * the writer checks that it did, and that containers are closed as they
+ * were opened, and refuses anything else by setting `err` (-EINVAL; -ENOMEM
+ * when the buffer cannot grow), after which every call does nothing. So a
+ * writer checks once, at the end, with game_text_end().
+ *
+ * Zero-initialised means empty. game_text_reset() empties it and keeps the
+ * buffer, which is how the server writes every view without allocating. */
+struct game_text {
+    char *data; /* NUL-terminated once anything is written */
+    size_t len;
+    size_t cap;
+    int err;
+    int depth;      /* containers open */
+    bool after_key; /* an object member's key is written, its value is next */
+    bool done;      /* a whole top-level value is written */
+    struct {
+        char kind;        /* '{' or '[' */
+        uint32_t count;   /* members or items so far */
+        uint32_t key_off; /* where the last key's bytes start in data */
+        uint32_t key_len;
+    } open[GAME_TEXT_DEPTH];
+};
+
+void game_text_reset(struct game_text *t);
+void game_text_free(struct game_text *t);
+
+/* 0 when one whole value was written; else t->err, or -EINVAL when a
+ * container is still open or nothing was written. */
+int game_text_end(const struct game_text *t);
+
+void game_text_obj(struct game_text *t); /* { */
+void game_text_end_obj(struct game_text *t);
+void game_text_arr(struct game_text *t); /* [ */
+void game_text_end_arr(struct game_text *t);
+
+/* An object member's key: letters, digits and '_' only, each key of an
+ * object greater (by bytes) than the one before. The value comes next. */
+void game_text_key(struct game_text *t, const char *key);
+
+void game_text_int(struct game_text *t, long long v);
+void game_text_bool(struct game_text *t, bool v);
+void game_text_null(struct game_text *t);
+void game_text_str(struct game_text *t, const char *s); /* valid UTF-8 */
+void game_text_strn(struct game_text *t, const char *s, size_t n);
+/* A string, or null when `s` is NULL. */
+void game_text_str_or_null(struct game_text *t, const char *s);
+
+/* A key and its value in one call. */
+void game_text_kint(struct game_text *t, const char *key, long long v);
+void game_text_kbool(struct game_text *t, const char *key, bool v);
+void game_text_knull(struct game_text *t, const char *key);
+void game_text_kstr(struct game_text *t, const char *key, const char *s);
+void game_text_kobj(struct game_text *t, const char *key); /* key, { */
+void game_text_karr(struct game_text *t, const char *key); /* key, [ */
+
 /* One top-level member of the public view. */
 struct game_section {
     const char *key; /* its key; every key sorts (by bytes) before "you" */
-    /* The member's value for `state`: new reference (json_null() is a
-     * value), NULL on ENOMEM. A function of the state alone. */
-    json_t *(*build)(const void *state);
+    /* Writes the member's value for `state` (one JSON value; null is a
+     * value). A function of the state alone. */
+    void (*write)(struct game_text *out, const void *state);
 };
 
 struct game_tests; /* test hooks, game_tests.h */
@@ -115,9 +182,9 @@ struct game_ops {
      * correct. */
     uint64_t (*changed)(const void *before, const void *after);
 
-    /* The value of "you" for `seat` (0 <= seat < nseats): everything that
-     * seat alone may see. New reference, NULL on ENOMEM. */
-    json_t *(*you)(const void *state, int seat);
+    /* Writes the value of "you" for `seat` (0 <= seat < nseats):
+     * everything that seat alone may see. */
+    void (*you)(struct game_text *out, const void *state, int seat);
 
     /* Every action `seat` may submit now, each accepted unchanged by apply().
      * New reference to an array (empty when the seat may not act), NULL on
@@ -173,12 +240,21 @@ int game_try(const struct game_ops *g, const void *state, void *scratch, int sea
 int game_apply(const struct game_ops *g, void *state, int seat, const json_t *action,
                struct game_error *err);
 
+/* Writes the canonical text of the whole view of `seat` (-1: spectator):
+ * every section, then "you". Returns game_text_end(out). */
+int game_view_text(const struct game_ops *g, const void *state, int seat, struct game_text *out);
+
 /* The public view: an object of every section. New reference or NULL. */
 json_t *game_view_public(const struct game_ops *g, const void *state);
 
-/* The whole view of `seat` (-1: spectator): the public view plus "you".
- * New reference or NULL. Tools and tests; the server assembles views
+/* The whole view of `seat` (-1: spectator) as a jansson value: the public
+ * view plus "you". New reference or NULL (out of memory, or a view that
+ * is not canonical text). Tools and tests; the server assembles views
  * from their parts. */
 json_t *game_view(const struct game_ops *g, const void *state, int seat);
+
+/* One section's, or "you"'s (`section` -1), value as a jansson value: new
+ * reference or NULL, as game_view(). */
+json_t *game_section_json(const struct game_ops *g, const void *state, int section, int seat);
 
 #endif

@@ -41,30 +41,54 @@ int game_apply(const struct game_ops *g, void *state, int seat, const json_t *ac
     return rc;
 }
 
-json_t *game_view_public(const struct game_ops *g, const void *state)
+int game_view_text(const struct game_ops *g, const void *state, int seat, struct game_text *out)
 {
-    json_t *v = json_object();
-
-    for (size_t k = 0; v && k < g->nsections; k++) {
-        json_t *member = g->sections[k].build(state);
-        if (!member || json_object_set_new(v, g->sections[k].key, member) != 0) {
-            json_decref(v);
-            v = NULL;
-        }
+    game_text_obj(out);
+    for (size_t k = 0; k < g->nsections; k++) {
+        game_text_key(out, g->sections[k].key);
+        g->sections[k].write(out, state);
     }
+    if (seat >= 0) {
+        game_text_key(out, "you");
+        g->you(out, state, seat);
+    }
+    game_text_end_obj(out);
+    return game_text_end(out);
+}
+
+/* The value written in `t`, parsed; NULL when there is none. */
+static json_t *text_json(struct game_text *t)
+{
+    json_t *v = NULL;
+
+    if (game_text_end(t) == 0) {
+        v = json_loadb(t->data, t->len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, NULL);
+    }
+    game_text_free(t);
     return v;
 }
 
 json_t *game_view(const struct game_ops *g, const void *state, int seat)
 {
-    json_t *v = game_view_public(g, state);
+    struct game_text t = {0};
 
-    if (v && seat >= 0) {
-        json_t *you = g->you(state, seat);
-        if (!you || json_object_set_new(v, "you", you) != 0) {
-            json_decref(v);
-            return NULL;
-        }
+    game_view_text(g, state, seat, &t);
+    return text_json(&t);
+}
+
+json_t *game_view_public(const struct game_ops *g, const void *state)
+{
+    return game_view(g, state, -1);
+}
+
+json_t *game_section_json(const struct game_ops *g, const void *state, int section, int seat)
+{
+    struct game_text t = {0};
+
+    if (section < 0) {
+        g->you(&t, state, seat);
+    } else {
+        g->sections[section].write(&t, state);
     }
-    return v;
+    return text_json(&t);
 }

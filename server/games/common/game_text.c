@@ -1,0 +1,344 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * game_text.c - the writer games write their views with: canonical JSON
+ * text (PROTOCOL.md section 5) into a growable buffer that is kept between
+ * uses. It places the commas and colons itself and refuses, once and for
+ * good, anything that would not be canonical: keys out of order or not
+ * plain identifiers, a value where a key belongs, containers closed out of
+ * turn, a second top-level value. The strings it writes are escaped exactly
+ * as protocol/canonical.c escapes them, so the bytes a game writes are the
+ * bytes every client hashes.
+ */
+#include "game.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void fail(struct game_text *t, int err)
+{
+    if (t->err == 0) {
+        t->err = err;
+    }
+}
+
+/* Room for n more bytes and the NUL; false (and t->err set) when none. */
+static bool reserve(struct game_text *t, size_t n)
+{
+    size_t need;
+    size_t cap;
+    char *data;
+
+    if (t->err != 0) {
+        return false;
+    }
+    if (n > UINT32_MAX / 2 || t->len > UINT32_MAX / 2) {
+        /* Offsets of keys are kept in 32 bits: no view comes near. */
+        fail(t, -ENOMEM);
+        return false;
+    }
+    need = t->len + n + 1;
+    if (need <= t->cap) {
+        return true;
+    }
+    cap = t->cap < 256 ? 256 : t->cap;
+    while (cap < need) {
+        cap *= 2;
+    }
+    data = realloc(t->data, cap);
+    if (!data) {
+        fail(t, -ENOMEM);
+        return false;
+    }
+    t->data = data;
+    t->cap = cap;
+    return true;
+}
+
+static void put(struct game_text *t, const char *s, size_t n)
+{
+    if (!reserve(t, n)) {
+        return;
+    }
+    memcpy(t->data + t->len, s, n);
+    t->len += n;
+    t->data[t->len] = '\0';
+}
+
+/* Where a value may start: after a key, as the next item of an array, or
+ * as the one top-level value. Writes the comma an item needs. */
+static bool value_begin(struct game_text *t)
+{
+    if (t->err != 0) {
+        return false;
+    }
+    if (t->depth == 0) {
+        if (t->done) {
+            fail(t, -EINVAL);
+            return false;
+        }
+        return true;
+    }
+    if (t->open[t->depth - 1].kind == '{') {
+        if (!t->after_key) {
+            fail(t, -EINVAL);
+            return false;
+        }
+        t->after_key = false;
+        return true;
+    }
+    if (t->open[t->depth - 1].count++ > 0) {
+        put(t, ",", 1);
+    }
+    return t->err == 0;
+}
+
+/* After a scalar or a closed container. */
+static void value_end(struct game_text *t)
+{
+    if (t->depth == 0) {
+        t->done = true;
+    }
+}
+
+void game_text_reset(struct game_text *t)
+{
+    t->len = 0;
+    t->err = 0;
+    t->depth = 0;
+    t->after_key = false;
+    t->done = false;
+    if (t->data) {
+        t->data[0] = '\0';
+    }
+}
+
+void game_text_free(struct game_text *t)
+{
+    free(t->data);
+    memset(t, 0, sizeof(*t));
+}
+
+int game_text_end(const struct game_text *t)
+{
+    if (t->err != 0) {
+        return t->err;
+    }
+    return t->depth == 0 && t->done ? 0 : -EINVAL;
+}
+
+static void open_container(struct game_text *t, char kind)
+{
+    if (!value_begin(t)) {
+        return;
+    }
+    if (t->depth == GAME_TEXT_DEPTH) {
+        fail(t, -EINVAL);
+        return;
+    }
+    put(t, &kind, 1);
+    t->open[t->depth].kind = kind;
+    t->open[t->depth].count = 0;
+    t->open[t->depth].key_len = 0;
+    t->depth++;
+}
+
+static void close_container(struct game_text *t, char kind)
+{
+    if (t->err != 0) {
+        return;
+    }
+    if (t->depth == 0 || t->open[t->depth - 1].kind != kind || t->after_key) {
+        fail(t, -EINVAL);
+        return;
+    }
+    put(t, kind == '{' ? "}" : "]", 1);
+    t->depth--;
+    value_end(t);
+}
+
+void game_text_obj(struct game_text *t)
+{
+    open_container(t, '{');
+}
+
+void game_text_end_obj(struct game_text *t)
+{
+    close_container(t, '{');
+}
+
+void game_text_arr(struct game_text *t)
+{
+    open_container(t, '[');
+}
+
+void game_text_end_arr(struct game_text *t)
+{
+    close_container(t, '[');
+}
+
+static bool plain_key(const char *key, size_t n)
+{
+    if (n == 0) {
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char c = key[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_')) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void game_text_key(struct game_text *t, const char *key)
+{
+    size_t n = strlen(key);
+
+    if (t->err != 0) {
+        return;
+    }
+    if (t->depth == 0 || t->open[t->depth - 1].kind != '{' || t->after_key || !plain_key(key, n)) {
+        fail(t, -EINVAL);
+        return;
+    }
+    /* Plain keys need no escapes, so their bytes in the text are the
+     * bytes the canonical order compares. */
+    if (t->open[t->depth - 1].count > 0) {
+        const char *prev = t->data + t->open[t->depth - 1].key_off;
+        size_t plen = t->open[t->depth - 1].key_len;
+        int cmp = memcmp(prev, key, plen < n ? plen : n);
+        if (cmp > 0 || (cmp == 0 && plen >= n)) {
+            fail(t, -EINVAL);
+            return;
+        }
+        put(t, ",", 1);
+    }
+    put(t, "\"", 1);
+    t->open[t->depth - 1].key_off = (uint32_t)t->len;
+    t->open[t->depth - 1].key_len = (uint32_t)n;
+    put(t, key, n);
+    put(t, "\":", 2);
+    t->open[t->depth - 1].count++;
+    t->after_key = true;
+}
+
+void game_text_int(struct game_text *t, long long v)
+{
+    char num[24];
+    size_t n = 0;
+    /* The magnitude as unsigned, so that LLONG_MIN has one too. */
+    unsigned long long m = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+
+    if (!value_begin(t)) {
+        return;
+    }
+    do {
+        num[sizeof(num) - 1 - n++] = (char)('0' + m % 10);
+        m /= 10;
+    } while (m > 0);
+    if (v < 0) {
+        num[sizeof(num) - 1 - n++] = '-';
+    }
+    put(t, num + sizeof(num) - n, n);
+    value_end(t);
+}
+
+void game_text_bool(struct game_text *t, bool v)
+{
+    if (value_begin(t)) {
+        put(t, v ? "true" : "false", v ? 4 : 5);
+        value_end(t);
+    }
+}
+
+void game_text_null(struct game_text *t)
+{
+    if (value_begin(t)) {
+        put(t, "null", 4);
+        value_end(t);
+    }
+}
+
+void game_text_strn(struct game_text *t, const char *s, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    char *o;
+
+    /* At most six bytes per input byte, and the quotes. */
+    if (!value_begin(t) || n > UINT32_MAX / 8 || !reserve(t, 6 * n + 2)) {
+        fail(t, -ENOMEM);
+        return;
+    }
+    o = t->data + t->len;
+    *o++ = '"';
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') {
+            *o++ = '\\';
+            *o++ = (char)c;
+        } else if (c < 0x20) {
+            memcpy(o, "\\u00", 4);
+            o[4] = hex[c >> 4];
+            o[5] = hex[c & 15];
+            o += 6;
+        } else {
+            *o++ = (char)c;
+        }
+    }
+    *o++ = '"';
+    *o = '\0';
+    t->len = (size_t)(o - t->data);
+    value_end(t);
+}
+
+void game_text_str(struct game_text *t, const char *s)
+{
+    game_text_strn(t, s, strlen(s));
+}
+
+void game_text_str_or_null(struct game_text *t, const char *s)
+{
+    if (s) {
+        game_text_str(t, s);
+    } else {
+        game_text_null(t);
+    }
+}
+
+void game_text_kint(struct game_text *t, const char *key, long long v)
+{
+    game_text_key(t, key);
+    game_text_int(t, v);
+}
+
+void game_text_kbool(struct game_text *t, const char *key, bool v)
+{
+    game_text_key(t, key);
+    game_text_bool(t, v);
+}
+
+void game_text_knull(struct game_text *t, const char *key)
+{
+    game_text_key(t, key);
+    game_text_null(t);
+}
+
+void game_text_kstr(struct game_text *t, const char *key, const char *s)
+{
+    game_text_key(t, key);
+    game_text_str(t, s);
+}
+
+void game_text_kobj(struct game_text *t, const char *key)
+{
+    game_text_key(t, key);
+    game_text_obj(t);
+}
+
+void game_text_karr(struct game_text *t, const char *key)
+{
+    game_text_key(t, key);
+    game_text_arr(t);
+}
