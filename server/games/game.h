@@ -170,7 +170,9 @@ struct game_ops {
 
     /* The public view's sections, sorted by key bytes, and their number
      * (at most GAME_MAX_SECTIONS). Together they hold "game", "phase",
-     * "active", "seats", "result" and "log". The server adds
+     * "active", "seats", "result" and "log". "result" is null while the
+     * game runs and, once it is over, an object {"scores": [...],
+     * "winners": [...], ...} without a member "seed". The server adds
      * "seed_commit", and "seed" inside an object "result". */
     const struct game_section *sections;
     size_t nsections;
@@ -193,10 +195,6 @@ struct game_ops {
 
     /* Bitmask of the seats that may act now (bit n = seat n); 0 when over. */
     unsigned (*active)(const void *state);
-
-    /* NULL while the game runs; once over a new reference to
-     * {"scores": [...], "winners": [...], ...}. */
-    json_t *(*result)(const void *state);
 
     /* Test builds: 0 when every invariant of the spec holds, else -1 with a
      * description in `err`. May be NULL. */
@@ -252,6 +250,10 @@ json_t *game_view_public(const struct game_ops *g, const void *state);
  * is not canonical text). Tools and tests; the server assembles views
  * from their parts. */
 json_t *game_view(const struct game_ops *g, const void *state, int seat);
+
+/* NULL while the game runs; once over, the value of its "result"
+ * section (a new reference; NULL too when out of memory). */
+json_t *game_result(const struct game_ops *g, const void *state);
 
 /* One section's, or "you"'s (`section` -1), value as a jansson value: new
  * reference or NULL, as game_view(). */

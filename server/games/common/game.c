@@ -92,3 +92,18 @@ json_t *game_section_json(const struct game_ops *g, const void *state, int secti
     }
     return text_json(&t);
 }
+
+json_t *game_result(const struct game_ops *g, const void *state)
+{
+    for (size_t k = 0; k < g->nsections; k++) {
+        if (strcmp(g->sections[k].key, "result") == 0) {
+            json_t *v = game_section_json(g, state, (int)k, -1);
+            if (json_is_null(v)) {
+                json_decref(v);
+                return NULL;
+            }
+            return v;
+        }
+    }
+    return NULL;
+}
