@@ -417,13 +417,8 @@ extern const struct game_section sorc__sections[SORC_NSECTIONS];
  * between the states `before` and `after`. */
 uint64_t sorc__changed(const void *before, const void *after);
 
-/* game_ops.you: the private view of `seat` (0 or 1); new reference, NULL on
- * ENOMEM. */
-json_t *sorc__you(const void *state, int seat);
-
-/* game_ops.result: NULL while the game runs, else a new reference to
- * {"scores", "winners", "reason"} (NULL on ENOMEM). */
-json_t *sorc__result(const void *state);
+/* game_ops.you: writes the private view of `seat` (0 or 1) to `out`. */
+void sorc__you(struct game_text *out, const void *state, int seat);
 
 /* ---- The JSON edge (sorc_codec.c) ---- */
 

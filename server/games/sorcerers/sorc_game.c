@@ -108,7 +108,6 @@ const struct game_ops sorc_game = {
     .you = sorc__you,
     .legal = sorc_legal,
     .active = sorc_active,
-    .result = sorc__result,
     .check_invariants = sorc__check_invariants,
     .tests = &sorc_tests,
 };

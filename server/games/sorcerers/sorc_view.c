@@ -1,36 +1,47 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sorc_view.c - every piece of JSON a Sorcerers player or spectator sees
- * (spec 9): the public view as sections, each built from the state alone
- * and the same for every viewer; the change mask that tells which sections
- * an action may have touched; each seat's private "you" (a hand, a sealed
- * draft, Scry, Divination, Track, the loser's hand while stealing,
- * hand-to-hand moves); and the result. It must never show the deck order,
+ * (spec 9), written as canonical text through struct game_text: the public
+ * view as sections, each written from the state alone and the same for
+ * every viewer, the result among them; the change mask that tells which
+ * sections an action may have touched; and each seat's private "you" (a
+ * hand, a sealed draft, Scry, Divination, Track, the loser's hand while
+ * stealing, hand-to-hand moves). Every object's members are written in
+ * increasing byte order of their keys. It must never show the deck order,
  * the generator, or another seat's hand or sealed submission outside that
  * seat's "you", and never change the state.
  */
 #include <string.h>
 
 #include "game.h"
-#include "json_util.h"
 #include "sorc.h"
 
-static json_t *cid(uint8_t c)
+/* A card's id, or null for SORC_NONE. */
+static void cid(struct game_text *out, uint8_t c)
 {
-    return c < SORC_NCARDS ? json_string(sorc_cards[c].id) : json_null();
+    game_text_str_or_null(out, c < SORC_NCARDS ? sorc_cards[c].id : NULL);
 }
 
-static json_t *ids(const uint8_t *cards, int n)
+static void kcid(struct game_text *out, const char *key, uint8_t c)
 {
-    json_t *a = json_array();
+    game_text_key(out, key);
+    cid(out, c);
+}
 
-    for (int i = 0; a && i < n; i++) {
-        if (game_json_push(a, cid(cards[i])) < 0) {
-            json_decref(a);
-            return NULL;
-        }
+/* An array of the ids of `cards`. */
+static void ids(struct game_text *out, const uint8_t *cards, int n)
+{
+    game_text_arr(out);
+    for (int i = 0; i < n; i++) {
+        cid(out, cards[i]);
     }
-    return a;
+    game_text_end_arr(out);
+}
+
+static void kids(struct game_text *out, const char *key, const uint8_t *cards, int n)
+{
+    game_text_key(out, key);
+    ids(out, cards, n);
 }
 
 static const char *faction(int side)
@@ -45,218 +56,207 @@ static int sealed_phase(int phase)
            phase == SORC_P_DUEL_DEFENSE;
 }
 
-static json_t *sorcerer_json(const struct sorc_state *st, int i)
+static void write_sorcerer(struct game_text *out, const struct sorc_state *st, int i)
 {
     const struct sorc_inplay *s = &st->inplay[i];
 
-    return json_pack("{s:o, s:i, s:o, s:b}", "card", cid(s->card), "controller",
-                     sorc__seat(st, sorc__controller(s->card)), "objects", ids(s->obj, s->nobj),
-                     "first_to_fight_temp", s->ftf_temp);
+    game_text_obj(out);
+    kcid(out, "card", s->card);
+    game_text_kint(out, "controller", sorc__seat(st, sorc__controller(s->card)));
+    game_text_kbool(out, "first_to_fight_temp", s->ftf_temp);
+    kids(out, "objects", s->obj, s->nobj);
+    game_text_end_obj(out);
 }
 
-/* The revealed combo of `side`, public after the reveal. */
-static json_t *combo_json(const struct sorc_state *st, int side, int with_draft)
+/* The combo of `side`: its private draft (`with_draft`, in the owner's
+ * "you") or the revealed combo, public after the reveal. */
+static void write_combo(struct game_text *out, const struct sorc_state *st, int side,
+                        int with_draft)
 {
     const struct sorc_combo *k = &st->combo[side];
-    json_t *amps = json_array();
-    json_t *neg = json_array();
-    int rc = (amps && neg) ? 0 : -1;
 
-    for (int s = SORC_SLOT_AMP0; rc == 0 && s <= SORC_SLOT_AMP2; s++) {
+    game_text_obj(out);
+    game_text_karr(out, "amplifiers");
+    for (int s = SORC_SLOT_AMP0; s <= SORC_SLOT_AMP2; s++) {
         if (k->slot[s] != SORC_NONE) {
-            rc |= game_json_push(amps, cid(k->slot[s]));
+            cid(out, k->slot[s]);
         }
     }
-    for (int s = 0; rc == 0 && s < SORC_NSLOTS; s++) {
-        if (k->negated[s] && k->slot[s] != SORC_NONE) {
-            rc |= game_json_push(neg, cid(k->slot[s]));
-        }
-    }
-    if (rc) {
-        json_decref(amps);
-        json_decref(neg);
-        return NULL;
-    }
+    game_text_end_arr(out);
     if (with_draft) {
-        json_decref(neg);
-        return json_pack("{s:i, s:o, s:o, s:o, s:b, s:o}", "steps", k->steps, "spell",
-                         cid(k->slot[SORC_SLOT_SPELL]), "event", cid(k->slot[SORC_SLOT_EVENT]),
-                         "amplifiers", amps, "sacrifice", k->steps >= 6 && k->sacrifice, "betray",
-                         cid(k->steps >= 6 ? k->betray : SORC_NONE));
+        kcid(out, "betray", k->steps >= 6 ? k->betray : SORC_NONE);
+        kcid(out, "event", k->slot[SORC_SLOT_EVENT]);
+        game_text_kbool(out, "sacrifice", k->steps >= 6 && k->sacrifice);
+        kcid(out, "spell", k->slot[SORC_SLOT_SPELL]);
+        game_text_kint(out, "steps", k->steps);
+        game_text_end_obj(out);
+        return;
     }
-    return json_pack("{s:o, s:o, s:o, s:b, s:o, s:o, s:i, s:o, s:o}", "spell",
-                     cid(k->slot[SORC_SLOT_SPELL]), "event", cid(k->slot[SORC_SLOT_EVENT]),
-                     "amplifiers", amps, "sacrifice", k->sacrifice, "betray", cid(k->betray),
-                     "negated", neg, "clear_mind", k->clear_mind, "defense",
-                     cid(k->slot[SORC_SLOT_DEFENSE]), "protect", cid(k->slot[SORC_SLOT_PROTECT]));
+    kcid(out, "betray", k->betray);
+    game_text_kint(out, "clear_mind", k->clear_mind);
+    kcid(out, "defense", k->slot[SORC_SLOT_DEFENSE]);
+    kcid(out, "event", k->slot[SORC_SLOT_EVENT]);
+    game_text_karr(out, "negated");
+    for (int s = 0; s < SORC_NSLOTS; s++) {
+        if (k->negated[s] && k->slot[s] != SORC_NONE) {
+            cid(out, k->slot[s]);
+        }
+    }
+    game_text_end_arr(out);
+    kcid(out, "protect", k->slot[SORC_SLOT_PROTECT]);
+    game_text_kbool(out, "sacrifice", k->sacrifice);
+    kcid(out, "spell", k->slot[SORC_SLOT_SPELL]);
+    game_text_end_obj(out);
 }
 
-static json_t *duel_json(const struct sorc_state *st)
+static void write_duel_block(struct game_text *out, const struct sorc_state *st)
 {
     static const char *const outcomes[] = {"pending", "winner", "tie", "sacrifice", "no_duel"};
-    json_t *sides = json_array();
-    json_t *d;
-    int rc = sides ? 0 : -1;
+    int won = st->outcome == 1;
 
-    for (int seat = 0; rc == 0 && seat < 2; seat++) {
+    game_text_obj(out);
+    game_text_kbool(out, "destroy_morgana", st->destroy_morgana);
+    if (won) {
+        game_text_kint(out, "margin", st->margin);
+    }
+    game_text_kstr(out, "outcome", outcomes[st->outcome % 5]);
+    if (won) {
+        game_text_kbool(out, "protected", st->protected_);
+    }
+    game_text_kbool(out, "revealed", st->revealed);
+    game_text_karr(out, "sides");
+    for (int seat = 0; seat < 2; seat++) {
         int s = sorc__side(st, seat);
         const struct sorc_combo *k = &st->combo[s];
-        json_t *e = json_pack("{s:o, s:o}", "pick", cid(k->pick), "sorcerer", cid(k->final));
-        if (e && st->revealed) {
-            rc |= game_json_set(e, "combo", combo_json(st, s, 0));
-            rc |= game_json_set(e, "total", json_integer(k->total));
+        game_text_obj(out);
+        if (st->revealed) {
+            game_text_key(out, "combo");
+            write_combo(out, st, s, 0);
         }
-        rc |= game_json_push(sides, e);
+        kcid(out, "pick", k->pick);
+        kcid(out, "sorcerer", k->final);
+        if (st->revealed) {
+            game_text_kint(out, "total", k->total);
+        }
+        game_text_end_obj(out);
     }
-    if (rc) {
-        json_decref(sides);
-        return NULL;
+    game_text_end_arr(out);
+    if (won) {
+        game_text_kint(out, "winner", sorc__seat(st, st->winner));
     }
-    d = json_pack("{s:o, s:b, s:s, s:b}", "sides", sides, "revealed", st->revealed, "outcome",
-                  outcomes[st->outcome % 5], "destroy_morgana", st->destroy_morgana);
-    if (d && st->outcome == 1) {
-        rc |= game_json_set(d, "winner", json_integer(sorc__seat(st, st->winner)));
-        rc |= game_json_set(d, "margin", json_integer(st->margin));
-        rc |= game_json_set(d, "protected", json_boolean(st->protected_));
-    }
-    if (rc) {
-        json_decref(d);
-        return NULL;
-    }
-    return d;
+    game_text_end_obj(out);
 }
 
-/* The private view of `seat`; new reference or NULL. See sorc.h. */
-json_t *sorc__you(const void *state, int seat)
+/* The private view of `seat`. See sorc.h. */
+void sorc__you(struct game_text *out, const void *state, int seat)
 {
+    static const char *const ch[] = {"keep", "first_to_fight", "martyr"};
     const struct sorc_state *st = state;
     int side = sorc__side(st, seat);
     int opp = side ^ 1;
-    json_t *y = json_pack("{s:i, s:s, s:o}", "seat", seat, "faction", faction(side), "hand",
-                          ids(st->hand[side], st->nhand[side]));
-    json_t *moves = json_array();
-    int rc = 0;
+    const struct sorc_combo *k = &st->combo[side];
+    int sealed = k->asked && k->submitted;
 
-    if (!y || !moves) {
-        json_decref(y);
-        json_decref(moves);
-        return NULL;
+    game_text_obj(out);
+    if (st->div_n[side] > 0) {
+        kids(out, "divination", st->div[side], st->div_n[side]);
     }
-    if (st->phase == SORC_P_DUEL_COMBO && st->combo[side].asked) {
-        rc |= game_json_set(y, "draft", combo_json(st, side, 1));
+    if (st->phase == SORC_P_DUEL_COMBO && k->asked) {
+        game_text_key(out, "draft");
+        write_combo(out, st, side, 1);
     }
-    if (st->phase == SORC_P_ENCOUNTER && st->combo[side].asked && st->combo[side].submitted) {
-        static const char *const ch[] = {"keep", "first_to_fight", "martyr"};
-        rc |= game_json_set(y, "submitted_choice",
-                            json_pack("{s:s, s:o}", "choice", ch[st->combo[side].enc_choice % 3],
-                                      "sorcerer", cid(st->combo[side].enc_sorc)));
-    }
-    if (st->phase == SORC_P_DUEL_NEGATE && st->combo[side].asked && st->combo[side].submitted) {
-        rc |= game_json_set(y, "submitted_negate",
-                            json_pack("{s:o, s:o}", "spell_negator",
-                                      cid(st->combo[side].neg_target[0]), "event_negator",
-                                      cid(st->combo[side].neg_target[1])));
-    }
-    if (st->phase == SORC_P_DUEL_DEFENSE && st->combo[side].asked && st->combo[side].submitted) {
-        rc |= game_json_set(y, "submitted_defense", cid(st->combo[side].def_card));
+    game_text_kstr(out, "faction", faction(side));
+    kids(out, "hand", st->hand[side], st->nhand[side]);
+    if (st->phase == SORC_P_DUEL_STEAL && st->cur_side == side) {
+        kids(out, "opponent_hand", st->hand[opp], st->nhand[opp]);
     }
     if (st->scry_n[side] > 0) {
-        rc |= game_json_set(y, "scry", ids(st->scry[side], st->scry_n[side]));
+        kids(out, "scry", st->scry[side], st->scry_n[side]);
     }
-    if (st->div_n[side] > 0) {
-        rc |= game_json_set(y, "divination", ids(st->div[side], st->div_n[side]));
+    game_text_kint(out, "seat", seat);
+    if (st->phase == SORC_P_ENCOUNTER && sealed) {
+        game_text_kobj(out, "submitted_choice");
+        game_text_kstr(out, "choice", ch[k->enc_choice % 3]);
+        kcid(out, "sorcerer", k->enc_sorc);
+        game_text_end_obj(out);
     }
-    if (st->tracked[side] != SORC_NONE) {
-        rc |= game_json_set(y, "tracked", cid(st->tracked[side]));
+    if (st->phase == SORC_P_DUEL_DEFENSE && sealed) {
+        kcid(out, "submitted_defense", k->def_card);
+    }
+    if (st->phase == SORC_P_DUEL_NEGATE && sealed) {
+        game_text_kobj(out, "submitted_negate");
+        kcid(out, "event_negator", k->neg_target[1]);
+        kcid(out, "spell_negator", k->neg_target[0]);
+        game_text_end_obj(out);
     }
     if (st->phase == SORC_P_EVENT_TRACK && st->cur_side == side) {
-        json_t *list = json_array();
-        for (int c = 0; list && c < SORC_NCARDS; c++) {
+        game_text_karr(out, "track_list");
+        for (int c = 0; c < SORC_NCARDS; c++) {
             for (int i = 0; i < st->ndeck; i++) {
                 if (st->deck[i] == c) {
-                    rc |= game_json_push(list, cid((uint8_t)c));
+                    cid(out, (uint8_t)c);
                 }
             }
         }
-        rc |= game_json_set(y, "track_list", list);
+        game_text_end_arr(out);
     }
-    if (st->phase == SORC_P_DUEL_STEAL && st->cur_side == side) {
-        rc |= game_json_set(y, "opponent_hand", ids(st->hand[opp], st->nhand[opp]));
+    if (st->tracked[side] != SORC_NONE) {
+        kcid(out, "tracked", st->tracked[side]);
     }
+    game_text_karr(out, "transfers");
     for (int i = 0; i < st->nxfer; i++) {
-        rc |= game_json_push(moves, json_pack("{s:o, s:i, s:i}", "card", cid(st->xfer_card[i]),
-                                              "from", sorc__seat(st, st->xfer_from[i]), "to",
-                                              sorc__seat(st, st->xfer_from[i] ^ 1)));
+        game_text_obj(out);
+        kcid(out, "card", st->xfer_card[i]);
+        game_text_kint(out, "from", sorc__seat(st, st->xfer_from[i]));
+        game_text_kint(out, "to", sorc__seat(st, st->xfer_from[i] ^ 1));
+        game_text_end_obj(out);
     }
-    rc |= game_json_set(y, "transfers", moves);
-    if (rc) {
-        json_decref(y);
-        return NULL;
-    }
-    return y;
-}
-
-/* The result object (see game.h); new reference, NULL while running. */
-json_t *sorc__result(const void *state)
-{
-    const struct sorc_state *st = state;
-    json_t *scores;
-    json_t *winners;
-
-    if (!st->over) {
-        return NULL;
-    }
-    int ws = st->winner_side >= 0 ? sorc__seat(st, st->winner_side) : -1;
-    scores = json_pack("[i,i]", ws == 0, ws == 1);
-    winners = ws >= 0 ? json_pack("[i]", ws) : json_array();
-    /* json_pack frees what it was given when any part is missing. */
-    return json_pack("{s:o, s:o, s:s}", "scores", scores, "winners", winners, "reason",
-                     sorc__reason_name(st->reason));
+    game_text_end_arr(out);
+    game_text_end_obj(out);
 }
 
 /* ---- Sections ----
- * Each builder returns a new reference (json_null() where the spec shows
- * nothing) or NULL on ENOMEM, and reads only the state fields that the
- * matching comparison in sorc__changed() compares. */
+ * Each writes one value (null where the spec shows nothing) and reads only
+ * the state fields that the matching comparison in sorc__changed()
+ * compares. */
 
-static json_t *build_active(const void *state)
+static void write_active(struct game_text *out, const void *state)
 {
     const struct sorc_state *st = state;
-    json_t *active = json_array();
 
-    for (int s = 0; active && s < 2; s++) {
-        if (!st->over && st->act[sorc__side(st, s)] &&
-            game_json_push(active, json_integer(s)) < 0) {
-            json_decref(active);
-            return NULL;
+    game_text_arr(out);
+    for (int s = 0; s < 2; s++) {
+        if (!st->over && st->act[sorc__side(st, s)]) {
+            game_text_int(out, s);
         }
     }
-    return active;
+    game_text_end_arr(out);
 }
 
-static json_t *build_deck_size(const void *state)
+static void write_deck_size(struct game_text *out, const void *state)
 {
     const struct sorc_state *st = state;
 
-    return json_integer(st->ndeck);
+    game_text_int(out, st->ndeck);
 }
 
-static json_t *build_discard(const void *state)
+static void write_discard(struct game_text *out, const void *state)
 {
     const struct sorc_state *st = state;
 
-    return ids(st->discard, st->ndiscard);
+    ids(out, st->discard, st->ndiscard);
 }
 
 /* Shown once an Encounter has picked (or skipped) a duel. */
-static json_t *build_duel(const void *state)
+static void write_duel(struct game_text *out, const void *state)
 {
     const struct sorc_state *st = state;
 
     if (st->combo[0].pick != SORC_NONE || st->outcome == 4) {
-        return duel_json(st);
+        write_duel_block(out, st);
+    } else {
+        game_text_null(out);
     }
-    return json_null();
 }
 
 /* 1 in the states that show the Event block. */
@@ -267,188 +267,220 @@ static int event_shown(const struct sorc_state *st)
            (st->phase == SORC_P_OBJECT_OVERFLOW && st->ea_card != SORC_NONE);
 }
 
-static json_t *build_event(const void *state)
+static void write_event(struct game_text *out, const void *state)
 {
     const struct sorc_state *st = state;
-    json_t *used;
 
     if (!event_shown(st)) {
-        return json_null();
+        game_text_null(out);
+        return;
     }
-    used = json_array();
-    for (int c = 0; used && c < SORC_NCARDS; c++) {
-        if (st->ea_used[c] && game_json_push(used, cid((uint8_t)c)) < 0) {
-            json_decref(used);
-            return NULL;
+    game_text_obj(out);
+    game_text_karr(out, "activated");
+    for (int c = 0; c < SORC_NCARDS; c++) {
+        if (st->ea_used[c]) {
+            cid(out, (uint8_t)c);
         }
     }
-    /* json_pack frees `used` when it fails, and fails when `used` is NULL. */
-    return json_pack("{s:i, s:o, s:o, s:i}", "priority", sorc__seat(st, st->priority), "activated",
-                     used, "resolving", cid(st->ea_card), "discard_left",
-                     st->phase == SORC_P_EVENT_DISCARD ? st->discard_left : 0);
+    game_text_end_arr(out);
+    game_text_kint(out, "discard_left", st->phase == SORC_P_EVENT_DISCARD ? st->discard_left : 0);
+    game_text_kint(out, "priority", sorc__seat(st, st->priority));
+    kcid(out, "resolving", st->ea_card);
+    game_text_end_obj(out);
 }
 
-static json_t *build_game(const void *state)
+static void write_game(struct game_text *out, const void *state)
 {
-    return json_string("sorcerers");
+    (void)state;
+    game_text_str(out, "sorcerers");
 }
 
-static json_t *build_gates(const void *state)
+/* The gated cards by id, in increasing byte order of their ids (the card
+ * table is in list order). */
+static void write_gates(struct game_text *out, const void *state)
 {
     const struct sorc_state *st = state;
-    json_t *gates = json_object();
+    uint8_t gated[SORC_NCARDS];
+    int n = 0;
 
-    for (int c = 0; gates && c < SORC_NCARDS; c++) {
-        if ((sorc_cards[c].kw & SORC_K_GRIMHOLD_GATE) &&
-            game_json_set(gates, sorc_cards[c].id, json_boolean(st->gate_done[c])) < 0) {
-            json_decref(gates);
-            return NULL;
+    for (int c = 0; c < SORC_NCARDS; c++) {
+        if (sorc_cards[c].kw & SORC_K_GRIMHOLD_GATE) {
+            int i = n++;
+            while (i > 0 && strcmp(sorc_cards[gated[i - 1]].id, sorc_cards[c].id) > 0) {
+                gated[i] = gated[i - 1];
+                i--;
+            }
+            gated[i] = (uint8_t)c;
         }
     }
-    return gates;
+    game_text_obj(out);
+    for (int i = 0; i < n; i++) {
+        game_text_kbool(out, sorc_cards[gated[i]].id, st->gate_done[gated[i]]);
+    }
+    game_text_end_obj(out);
 }
 
-static json_t *build_grimhold(const void *state)
+static void write_grimhold(struct game_text *out, const void *state)
 {
     const struct sorc_state *st = state;
     int gc = sorc__grim_carrier(st);
 
+    game_text_obj(out);
     if (gc < 0) {
-        return json_pack("{s:n, s:n}", "on", "controller");
+        game_text_knull(out, "controller");
+        game_text_knull(out, "on");
+    } else {
+        game_text_kint(out, "controller", sorc__seat(st, sorc__controller(st->inplay[gc].card)));
+        kcid(out, "on", st->inplay[gc].card);
     }
-    return json_pack("{s:o, s:i}", "on", cid(st->inplay[gc].card), "controller",
-                     sorc__seat(st, sorc__controller(st->inplay[gc].card)));
+    game_text_end_obj(out);
 }
 
-static json_t *build_log(const void *state)
+static void write_log(struct game_text *out, const void *state)
 {
     const struct sorc_state *st = state;
-    json_t *log = json_array();
 
-    for (int i = 0; log && i < st->log_n; i++) {
-        if (game_json_push(log, json_string(st->log[(st->log_head + i) % SORC_LOG_LINES])) < 0) {
-            json_decref(log);
-            return NULL;
-        }
+    game_text_arr(out);
+    for (int i = 0; i < st->log_n; i++) {
+        game_text_str(out, st->log[(st->log_head + i) % SORC_LOG_LINES]);
     }
-    return log;
+    game_text_end_arr(out);
 }
 
-static json_t *build_markers(const void *state)
+static void write_markers(struct game_text *out, const void *state)
 {
     const struct sorc_state *st = state;
 
-    return json_pack("{s:i, s:i}", "dave", st->marker_dave, "morgana", st->marker_morgana);
+    game_text_obj(out);
+    game_text_kint(out, "dave", st->marker_dave);
+    game_text_kint(out, "morgana", st->marker_morgana);
+    game_text_end_obj(out);
 }
 
-static json_t *build_max_turns(const void *state)
+static void write_max_turns(struct game_text *out, const void *state)
 {
     const struct sorc_state *st = state;
 
-    return json_integer(st->max_turns);
+    game_text_int(out, st->max_turns);
 }
 
-static json_t *build_moved_between_hands(const void *state)
+static void write_moved_between_hands(struct game_text *out, const void *state)
 {
     const struct sorc_state *st = state;
 
-    return json_integer(st->nxfer);
+    game_text_int(out, st->nxfer);
 }
 
-static json_t *build_phase(const void *state)
+static void write_phase(struct game_text *out, const void *state)
 {
     const struct sorc_state *st = state;
 
-    return json_string(sorc__phase_name(st->phase));
+    game_text_str(out, sorc__phase_name(st->phase));
 }
 
-static json_t *build_play(const void *state)
+static void write_play(struct game_text *out, const void *state)
 {
     const struct sorc_state *st = state;
-    json_t *play = json_array();
 
-    for (int i = 0; play && i < st->ninplay; i++) {
-        if (game_json_push(play, sorcerer_json(st, i)) < 0) {
-            json_decref(play);
-            return NULL;
-        }
+    game_text_arr(out);
+    for (int i = 0; i < st->ninplay; i++) {
+        write_sorcerer(out, st, i);
     }
-    return play;
+    game_text_end_arr(out);
 }
 
-/* Over means a result: a failed one fails the view, never reads as null. */
-static json_t *build_result(const void *state)
+/* null while the game runs; once it is over, {"reason", "scores",
+ * "winners"} (game.h). */
+static void write_result(struct game_text *out, const void *state)
+{
+    const struct sorc_state *st = state;
+    int ws;
+
+    if (!st->over) {
+        game_text_null(out);
+        return;
+    }
+    ws = st->winner_side >= 0 ? sorc__seat(st, st->winner_side) : -1;
+    game_text_obj(out);
+    game_text_kstr(out, "reason", sorc__reason_name(st->reason));
+    game_text_karr(out, "scores");
+    game_text_int(out, ws == 0);
+    game_text_int(out, ws == 1);
+    game_text_end_arr(out);
+    game_text_karr(out, "winners");
+    if (ws >= 0) {
+        game_text_int(out, ws);
+    }
+    game_text_end_arr(out);
+    game_text_end_obj(out);
+}
+
+static void write_seats(struct game_text *out, const void *state)
 {
     const struct sorc_state *st = state;
 
-    return st->over ? sorc__result(st) : json_null();
-}
-
-static json_t *build_seats(const void *state)
-{
-    const struct sorc_state *st = state;
-    json_t *seats = json_array();
-    int rc = seats ? 0 : -1;
-
-    for (int seat = 0; rc == 0 && seat < 2; seat++) {
+    game_text_arr(out);
+    for (int seat = 0; seat < 2; seat++) {
         int side = sorc__side(st, seat);
-        json_t *mine = json_array();
-        json_t *e;
-        for (int i = 0; mine && i < st->ninplay; i++) {
+        game_text_obj(out);
+        game_text_kstr(out, "faction", faction(side));
+        game_text_kint(out, "hand_limit", sorc__hand_limit(st, side));
+        game_text_kint(out, "hand_size", st->nhand[side]);
+        game_text_kstr(out, "name", st->names[seat]);
+        game_text_kint(out, "seat", seat);
+        game_text_karr(out, "sorcerers");
+        for (int i = 0; i < st->ninplay; i++) {
             if (sorc__controller(st->inplay[i].card) == side) {
-                rc |= game_json_push(mine, sorcerer_json(st, i));
+                write_sorcerer(out, st, i);
             }
         }
-        /* json_pack frees `mine` when it fails, and fails when it is NULL. */
-        e = json_pack("{s:i, s:s, s:s, s:i, s:i, s:o}", "seat", seat, "name", st->names[seat],
-                      "faction", faction(side), "hand_size", st->nhand[side], "hand_limit",
-                      sorc__hand_limit(st, side), "sorcerers", mine);
-        if (e && sealed_phase(st->phase)) {
-            rc |= game_json_set(e, "submitted", json_boolean(st->combo[side].submitted));
+        game_text_end_arr(out);
+        if (sealed_phase(st->phase)) {
+            game_text_kbool(out, "submitted", st->combo[side].submitted);
         }
-        rc |= game_json_push(seats, e);
+        game_text_end_obj(out);
     }
-    if (rc) {
-        json_decref(seats);
-        return NULL;
-    }
-    return seats;
+    game_text_end_arr(out);
 }
 
 /* Shown while the duel's winner steals. */
-static json_t *build_steals_left(const void *state)
+static void write_steals_left(struct game_text *out, const void *state)
 {
     const struct sorc_state *st = state;
 
-    return st->phase == SORC_P_DUEL_STEAL ? json_integer(st->steal_left) : json_null();
+    if (st->phase == SORC_P_DUEL_STEAL) {
+        game_text_int(out, st->steal_left);
+    } else {
+        game_text_null(out);
+    }
 }
 
-static json_t *build_turn(const void *state)
+static void write_turn(struct game_text *out, const void *state)
 {
     const struct sorc_state *st = state;
 
-    return json_integer(st->turn);
+    game_text_int(out, st->turn);
 }
 
 const struct game_section sorc__sections[SORC_NSECTIONS] = {
-    [SORC_SEC_ACTIVE] = {"active", build_active},
-    [SORC_SEC_DECK_SIZE] = {"deck_size", build_deck_size},
-    [SORC_SEC_DISCARD] = {"discard", build_discard},
-    [SORC_SEC_DUEL] = {"duel", build_duel},
-    [SORC_SEC_EVENT] = {"event", build_event},
-    [SORC_SEC_GAME] = {"game", build_game},
-    [SORC_SEC_GATES] = {"gates", build_gates},
-    [SORC_SEC_GRIMHOLD] = {"grimhold", build_grimhold},
-    [SORC_SEC_LOG] = {"log", build_log},
-    [SORC_SEC_MARKERS] = {"markers", build_markers},
-    [SORC_SEC_MAX_TURNS] = {"max_turns", build_max_turns},
-    [SORC_SEC_MOVED_BETWEEN_HANDS] = {"moved_between_hands", build_moved_between_hands},
-    [SORC_SEC_PHASE] = {"phase", build_phase},
-    [SORC_SEC_PLAY] = {"play", build_play},
-    [SORC_SEC_RESULT] = {"result", build_result},
-    [SORC_SEC_SEATS] = {"seats", build_seats},
-    [SORC_SEC_STEALS_LEFT] = {"steals_left", build_steals_left},
-    [SORC_SEC_TURN] = {"turn", build_turn},
+    [SORC_SEC_ACTIVE] = {"active", write_active},
+    [SORC_SEC_DECK_SIZE] = {"deck_size", write_deck_size},
+    [SORC_SEC_DISCARD] = {"discard", write_discard},
+    [SORC_SEC_DUEL] = {"duel", write_duel},
+    [SORC_SEC_EVENT] = {"event", write_event},
+    [SORC_SEC_GAME] = {"game", write_game},
+    [SORC_SEC_GATES] = {"gates", write_gates},
+    [SORC_SEC_GRIMHOLD] = {"grimhold", write_grimhold},
+    [SORC_SEC_LOG] = {"log", write_log},
+    [SORC_SEC_MARKERS] = {"markers", write_markers},
+    [SORC_SEC_MAX_TURNS] = {"max_turns", write_max_turns},
+    [SORC_SEC_MOVED_BETWEEN_HANDS] = {"moved_between_hands", write_moved_between_hands},
+    [SORC_SEC_PHASE] = {"phase", write_phase},
+    [SORC_SEC_PLAY] = {"play", write_play},
+    [SORC_SEC_RESULT] = {"result", write_result},
+    [SORC_SEC_SEATS] = {"seats", write_seats},
+    [SORC_SEC_STEALS_LEFT] = {"steals_left", write_steals_left},
+    [SORC_SEC_TURN] = {"turn", write_turn},
 };
 
 /* ---- Change mask ----
