@@ -98,7 +98,7 @@ int cli_replay(const char *path)
             goto out;
         }
     }
-    json_t *result = game->result(state);
+    json_t *result = game_result(game, state);
     if (!result) {
         printf("all %zu actions accepted; the game has not ended\n", json_array_size(actions));
         status = 2;

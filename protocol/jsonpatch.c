@@ -2,9 +2,15 @@
 /*
  * jsonpatch.c - RFC 6902 JSON Patch: a minimal diff between two documents
  * and the application of a patch, over RFC 6901 JSON Pointers (with the ~0
- * and ~1 escapes and "-" for the end of an array). It works on jansson
- * values only; it must never borrow from the patch into the document (values
- * are copied) and never leave a reference leaked or dangling on any error
+ * and ~1 escapes and "-" for the end of an array).
+ *
+ * The diff reads two documents in the canonical form (canonical.c) as text
+ * and writes its ops as text: in that form two values are equal exactly
+ * when their bytes are, so it compares spans with memcmp and walks only
+ * into containers whose bytes differ, building no tree and allocating only
+ * the path and the item spans of the arrays it walks. The apply works on
+ * jansson values; it never borrows from the patch into the document (values
+ * are copied) and never leaves a reference leaked or dangling on any error
  * path, though a failed patch may leave the document partly changed.
  */
 #include <errno.h>
@@ -13,152 +19,293 @@
 
 #include "proto.h"
 
-/* ---- Pointer paths for the diff ---- */
+/* ---- Reading canonical text ---- */
 
-struct path {
-    char *data;
-    size_t len;
-    size_t cap;
+/* A value (or a key, quotes included) inside a canonical document. */
+struct span {
+    const char *p;
+    size_t n;
 };
 
-/* Appends "/" and the escaped token; returns 0 or -ENOMEM. */
-static int path_push(struct path *p, const char *tok, size_t n)
+static bool span_eq(struct span a, struct span b)
 {
-    size_t need = p->len + 1 + 2 * n + 1;
-    if (need > p->cap) {
-        size_t cap = p->cap < 64 ? 64 : p->cap;
-        while (cap < need) {
-            cap *= 2;
-        }
-        char *data = realloc(p->data, cap);
-        if (data == NULL) {
-            return -ENOMEM;
-        }
-        p->data = data;
-        p->cap = cap;
-    }
-    p->data[p->len++] = '/';
-    for (size_t i = 0; i < n; i++) {
-        if (tok[i] == '~') {
-            p->data[p->len++] = '~';
-            p->data[p->len++] = '0';
-        } else if (tok[i] == '/') {
-            p->data[p->len++] = '~';
-            p->data[p->len++] = '1';
-        } else {
-            p->data[p->len++] = tok[i];
-        }
-    }
-    p->data[p->len] = '\0';
-    return 0;
+    return a.n == b.n && memcmp(a.p, b.p, a.n) == 0;
 }
 
-static int path_push_index(struct path *p, size_t i)
+/* The end of the string starting at s (a '"'); NULL when it has none. */
+static const char *skip_string(const char *s, const char *end)
 {
-    char num[24];
-    size_t n = 0;
-    do {
-        num[sizeof(num) - 1 - n++] = (char)('0' + i % 10);
-        i /= 10;
-    } while (i > 0);
-    return path_push(p, num + sizeof(num) - n, n);
+    for (s++; s < end; s++) {
+        if (*s == '\\') {
+            s++;
+        } else if (*s == '"') {
+            return s + 1;
+        }
+    }
+    return NULL;
+}
+
+/* The end of the value starting at s; NULL when it is cut short. */
+static const char *skip_value(const char *s, const char *end)
+{
+    int depth = 0;
+
+    if (s >= end) {
+        return NULL;
+    }
+    if (*s == '"') {
+        return skip_string(s, end);
+    }
+    if (*s != '{' && *s != '[') {
+        while (s < end && *s != ',' && *s != ']' && *s != '}') {
+            s++;
+        }
+        return s;
+    }
+    while (s < end) {
+        if (*s == '"') {
+            s = skip_string(s, end);
+            if (!s) {
+                return NULL;
+            }
+            continue;
+        }
+        if (*s == '{' || *s == '[') {
+            depth++;
+        } else if (*s == '}' || *s == ']') {
+            if (--depth == 0) {
+                return s + 1;
+            }
+        }
+        s++;
+    }
+    return NULL;
+}
+
+/* Walks the members of an object or the items of an array. */
+struct walk {
+    const char *p;
+    const char *end; /* the closing bracket */
+    bool first;
+};
+
+static void walk_init(struct walk *w, struct span v)
+{
+    w->p = v.p + 1;
+    w->end = v.p + v.n - 1;
+    w->first = true;
+}
+
+/* The next item (key NULL) or member. 1, 0 at the end, -EINVAL when the
+ * text is not what the canonical form writes. */
+static int walk_next(struct walk *w, struct span *key, struct span *value)
+{
+    const char *e;
+
+    if (w->p >= w->end) {
+        return 0;
+    }
+    if (!w->first && *w->p++ != ',') {
+        return -EINVAL;
+    }
+    w->first = false;
+    if (key) {
+        if (*w->p != '"' || !(e = skip_string(w->p, w->end)) || e >= w->end || *e != ':') {
+            return -EINVAL;
+        }
+        key->p = w->p;
+        key->n = (size_t)(e - w->p);
+        w->p = e + 1;
+    }
+    e = skip_value(w->p, w->end);
+    if (!e || e == w->p) {
+        return -EINVAL;
+    }
+    value->p = w->p;
+    value->n = (size_t)(e - w->p);
+    w->p = e;
+    return 1;
+}
+
+/* The next byte a key stands for, reading its escapes; -1 at the end. */
+static int key_byte(struct span k, size_t *i)
+{
+    unsigned char c;
+
+    if (*i >= k.n - 1) {
+        return -1;
+    }
+    c = (unsigned char)k.p[(*i)++];
+    if (c != '\\' || *i >= k.n - 1) {
+        return c;
+    }
+    c = (unsigned char)k.p[(*i)++];
+    switch (c) {
+    case 'b': return '\b';
+    case 'f': return '\f';
+    case 'n': return '\n';
+    case 'r': return '\r';
+    case 't': return '\t';
+    case 'u': {
+        /* The canonical form writes \u00XX for control characters only. */
+        int v = 0;
+        for (int j = 0; j < 4 && *i < k.n - 1; j++) {
+            char h = k.p[(*i)++];
+            v = v * 16 + (h <= '9' ? h - '0' : (h | 0x20) - 'a' + 10);
+        }
+        return v & 0xff;
+    }
+    default: return c;
+    }
+}
+
+/* Compares two keys (quoted, escaped) by the bytes they stand for: the
+ * order of the canonical form. */
+static int key_cmp(struct span a, struct span b)
+{
+    size_t i = 1;
+    size_t j = 1;
+
+    for (;;) {
+        int ca = key_byte(a, &i);
+        int cb = key_byte(b, &j);
+        if (ca != cb || ca < 0) {
+            return ca - cb;
+        }
+    }
 }
 
 /* ---- Diff ---- */
 
-/* Where the ops of a diff go: jansson values appended to `patch`, or
- * canonical text appended to `text`. */
-struct sink {
-    json_t *patch;
-    struct proto_text *text;
+struct differ {
+    struct proto_text *out;
+    struct proto_text path; /* the pointer, escaped for a JSON string */
+    struct span *items;     /* a stack of the item spans of open arrays */
+    size_t nitems;
+    size_t cap;
 };
 
-/* Appends {"op": op, "path": path, "value": value?} (the value copied). */
-static int emit(struct sink *k, const char *op, const struct path *p, const json_t *value)
+/* Appends "/" and a key (quoted, escaped as in the text), with "~" and "/"
+ * written as "~0" and "~1". */
+static void path_key(struct differ *d, struct span key)
 {
-    if (k->text != NULL) {
-        struct proto_text *t = k->text;
-        if (t->len > 0) {
-            proto_text_add(t, ",", 1);
+    const char *s = key.p + 1;
+    const char *end = key.p + key.n - 1;
+
+    proto_text_add(&d->path, "/", 1);
+    while (s < end) {
+        const char *q = s;
+        while (q < end && *q != '~' && *q != '/') {
+            q++;
         }
-        proto_text_str(t, "{\"op\":\"");
-        proto_text_str(t, op);
-        proto_text_str(t, "\",\"path\":");
-        proto_text_string(t, p->len > 0 ? p->data : "", p->len);
-        if (value != NULL) {
-            proto_text_str(t, ",\"value\":");
-            proto_text_canonical(t, value);
+        proto_text_add(&d->path, s, (size_t)(q - s));
+        if (q < end) {
+            proto_text_add(&d->path, *q == '~' ? "~0" : "~1", 2);
+            q++;
         }
-        proto_text_add(t, "}", 1);
-        return t->err;
+        s = q;
     }
-    json_t *o = json_object();
-    if (o == NULL) {
-        return -ENOMEM;
-    }
-    if (json_object_set_new(o, "op", json_string(op)) < 0 ||
-        json_object_set_new(o, "path", json_stringn(p->len > 0 ? p->data : "", p->len)) < 0 ||
-        (value != NULL && json_object_set_new(o, "value", json_deep_copy(value)) < 0)) {
-        json_decref(o);
-        return -ENOMEM;
-    }
-    return json_array_append_new(k->patch, o) < 0 ? -ENOMEM : 0;
 }
 
-static int diff_value(struct sink *patch, struct path *p, const json_t *a, const json_t *b);
-
-/* True for two equal scalars (or the very same value). Containers are never
- * compared whole here: the diff walks into them once, so that comparing is
- * linear in the size of the document rather than in size times depth. */
-static bool same_scalar(const json_t *a, const json_t *b)
+static void path_index(struct differ *d, size_t i)
 {
-    if (a == b) {
-        return true;
-    }
-    if (json_is_object(a) || json_is_array(a) || json_is_object(b) || json_is_array(b)) {
-        return false;
-    }
-    return json_equal(a, b);
+    proto_text_add(&d->path, "/", 1);
+    proto_text_int(&d->path, (long long)i);
 }
 
-static int diff_object(struct sink *patch, struct path *p, const json_t *a, const json_t *b)
+static void path_cut(struct differ *d, size_t mark)
 {
-    json_t *oa = (json_t *)a;
-    json_t *ob = (json_t *)b;
-    size_t mark = p->len;
-    for (void *it = json_object_iter(oa); it != NULL; it = json_object_iter_next(oa, it)) {
-        const char *key = json_object_iter_key(it);
-        size_t klen = json_object_iter_key_len(it);
-        json_t *va = json_object_iter_value(it);
-        json_t *vb = json_object_getn(ob, key, klen);
-        if (vb != NULL && same_scalar(va, vb)) {
-            continue;
+    d->path.len = mark;
+    if (d->path.data) {
+        d->path.data[mark] = '\0';
+    }
+}
+
+/* {"op":op,"path":path,"value":value?}, after a comma when `out` holds
+ * something already. */
+static void emit(struct differ *d, const char *op, const struct span *value)
+{
+    struct proto_text *t = d->out;
+
+    if (t->len > 0) {
+        proto_text_add(t, ",", 1);
+    }
+    proto_text_str(t, "{\"op\":\"");
+    proto_text_str(t, op);
+    proto_text_str(t, "\",\"path\":\"");
+    proto_text_add(t, d->path.data ? d->path.data : "", d->path.len);
+    proto_text_add(t, "\"", 1);
+    if (value) {
+        proto_text_str(t, ",\"value\":");
+        proto_text_add(t, value->p, value->n);
+    }
+    proto_text_add(t, "}", 1);
+}
+
+static int diff_value(struct differ *d, struct span a, struct span b);
+
+static int diff_object(struct differ *d, struct span a, struct span b)
+{
+    struct walk wa;
+    struct walk wb;
+    struct span ka, va, kb, vb;
+    size_t mark = d->path.len;
+    int ha, hb;
+
+    walk_init(&wa, a);
+    walk_init(&wb, b);
+    ha = walk_next(&wa, &ka, &va);
+    hb = walk_next(&wb, &kb, &vb);
+    while (ha > 0 || hb > 0) {
+        int cmp = ha <= 0 ? 1 : hb <= 0 ? -1 : key_cmp(ka, kb);
+        int r = 0;
+        if (cmp < 0) {
+            path_key(d, ka);
+            emit(d, "remove", NULL);
+        } else if (cmp > 0) {
+            path_key(d, kb);
+            emit(d, "add", &vb);
+        } else if (!span_eq(va, vb)) {
+            path_key(d, ka);
+            r = diff_value(d, va, vb);
         }
-        int r = path_push(p, key, klen);
-        if (r == 0) {
-            r = vb == NULL ? emit(patch, "remove", p, NULL) : diff_value(patch, p, va, vb);
-        }
-        p->len = mark;
+        path_cut(d, mark);
         if (r < 0) {
             return r;
         }
-    }
-    for (void *it = json_object_iter(ob); it != NULL; it = json_object_iter_next(ob, it)) {
-        const char *key = json_object_iter_key(it);
-        size_t klen = json_object_iter_key_len(it);
-        if (json_object_getn(oa, key, klen) != NULL) {
-            continue;
+        if (cmp <= 0) {
+            ha = walk_next(&wa, &ka, &va);
         }
-        int r = path_push(p, key, klen);
-        if (r == 0) {
-            r = emit(patch, "add", p, json_object_iter_value(it));
-        }
-        p->len = mark;
-        if (r < 0) {
-            return r;
+        if (cmp >= 0) {
+            hb = walk_next(&wb, &kb, &vb);
         }
     }
-    return 0;
+    return ha < 0 || hb < 0 ? -EINVAL : 0;
+}
+
+/* Pushes the items of array `v` on the item stack; their number, or a
+ * negative errno. */
+static long items_push(struct differ *d, struct span v)
+{
+    struct walk w;
+    struct span item;
+    size_t base = d->nitems;
+    int r;
+
+    walk_init(&w, v);
+    while ((r = walk_next(&w, NULL, &item)) > 0) {
+        if (d->nitems == d->cap) {
+            size_t cap = d->cap < 64 ? 64 : 2 * d->cap;
+            struct span *items = realloc(d->items, cap * sizeof(*items));
+            if (!items) {
+                return -ENOMEM;
+            }
+            d->items = items;
+            d->cap = cap;
+        }
+        d->items[d->nitems++] = item;
+    }
+    return r < 0 ? r : (long)(d->nitems - base);
 }
 
 /* How far a window may slide and still be recognised. */
@@ -167,27 +314,18 @@ static int diff_object(struct sink *patch, struct path *p, const json_t *a, cons
 /* The smallest s > 0 such that b starts with a[s..]: the array lost s
  * items at its head and may have gained some at its tail (a log window that
  * slid). 0 when there is none, or when sliding would not save ops. Only
- * arrays of scalars are looked at (a window of log lines), so the search
- * costs a few string compares, never a deep comparison. */
-static size_t head_shift(const json_t *a, const json_t *b)
+ * arrays whose first new item is a scalar are looked at (a window of log
+ * lines). */
+static size_t head_shift(const struct span *a, size_t na, const struct span *b, size_t nb)
 {
-    size_t na = json_array_size(a);
-    size_t nb = json_array_size(b);
-    const json_t *b0 = json_array_get(b, 0);
-
-    if (na < 2 || nb == 0 || json_is_object(b0) || json_is_array(b0) ||
-        same_scalar(json_array_get(a, 0), b0)) {
+    if (na < 2 || nb == 0 || b[0].p[0] == '{' || b[0].p[0] == '[' || span_eq(a[0], b[0])) {
         return 0;
     }
     for (size_t s = 1; s < na && s <= nb && s <= SHIFT_MAX; s++) {
         size_t keep = na - s;
-        bool same;
-        if (keep > nb || !same_scalar(json_array_get(a, s), b0)) {
-            continue;
-        }
-        same = true;
-        for (size_t i = 1; same && i < keep; i++) {
-            same = same_scalar(json_array_get(a, s + i), json_array_get(b, i));
+        bool same = keep <= nb;
+        for (size_t i = 0; same && i < keep; i++) {
+            same = span_eq(a[s + i], b[i]);
         }
         if (!same) {
             continue;
@@ -197,133 +335,157 @@ static size_t head_shift(const json_t *a, const json_t *b)
         size_t common = na < nb ? na : nb;
         size_t in_place = nb > na ? nb - na : na - nb;
         for (size_t i = 0; i < common; i++) {
-            in_place += !same_scalar(json_array_get(a, i), json_array_get(b, i));
+            in_place += !span_eq(a[i], b[i]);
         }
         return s + (nb - keep) < in_place ? s : 0;
     }
     return 0;
 }
 
-static int diff_array(struct sink *patch, struct path *p, const json_t *a, const json_t *b)
+static int diff_array(struct differ *d, struct span a, struct span b)
 {
-    size_t na = json_array_size(a);
-    size_t nb = json_array_size(b);
-    size_t shift = head_shift(a, b);
-    size_t mark = p->len;
+    size_t base = d->nitems;
+    long na = items_push(d, a);
+    long nb = na < 0 ? na : items_push(d, b);
+    size_t mark = d->path.len;
+    size_t shift;
     int r = 0;
 
+    if (na < 0 || nb < 0) {
+        d->nitems = base;
+        return na < 0 ? (int)na : (int)nb;
+    }
+    /* Spans are read by index: a nested array may move the stack. */
+#define A(i) (d->items[base + (i)])
+#define B(i) (d->items[base + (size_t)na + (i)])
+    shift = head_shift(&A(0), (size_t)na, &B(0), (size_t)nb);
     if (shift > 0) {
         /* The head went away; what stays is equal; the rest is new. */
-        for (size_t i = 0; r == 0 && i < shift; i++) {
-            r = path_push_index(p, 0);
-            if (r == 0) {
-                r = emit(patch, "remove", p, NULL);
+        for (size_t i = 0; i < shift; i++) {
+            path_index(d, 0);
+            emit(d, "remove", NULL);
+            path_cut(d, mark);
+        }
+        for (size_t i = (size_t)na - shift; i < (size_t)nb; i++) {
+            path_index(d, i);
+            emit(d, "add", &B(i));
+            path_cut(d, mark);
+        }
+    } else {
+        size_t common = (size_t)(na < nb ? na : nb);
+        for (size_t i = 0; r == 0 && i < common; i++) {
+            if (span_eq(A(i), B(i))) {
+                continue;
             }
-            p->len = mark;
+            path_index(d, i);
+            r = diff_value(d, A(i), B(i));
+            path_cut(d, mark);
         }
-        for (size_t i = na - shift; r == 0 && i < nb; i++) {
-            r = path_push_index(p, i);
-            if (r == 0) {
-                r = emit(patch, "add", p, json_array_get(b, i));
-            }
-            p->len = mark;
+        /* Tail removals go from the end backwards so each index stays valid. */
+        for (size_t i = (size_t)na; r == 0 && i > (size_t)nb; i--) {
+            path_index(d, i - 1);
+            emit(d, "remove", NULL);
+            path_cut(d, mark);
         }
-        return r;
+        for (size_t i = (size_t)na; r == 0 && i < (size_t)nb; i++) {
+            path_index(d, i);
+            emit(d, "add", &B(i));
+            path_cut(d, mark);
+        }
     }
-    size_t common = na < nb ? na : nb;
-    for (size_t i = 0; r == 0 && i < common; i++) {
-        const json_t *va = json_array_get(a, i);
-        const json_t *vb = json_array_get(b, i);
-        if (same_scalar(va, vb)) {
-            continue;
-        }
-        r = path_push_index(p, i);
-        if (r == 0) {
-            r = diff_value(patch, p, va, vb);
-        }
-        p->len = mark;
-    }
-    /* Tail removals go from the end backwards so each index stays valid. */
-    for (size_t i = na; r == 0 && i > nb; i--) {
-        r = path_push_index(p, i - 1);
-        if (r == 0) {
-            r = emit(patch, "remove", p, NULL);
-        }
-        p->len = mark;
-    }
-    for (size_t i = na; r == 0 && i < nb; i++) {
-        r = path_push_index(p, i);
-        if (r == 0) {
-            r = emit(patch, "add", p, json_array_get(b, i));
-        }
-        p->len = mark;
-    }
+#undef A
+#undef B
+    d->nitems = base;
     return r;
 }
 
-static int diff_value(struct sink *patch, struct path *p, const json_t *a, const json_t *b)
+static int diff_value(struct differ *d, struct span a, struct span b)
 {
-    if (json_is_object(a) && json_is_object(b)) {
-        return diff_object(patch, p, a, b);
-    }
-    if (json_is_array(a) && json_is_array(b)) {
-        return diff_array(patch, p, a, b);
-    }
-    if (json_equal(a, b)) {
+    if (span_eq(a, b)) {
         return 0;
     }
-    return emit(patch, "replace", p, b);
+    if (a.p[0] == '{' && b.p[0] == '{') {
+        return diff_object(d, a, b);
+    }
+    if (a.p[0] == '[' && b.p[0] == '[') {
+        return diff_array(d, a, b);
+    }
+    emit(d, "replace", &b);
+    return 0;
 }
 
-static int diff_member(struct sink *k, const char *key, const json_t *a, const json_t *b)
+/* True when `s` (n bytes) is exactly one value. */
+static bool one_value(const char *s, size_t n)
 {
-    struct path p = {NULL, 0, 0};
+    return n > 0 && skip_value(s, s + n) == s + n;
+}
+
+int proto_patch_diff_text(struct proto_text *out, const char *key, const char *a, size_t alen,
+                          const char *b, size_t blen)
+{
+    struct differ d = {out, {0}, NULL, 0, 0};
+    struct span sa = {a, alen};
+    struct span sb = {b, blen};
+    size_t mark = out->len;
     int r = 0;
 
-    if (key != NULL) {
-        r = path_push(&p, key, strlen(key));
+    if ((a && !one_value(a, alen)) || (b && !one_value(b, blen))) {
+        return -EINVAL;
     }
-    if (r == 0) {
-        if (a == NULL && b == NULL) {
-            r = 0;
-        } else if (a == NULL) {
-            r = emit(k, "add", &p, b);
-        } else if (b == NULL) {
-            r = emit(k, "remove", &p, NULL);
-        } else {
-            r = diff_value(k, &p, a, b);
+    if (key) {
+        struct proto_text k = {0};
+        proto_text_string(&k, key, strlen(key));
+        if (k.err == 0) {
+            path_key(&d, (struct span){k.data, k.len});
+        }
+        d.path.err = d.path.err ? d.path.err : k.err;
+        proto_text_free(&k);
+    }
+    if (d.path.err == 0) {
+        if (a && b) {
+            r = diff_value(&d, sa, sb);
+        } else if (b) {
+            emit(&d, "add", &sb);
+        } else if (a) {
+            emit(&d, "remove", NULL);
         }
     }
-    free(p.data);
+    if (r == 0) {
+        r = d.path.err ? d.path.err : out->err;
+    }
+    if (r == -EINVAL && out->err == 0) {
+        /* Text that is not canonical: none of its ops go out. */
+        out->len = mark;
+        if (out->data) {
+            out->data[mark] = '\0';
+        }
+    }
+    proto_text_free(&d.path);
+    free(d.items);
     return r;
-}
-
-int proto_patch_diff_into(json_t *patch, const char *key, const json_t *a, const json_t *b)
-{
-    struct sink k = {patch, NULL};
-
-    return diff_member(&k, key, a, b);
-}
-
-int proto_patch_diff_text(struct proto_text *out, const char *key, const json_t *a, const json_t *b)
-{
-    struct sink k = {NULL, out};
-    int r = diff_member(&k, key, a, b);
-
-    return r != 0 ? r : out->err;
 }
 
 json_t *proto_patch_diff(const json_t *a, const json_t *b)
 {
-    json_t *patch = json_array();
+    struct proto_text ops = {0};
+    struct proto_text arr = {0};
+    size_t alen, blen;
+    char *ta = proto_canonical(a, &alen);
+    char *tb = ta ? proto_canonical(b, &blen) : NULL;
+    json_t *patch = NULL;
 
-    if (patch == NULL) {
-        return NULL;
+    if (tb && proto_patch_diff_text(&ops, NULL, ta, alen, tb, blen) == 0) {
+        proto_text_add(&arr, "[", 1);
+        proto_text_add(&arr, ops.data ? ops.data : "", ops.len);
+        proto_text_add(&arr, "]", 1);
+        if (arr.err == 0) {
+            patch = json_loadb(arr.data, arr.len, 0, NULL);
+        }
     }
-    if (proto_patch_diff_into(patch, NULL, a, b) < 0) {
-        json_decref(patch);
-        return NULL;
-    }
+    proto_text_free(&arr);
+    proto_text_free(&ops);
+    free(ta);
+    free(tb);
     return patch;
 }
 

@@ -194,27 +194,23 @@ void proto_text_free(struct proto_text *t);
 
 /* ---- RFC 6902 ---- */
 
-/* New reference: the JSON Patch (array) turning `a` into `b`. Objects are
- * diffed key by key (add / remove / replace); arrays element by element with
- * add / remove at the tail, or as a window that slid (removes at the head,
- * adds at the tail); other changes are replace. An empty array when
- * equal; NULL on ENOMEM. */
+/* Writes the ops that turn member `key` of a document from `a` into `b`
+ * (each the canonical text of one value, alen and blen bytes), their paths
+ * under "/key" (the root when `key` is NULL). `a` NULL: the member is
+ * added; `b` NULL: it is removed. Objects are diffed key by key (add /
+ * remove / replace); arrays item by item with add / remove at the tail, or
+ * as a window that slid (removes at the head, adds at the tail); other
+ * changes are replace. Each op is a canonical JSON object; ops are
+ * separated by commas, and a comma goes before the first one when `out` is
+ * not empty. Returns 0, -ENOMEM, or -EINVAL when `a` or `b` is not one
+ * value in the canonical form (and then `out` is left as it was). */
+int proto_patch_diff_text(struct proto_text *out, const char *key, const char *a, size_t alen,
+                          const char *b, size_t blen);
+
+/* New reference: the JSON Patch (array) turning `a` into `b`, the ops of
+ * proto_patch_diff_text between their canonical forms. An empty array when
+ * equal; NULL on ENOMEM or when either holds a real. */
 json_t *proto_patch_diff(const json_t *a, const json_t *b);
-
-/* Appends to `patch` (an array) the ops that turn member `key` of a
- * document from `a` into `b`, their paths under "/key" (the root when `key`
- * is NULL). `a` NULL: the member is added; `b` NULL: it is removed. An
- * array that lost items at its head and gained some at its tail (a sliding
- * window) becomes removes at index 0 and adds at its end. Returns 0 or
- * -ENOMEM (the patch may then hold some of the ops). */
-int proto_patch_diff_into(json_t *patch, const char *key, const json_t *a, const json_t *b);
-
-/* The same ops as proto_patch_diff_into, written as text into `out`: each
- * op is a canonical JSON object, ops are separated by commas, and a comma
- * goes before the first one when `out` is not empty. Returns 0, -ENOMEM or
- * -EINVAL (a value with no canonical form). */
-int proto_patch_diff_text(struct proto_text *out, const char *key, const json_t *a,
-                          const json_t *b);
 
 /* Applies `patch` to `*doc` in place (it may replace the root). Supports
  * add, remove, replace, move, copy and test. Returns 0, -EINVAL for an

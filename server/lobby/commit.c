@@ -175,7 +175,7 @@ int lobby__commit(struct lobby *lobby, struct room *room, int seat, const json_t
     room->rev++;
     lobby__reply_rev(room, peer, id, room->rev);
     lobby__views_publish(room, room->game->changed(before, room->state));
-    json_t *result = room->game->result(room->state);
+    json_t *result = room->game->active(room->state) ? NULL : game_result(room->game, room->state);
     if (result) {
         room_end(room, result, now);
         json_decref(result);

@@ -24,9 +24,11 @@ struct seat {
     bool has_token;
     uint8_t token_hash[32];
     struct lobby_peer *peer; /* bound connection, or NULL */
-    json_t *you;             /* last published "you" (humans, once started), or NULL */
-    char *you_text;          /* its canonical bytes */
+    /* The canonical text of the last published "you" (humans, once
+     * started); you_len 0: none yet. The buffer is kept and reused. */
+    char *you_text;
     size_t you_len;
+    size_t you_cap;
     json_t *legal;    /* legal actions at legal_rev, or NULL */
     char *legal_text; /* their serialised array, built when first asked */
     size_t legal_len;
@@ -48,9 +50,9 @@ struct outitem {
 struct view_part {
     const char *key; /* borrowed from the game, or "seed_commit" */
     int section;     /* index into game->sections; -1: the seed commitment */
-    json_t *value;
-    char *text; /* canonical bytes of value */
+    char *text;      /* the value's canonical text; the buffer is reused */
     size_t len;
+    size_t cap;
 };
 
 /* The public view of a room, kept member by member, so that an action
@@ -109,6 +111,9 @@ struct lobby {
     uint64_t durable;  /* highest journal sequence number on disk */
     bool restoring;    /* replaying journals: no journal writes, no sends */
     uint64_t next_due; /* no room has work before this (it may be early) */
+    /* Where views are written before they are compared with what was
+     * published; its buffer changes places with the part's it replaces. */
+    struct game_text scratch;
 };
 
 extern const char *const lobby__status_names[];

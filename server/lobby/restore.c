@@ -87,7 +87,8 @@ static int restore_record(struct room *room, const json_t *rec, char *err)
         room->state = room->scratch;
         room->scratch = before;
         room->rev++;
-        json_t *result = room->game->result(room->state);
+        json_t *result =
+            room->game->active(room->state) ? NULL : game_result(room->game, room->state);
         if (result) {
             room->status = ROOM_ENDED;
             json_decref(result);

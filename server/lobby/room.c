@@ -417,6 +417,7 @@ void lobby_free(struct lobby *lobby)
         lobby->rooms = r->next;
         lobby__room_free(r);
     }
+    game_text_free(&lobby->scratch);
     free(lobby);
 }
 
@@ -821,7 +822,7 @@ int lobby_resume(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
         return PROTO_OK;
     }
     struct seat *s = &found->seats[seat];
-    if (jrev && s->you) {
+    if (jrev && s->you_len > 0) {
         /* 0 <= from (checked above); a rev beyond the room's gets the
          * whole view. */
         int64_t from = (int64_t)json_integer_value(jrev);

@@ -2,9 +2,11 @@
 /*
  * views.c - the room's view cache and what it sends: `diff` and `state`
  * events. The public view is kept member by member (the game's sections and
- * the seed commitment), each as a jansson value and its canonical bytes; an
- * action rebuilds only the members the game says it changed, diffs them once,
- * serialises that patch once and hashes the public part once. Each human
+ * the seed commitment), each as its canonical text; an action rewrites only
+ * the members the game says it changed, into the lobby's scratch writer,
+ * diffs them against the text they replace once, writes that patch once and
+ * hashes the public part once. No tree is built on that path, and the
+ * buffers are reused: the scratch and the replaced part change places. Each human
  * seat keeps only its "you": its diff and the end of its hash are the only
  * per-recipient work. Lines are written as text straight from those parts;
  * nothing here touches a socket (outbox.c does the sending).
@@ -32,21 +34,12 @@ static int part_cmp(const void *a, const void *b)
     return strcmp(((const struct view_part *)a)->key, ((const struct view_part *)b)->key);
 }
 
-static void part_clear(struct view_part *p)
-{
-    json_decref(p->value);
-    free(p->text);
-    p->value = NULL;
-    p->text = NULL;
-    p->len = 0;
-}
-
 void lobby__views_reset(struct room *room)
 {
     struct room_view *v = &room->view;
 
     for (size_t i = 0; i < v->nparts; i++) {
-        part_clear(&v->parts[i]);
+        free(v->parts[i].text);
     }
     free(v->parts);
     free(v->hash);
@@ -82,49 +75,76 @@ static int parts_init(struct room *room)
     return 0;
 }
 
-/* The current value of one part. New reference or NULL. */
-static json_t *part_build(const struct room *room, const struct view_part *p)
+/* Takes what `w` holds as the text of a part or a "you": the two change
+ * buffers, so the old one is reused for the next write. */
+static void text_take(struct game_text *w, char **text, size_t *len, size_t *cap)
 {
-    json_t *value;
+    char *old = *text;
+    size_t old_cap = *cap;
 
-    if (p->section < 0) {
-        return json_string(room->seed_commit);
-    }
-    value = room->game->sections[p->section].build(room->state);
-    if (value && json_is_object(value) && strcmp(p->key, "result") == 0) {
-        /* The server reveals the seed with the result (fair randomness). */
-        char hex[GAME_SEED_BYTES * 2 + 1];
-        proto_hex(room->seed, sizeof(room->seed), hex);
-        if (json_object_set_new(value, "seed", json_string(hex)) != 0) {
-            json_decref(value);
-            return NULL;
-        }
-    }
-    return value;
+    *text = w->data;
+    *len = w->len;
+    *cap = w->cap;
+    w->data = old;
+    w->cap = old_cap;
+    game_text_reset(w);
 }
 
-/* Takes `value` and its canonical bytes `text` (both stolen) as the
- * part's new value. */
-static void part_take(struct view_part *p, json_t *value, char *text, size_t len)
+/* The result object in `w` with the seed revealed (fair randomness), its
+ * canonical text in `w` again. Once per game: the result changes when the
+ * game ends. 0 or -ENOMEM. */
+static int result_add_seed(const struct room *room, struct game_text *w)
 {
-    part_clear(p);
-    p->value = value;
-    p->text = text;
-    p->len = len;
-}
-
-/* Takes `value` (stolen) as the part's new value with its canonical bytes. */
-static int part_set(struct view_part *p, json_t *value)
-{
+    char hex[GAME_SEED_BYTES * 2 + 1];
+    json_t *result = json_loadb(w->data, w->len, 0, NULL);
+    char *text = NULL;
     size_t len;
-    char *text = proto_canonical(value, &len);
 
+    proto_hex(room->seed, sizeof(room->seed), hex);
+    if (result && json_object_set_new(result, "seed", json_string(hex)) == 0) {
+        text = proto_canonical(result, &len);
+    }
+    json_decref(result);
     if (!text) {
-        json_decref(value);
         return -ENOMEM;
     }
-    part_take(p, value, text, len);
+    free(w->data);
+    w->data = text;
+    w->len = len;
+    w->cap = len + 1;
     return 0;
+}
+
+/* Writes the current value of one part into the lobby's scratch writer.
+ * 0, or a negative errno (a game that wrote no canonical value among
+ * them: the view cannot be published). */
+static int part_write(struct room *room, const struct view_part *p)
+{
+    struct game_text *w = &room->lobby->scratch;
+    int rc;
+
+    game_text_reset(w);
+    if (p->section < 0) {
+        game_text_str(w, room->seed_commit);
+        return game_text_end(w);
+    }
+    room->game->sections[p->section].write(w, room->state);
+    rc = game_text_end(w);
+    if (rc == 0 && w->data[0] == '{' && strcmp(p->key, "result") == 0) {
+        rc = result_add_seed(room, w);
+    }
+    return rc;
+}
+
+/* Writes seat i's "you" into the lobby's scratch writer. 0 or a negative
+ * errno. */
+static int you_write(struct room *room, int i)
+{
+    struct game_text *w = &room->lobby->scratch;
+
+    game_text_reset(w);
+    room->game->you(w, room->state, i);
+    return game_text_end(w);
 }
 
 /* "\"key\":" in canonical form: keys are the game's plain identifiers. */
@@ -178,24 +198,16 @@ static void hash_finish(const struct room *room, const struct seat *s,
     proto_hex(h, sizeof(h), out);
 }
 
-/* Builds seat `i`'s "you" afresh. 0 or -ENOMEM. */
+/* Writes seat `i`'s "you" afresh. 0 or a negative errno. */
 static int you_build(struct room *room, int i)
 {
     struct seat *s = &room->seats[i];
-    json_t *you = room->game->you(room->state, i);
-    size_t len;
-    char *text = you ? proto_canonical(you, &len) : NULL;
+    int rc = you_write(room, i);
 
-    if (!text) {
-        json_decref(you);
-        return -ENOMEM;
+    if (rc == 0) {
+        text_take(&room->lobby->scratch, &s->you_text, &s->you_len, &s->you_cap);
     }
-    json_decref(s->you);
-    free(s->you_text);
-    s->you = you;
-    s->you_text = text;
-    s->you_len = len;
-    return 0;
+    return rc;
 }
 
 int lobby__views_build(struct room *room)
@@ -208,17 +220,19 @@ int lobby__views_build(struct room *room)
             return -ENOMEM;
         }
         for (size_t i = 0; i < v->nparts; i++) {
-            json_t *value = part_build(room, &v->parts[i]);
-            if (!value || part_set(&v->parts[i], value) != 0) {
+            struct view_part *p = &v->parts[i];
+            if (part_write(room, p) != 0) {
                 lobby__views_reset(room);
                 return -ENOMEM;
             }
+            text_take(&room->lobby->scratch, &p->text, &p->len, &p->cap);
         }
         hash_public(room, 0);
         v->valid = true;
     }
     for (int i = 0; i < room->nseats; i++) {
-        if (room->seats[i].kind == SEAT_HUMAN && !room->seats[i].you && you_build(room, i) != 0) {
+        if (room->seats[i].kind == SEAT_HUMAN && room->seats[i].you_len == 0 &&
+            you_build(room, i) != 0) {
             return -ENOMEM;
         }
     }
@@ -279,7 +293,7 @@ void lobby__views_send_state(struct room *room, struct lobby_peer *peer)
     if (peer->seat >= 0 && !peer->spectator) {
         s = &room->seats[peer->seat];
     }
-    if (lobby__views_build(room) != 0 || (s && !s->you && you_build(room, peer->seat) != 0)) {
+    if (lobby__views_build(room) != 0 || (s && s->you_len == 0 && you_build(room, peer->seat) != 0)) {
         /* Out of memory: the peer reconnects and asks again. */
         peer->close(peer);
         return;
@@ -342,10 +356,7 @@ static void publish_failed(struct room *room)
     lobby__views_reset(room);
     for (int i = 0; i < room->nseats; i++) {
         struct seat *s = &room->seats[i];
-        json_decref(s->you);
-        free(s->you_text);
-        s->you = NULL;
-        s->you_text = NULL;
+        s->you_len = 0;
         hist_clear(s);
         if (s->peer) {
             s->peer->close(s->peer);
@@ -356,38 +367,32 @@ static void publish_failed(struct room *room)
     }
 }
 
-/* Rebuilds the parts `changed` names; writes their ops to `patch`. */
+/* Rewrites the parts `changed` names; writes their ops to `patch`. */
 static int publish_public(struct room *room, uint64_t changed, struct proto_text *patch)
 {
     struct room_view *v = &room->view;
+    struct game_text *w = &room->lobby->scratch;
     size_t first = v->nparts;
 
     for (size_t i = 0; i < v->nparts; i++) {
         struct view_part *p = &v->parts[i];
-        json_t *value;
-        char *text;
-        size_t len;
+        int rc;
         if (p->section < 0 || !(changed & (UINT64_C(1) << p->section))) {
             continue;
         }
-        value = part_build(room, p);
-        text = value ? proto_canonical(value, &len) : NULL;
-        if (!text) {
-            json_decref(value);
-            return -ENOMEM;
+        rc = part_write(room, p);
+        if (rc != 0) {
+            return rc;
         }
-        if (len == p->len && memcmp(text, p->text, len) == 0) {
+        if (w->len == p->len && memcmp(w->data, p->text, w->len) == 0) {
             /* Named by the mask, but equal: nothing to send or hash. */
-            free(text);
-            json_decref(value);
             continue;
         }
-        if (proto_patch_diff_text(patch, p->key, p->value, value) != 0) {
-            free(text);
-            json_decref(value);
-            return -ENOMEM;
+        rc = proto_patch_diff_text(patch, p->key, p->text, p->len, w->data, w->len);
+        if (rc != 0) {
+            return rc;
         }
-        part_take(p, value, text, len);
+        text_take(w, &p->text, &p->len, &p->cap);
         if (i < first) {
             first = i;
         }
@@ -403,31 +408,20 @@ static char *publish_seat(struct room *room, int i, uint64_t changed, const char
                           size_t pub_len, size_t *ret_len)
 {
     struct seat *s = &room->seats[i];
+    struct game_text *w = &room->lobby->scratch;
     struct proto_text own = {0};
     char *line = NULL;
 
     if (changed & GAME_CHANGED_YOU) {
-        json_t *you = room->game->you(room->state, i);
-        size_t len;
-        char *text = you ? proto_canonical(you, &len) : NULL;
-        if (!text) {
-            json_decref(you);
+        if (you_write(room, i) != 0) {
             return NULL;
         }
-        if (len == s->you_len && memcmp(text, s->you_text, len) == 0) {
-            free(text);
-            json_decref(you);
-        } else if (proto_patch_diff_text(&own, "you", s->you, you) != 0) {
-            free(text);
-            json_decref(you);
-            proto_text_free(&own);
-            return NULL;
-        } else {
-            json_decref(s->you);
-            free(s->you_text);
-            s->you = you;
-            s->you_text = text;
-            s->you_len = len;
+        if (w->len != s->you_len || memcmp(w->data, s->you_text, w->len) != 0) {
+            if (proto_patch_diff_text(&own, "you", s->you_text, s->you_len, w->data, w->len) != 0) {
+                proto_text_free(&own);
+                return NULL;
+            }
+            text_take(w, &s->you_text, &s->you_len, &s->you_cap);
         }
     }
     line = diff_line(room, s, pub, pub_len, own.data ? own.data : "", own.len, ret_len);
@@ -470,7 +464,7 @@ void lobby__views_publish(struct room *room, uint64_t changed)
         if (s->kind != SEAT_HUMAN) {
             continue;
         }
-        if (!s->you) {
+        if (s->you_len == 0) {
             /* A seat without a published view (a player back from a bot)
              * gets the whole of it. */
             hist_clear(s);
@@ -508,11 +502,10 @@ void lobby__views_publish(struct room *room, uint64_t changed)
 
 void lobby__seat_forget(struct seat *s)
 {
-    json_decref(s->you);
     free(s->you_text);
-    s->you = NULL;
     s->you_text = NULL;
     s->you_len = 0;
+    s->you_cap = 0;
     json_decref(s->legal);
     free(s->legal_text);
     s->legal = NULL;

@@ -326,7 +326,7 @@ static json_t *call_legal(const void *ctx)
 static json_t *call_result(const void *ctx)
 {
     const struct game_call *c = ctx;
-    return c->g->result(c->st);
+    return game_result(c->g, c->st);
 }
 
 static json_t *call_schema(const void *ctx)
@@ -446,7 +446,7 @@ static void result_and_schema_under_failures_of(const struct game_ops *g)
     for (int i = 0; i < nf; i++) {
         for (int p = 0; p < f[i].npos; p++) {
             c.st = f[i].pos[p].st;
-            want = g->result(c.st);
+            want = game_result(g, c.st);
             ck_assert_msg((want != NULL) == (p == f[i].npos - 1), "%s: result() at the %s", g->id,
                           f[i].pos[p].label);
             char what[128];

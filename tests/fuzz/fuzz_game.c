@@ -201,7 +201,7 @@ static void check_position(struct run *r, bool invariants_held)
     }
     json_decref(v);
     for (int s = 0; s < r->nseats; s++) {
-        json_t *you = g->you(r->st, s);
+        json_t *you = game_section_json(g, r->st, -1, s);
         if (you == NULL) {
             fprintf(stderr, "%s: no view for seat %d\n", g->id, s);
             abort();
@@ -230,7 +230,7 @@ static void check_position(struct run *r, bool invariants_held)
         }
         json_decref(l);
     }
-    json_t *res = g->result(r->st);
+    json_t *res = game_result(g, r->st);
     if ((res == NULL) != (active != 0)) {
         fprintf(stderr, "%s: result %s while the active mask is %#x\n", g->id,
                 res != NULL ? "given" : "missing", active);

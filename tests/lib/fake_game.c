@@ -94,75 +94,81 @@ static unsigned fake_active(const void *state)
     return s->winner >= 0 ? 0 : 1u << s->turn;
 }
 
-static json_t *fake_result(const void *state)
-{
-    const struct fake_state *s = state;
-    json_t *scores;
-
-    if (s->winner < 0) {
-        return NULL;
-    }
-    scores = json_array();
-    for (int i = 0; i < s->nseats; i++) {
-        json_array_append_new(scores, json_integer(i == s->winner));
-    }
-    return json_pack("{s:o, s:[i]}", "scores", scores, "winners", s->winner);
-}
-
 /* ---- The view, in sections ---- */
 
-static json_t *sec_active(const void *state)
+static void sec_active(struct game_text *w, const void *state)
 {
     const struct fake_state *s = state;
 
-    return s->winner >= 0 ? json_array() : json_pack("[i]", s->turn);
-}
-
-static json_t *sec_game(const void *state)
-{
-    return json_string("fake");
-}
-
-static json_t *sec_log(const void *state)
-{
-    const struct fake_state *s = state;
-
-    return s->last[0] ? json_pack("[s]", s->last) : json_array();
-}
-
-static json_t *sec_phase(const void *state)
-{
-    const struct fake_state *s = state;
-
-    return json_string(s->winner >= 0 ? "over" : "race");
-}
-
-static json_t *sec_result(const void *state)
-{
-    json_t *result = fake_result(state);
-
-    return result ? result : json_null();
-}
-
-static json_t *sec_seats(const void *state)
-{
-    const struct fake_state *s = state;
-    json_t *seats = json_array();
-
-    for (int i = 0; seats && i < s->nseats; i++) {
-        if (json_array_append_new(seats, json_pack("{s:s}", "name", s->names[i])) != 0) {
-            json_decref(seats);
-            return NULL;
-        }
+    game_text_arr(w);
+    if (s->winner < 0) {
+        game_text_int(w, s->turn);
     }
-    return seats;
+    game_text_end_arr(w);
 }
 
-static json_t *sec_total(const void *state)
+static void sec_game(struct game_text *w, const void *state)
+{
+    (void)state;
+    game_text_str(w, "fake");
+}
+
+static void sec_log(struct game_text *w, const void *state)
 {
     const struct fake_state *s = state;
 
-    return json_integer(s->total);
+    game_text_arr(w);
+    if (s->last[0]) {
+        game_text_str(w, s->last);
+    }
+    game_text_end_arr(w);
+}
+
+static void sec_phase(struct game_text *w, const void *state)
+{
+    const struct fake_state *s = state;
+
+    game_text_str(w, s->winner >= 0 ? "over" : "race");
+}
+
+static void sec_result(struct game_text *w, const void *state)
+{
+    const struct fake_state *s = state;
+
+    if (s->winner < 0) {
+        game_text_null(w);
+        return;
+    }
+    game_text_obj(w);
+    game_text_karr(w, "scores");
+    for (int i = 0; i < s->nseats; i++) {
+        game_text_int(w, i == s->winner);
+    }
+    game_text_end_arr(w);
+    game_text_karr(w, "winners");
+    game_text_int(w, s->winner);
+    game_text_end_arr(w);
+    game_text_end_obj(w);
+}
+
+static void sec_seats(struct game_text *w, const void *state)
+{
+    const struct fake_state *s = state;
+
+    game_text_arr(w);
+    for (int i = 0; i < s->nseats; i++) {
+        game_text_obj(w);
+        game_text_kstr(w, "name", s->names[i]);
+        game_text_end_obj(w);
+    }
+    game_text_end_arr(w);
+}
+
+static void sec_total(struct game_text *w, const void *state)
+{
+    const struct fake_state *s = state;
+
+    game_text_int(w, s->total);
 }
 
 static const struct game_section fake_sections[] = {
@@ -177,11 +183,13 @@ static uint64_t fake_changed(const void *before, const void *after)
     return (UINT64_C(1) << 7) - 1 - (UINT64_C(1) << 1) - (UINT64_C(1) << 5);
 }
 
-static json_t *fake_you(const void *state, int seat)
+static void fake_you(struct game_text *w, const void *state, int seat)
 {
     const struct fake_state *s = state;
 
-    return json_pack("{s:i}", "secret", s->secret[seat]);
+    game_text_obj(w);
+    game_text_kint(w, "secret", s->secret[seat]);
+    game_text_end_obj(w);
 }
 
 static json_t *fake_legal(const void *state, int seat)
@@ -210,6 +218,5 @@ const struct game_ops fake_game = {
     .you = fake_you,
     .legal = fake_legal,
     .active = fake_active,
-    .result = fake_result,
     .check_invariants = NULL,
 };

@@ -11,7 +11,7 @@
  *   - a refused action (a non-active seat, a malformed or altered action)
  *     leaves the state byte-identical (game_apply);
  *   - every part of the view that changed() says is unchanged is equal:
- *     each section whose bit is clear builds the same value before and
+ *     each section whose bit is clear writes the same text before and
  *     after the action, and so does every seat's "you" when
  *     GAME_CHANGED_YOU is clear;
  *   - the game's own invariants hold;
@@ -174,34 +174,57 @@ static void check_refusals(const struct config *c, void *st, void *scratch, stru
     json_decref(alt);
 }
 
-/* The parts of one position's view: every section, then every seat's "you". */
+/* The parts of one position's view as the game wrote them: every section,
+ * then every seat's "you", each its canonical text. */
 struct parts {
-    json_t *section[GAME_MAX_SECTIONS];
-    json_t *you[GAME_MAX_SEATS];
+    char *section[GAME_MAX_SECTIONS];
+    char *you[GAME_MAX_SEATS];
 };
+
+/* What a game wrote for `what`, checked to be one value in the canonical
+ * form: it parses, and the canonical form of what it parses to is the very
+ * same bytes (keys in order, nothing escaped that need not be). */
+static char *part_text(const struct game_ops *g, struct game_text *w, const char *what)
+{
+    json_t *v;
+    char *canon;
+    size_t len;
+
+    ck_assert_msg(game_text_end(w) == 0, "%s: %s is not canonical text (%d)", g->id, what, w->err);
+    v = json_loadb(w->data, w->len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, NULL);
+    ck_assert_msg(v != NULL, "%s: %s is not JSON: %s", g->id, what, w->data);
+    canon = proto_canonical(v, &len);
+    ck_assert_msg(canon && len == w->len && memcmp(canon, w->data, len) == 0,
+                  "%s: %s is not in the canonical form: %s", g->id, what, w->data);
+    json_decref(v);
+    game_text_free(w);
+    return canon;
+}
 
 static void parts_build(const struct config *c, const void *st, struct parts *p)
 {
     const struct game_ops *g = c->game;
 
     for (size_t k = 0; k < g->nsections; k++) {
-        p->section[k] = g->sections[k].build(st);
-        ck_assert_msg(p->section[k] != NULL, "%s: section %s failed", g->id, g->sections[k].key);
+        struct game_text w = {0};
+        g->sections[k].write(&w, st);
+        p->section[k] = part_text(g, &w, g->sections[k].key);
     }
     for (int s = 0; s < c->nseats; s++) {
-        p->you[s] = g->you(st, s);
-        ck_assert_msg(p->you[s] != NULL, "%s: you(%d) failed", g->id, s);
+        struct game_text w = {0};
+        g->you(&w, st, s);
+        p->you[s] = part_text(g, &w, "you");
     }
 }
 
 static void parts_free(const struct config *c, struct parts *p)
 {
     for (size_t k = 0; k < c->game->nsections; k++) {
-        json_decref(p->section[k]);
+        free(p->section[k]);
         p->section[k] = NULL;
     }
     for (int s = 0; s < c->nseats; s++) {
-        json_decref(p->you[s]);
+        free(p->you[s]);
         p->you[s] = NULL;
     }
 }
@@ -218,7 +241,7 @@ static void check_changed(const struct config *c, struct parts *before, const vo
 
     parts_build(c, st_after, &after);
     for (size_t k = 0; k < g->nsections; k++) {
-        if (!(mask & (UINT64_C(1) << k)) && !json_equal(before->section[k], after.section[k])) {
+        if (!(mask & (UINT64_C(1) << k)) && strcmp(before->section[k], after.section[k]) != 0) {
             char *a = json_dumps(action, JSON_COMPACT);
             ck_abort_msg("%s step %d: section \"%s\" changed after %s, but its changed() bit "
                          "is clear",
@@ -226,7 +249,7 @@ static void check_changed(const struct config *c, struct parts *before, const vo
         }
     }
     for (int s = 0; s < c->nseats && !(mask & GAME_CHANGED_YOU); s++) {
-        if (!json_equal(before->you[s], after.you[s])) {
+        if (strcmp(before->you[s], after.you[s]) != 0) {
             char *a = json_dumps(action, JSON_COMPACT);
             ck_abort_msg("%s step %d: \"you\" of seat %d changed after %s, but "
                          "GAME_CHANGED_YOU is clear",
@@ -272,7 +295,7 @@ static void play_one(const struct config *c, uint64_t game_seed, bool deep)
 
     for (;;) {
         unsigned active = g->active(st);
-        json_t *result = g->result(st);
+        json_t *result = game_result(g, st);
         if (deep) {
             check_views(c, st, seed_hex, prev, steps);
         }

@@ -40,7 +40,7 @@ START_TEST(sections_are_sorted_and_complete)
                       g->nsections, GAME_MAX_SECTIONS);
         for (size_t k = 0; k < g->nsections; k++) {
             const struct game_section *s = &g->sections[k];
-            ck_assert_msg(s->key && s->build, "%s: section %zu lacks its key or build", g->id, k);
+            ck_assert_msg(s->key && s->write, "%s: section %zu lacks its key or writer", g->id, k);
             /* strcmp compares as unsigned char: the order of the key bytes. */
             ck_assert_msg(strcmp(s->key, "you") < 0,
                           "%s: section \"%s\" does not sort before "
@@ -73,7 +73,7 @@ START_TEST(ops_are_complete)
                       "%s: seats %d..%d", g->id, g->min_players, g->max_players);
         ck_assert_msg(g->state_size > 0, "%s: state_size 0", g->id);
         ck_assert_msg(g->options_schema && g->check_options && g->init && g->apply && g->changed &&
-                          g->you && g->legal && g->active && g->result,
+                          g->you && g->legal && g->active,
                       "%s: an op is missing", g->id);
     }
 }

@@ -444,7 +444,7 @@ START_TEST(bots_finish_and_record_replays)
                                     json_object_get(step, "action"), &ge),
                          GAME_OK);
     }
-    json_t *again = fake_game.result(st);
+    json_t *again = game_result(&fake_game, st);
     json_object_del(result, "seed");
     ck_assert(json_equal(again, result));
     json_decref(again);
