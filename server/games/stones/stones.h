@@ -5,9 +5,10 @@
  * static game data and the declarations shared by the stones_*.c files. The
  * state is copied with memcpy and compared with memcmp; it never holds a
  * pointer. The rule files (state, rules, legal, invariants) use no jansson;
- * only the codec (actions, options, test positions) and the view (sections,
- * "you", result) turn JSON into C and C into JSON, and stones_game.c binds
- * them to game.h. The server sees only `stones_game`. Section ids such as
+ * only the codec (actions, options, test positions) turns JSON into C and C
+ * into JSON, the view (sections, "you", the result section) writes canonical
+ * JSON text through struct game_text, and stones_game.c binds them to
+ * game.h. The server sees only `stones_game`. Section ids such as
  * R-stones-2.5 refer to docs/rules/stones.md.
  */
 #ifndef CONCLAVE_STONES_H
@@ -353,9 +354,7 @@ enum stones_section {
 
 extern const struct game_section stones__sections[STONES_NSECTIONS];
 uint64_t stones__changed(const void *before, const void *after);
-json_t *stones__you(const void *state, int seat);
-json_t *stones__result(const void *state);
-json_t *stones__cards_json(const int8_t *v, int n, int reverse);
+void stones__you(struct game_text *out, const void *state, int seat);
 
 /* ---- stones_game.c ---- */
 

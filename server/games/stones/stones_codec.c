@@ -963,6 +963,21 @@ static json_t *counts_json(const int8_t counts[STONES_NCOL])
     return json_string(buf);
 }
 
+/* The names of n magic cards, in order or (reverse) from the last. New
+ * reference, NULL on ENOMEM. */
+static json_t *cards_json(const int8_t *v, int n, int reverse)
+{
+    json_t *a = json_array();
+    for (int i = 0; a && i < n; i++) {
+        int c = reverse ? v[n - 1 - i] : v[i];
+        if (game_json_push(a, json_string(stones_card_name[c]))) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    return a;
+}
+
 static json_t *arts_json(const int8_t *v, int n)
 {
     json_t *a = json_array();
@@ -1045,9 +1060,8 @@ json_t *stones_state_dump(const struct stones_state *st)
             pl->taoist >= 0 ? stones_tile_name[pl->taoist] : NULL, "spirit", pl->spirit_r,
             pl->spirit_c, "held", counts_json(pl->held), "qi", pl->qi, "excess", pl->excess,
             "runes", runes, "crafted", arts_json(pl->crafted, pl->ncrafted), "row",
-            stones__cards_json(pl->row, pl->row_n, 0), "deck",
-            stones__cards_json(pl->deck, pl->deck_n, 1), "discard",
-            stones__cards_json(pl->discard, pl->discard_n, 0), "removed", pl->removed_n, "score",
+            cards_json(pl->row, pl->row_n, 0), "deck", cards_json(pl->deck, pl->deck_n, 1),
+            "discard", cards_json(pl->discard, pl->discard_n, 0), "removed", pl->removed_n, "score",
             total);
         rc |= game_json_set(
             po, "ncards", json_pack("[iiii]", pl->row_n, pl->deck_n, pl->discard_n, pl->removed_n));

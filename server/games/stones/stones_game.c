@@ -88,7 +88,6 @@ const struct game_ops stones_game = {
     .you = stones__you,
     .legal = ops_legal,
     .active = ops_active,
-    .result = stones__result,
     .check_invariants = stones__check_invariants,
     .tests = &stones_tests,
 };

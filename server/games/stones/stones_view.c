@@ -1,148 +1,153 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * stones_view.c - the JSON view and the result of a Sorcerer & Stones game:
- * the sections of the public view, the change mask that says which of them
- * an action may have changed, "you" and the result. Everything public by
- * R-stones-3.3 is shown identically to every seat and to spectators; the
- * hidden parts (magic deck order, artifact deck below its top, unused
- * objectives, removed runes, the generator) appear nowhere. The game has no
- * secret per-seat data, so "you" only names the seat and the colours it
- * controls. The sections of the standard game alone ("element",
- * "objectives", "qi_supply") are null in the other variants. This file
- * never changes the state.
+ * stones_view.c - the view of a Sorcerer & Stones game: the sections of the
+ * public view, the change mask that says which of them an action may have
+ * changed, and "you", each written as canonical JSON text through struct
+ * game_text (game.h); the "result" section is the result of a finished
+ * game. Every object's members are written in increasing byte order of
+ * their keys, as the writer requires. Everything public by R-stones-3.3 is
+ * shown identically to every seat and to spectators; the hidden parts
+ * (magic deck order, artifact deck below its top, unused objectives,
+ * removed runes, the generator) appear nowhere. The game has no secret
+ * per-seat data, so "you" only names the seat and the colours it controls.
+ * The sections of the standard game alone ("element", "objectives",
+ * "qi_supply") are null in the other variants. This file builds no jansson
+ * value and never changes the state.
  */
 #include "stones.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "json_util.h"
-
 static const char *const variant_name[] = {"standard", "novice", "cooperative"};
 static const char *const title_name[] = {"Apprentice Xian", "Novice Xian", "Expert Xian",
                                          "Master Xian"};
 
-static json_t *colour_str(int c)
+/* The colours in the byte order of their letters (B G N R Y), and in the
+ * byte order of their element names (Earth Fire Metal Water Wood): the
+ * order of the members of objects keyed by them. */
+static const int8_t letter_order[STONES_NCOL] = {STONES_B, STONES_G, STONES_N, STONES_R, STONES_Y};
+static const int8_t element_order[STONES_NCOL] = {STONES_N, STONES_R, STONES_Y, STONES_B, STONES_G};
+
+/* A colour's letter, or null for an empty place (-1). */
+static void write_colour(struct game_text *out, int c)
 {
-    return c < 0 ? json_null() : json_string(stones_colour_letter[c]);
+    game_text_str_or_null(out, c < 0 ? NULL : stones_colour_letter[c]);
 }
 
-static json_t *artifact_json(int art)
+static void write_artifact(struct game_text *out, int art)
 {
     const struct stones_artifact *A = &stones_artifacts[art];
-    json_t *cost = json_array();
-    json_t *sym = json_array();
-    int rc = 0;
-    for (int i = 0; cost && i < A->ncost; i++) {
-        rc |= game_json_push(cost, colour_str(A->cost[i]));
+    game_text_obj(out);
+    game_text_karr(out, "cost");
+    for (int i = 0; i < A->ncost; i++) {
+        write_colour(out, A->cost[i]);
     }
-    for (int i = 0; sym && i < A->nsym; i++) {
-        rc |= game_json_push(sym, json_string(stones_element_name[A->symbols[i]]));
+    game_text_end_arr(out);
+    game_text_kstr(out, "id", A->id);
+    game_text_kstr(out, "name", A->name);
+    game_text_kint(out, "points", A->points);
+    game_text_karr(out, "symbols");
+    for (int i = 0; i < A->nsym; i++) {
+        game_text_str(out, stones_element_name[A->symbols[i]]);
     }
-    if (rc || !cost || !sym) {
-        json_decref(cost);
-        json_decref(sym);
-        return NULL;
-    }
-    return json_pack("{s:s,s:s,s:o,s:i,s:o}", "id", A->id, "name", A->name, "cost", cost, "points",
-                     A->points, "symbols", sym);
+    game_text_end_arr(out);
+    game_text_end_obj(out);
 }
 
-static json_t *counts_obj(const int8_t counts[STONES_NCOL])
+/* Stone counts as an object keyed by colour letter. */
+static void write_counts(struct game_text *out, const int8_t counts[STONES_NCOL])
 {
-    json_t *o = json_object();
-    for (int c = 0; o && c < STONES_NCOL; c++) {
-        if (game_json_set(o, stones_colour_letter[c], json_integer(counts[c]))) {
-            json_decref(o);
-            return NULL;
-        }
+    game_text_obj(out);
+    for (int i = 0; i < STONES_NCOL; i++) {
+        int c = letter_order[i];
+        game_text_kint(out, stones_colour_letter[c], counts[c]);
     }
-    return o;
+    game_text_end_obj(out);
 }
 
-/* The names of n magic cards, in order or (reverse) from the last. New
- * reference, NULL on ENOMEM. Shared with the state dump of the codec. */
-json_t *stones__cards_json(const int8_t *v, int n, int reverse)
+/* The names of n magic cards, in order. */
+static void write_cards(struct game_text *out, const int8_t *v, int n)
 {
-    json_t *a = json_array();
-    for (int i = 0; a && i < n; i++) {
-        int c = reverse ? v[n - 1 - i] : v[i];
-        if (game_json_push(a, json_string(stones_card_name[c]))) {
-            json_decref(a);
-            return NULL;
-        }
+    game_text_arr(out);
+    for (int i = 0; i < n; i++) {
+        game_text_str(out, stones_card_name[v[i]]);
     }
-    return a;
+    game_text_end_arr(out);
 }
 
-static json_t *player_json(const struct stones_state *st, int p)
+/* The ids of n artifacts, in order. */
+static void write_artifact_ids(struct game_text *out, const int8_t *v, int n)
+{
+    game_text_arr(out);
+    for (int i = 0; i < n; i++) {
+        game_text_str(out, stones_artifacts[v[i]].id);
+    }
+    game_text_end_arr(out);
+}
+
+static void write_player(struct game_text *out, const struct stones_state *st, int p)
 {
     const struct stones_player *pl = &st->pl[p];
-    int rc = 0;
-    json_t *o = json_object();
-    if (!o) {
-        return NULL;
+    bool standard = st->variant == STONES_STANDARD;
+    bool coop = st->variant == STONES_COOP;
+
+    game_text_obj(out);
+    game_text_kstr(out, "colour", stones_colour_name[pl->colour]);
+    if (!coop) {
+        game_text_key(out, "crafted");
+        write_artifact_ids(out, pl->crafted, pl->ncrafted);
     }
-    rc |= game_json_set(o, "colour", json_string(stones_colour_name[pl->colour]));
-    rc |= game_json_set(o, "seat", json_integer(pl->seat));
-    rc |= game_json_set(o, "name", json_string(st->names[pl->seat]));
-    rc |= game_json_set(o, "taoist",
-                        pl->taoist >= 0 ? json_string(stones_tile_name[pl->taoist]) : json_null());
-    rc |= game_json_set(o, "row", stones__cards_json(pl->row, pl->row_n, 0));
-    rc |= game_json_set(o, "deck", json_integer(pl->deck_n));
-    if (st->variant == STONES_COOP) {
-        rc |= game_json_set(o, "removed", json_integer(pl->removed_n));
+    game_text_kint(out, "deck", pl->deck_n);
+    if (!coop) {
+        game_text_key(out, "discard");
+        write_cards(out, pl->discard, pl->discard_n);
+    }
+    if (standard) {
+        game_text_kint(out, "excess", pl->excess);
+    }
+    game_text_kstr(out, "name", st->names[pl->seat]);
+    if (standard) {
+        game_text_kint(out, "qi", pl->qi);
+    }
+    if (coop) {
+        game_text_kint(out, "removed", pl->removed_n);
     } else {
-        rc |= game_json_set(o, "discard", stones__cards_json(pl->discard, pl->discard_n, 0));
-        rc |= game_json_set(o, "reservoir", counts_obj(pl->held));
-        json_t *crafted = json_array();
-        for (int i = 0; crafted && i < pl->ncrafted; i++) {
-            rc |= game_json_push(crafted, json_string(stones_artifacts[pl->crafted[i]].id));
-        }
-        rc |= game_json_set(o, "crafted", crafted);
+        game_text_key(out, "reservoir");
+        write_counts(out, pl->held);
     }
-    if (st->variant == STONES_STANDARD) {
-        rc |= game_json_set(o, "spirit", json_pack("[ii]", pl->spirit_r, pl->spirit_c));
-        rc |= game_json_set(o, "qi", json_integer(pl->qi));
-        rc |= game_json_set(o, "excess", json_integer(pl->excess));
-        json_t *runes = json_array();
-        for (int t = 0; runes && t < STONES_NCOL; t++) {
+    game_text_key(out, "row");
+    write_cards(out, pl->row, pl->row_n);
+    if (standard) {
+        game_text_karr(out, "runes");
+        for (int t = 0; t < STONES_NCOL; t++) {
             if (pl->rune_owned[t]) {
-                rc |= game_json_push(
-                    runes, json_pack("{s:s,s:i,s:b}", "element", stones_element_name[t], "value",
-                                     pl->rune_val[t], "starting", t == pl->colour));
+                game_text_obj(out);
+                game_text_kstr(out, "element", stones_element_name[t]);
+                game_text_kbool(out, "starting", t == pl->colour);
+                game_text_kint(out, "value", pl->rune_val[t]);
+                game_text_end_obj(out);
             }
         }
-        rc |= game_json_set(o, "runes", runes);
+        game_text_end_arr(out);
         int parts[6];
-        rc |= game_json_set(o, "score", json_integer(stones__score(st, p, parts)));
+        game_text_kint(out, "score", stones__score(st, p, parts));
     }
-    if (rc) {
-        json_decref(o);
-        return NULL;
+    game_text_kint(out, "seat", pl->seat);
+    if (standard) {
+        game_text_karr(out, "spirit");
+        game_text_int(out, pl->spirit_r);
+        game_text_int(out, pl->spirit_c);
+        game_text_end_arr(out);
     }
-    return o;
+    game_text_key(out, "taoist");
+    game_text_str_or_null(out, pl->taoist >= 0 ? stones_tile_name[pl->taoist] : NULL);
+    game_text_end_obj(out);
 }
 
-static json_t *board_json(const struct stones_state *st)
+static void write_board(struct game_text *out, const struct stones_state *st)
 {
-    int rc = 0;
-    json_t *tiles = json_array();
-    for (int t = 0; tiles && t < STONES_NTILES; t++) {
-        json_t *stones = json_array();
-        json_t *taoists = json_array();
-        for (int s = 0; stones && s < STONES_NSLOTS; s++) {
-            rc |= game_json_push(stones, colour_str(st->slot[t][s]));
-        }
-        for (int p = 0; taoists && p < st->np; p++) {
-            if (st->pl[p].taoist == t) {
-                rc |= game_json_push(taoists, json_string(stones_colour_name[st->pl[p].colour]));
-            }
-        }
-        rc |= game_json_push(tiles, json_pack("{s:s,s:[ii],s:o,s:o}", "id", stones_tile_name[t],
-                                              "pos", st->tile_r[t], st->tile_c[t], "stones", stones,
-                                              "taoists", taoists));
-    }
+    game_text_obj(out);
     /* A text picture of the global grid: letters, '.' empty, ' ' off-board. */
     int8_t grid[10][10];
     stones__grid(st, grid);
@@ -152,8 +157,8 @@ static json_t *board_json(const struct stones_state *st)
         rows = 2 * st->tile_r[t] + 2 > rows ? 2 * st->tile_r[t] + 2 : rows;
         cols = 2 * st->tile_c[t] + 2 > cols ? 2 * st->tile_c[t] + 2 : cols;
     }
-    json_t *pic = json_array();
-    for (int r = 0; pic && r < rows && r < 10; r++) {
+    game_text_karr(out, "grid");
+    for (int r = 0; r < rows && r < 10; r++) {
         char line[11];
         for (int c = 0; c < cols && c < 10; c++) {
             int g = grid[r][c];
@@ -161,21 +166,40 @@ static json_t *board_json(const struct stones_state *st)
             line[c] = col == -2 ? ' ' : col < 0 ? '.' : stones_colour_letter[col][0];
         }
         line[cols < 10 ? cols : 10] = 0;
-        rc |= game_json_push(pic, json_string(line));
+        game_text_str(out, line);
     }
-    if (rc || !tiles || !pic) {
-        json_decref(tiles);
-        json_decref(pic);
-        return NULL;
+    game_text_end_arr(out);
+    game_text_karr(out, "tiles");
+    for (int t = 0; t < STONES_NTILES; t++) {
+        game_text_obj(out);
+        game_text_kstr(out, "id", stones_tile_name[t]);
+        game_text_karr(out, "pos");
+        game_text_int(out, st->tile_r[t]);
+        game_text_int(out, st->tile_c[t]);
+        game_text_end_arr(out);
+        game_text_karr(out, "stones");
+        for (int s = 0; s < STONES_NSLOTS; s++) {
+            write_colour(out, st->slot[t][s]);
+        }
+        game_text_end_arr(out);
+        game_text_karr(out, "taoists");
+        for (int p = 0; p < st->np; p++) {
+            if (st->pl[p].taoist == t) {
+                game_text_str(out, stones_colour_name[st->pl[p].colour]);
+            }
+        }
+        game_text_end_arr(out);
+        game_text_end_obj(out);
     }
-    return json_pack("{s:o,s:o}", "tiles", tiles, "grid", pic);
+    game_text_end_arr(out);
+    game_text_end_obj(out);
 }
 
-static json_t *element_json(const struct stones_state *st)
+static void write_element(struct game_text *out, const struct stones_state *st)
 {
-    int rc = 0;
-    json_t *map = json_array();
-    for (int r = 0; map && r < STONES_EMAP; r++) {
+    game_text_obj(out);
+    game_text_karr(out, "map");
+    for (int r = 0; r < STONES_EMAP; r++) {
         char line[STONES_EMAP + 1];
         for (int c = 0; c < STONES_EMAP; c++) {
             int v = stones_emap[r][c];
@@ -184,267 +208,259 @@ static json_t *element_json(const struct stones_state *st)
                                      : stones_colour_letter[v][0];
         }
         line[STONES_EMAP] = 0;
-        rc |= game_json_push(map, json_string(line));
+        game_text_str(out, line);
     }
-    json_t *stacks = json_object();
-    for (int t = 0; stacks && t < STONES_NCOL; t++) {
-        json_t *s = json_array();
-        for (int i = 0; s && i < st->stack_n[t]; i++) {
-            rc |= game_json_push(s, json_integer(st->stack[t][i]));
+    game_text_end_arr(out);
+    game_text_kobj(out, "stacks");
+    for (int i = 0; i < STONES_NCOL; i++) {
+        int t = element_order[i];
+        game_text_karr(out, stones_element_name[t]);
+        for (int k = 0; k < st->stack_n[t]; k++) {
+            game_text_int(out, st->stack[t][k]);
         }
-        rc |= game_json_set(stacks, stones_element_name[t], s);
+        game_text_end_arr(out);
     }
-    if (rc || !map || !stacks) {
-        json_decref(map);
-        json_decref(stacks);
-        return NULL;
-    }
-    return json_pack("{s:o,s:o}", "map", map, "stacks", stacks);
+    game_text_end_obj(out);
+    game_text_end_obj(out);
 }
 
-static json_t *artifacts_json(const struct stones_state *st)
-{
-    int rc = 0;
-    json_t *row = json_array();
-    for (int i = 0; row && i < st->art_row_n; i++) {
-        rc |= game_json_push(row, artifact_json(st->art_row[i]));
-    }
-    json_t *top =
-        st->art_top < STONES_NART ? artifact_json(st->art_deck[st->art_top]) : json_null();
-    int below = STONES_NART - st->art_top - 1;
-    json_t *o = json_pack("{s:o,s:o,s:i}", "row", row, "deck_top", top, "deck_below",
-                          below < 0 ? 0 : below);
-    if (o && st->variant == STONES_COOP) {
-        json_t *done = json_array();
-        for (int i = 0; done && i < st->coop_done_n; i++) {
-            rc |= game_json_push(done, json_string(stones_artifacts[st->coop_done[i]].id));
-        }
-        rc |= game_json_set(o, "completed", done);
-        rc |= game_json_set(o, "placed", json_integer(st->coop_filled));
-    }
-    if (rc && o) {
-        json_decref(o);
-        return NULL;
-    }
-    return o;
-}
-
-static json_t *pending_json(const struct stones_state *st)
+static void write_pending(struct game_text *out, const struct stones_state *st)
 {
     const struct stones_player *pl = &st->pl[st->cur];
+    char b[8];
+
+    game_text_obj(out);
     switch (st->phase) {
-    case STONES_PH_CHOOSE: {
-        json_t *slots = json_array();
-        for (int s = 0; slots && s < 4; s++) {
+    case STONES_PH_CHOOSE:
+        game_text_karr(out, "choices");
+        for (int s = 0; s < 4; s++) {
             if (st->group_mask[st->group_cur] & (1 << s)) {
-                char b[8];
                 snprintf(b, sizeof(b), "%s.%s", stones_tile_name[pl->taoist], stones_slot_name[s]);
-                if (game_json_push(slots, json_string(b))) {
-                    json_decref(slots);
-                    return NULL;
-                }
+                game_text_str(out, b);
             }
         }
-        return json_pack("{s:o}", "choices", slots);
-    }
+        game_text_end_arr(out);
+        break;
     case STONES_PH_OFFER: {
         int art = stones__leftmost_artifact(st);
-        return json_pack("{s:o,s:s?}", "stones", counts_obj(st->pending), "leftmost",
-                         art >= 0 ? stones_artifacts[art].id : NULL);
+        game_text_key(out, "leftmost");
+        game_text_str_or_null(out, art >= 0 ? stones_artifacts[art].id : NULL);
+        game_text_key(out, "stones");
+        write_counts(out, st->pending);
+        break;
     }
     case STONES_PH_MOVE: {
         static const char *const bn[] = {"step3", "step4", "o5"};
-        json_t *o = json_pack("{s:s,s:o,s:i,s:i,s:b}", "batch", bn[st->batch], "grants",
-                              counts_obj(st->grant), "free_steps", st->free_steps, "steps",
-                              st->batch_steps, "o6_used", st->o6_used);
-        if (o && st->step_pair >= 0 &&
-            game_json_set(o, "step_pair",
-                          json_pack("[ss]", stones_colour_letter[st->step_pair / STONES_NCOL],
-                                    stones_colour_letter[st->step_pair % STONES_NCOL]))) {
+        game_text_kstr(out, "batch", bn[st->batch]);
+        game_text_kint(out, "free_steps", st->free_steps);
+        game_text_key(out, "grants");
+        write_counts(out, st->grant);
+        game_text_kbool(out, "o6_used", st->o6_used);
+        if (st->step_pair >= 0) {
             /* "step_pair": the stones of an O7 paid step chosen step by step. */
-            json_decref(o);
-            return NULL;
+            game_text_karr(out, "step_pair");
+            game_text_str(out, stones_colour_letter[st->step_pair / STONES_NCOL]);
+            game_text_str(out, stones_colour_letter[st->step_pair % STONES_NCOL]);
+            game_text_end_arr(out);
         }
-        return o;
+        game_text_kint(out, "steps", st->batch_steps);
+        break;
     }
     case STONES_PH_PAY:
+        game_text_kstr(out, "artifact", stones_artifacts[st->pay_art].id);
+        game_text_key(out, "owed");
+        write_counts(out, st->owed);
         /* "pair_for": the colour of an O7 pair being paid step by step. */
-        return json_pack("{s:s,s:o,s:s?}", "artifact", stones_artifacts[st->pay_art].id, "owed",
-                         counts_obj(st->owed), "pair_for",
-                         st->pay_for >= 0 ? stones_colour_letter[st->pay_for] : NULL);
-    case STONES_PH_CAST: {
+        game_text_key(out, "pair_for");
+        game_text_str_or_null(out, st->pay_for >= 0 ? stones_colour_letter[st->pay_for] : NULL);
+        break;
+    case STONES_PH_CAST:
         /* R-stones-4.2: the cast being chosen, in the fields of its action. */
-        json_t *o = json_object();
-        if (!o || st->sel_card < 0) {
-            return o;
+        if (st->sel_card < 0) {
+            break;
         }
-        int rc = game_json_set(o, "card", json_string(stones_card_name[st->sel_card]));
-        if (st->sel_first >= 0 && st->sel_card <= STONES_QUAKE2) {
-            rc |= game_json_set(o, "move", json_string(stones_tile_name[st->sel_first]));
-        } else if (st->sel_first >= 0) {
-            char b[8];
+        if (st->sel_first >= 0 && st->sel_card > STONES_QUAKE2) {
             snprintf(b, sizeof(b), "%s.%s", stones_tile_name[st->sel_first / 4],
                      stones_slot_name[st->sel_first % 4]);
-            rc |= game_json_set(o, "a", json_string(b));
+            game_text_kstr(out, "a", b);
         }
-        if (rc) {
-            json_decref(o);
-            return NULL;
+        game_text_kstr(out, "card", stones_card_name[st->sel_card]);
+        if (st->sel_first >= 0 && st->sel_card <= STONES_QUAKE2) {
+            game_text_kstr(out, "move", stones_tile_name[st->sel_first]);
         }
-        return o;
-    }
+        break;
     default:
-        return json_object();
+        break;
     }
+    game_text_end_obj(out);
 }
 
 /*
  * The result of a finished game (R-stones-6.2, 7.1, 7.2): per-seat scores,
- * winners, the end reason and a breakdown. New reference; NULL while the
- * game runs or on allocation failure.
+ * winners, the end reason and a breakdown. Written only once the game is
+ * over.
  */
-json_t *stones__result(const void *state)
+static void write_result(struct game_text *out, const struct stones_state *st)
 {
-    const struct stones_state *st = state;
-    if (st->phase != STONES_PH_OVER) {
-        return NULL;
-    }
-    int score[STONES_MAX_PLAYERS] = {0};
-    int rc = 0;
-    json_t *res = json_object();
-    json_t *scores = json_array();
-    json_t *winners = json_array();
-    json_t *detail = json_array();
-    if (!res || !scores || !winners || !detail) {
-        json_decref(res);
-        json_decref(scores);
-        json_decref(winners);
-        json_decref(detail);
-        return NULL;
-    }
+    static const char *const scoring[] = {"points", "artifacts crafted",
+                                          "artifacts completed by the team"};
+
+    game_text_obj(out);
     if (st->variant == STONES_COOP) {
         int n = st->coop_done_n;
         int title = n >= 9 ? 3 : n - 6;
+        game_text_kint(out, "completed", n);
+        game_text_kstr(out, "reason", stones_end_name[st->end_reason]);
+        game_text_karr(out, "scores");
         for (int s = 0; s < st->nseats; s++) {
-            rc |= game_json_push(scores, json_integer(n));
-            if (title >= 0) {
-                rc |= game_json_push(winners, json_integer(s));
-            }
+            game_text_int(out, n);
         }
-        rc |=
-            game_json_set(res, "title", title >= 0 ? json_string(title_name[title]) : json_null());
-        rc |= game_json_set(res, "completed", json_integer(n));
+        game_text_end_arr(out);
+        game_text_kstr(out, "scoring", scoring[st->variant]);
+        game_text_key(out, "title");
+        game_text_str_or_null(out, title >= 0 ? title_name[title] : NULL);
+        game_text_karr(out, "winners");
+        for (int s = 0; title >= 0 && s < st->nseats; s++) {
+            game_text_int(out, s);
+        }
+        game_text_end_arr(out);
     } else {
+        int parts[STONES_MAX_PLAYERS][6];
+        int total[STONES_MAX_PLAYERS];
+        int score[STONES_MAX_PLAYERS];
         int best = -1;
         for (int p = 0; p < st->np; p++) {
-            int parts[6];
-            int total = stones__score(st, p, parts);
-            score[p] = st->variant == STONES_NOVICE ? parts[5] : total;
+            total[p] = stones__score(st, p, parts[p]);
+            score[p] = st->variant == STONES_NOVICE ? parts[p][5] : total[p];
             best = score[p] > best ? score[p] : best;
-            rc |= game_json_push(
-                detail, json_pack("{s:i,s:s,s:i,s:i,s:i,s:i,s:i,s:i,s:i}", "seat", st->pl[p].seat,
-                                  "colour", stones_colour_name[st->pl[p].colour], "runes", parts[0],
-                                  "artifacts", parts[1], "qi", parts[2], "symbol_bonus", parts[3],
-                                  "stone_bonus", parts[4], "crafted", parts[5], "total", total));
         }
+        game_text_karr(out, "breakdown");
         for (int p = 0; p < st->np; p++) {
-            rc |= game_json_push(scores, json_integer(score[p]));
+            game_text_obj(out);
+            game_text_kint(out, "artifacts", parts[p][1]);
+            game_text_kstr(out, "colour", stones_colour_name[st->pl[p].colour]);
+            game_text_kint(out, "crafted", parts[p][5]);
+            game_text_kint(out, "qi", parts[p][2]);
+            game_text_kint(out, "runes", parts[p][0]);
+            game_text_kint(out, "seat", st->pl[p].seat);
+            game_text_kint(out, "stone_bonus", parts[p][4]);
+            game_text_kint(out, "symbol_bonus", parts[p][3]);
+            game_text_kint(out, "total", total[p]);
+            game_text_end_obj(out);
+        }
+        game_text_end_arr(out);
+        game_text_kstr(out, "reason", stones_end_name[st->end_reason]);
+        game_text_karr(out, "scores");
+        for (int p = 0; p < st->np; p++) {
+            game_text_int(out, score[p]);
+        }
+        game_text_end_arr(out);
+        game_text_kstr(out, "scoring", scoring[st->variant]);
+        game_text_karr(out, "winners");
+        for (int p = 0; p < st->np; p++) {
             if (score[p] == best) {
-                rc |= game_json_push(winners, json_integer(st->pl[p].seat));
+                game_text_int(out, st->pl[p].seat);
             }
         }
+        game_text_end_arr(out);
     }
-    rc |= game_json_set(res, "scores", scores);
-    rc |= game_json_set(res, "winners", winners);
-    rc |= game_json_set(res, "reason", json_string(stones_end_name[st->end_reason]));
-    rc |= game_json_set(res, "scoring",
-                        json_string(st->variant == STONES_NOVICE ? "artifacts crafted"
-                                    : st->variant == STONES_COOP ? "artifacts completed by the team"
-                                                                 : "points"));
-    if (st->variant != STONES_COOP) {
-        rc |= game_json_set(res, "breakdown", detail);
-    } else {
-        json_decref(detail);
-    }
-    if (rc) {
-        json_decref(res);
-        return NULL;
-    }
-    return res;
+    game_text_end_obj(out);
 }
 
 /* ---- Sections ---- */
 
-static json_t *build_active(const void *state)
+static void write_active_section(struct game_text *out, const void *state)
 {
-    json_t *active = json_array();
     int cs = stones__current_seat(state);
-    if (active && cs >= 0 && game_json_push(active, json_integer(cs))) {
-        json_decref(active);
-        return NULL;
+    game_text_arr(out);
+    if (cs >= 0) {
+        game_text_int(out, cs);
     }
-    return active;
+    game_text_end_arr(out);
 }
 
-static json_t *build_artifacts(const void *state)
+static void write_artifacts_section(struct game_text *out, const void *state)
 {
-    return artifacts_json(state);
+    const struct stones_state *st = state;
+    int below = STONES_NART - st->art_top - 1;
+
+    game_text_obj(out);
+    if (st->variant == STONES_COOP) {
+        game_text_key(out, "completed");
+        write_artifact_ids(out, st->coop_done, st->coop_done_n);
+    }
+    game_text_kint(out, "deck_below", below < 0 ? 0 : below);
+    game_text_key(out, "deck_top");
+    if (st->art_top < STONES_NART) {
+        write_artifact(out, st->art_deck[st->art_top]);
+    } else {
+        game_text_null(out);
+    }
+    if (st->variant == STONES_COOP) {
+        game_text_kint(out, "placed", st->coop_filled);
+    }
+    game_text_karr(out, "row");
+    for (int i = 0; i < st->art_row_n; i++) {
+        write_artifact(out, st->art_row[i]);
+    }
+    game_text_end_arr(out);
+    game_text_end_obj(out);
 }
 
-static json_t *build_board(const void *state)
+static void write_board_section(struct game_text *out, const void *state)
 {
-    return board_json(state);
+    write_board(out, state);
 }
 
 /* The sections of the standard game alone are null in the other variants. */
-static json_t *build_element(const void *state)
+static void write_element_section(struct game_text *out, const void *state)
 {
     const struct stones_state *st = state;
-    return st->variant == STONES_STANDARD ? element_json(st) : json_null();
-}
-
-static json_t *build_game(const void *state)
-{
-    return json_string("stones");
-}
-
-static json_t *build_log(const void *state)
-{
-    const struct stones_state *st = state;
-    json_t *log = json_array();
-    for (int i = 0; log && i < st->log_n; i++) {
-        int k = (st->log_head - st->log_n + i + 2 * STONES_LOG_N) % STONES_LOG_N;
-        if (game_json_push(log, json_string(st->log[k]))) {
-            json_decref(log);
-            return NULL;
-        }
+    if (st->variant == STONES_STANDARD) {
+        write_element(out, st);
+    } else {
+        game_text_null(out);
     }
-    return log;
 }
 
-static json_t *build_objectives(const void *state)
+static void write_game_section(struct game_text *out, const void *state)
+{
+    (void)state;
+    game_text_str(out, "stones");
+}
+
+static void write_log_section(struct game_text *out, const void *state)
+{
+    const struct stones_state *st = state;
+    game_text_arr(out);
+    for (int i = 0; i < st->log_n; i++) {
+        int k = (st->log_head - st->log_n + i + 2 * STONES_LOG_N) % STONES_LOG_N;
+        game_text_str(out, st->log[k]);
+    }
+    game_text_end_arr(out);
+}
+
+static void write_objectives_section(struct game_text *out, const void *state)
 {
     const struct stones_state *st = state;
     if (st->variant != STONES_STANDARD) {
-        return json_null();
+        game_text_null(out);
+        return;
     }
-    json_t *obj = json_array();
-    for (int k = 1; obj && k <= 7; k++) {
+    game_text_arr(out);
+    for (int k = 1; k <= 7; k++) {
         if (st->objectives & (1 << (k - 1))) {
             char b[16];
             snprintf(b, sizeof(b), "O%d", k);
-            if (game_json_push(obj, json_string(b))) {
-                json_decref(obj);
-                return NULL;
-            }
+            game_text_str(out, b);
         }
     }
-    return obj;
+    game_text_end_arr(out);
 }
 
-static json_t *build_pending(const void *state)
+static void write_pending_section(struct game_text *out, const void *state)
 {
-    return pending_json(state);
+    write_pending(out, state);
 }
 
 /* The phase name, with the reward batches of a MOVE phase as "reward_move". */
@@ -456,112 +472,116 @@ static const char *phase_str(const struct stones_state *st)
     return stones_phase_name[st->phase];
 }
 
-static json_t *build_phase(const void *state)
+static void write_phase_section(struct game_text *out, const void *state)
 {
-    return json_string(phase_str(state));
+    game_text_str(out, phase_str(state));
 }
 
-static json_t *build_players(const void *state)
+static void write_players_section(struct game_text *out, const void *state)
 {
     const struct stones_state *st = state;
-    json_t *players = json_array();
-    for (int p = 0; players && p < st->np; p++) {
-        if (game_json_push(players, player_json(st, p))) {
-            json_decref(players);
-            return NULL;
+    game_text_arr(out);
+    for (int p = 0; p < st->np; p++) {
+        write_player(out, st, p);
+    }
+    game_text_end_arr(out);
+}
+
+static void write_qi_supply_section(struct game_text *out, const void *state)
+{
+    const struct stones_state *st = state;
+    if (st->variant == STONES_STANDARD) {
+        game_text_int(out, st->qi_supply);
+    } else {
+        game_text_null(out);
+    }
+}
+
+/* Null while the game runs; once it is over, the result. */
+static void write_result_section(struct game_text *out, const void *state)
+{
+    const struct stones_state *st = state;
+    if (st->phase == STONES_PH_OVER) {
+        write_result(out, st);
+    } else {
+        game_text_null(out);
+    }
+}
+
+/* The colours seat `s` controls, by name. */
+static void write_seat_colours(struct game_text *out, const struct stones_state *st, int s)
+{
+    game_text_arr(out);
+    for (int p = 0; p < st->np; p++) {
+        if (st->pl[p].seat == s) {
+            game_text_str(out, stones_colour_name[st->pl[p].colour]);
         }
     }
-    return players;
+    game_text_end_arr(out);
 }
 
-static json_t *build_qi_supply(const void *state)
+static void write_seats_section(struct game_text *out, const void *state)
 {
     const struct stones_state *st = state;
-    return st->variant == STONES_STANDARD ? json_integer(st->qi_supply) : json_null();
-}
-
-/* Over means a result: a failed one fails the view, never reads as null. */
-static json_t *build_result(const void *state)
-{
-    const struct stones_state *st = state;
-    return st->phase == STONES_PH_OVER ? stones__result(st) : json_null();
-}
-
-/* The colours seat `s` controls, by name. New reference, NULL on ENOMEM. */
-static json_t *seat_colours(const struct stones_state *st, int s)
-{
-    json_t *cols = json_array();
-    for (int p = 0; cols && p < st->np; p++) {
-        if (st->pl[p].seat == s &&
-            game_json_push(cols, json_string(stones_colour_name[st->pl[p].colour]))) {
-            json_decref(cols);
-            return NULL;
-        }
+    game_text_arr(out);
+    for (int s = 0; s < st->nseats; s++) {
+        game_text_obj(out);
+        game_text_key(out, "colours");
+        write_seat_colours(out, st, s);
+        game_text_kstr(out, "name", st->names[s]);
+        game_text_kint(out, "seat", s);
+        game_text_end_obj(out);
     }
-    return cols;
+    game_text_end_arr(out);
 }
 
-static json_t *build_seats(const void *state)
+static void write_supply_section(struct game_text *out, const void *state)
 {
     const struct stones_state *st = state;
-    json_t *seats = json_array();
-    for (int s = 0; seats && s < st->nseats; s++) {
-        json_t *cols = seat_colours(st, s);
-        if (!cols || game_json_push(seats, json_pack("{s:i,s:s,s:o}", "seat", s, "name",
-                                                     st->names[s], "colours", cols))) {
-            json_decref(seats);
-            return NULL;
-        }
+    game_text_arr(out);
+    for (int i = 0; i < st->supply_n; i++) {
+        write_colour(out, st->supply[i]);
     }
-    return seats;
+    game_text_end_arr(out);
 }
 
-static json_t *build_supply(const void *state)
+static void write_turn_section(struct game_text *out, const void *state)
 {
     const struct stones_state *st = state;
-    json_t *supply = json_array();
-    for (int i = 0; supply && i < st->supply_n; i++) {
-        if (game_json_push(supply, colour_str(st->supply[i]))) {
-            json_decref(supply);
-            return NULL;
-        }
-    }
-    return supply;
+    game_text_obj(out);
+    game_text_kint(out, "casts", st->casts);
+    game_text_kstr(out, "colour", stones_colour_name[st->pl[st->cur].colour]);
+    game_text_kbool(out, "final_round", st->final_round);
+    game_text_kint(out, "number", st->turn_no);
+    game_text_kint(out, "seat", st->pl[st->cur].seat);
+    game_text_kstr(out, "start", stones_colour_name[st->pl[st->start].colour]);
+    game_text_end_obj(out);
 }
 
-static json_t *build_turn(const void *state)
+static void write_variant_section(struct game_text *out, const void *state)
 {
     const struct stones_state *st = state;
-    return json_pack("{s:s,s:i,s:s,s:i,s:i,s:b}", "colour",
-                     stones_colour_name[st->pl[st->cur].colour], "seat", st->pl[st->cur].seat,
-                     "start", stones_colour_name[st->pl[st->start].colour], "number", st->turn_no,
-                     "casts", st->casts, "final_round", st->final_round);
-}
-
-static json_t *build_variant(const void *state)
-{
-    const struct stones_state *st = state;
-    return json_string(variant_name[st->variant]);
+    game_text_str(out, variant_name[st->variant]);
 }
 
 /* The public view (R-stones-3.3), the same for every seat and spectator. */
 const struct game_section stones__sections[STONES_NSECTIONS] = {
-    [STONES_S_ACTIVE] = {"active", build_active},
-    [STONES_S_ARTIFACTS] = {"artifacts", build_artifacts},
-    [STONES_S_BOARD] = {"board", build_board},
-    [STONES_S_ELEMENT] = {"element", build_element},
-    [STONES_S_GAME] = {"game", build_game},
-    [STONES_S_LOG] = {"log", build_log},
-    [STONES_S_OBJECTIVES] = {"objectives", build_objectives},
-    [STONES_S_PENDING] = {"pending", build_pending},
-    [STONES_S_PHASE] = {"phase", build_phase},
-    [STONES_S_PLAYERS] = {"players", build_players},
-    [STONES_S_QI_SUPPLY] = {"qi_supply", build_qi_supply},
-    [STONES_S_RESULT] = {"result", build_result},
-    [STONES_S_SEATS] = {"seats", build_seats},
-    [STONES_S_SUPPLY] = {"supply", build_supply},
-    [STONES_S_TURN] = {"turn", build_turn},
-    [STONES_S_VARIANT] = {"variant", build_variant},
+    [STONES_S_ACTIVE] = {"active", write_active_section},
+    [STONES_S_ARTIFACTS] = {"artifacts", write_artifacts_section},
+    [STONES_S_BOARD] = {"board", write_board_section},
+    [STONES_S_ELEMENT] = {"element", write_element_section},
+    [STONES_S_GAME] = {"game", write_game_section},
+    [STONES_S_LOG] = {"log", write_log_section},
+    [STONES_S_OBJECTIVES] = {"objectives", write_objectives_section},
+    [STONES_S_PENDING] = {"pending", write_pending_section},
+    [STONES_S_PHASE] = {"phase", write_phase_section},
+    [STONES_S_PLAYERS] = {"players", write_players_section},
+    [STONES_S_QI_SUPPLY] = {"qi_supply", write_qi_supply_section},
+    [STONES_S_RESULT] = {"result", write_result_section},
+    [STONES_S_SEATS] = {"seats", write_seats_section},
+    [STONES_S_SUPPLY] = {"supply", write_supply_section},
+    [STONES_S_TURN] = {"turn", write_turn_section},
+    [STONES_S_VARIANT] = {"variant", write_variant_section},
 };
 
 /* ---- Change mask ---- */
@@ -716,11 +736,13 @@ uint64_t stones__changed(const void *before, const void *after)
 
 /*
  * The value of "you" for `seat` (0 <= seat < nseats): the seat and the
- * colours it controls. The game has no secret per-seat data. New
- * reference, NULL on allocation failure.
+ * colours it controls. The game has no secret per-seat data.
  */
-json_t *stones__you(const void *state, int seat)
+void stones__you(struct game_text *out, const void *state, int seat)
 {
-    json_t *cols = seat_colours(state, seat);
-    return cols ? json_pack("{s:i,s:o}", "seat", seat, "colours", cols) : NULL;
+    game_text_obj(out);
+    game_text_key(out, "colours");
+    write_seat_colours(out, state, seat);
+    game_text_kint(out, "seat", seat);
+    game_text_end_obj(out);
 }

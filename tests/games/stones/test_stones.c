@@ -435,7 +435,7 @@ static void run_step(void *st, const json_t *step, const char *id, int k)
     }
     json_t *res_expect = json_object_get(step, "result");
     if (res_expect) {
-        json_t *res = g->result(st);
+        json_t *res = game_result(g, st);
         path[0] = 0;
         ck_assert_msg(res != NULL, "%s: the game is not over", tag);
         ck_assert_msg(match(res_expect, res, path, sizeof(path), why, sizeof(why)), "%s: result %s",
@@ -630,7 +630,7 @@ START_TEST(test_coop_one_colour_ends)
     ck_assert_int_eq(st->phase, STONES_PH_OVER);
     ck_assert_int_le(turns_seen, 11);
     ck_assert_int_eq(st->end_reason, STONES_END_CARDS);
-    json_t *res = stones_game.result(st);
+    json_t *res = game_result(&stones_game, st);
     ck_assert_ptr_nonnull(res);
     ck_assert_int_eq(json_array_size(json_object_get(res, "scores")), 1);
     json_decref(res);
@@ -715,7 +715,7 @@ START_TEST(test_sections_sorted)
     const struct game_ops *g = &stones_game;
     ck_assert_uint_le(g->nsections, GAME_MAX_SECTIONS);
     for (size_t k = 0; k < g->nsections; k++) {
-        ck_assert_ptr_nonnull(g->sections[k].build);
+        ck_assert_ptr_nonnull(g->sections[k].write);
         ck_assert_msg(strcmp(g->sections[k].key, "you") < 0, "%s", g->sections[k].key);
         if (k > 0) {
             ck_assert_msg(strcmp(g->sections[k - 1].key, g->sections[k].key) < 0, "%s, %s",
@@ -725,7 +725,7 @@ START_TEST(test_sections_sorted)
     struct stones_state *st = fresh("{}", 3, 2);
     json_t *v = game_view(g, st, 1);
     json_t *pub = game_view_public(g, st);
-    json_t *you = g->you(st, 1);
+    json_t *you = game_section_json(g, st, -1, 1);
     ck_assert_uint_eq(json_object_size(v), g->nsections + 1);
     ck_assert(json_equal(json_object_get(v, "you"), you));
     json_object_del(v, "you");
@@ -758,11 +758,11 @@ static void build_all(const void *st, int nseats, struct built *b)
 {
     const struct game_ops *g = &stones_game;
     for (size_t k = 0; k < g->nsections; k++) {
-        b->section[k] = g->sections[k].build(st);
+        b->section[k] = game_section_json(g, st, (int)k, -1);
         ck_assert_ptr_nonnull(b->section[k]);
     }
     for (int s = 0; s < nseats; s++) {
-        b->you[s] = g->you(st, s);
+        b->you[s] = game_section_json(g, st, -1, s);
         ck_assert_ptr_nonnull(b->you[s]);
     }
 }
