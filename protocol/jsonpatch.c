@@ -141,11 +141,16 @@ static int key_byte(struct span k, size_t *i)
     }
     c = (unsigned char)k.p[(*i)++];
     switch (c) {
-    case 'b': return '\b';
-    case 'f': return '\f';
-    case 'n': return '\n';
-    case 'r': return '\r';
-    case 't': return '\t';
+    case 'b':
+        return '\b';
+    case 'f':
+        return '\f';
+    case 'n':
+        return '\n';
+    case 'r':
+        return '\r';
+    case 't':
+        return '\t';
     case 'u': {
         /* The canonical form writes \u00XX for control characters only. */
         int v = 0;
@@ -155,7 +160,8 @@ static int key_byte(struct span k, size_t *i)
         }
         return v & 0xff;
     }
-    default: return c;
+    default:
+        return c;
     }
 }
 

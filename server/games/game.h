@@ -83,7 +83,10 @@ struct game_setup {
  * writer checks once, at the end, with game_text_end().
  *
  * Zero-initialised means empty. game_text_reset() empties it and keeps the
- * buffer, which is how the server writes every view without allocating. */
+ * buffer, which is how the server writes every view without allocating.
+ * The buffer grows through jansson's allocator (json_get_alloc_funcs), so
+ * that the tests that make that allocator fail reach it too; a buffer
+ * taken out of a writer is freed with game_text_free_data(). */
 struct game_text {
     char *data; /* NUL-terminated once anything is written */
     size_t len;
@@ -102,6 +105,7 @@ struct game_text {
 
 void game_text_reset(struct game_text *t);
 void game_text_free(struct game_text *t);
+void game_text_free_data(char *data);
 
 /* 0 when one whole value was written; else t->err, or -EINVAL when a
  * container is still open or nothing was written. */
@@ -193,7 +197,9 @@ struct game_ops {
      * ENOMEM. */
     json_t *(*legal)(const void *state, int seat);
 
-    /* Bitmask of the seats that may act now (bit n = seat n); 0 when over. */
+    /* Bitmask of the seats that may act now (bit n = seat n); 0 exactly
+     * when the game is over, that is when the "result" section is not
+     * null (the fuzz and property suites hold every game to it). */
     unsigned (*active)(const void *state);
 
     /* Test builds: 0 when every invariant of the spec holds, else -1 with a

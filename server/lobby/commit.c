@@ -75,14 +75,15 @@ static bool room_over_bound(struct room *room)
     return over;
 }
 
-/* Once the game is over: the result event and the end record. */
-static void room_end(struct room *room, json_t *result, uint64_t now)
+/* Once the game is over: the end record and the result event, written
+ * around the published "result" (the seed revealed in it). */
+static void room_end(struct room *room, uint64_t now)
 {
-    char hex[GAME_SEED_BYTES * 2 + 1];
-    json_t *ev;
+    struct proto_text t = {0};
+    const char *result;
+    size_t len;
+    char *line;
 
-    proto_hex(room->seed, sizeof(room->seed), hex);
-    json_object_set_new(result, "seed", json_string(hex));
     room->status = ROOM_ENDED;
     room->ended_at = now ? now : 1;
     /* The end is also implied by the actions, which replay knows; a lost
@@ -90,13 +91,21 @@ static void room_end(struct room *room, json_t *result, uint64_t now)
     if (lobby__journal(room, json_pack("{s:s}", "t", "end")) != 0) {
         log_warn("room %s: the end record was not journaled", room->code);
     }
-    ev = proto_event_new("ended");
-    if (ev) {
-        json_object_set_new(ev, "room", json_string(room->code));
-        json_object_set(ev, "result", result);
-        lobby__broadcast(room, ev);
-        json_decref(ev);
+    result = lobby__views_result(room, &len);
+    if (result) {
+        proto_text_str(&t, "{\"ev\":\"ended\",\"result\":");
+        proto_text_add(&t, result, len);
+        proto_text_str(&t, ",\"room\":\"");
+        proto_text_str(&t, room->code);
+        proto_text_str(&t, "\"}\n");
+        line = proto_text_take(&t, PROTO_OUT_LINE_MAX, &len);
+        if (line) {
+            lobby__broadcast_line(room, line, len);
+            free(line);
+        }
     }
+    /* Without it (out of memory) the members have the result in their
+     * views, and were closed to resume to it. */
     lobby__room_announce(room);
 }
 
@@ -175,10 +184,8 @@ int lobby__commit(struct lobby *lobby, struct room *room, int seat, const json_t
     room->rev++;
     lobby__reply_rev(room, peer, id, room->rev);
     lobby__views_publish(room, room->game->changed(before, room->state));
-    json_t *result = room->game->active(room->state) ? NULL : game_result(room->game, room->state);
-    if (result) {
-        room_end(room, result, now);
-        json_decref(result);
+    if (room->game->active(room->state) == 0) {
+        room_end(room, now);
     }
     lobby__schedule_bots(lobby, room, now);
     return PROTO_OK;

@@ -209,6 +209,11 @@ int lobby__views_build(struct room *room);
  * its connection is closed so that it resumes. */
 void lobby__views_publish(struct room *room, uint64_t changed);
 
+/* The canonical text of the public "result" of the current state, the
+ * seed in it (*ret_len set), built when the cache is not; NULL while the
+ * game runs or when it cannot be built. Borrowed until the next publish. */
+const char *lobby__views_result(struct room *room, size_t *ret_len);
+
 /* Sends a full `state` event to one member (its seat's view, or the public
  * view to a spectator). Closes the peer when the view cannot be built. */
 void lobby__views_send_state(struct room *room, struct lobby_peer *peer);

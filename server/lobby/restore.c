@@ -87,11 +87,8 @@ static int restore_record(struct room *room, const json_t *rec, char *err)
         room->state = room->scratch;
         room->scratch = before;
         room->rev++;
-        json_t *result =
-            room->game->active(room->state) ? NULL : game_result(room->game, room->state);
-        if (result) {
+        if (room->game->active(room->state) == 0) {
             room->status = ROOM_ENDED;
-            json_decref(result);
         }
         return 0;
     }

@@ -39,7 +39,7 @@ void lobby__views_reset(struct room *room)
     struct room_view *v = &room->view;
 
     for (size_t i = 0; i < v->nparts; i++) {
-        free(v->parts[i].text);
+        game_text_free_data(v->parts[i].text);
     }
     free(v->parts);
     free(v->hash);
@@ -97,7 +97,10 @@ static int result_add_seed(const struct room *room, struct game_text *w)
 {
     char hex[GAME_SEED_BYTES * 2 + 1];
     json_t *result = json_loadb(w->data, w->len, 0, NULL);
+    json_malloc_t alloc;
+    json_free_t release;
     char *text = NULL;
+    char *buf;
     size_t len;
 
     proto_hex(room->seed, sizeof(room->seed), hex);
@@ -108,11 +111,18 @@ static int result_add_seed(const struct room *room, struct game_text *w)
     if (!text) {
         return -ENOMEM;
     }
-    free(w->data);
-    w->data = text;
-    w->len = len;
-    w->cap = len + 1;
-    return 0;
+    /* Into a buffer of the writer's allocator, as the writer's text. */
+    json_get_alloc_funcs(&alloc, &release);
+    buf = alloc(len + 1);
+    if (buf) {
+        memcpy(buf, text, len + 1);
+        game_text_free_data(w->data);
+        w->data = buf;
+        w->len = len;
+        w->cap = len + 1;
+    }
+    free(text);
+    return buf ? 0 : -ENOMEM;
 }
 
 /* Writes the current value of one part into the lobby's scratch writer.
@@ -239,6 +249,23 @@ int lobby__views_build(struct room *room)
     return 0;
 }
 
+const char *lobby__views_result(struct room *room, size_t *ret_len)
+{
+    struct room_view *v = &room->view;
+
+    if (lobby__views_build(room) != 0) {
+        return NULL;
+    }
+    for (size_t i = 0; i < v->nparts; i++) {
+        const struct view_part *p = &v->parts[i];
+        if (strcmp(p->key, "result") == 0 && p->text[0] == '{') {
+            *ret_len = p->len;
+            return p->text;
+        }
+    }
+    return NULL;
+}
+
 /* ---- State events ---- */
 
 /* {"ev":"<ev>","room":"<code>","rev":<rev> */
@@ -293,7 +320,8 @@ void lobby__views_send_state(struct room *room, struct lobby_peer *peer)
     if (peer->seat >= 0 && !peer->spectator) {
         s = &room->seats[peer->seat];
     }
-    if (lobby__views_build(room) != 0 || (s && s->you_len == 0 && you_build(room, peer->seat) != 0)) {
+    if (lobby__views_build(room) != 0 ||
+        (s && s->you_len == 0 && you_build(room, peer->seat) != 0)) {
         /* Out of memory: the peer reconnects and asks again. */
         peer->close(peer);
         return;
@@ -502,7 +530,7 @@ void lobby__views_publish(struct room *room, uint64_t changed)
 
 void lobby__seat_forget(struct seat *s)
 {
-    free(s->you_text);
+    game_text_free_data(s->you_text);
     s->you_text = NULL;
     s->you_len = 0;
     s->you_cap = 0;

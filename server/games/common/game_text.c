@@ -25,6 +25,8 @@ static void fail(struct game_text *t, int err)
 /* Room for n more bytes and the NUL; false (and t->err set) when none. */
 static bool reserve(struct game_text *t, size_t n)
 {
+    json_malloc_t alloc;
+    json_free_t release;
     size_t need;
     size_t cap;
     char *data;
@@ -45,11 +47,18 @@ static bool reserve(struct game_text *t, size_t n)
     while (cap < need) {
         cap *= 2;
     }
-    data = realloc(t->data, cap);
+    /* Through jansson's allocator, which the allocation-failure tests make
+     * fail. */
+    json_get_alloc_funcs(&alloc, &release);
+    data = alloc(cap);
     if (!data) {
         fail(t, -ENOMEM);
         return false;
     }
+    if (t->len > 0) {
+        memcpy(data, t->data, t->len);
+    }
+    release(t->data);
     t->data = data;
     t->cap = cap;
     return true;
@@ -115,8 +124,19 @@ void game_text_reset(struct game_text *t)
 
 void game_text_free(struct game_text *t)
 {
-    free(t->data);
+    game_text_free_data(t->data);
     memset(t, 0, sizeof(*t));
+}
+
+void game_text_free_data(char *data)
+{
+    json_malloc_t alloc;
+    json_free_t release;
+
+    if (data) {
+        json_get_alloc_funcs(&alloc, &release);
+        release(data);
+    }
 }
 
 int game_text_end(const struct game_text *t)

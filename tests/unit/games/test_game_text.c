@@ -57,8 +57,13 @@ END_TEST
 START_TEST(strings_and_integers_are_written_as_the_canonical_form_writes_them)
 {
     static const char *const strings[] = {
-        "", "plain", "quote \" and \\ backslash", "tab\there\nnew line\x01\x1f",
-        "caf\xc3\xa9 \xe5\xad\x90 \xf0\x9f\x82\xa1", "slash / stays", "\x7f del",
+        "",
+        "plain",
+        "quote \" and \\ backslash",
+        "tab\there\nnew line\x01\x1f",
+        "caf\xc3\xa9 \xe5\xad\x90 \xf0\x9f\x82\xa1",
+        "slash / stays",
+        "\x7f del",
     };
     static const long long ints[] = {0, 1, -1, 42, 1000000007, LLONG_MAX, LLONG_MIN};
     struct game_text t = {0};
