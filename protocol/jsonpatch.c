@@ -21,10 +21,21 @@
 
 /* ---- Reading canonical text ---- */
 
-/* A value (or a key, quotes included) inside a canonical document. */
+/* A document being diffed and its index: for every byte that opens a
+ * string, an object or an array, the offset just past the value it opens.
+ * One pass builds it, and then skipping a value costs one lookup, however
+ * deep the walk goes: walking into a changed container does not read its
+ * bytes again at every level. */
+struct text {
+    const char *base;
+    uint32_t *end; /* set at the offsets of '"', '{' and '[' only */
+};
+
+/* A value (or a key, quotes included) inside a document. */
 struct span {
     const char *p;
     size_t n;
+    const struct text *t;
 };
 
 static bool span_eq(struct span a, struct span b)
@@ -32,60 +43,116 @@ static bool span_eq(struct span a, struct span b)
     return a.n == b.n && memcmp(a.p, b.p, a.n) == 0;
 }
 
+/* Byte classes for the index: 1 opens a string, 2 a container, 3 closes
+ * one; inside a string, 1 ends it and 4 escapes the next byte. */
+static const unsigned char cls[256] = {
+    ['"'] = 1, ['{'] = 2, ['['] = 2, ['}'] = 3, [']'] = 3,
+};
+static const unsigned char in_string[256] = {
+    ['"'] = 1,
+    ['\\'] = 4,
+};
+
 /* The end of the string starting at s (a '"'); NULL when it has none. */
-static const char *skip_string(const char *s, const char *end)
+static const char *scan_string(const char *s, const char *end)
 {
-    for (s++; s < end; s++) {
-        if (*s == '\\') {
+    for (s++;;) {
+        while (s < end && !in_string[(unsigned char)*s]) {
             s++;
-        } else if (*s == '"') {
+        }
+        if (s >= end) {
+            return NULL;
+        }
+        if (*s == '"') {
             return s + 1;
         }
+        s += 2;
     }
-    return NULL;
 }
 
-/* The end of the value starting at s; NULL when it is cut short. */
-static const char *skip_value(const char *s, const char *end)
-{
-    int depth = 0;
+/* How deep the index follows containers; views nest far less. */
+#define INDEX_DEPTH 256
 
+/* Indexes the n bytes at s, which must hold exactly one value. 0,
+ * -ENOMEM, or -EINVAL for text that does not: an unterminated string,
+ * brackets that do not match, or more than one value. */
+static int text_index(struct text *t, const char *s, size_t n, uint32_t *end)
+{
+    uint32_t open[INDEX_DEPTH];
+    int depth = 0;
+    size_t i = 0;
+
+    if (n == 0 || n >= UINT32_MAX) {
+        return -EINVAL;
+    }
+    t->base = s;
+    t->end = end;
+    while (i < n) {
+        char c;
+        while (i < n && !cls[(unsigned char)s[i]]) {
+            i++;
+        }
+        if (i == n) {
+            break;
+        }
+        c = s[i];
+        if (c == '"') {
+            const char *e = scan_string(s + i, s + n);
+            if (!e) {
+                return -EINVAL;
+            }
+            end[i] = (uint32_t)(e - s);
+            i = (size_t)(e - s);
+        } else if (c == '{' || c == '[') {
+            if (depth == INDEX_DEPTH) {
+                return -EINVAL;
+            }
+            open[depth++] = (uint32_t)i++;
+        } else if (c == '}' || c == ']') {
+            if (depth == 0 || s[open[depth - 1]] != (c == '}' ? '{' : '[')) {
+                return -EINVAL;
+            }
+            end[open[--depth]] = (uint32_t)++i;
+        }
+    }
+    if (depth != 0) {
+        return -EINVAL;
+    }
+    if (s[0] == '"' || s[0] == '{' || s[0] == '[') {
+        return end[0] == n ? 0 : -EINVAL;
+    }
+    /* A scalar: nothing of a string or a container in it. */
+    for (i = 0; i < n; i++) {
+        if (s[i] == '"' || s[i] == ',' || s[i] == '{' || s[i] == '[' || s[i] == '}' ||
+            s[i] == ']') {
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
+
+/* The end of the value starting at s (no further than `end`); NULL when
+ * it is cut short. */
+static const char *skip_value(const struct text *t, const char *s, const char *end)
+{
     if (s >= end) {
         return NULL;
     }
-    if (*s == '"') {
-        return skip_string(s, end);
+    if (*s == '"' || *s == '{' || *s == '[') {
+        const char *e = t->base + t->end[s - t->base];
+        return e <= end ? e : NULL;
     }
-    if (*s != '{' && *s != '[') {
-        while (s < end && *s != ',' && *s != ']' && *s != '}') {
-            s++;
-        }
-        return s;
-    }
-    while (s < end) {
-        if (*s == '"') {
-            s = skip_string(s, end);
-            if (!s) {
-                return NULL;
-            }
-            continue;
-        }
-        if (*s == '{' || *s == '[') {
-            depth++;
-        } else if (*s == '}' || *s == ']') {
-            if (--depth == 0) {
-                return s + 1;
-            }
-        }
+    while (s < end && *s != ',' && *s != ']' && *s != '}') {
         s++;
     }
-    return NULL;
+    return s;
 }
 
 /* Walks the members of an object or the items of an array. */
 struct walk {
     const char *p;
     const char *end; /* the closing bracket */
+    const struct text *t;
     bool first;
 };
 
@@ -93,6 +160,7 @@ static void walk_init(struct walk *w, struct span v)
 {
     w->p = v.p + 1;
     w->end = v.p + v.n - 1;
+    w->t = v.t;
     w->first = true;
 }
 
@@ -110,19 +178,21 @@ static int walk_next(struct walk *w, struct span *key, struct span *value)
     }
     w->first = false;
     if (key) {
-        if (*w->p != '"' || !(e = skip_string(w->p, w->end)) || e >= w->end || *e != ':') {
+        if (*w->p != '"' || !(e = skip_value(w->t, w->p, w->end)) || e >= w->end || *e != ':') {
             return -EINVAL;
         }
         key->p = w->p;
         key->n = (size_t)(e - w->p);
+        key->t = w->t;
         w->p = e + 1;
     }
-    e = skip_value(w->p, w->end);
+    e = skip_value(w->t, w->p, w->end);
     if (!e || e == w->p) {
         return -EINVAL;
     }
     value->p = w->p;
     value->n = (size_t)(e - w->p);
+    value->t = w->t;
     w->p = e;
     return 1;
 }
@@ -171,6 +241,13 @@ static int key_cmp(struct span a, struct span b)
 {
     size_t i = 1;
     size_t j = 1;
+
+    if (!memchr(a.p + 1, '\\', a.n - 2) && !memchr(b.p + 1, '\\', b.n - 2)) {
+        /* No escapes: the bytes between the quotes are the key's. */
+        size_t n = a.n < b.n ? a.n : b.n;
+        int cmp = memcmp(a.p + 1, b.p + 1, n - 2);
+        return cmp ? cmp : (a.n > b.n) - (a.n < b.n);
+    }
 
     for (;;) {
         int ca = key_byte(a, &i);
@@ -420,29 +497,34 @@ static int diff_value(struct differ *d, struct span a, struct span b)
     return 0;
 }
 
-/* True when `s` (n bytes) is exactly one value. */
-static bool one_value(const char *s, size_t n)
-{
-    return n > 0 && skip_value(s, s + n) == s + n;
-}
-
 int proto_patch_diff_text(struct proto_text *out, const char *key, const char *a, size_t alen,
                           const char *b, size_t blen)
 {
     struct differ d = {out, {0}, NULL, 0, 0};
-    struct span sa = {a, alen};
-    struct span sb = {b, blen};
+    struct text ta, tb;
+    struct span sa = {a, alen, &ta};
+    struct span sb = {b, blen, &tb};
     size_t mark = out->len;
+    uint32_t *ends;
     int r = 0;
 
-    if ((a && !one_value(a, alen)) || (b && !one_value(b, blen))) {
+    if ((a && alen > UINT32_MAX / 2) || (b && blen > UINT32_MAX / 2)) {
         return -EINVAL;
+    }
+    ends = malloc(((a ? alen : 0) + (b ? blen : 0) + 1) * sizeof(*ends));
+    if (!ends) {
+        return -ENOMEM;
+    }
+    if ((a && (r = text_index(&ta, a, alen, ends)) != 0) ||
+        (b && (r = text_index(&tb, b, blen, ends + (a ? alen : 0))) != 0)) {
+        free(ends);
+        return r;
     }
     if (key) {
         struct proto_text k = {0};
         proto_text_string(&k, key, strlen(key));
         if (k.err == 0) {
-            path_key(&d, (struct span){k.data, k.len});
+            path_key(&d, (struct span){k.data, k.len, NULL});
         }
         d.path.err = d.path.err ? d.path.err : k.err;
         proto_text_free(&k);
@@ -468,6 +550,7 @@ int proto_patch_diff_text(struct proto_text *out, const char *key, const char *a
     }
     proto_text_free(&d.path);
     free(d.items);
+    free(ends);
     return r;
 }
 

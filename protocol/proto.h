@@ -203,7 +203,8 @@ void proto_text_free(struct proto_text *t);
  * changes are replace. Each op is a canonical JSON object; ops are
  * separated by commas, and a comma goes before the first one when `out` is
  * not empty. Returns 0, -ENOMEM, or -EINVAL when `a` or `b` is not one
- * value in the canonical form (and then `out` is left as it was). */
+ * value as the canonical form writes it (and then `out` is left as it
+ * was): strings terminated, brackets matched, one value. */
 int proto_patch_diff_text(struct proto_text *out, const char *key, const char *a, size_t alen,
                           const char *b, size_t blen);
 

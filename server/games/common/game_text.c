@@ -197,29 +197,27 @@ void game_text_end_arr(struct game_text *t)
     close_container(t, '[');
 }
 
-static bool plain_key(const char *key, size_t n)
-{
-    if (n == 0) {
-        return false;
-    }
-    for (size_t i = 0; i < n; i++) {
-        char c = key[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '_')) {
-            return false;
-        }
-    }
-    return true;
-}
+/* The bytes a key may hold: letters, digits and '_'. */
+static const bool plain[256] = {
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+    ['8'] = 1, ['9'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
+    ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1,
+    ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1,
+    ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['_'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1,
+    ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1,
+    ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1,
+    ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1,
+};
 
 void game_text_key(struct game_text *t, const char *key)
 {
     size_t n = strlen(key);
+    char *o;
 
     if (t->err != 0) {
         return;
     }
-    if (t->depth == 0 || t->open[t->depth - 1].kind != '{' || t->after_key || !plain_key(key, n)) {
+    if (t->depth == 0 || t->open[t->depth - 1].kind != '{' || t->after_key || n == 0) {
         fail(t, -EINVAL);
         return;
     }
@@ -233,13 +231,29 @@ void game_text_key(struct game_text *t, const char *key)
             fail(t, -EINVAL);
             return;
         }
-        put(t, ",", 1);
     }
-    put(t, "\"", 1);
-    t->open[t->depth - 1].key_off = (uint32_t)t->len;
+    if (!reserve(t, n + 4)) {
+        return;
+    }
+    o = t->data + t->len;
+    if (t->open[t->depth - 1].count > 0) {
+        *o++ = ',';
+    }
+    *o++ = '"';
+    t->open[t->depth - 1].key_off = (uint32_t)(o - t->data);
     t->open[t->depth - 1].key_len = (uint32_t)n;
-    put(t, key, n);
-    put(t, "\":", 2);
+    for (size_t i = 0; i < n; i++) {
+        if (!plain[(unsigned char)key[i]]) {
+            t->data[t->len] = '\0';
+            fail(t, -EINVAL);
+            return;
+        }
+        *o++ = key[i];
+    }
+    *o++ = '"';
+    *o++ = ':';
+    *o = '\0';
+    t->len = (size_t)(o - t->data);
     t->open[t->depth - 1].count++;
     t->after_key = true;
 }
