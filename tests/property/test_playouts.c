@@ -14,6 +14,8 @@
  *     each section whose bit is clear writes the same text before and
  *     after the action, and so does every seat's "you" when
  *     GAME_CHANGED_YOU is clear;
+ *   - every section and every "you" the game writes is one value in the
+ *     canonical form: it parses and serialises back to the same bytes;
  *   - the game's own invariants hold;
  *   - every seat's view minus "you" equals the spectator view, which has
  *     no "you"; views hold integers only and never the seed;
@@ -52,26 +54,34 @@ struct config {
     int nseats;
 };
 
-/* Canonical bytes of the view of `seat`; malloc'ed. */
+/* Canonical bytes of the view of `seat` as the game writes them (each of
+ * its parts is checked to be canonical by parts_build); malloc'ed. The
+ * view parsed, when `ret_view` asks for it. */
 static char *view_bytes(const struct game_ops *g, const void *st, int seat, json_t **ret_view)
 {
-    json_t *v = game_view(g, st, seat);
-    size_t len;
+    struct game_text t = {0};
     char *s;
 
-    ck_assert_msg(v != NULL, "%s: game_view(%d) failed", g->id, seat);
-    s = proto_canonical(v, &len);
-    ck_assert_msg(s != NULL, "%s: view of seat %d is not canonical (a real number?)", g->id, seat);
+    ck_assert_msg(game_view_text(g, st, seat, &t) == 0, "%s: the view of %d is not one value",
+                  g->id, seat);
+    s = strdup(t.data);
+    ck_assert_ptr_nonnull(s);
     if (ret_view) {
-        *ret_view = v;
-    } else {
-        json_decref(v);
+        *ret_view = json_loadb(t.data, t.len, 0, NULL);
+        ck_assert_msg(*ret_view != NULL, "%s: the view of %d is not JSON", g->id, seat);
     }
+    game_text_free(&t);
     return s;
 }
 
-static void check_views(const struct config *c, const void *st, const char *seed_hex, json_t **prev,
-                        int step)
+/* The previous position's view of every recipient, parsed and as text. */
+struct prev_views {
+    json_t *view[GAME_MAX_SEATS + 1];
+    char *text[GAME_MAX_SEATS + 1];
+};
+
+static void check_views(const struct config *c, const void *st, const char *seed_hex,
+                        struct prev_views *prev, int step)
 {
     const struct game_ops *g = c->game;
     json_t *spec;
@@ -95,18 +105,29 @@ static void check_views(const struct config *c, const void *st, const char *seed
                           g->id, step, s);
             json_decref(pub);
         }
-        /* The diff from the previous view rebuilds this one. */
-        json_t **p = &prev[s + 1];
+        /* The diff from the previous view's text rebuilds this one. */
+        json_t **p = &prev->view[s + 1];
+        char **pt = &prev->text[s + 1];
         if (*p) {
-            json_t *patch = proto_patch_diff(*p, v);
+            struct proto_text ops = {0};
+            struct proto_text arr = {0};
+            ck_assert_int_eq(proto_patch_diff_text(&ops, NULL, *pt, strlen(*pt), vs, strlen(vs)),
+                             0);
+            proto_text_add(&arr, "[", 1);
+            proto_text_add(&arr, ops.data ? ops.data : "", ops.len);
+            proto_text_add(&arr, "]", 1);
+            json_t *patch = json_loadb(arr.data, arr.len, 0, NULL);
             ck_assert_ptr_nonnull(patch);
             ck_assert_int_eq(proto_patch_apply(p, patch), 0);
             ck_assert_msg(json_equal(*p, v), "%s: patch does not rebuild the view", g->id);
             json_decref(patch);
+            proto_text_free(&ops);
+            proto_text_free(&arr);
         }
         json_decref(*p);
+        free(*pt);
         *p = v;
-        free(vs);
+        *pt = vs;
     }
     json_decref(spec);
     free(spec_s);
@@ -181,16 +202,25 @@ struct parts {
     char *you[GAME_MAX_SEATS];
 };
 
-/* What a game wrote for `what`, checked to be one value in the canonical
- * form: it parses, and the canonical form of what it parses to is the very
- * same bytes (keys in order, nothing escaped that need not be). */
-static char *part_text(const struct game_ops *g, struct game_text *w, const char *what)
+/* What a game wrote for `what`, taken as a string and checked to be one
+ * value in the canonical form: it parses, and the canonical form of what
+ * it parses to is the very same bytes (keys in order, nothing escaped that
+ * need not be). Text equal to what the previous position wrote (`prev`)
+ * was checked then. */
+static char *part_text(const struct game_ops *g, struct game_text *w, const char *what,
+                       const char *prev)
 {
     json_t *v;
     char *canon;
     size_t len;
 
     ck_assert_msg(game_text_end(w) == 0, "%s: %s is not canonical text (%d)", g->id, what, w->err);
+    if (prev && strcmp(prev, w->data) == 0) {
+        canon = strdup(prev);
+        ck_assert_ptr_nonnull(canon);
+        game_text_free(w);
+        return canon;
+    }
     v = json_loadb(w->data, w->len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, NULL);
     ck_assert_msg(v != NULL, "%s: %s is not JSON: %s", g->id, what, w->data);
     canon = proto_canonical(v, &len);
@@ -201,19 +231,22 @@ static char *part_text(const struct game_ops *g, struct game_text *w, const char
     return canon;
 }
 
-static void parts_build(const struct config *c, const void *st, struct parts *p)
+/* The parts of the position `st`; `prev` (may be NULL) those of the
+ * position before it. */
+static void parts_build(const struct config *c, const void *st, struct parts *p,
+                        const struct parts *prev)
 {
     const struct game_ops *g = c->game;
 
     for (size_t k = 0; k < g->nsections; k++) {
         struct game_text w = {0};
         g->sections[k].write(&w, st);
-        p->section[k] = part_text(g, &w, g->sections[k].key);
+        p->section[k] = part_text(g, &w, g->sections[k].key, prev ? prev->section[k] : NULL);
     }
     for (int s = 0; s < c->nseats; s++) {
         struct game_text w = {0};
         g->you(&w, st, s);
-        p->you[s] = part_text(g, &w, "you");
+        p->you[s] = part_text(g, &w, "you", prev ? prev->you[s] : NULL);
     }
 }
 
@@ -239,7 +272,7 @@ static void check_changed(const struct config *c, struct parts *before, const vo
     uint64_t mask = g->changed(st_before, st_after);
     struct parts after;
 
-    parts_build(c, st_after, &after);
+    parts_build(c, st_after, &after, before);
     for (size_t k = 0; k < g->nsections; k++) {
         if (!(mask & (UINT64_C(1) << k)) && strcmp(before->section[k], after.section[k]) != 0) {
             char *a = json_dumps(action, JSON_COMPACT);
@@ -271,7 +304,7 @@ static void play_one(const struct config *c, uint64_t game_seed, bool deep)
     void *scratch = calloc(1, g->state_size);
     json_t *actions = json_array();
     json_t *views = json_array(); /* canonical views per step, for replay */
-    json_t *prev[GAME_MAX_SEATS + 1] = {0};
+    struct prev_views prev = {0};
     char seed_hex[65];
     int steps = 0;
 
@@ -291,13 +324,13 @@ static void play_one(const struct config *c, uint64_t game_seed, bool deep)
     ck_assert_msg(game_start(g, st, c->options, &setup, &err) == GAME_OK, "%s init: %s", g->id,
                   err.message);
     struct parts parts = {0};
-    parts_build(c, st, &parts);
+    parts_build(c, st, &parts, NULL);
 
     for (;;) {
         unsigned active = g->active(st);
         json_t *result = game_result(g, st);
         if (deep) {
-            check_views(c, st, seed_hex, prev, steps);
+            check_views(c, st, seed_hex, &prev, steps);
         }
         {
             char *vb = view_bytes(g, st, steps % (c->nseats + 1) - 1, NULL);
@@ -365,7 +398,8 @@ static void play_one(const struct config *c, uint64_t game_seed, bool deep)
     ck_assert_msg(memcmp(again, st, g->state_size) == 0, "%s: replay ends in another state", g->id);
     free(again);
     for (int s = 0; s <= GAME_MAX_SEATS; s++) {
-        json_decref(prev[s]);
+        json_decref(prev.view[s]);
+        free(prev.text[s]);
     }
     json_decref(actions);
     json_decref(views);
