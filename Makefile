@@ -6,7 +6,7 @@ TEST_BUILD ?= build-test
 LISTEN     ?= 127.0.0.1:7717
 DATA_DIR   ?= conclave-data
 DEPS       := meson ninja-build pkg-config libuv1-dev libjansson-dev libsodium-dev check \
-              binutils clang-format
+              libedit-dev binutils clang-format
 
 .PHONY: install all deps build run test bench fuzz clean
 

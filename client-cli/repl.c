@@ -6,6 +6,13 @@
  * turns typed commands into requests, prints refusals as the server words
  * them. It keeps the seat's view by applying diffs and asks for a sync when
  * a hash disagrees. Scripted: lines pass through unchanged both ways.
+ *
+ * The screen scrolls. On a terminal, the line being typed is edited with
+ * libedit (history, arrows, ^R) and stays at the bottom: what arrives from
+ * the server is printed above it and the prompt and the half-typed line
+ * are drawn again after. The board is drawn once per batch of diffs that
+ * changed it, then the last chat lines below it, so a redraw never pushes
+ * the conversation out of sight.
  */
 #include "client.h"
 
@@ -17,12 +24,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <editline/readline.h>
 #include <sodium.h>
 
 #include "game.h"
 #include "render.h"
 
 #define PENDING_MAX 64
+#define CHAT_KEEP 5 /* chat lines shown again under each drawn board */
+#define PROMPT "> "
 
 struct repl {
     struct cli_conn *conn;
@@ -41,11 +51,20 @@ struct repl {
     const char *name; /* ours, for the hello of a reconnect */
     char token[64];   /* the seat's resume token ("" for a spectator) */
     bool spectator;
-    bool lost;             /* a send failed: the connection is gone */
-    bool your_turn;        /* our seat was active in the last view drawn */
-    bool bell;             /* ring the terminal bell when it becomes our turn */
-    uint64_t sent_ms;      /* when we last sent the server anything */
-    uint64_t keepalive_ms; /* ping after sending nothing for this long */
+    bool lost;                 /* a send failed: the connection is gone */
+    bool your_turn;            /* our seat was active in the last view drawn */
+    bool bell;                 /* ring the terminal bell when it becomes our turn */
+    uint64_t sent_ms;          /* when we last sent the server anything */
+    uint64_t keepalive_ms;     /* ping after sending nothing for this long */
+    bool dirty;                /* the view changed since the board was drawn */
+    char chat[CHAT_KEEP][640]; /* the last chat lines, oldest first */
+    int nchat;
+    bool edit;         /* a terminal: libedit edits the typed line */
+    bool prompt_shown; /* the prompt and the typed line are on screen */
+    bool fresh;        /* a line was just finished: the editor starts anew */
+    char *typed;       /* lines libedit finished, waiting for their turn */
+    size_t ntyped;
+    bool typed_eof;
 };
 
 /* The server closes a connection it has heard nothing from for its idle
@@ -164,6 +183,36 @@ static void draw_view(struct repl *r)
     }
     json_decref(view);
     fflush(stdout);
+}
+
+/* Keeps a chat line to show again under the next boards. */
+static void chat_keep(struct repl *r, const char *line)
+{
+    if (r->nchat == CHAT_KEEP) {
+        memmove(r->chat[0], r->chat[1], sizeof(r->chat[0]) * (CHAT_KEEP - 1));
+        r->nchat--;
+    }
+    snprintf(r->chat[r->nchat++], sizeof(r->chat[0]), "%s", line);
+}
+
+static void turn_cue(struct repl *r);
+
+/* Draws the board when the view changed since it was last drawn, with
+ * the last chat lines under it and the turn cue. */
+static void draw_if_changed(struct repl *r)
+{
+    if (!r->dirty) {
+        return;
+    }
+    r->dirty = false;
+    draw_view(r);
+    if (r->nchat > 0) {
+        printf("-- chat --\n");
+        for (int i = 0; i < r->nchat; i++) {
+            printf("%s\n", r->chat[i]);
+        }
+    }
+    turn_cue(r);
 }
 
 /* A clear cue (and the bell, unless turned off) when it becomes our turn. */
@@ -325,12 +374,16 @@ static void on_message(struct repl *r, json_t *msg)
         cli_clean(r->v.room_ev);
         draw_room(r);
     } else if (strcmp(ev, "state") == 0 || strcmp(ev, "diff") == 0) {
-        draw_view(r);
-        turn_cue(r);
+        /* Drawn once the batch of events that arrived together is in. */
+        r->dirty = true;
     } else if (strcmp(ev, "chat") == 0) {
-        printf("[%s] %s\n", json_string_value(json_object_get(msg, "name")),
-               json_string_value(json_object_get(msg, "text")));
+        char chat[640];
+        snprintf(chat, sizeof(chat), "[%s] %s", json_string_value(json_object_get(msg, "name")),
+                 json_string_value(json_object_get(msg, "text")));
+        printf("%s\n", chat);
+        chat_keep(r, chat);
     } else if (strcmp(ev, "ended") == 0) {
+        draw_if_changed(r);
         draw_end(r, json_object_get(msg, "result"));
     } else if (strcmp(ev, "replaced") == 0) {
         printf("this seat was taken over by another connection\n");
@@ -548,6 +601,73 @@ static void command(struct repl *r, char *line)
     fflush(stdout);
 }
 
+/* ---- The screen ---- */
+
+/* The interactive session libedit's line callback reports to (it takes no
+ * argument); there is one per process. */
+static struct repl *edit_repl;
+
+/* libedit finished a line (NULL: end of input): it is kept for the loop,
+ * which runs typed lines one at a time. */
+static void on_typed(char *line)
+{
+    struct repl *r = edit_repl;
+    size_t n;
+    char *more;
+
+    r->prompt_shown = false; /* libedit went to a new line */
+    r->fresh = true;
+    if (!line) {
+        r->typed_eof = true;
+        return;
+    }
+    if (line[0]) {
+        add_history(line);
+    }
+    n = strlen(line);
+    more = realloc(r->typed, r->ntyped + n + 1);
+    if (more) {
+        r->typed = more;
+        memcpy(r->typed + r->ntyped, line, n);
+        r->typed[r->ntyped + n] = '\n';
+        r->ntyped += n + 1;
+    }
+    free(line);
+}
+
+/* Before printing: the prompt line is cleared, to be drawn again below
+ * what is printed. */
+static void screen_out(struct repl *r)
+{
+    if (r->edit && r->prompt_shown) {
+        fputs("\r\033[K", stdout);
+        r->prompt_shown = false;
+    }
+}
+
+/* Before waiting: the board if it changed, then the prompt and what was
+ * being typed. */
+static void screen_settle(struct repl *r)
+{
+    if (r->dirty) {
+        screen_out(r);
+        draw_if_changed(r);
+    }
+    fflush(stdout);
+    if (r->edit && r->fresh && !r->typed_eof) {
+        /* Installed again, the editor forgets the finished line and draws
+         * an empty prompt (drawn again as it is, it would show the old
+         * line). */
+        rl_callback_handler_remove();
+        rl_callback_handler_install(PROMPT, on_typed);
+        r->fresh = false;
+        r->prompt_shown = true;
+    } else if (r->edit && !r->prompt_shown) {
+        rl_forced_update_display();
+        r->prompt_shown = true;
+    }
+}
+
 /* The connection dropped: connects again with growing pauses and takes
  * the seat back (or watches again), asking for what was missed. 0 once
  * back, -1 after giving up. */
@@ -629,6 +749,13 @@ int cli_repl(struct cli_conn *c, const json_t *first, const json_t *early, const
     /* The bell: on a terminal, unless CONCLAVE_BELL=0. */
     r.bell = isatty(STDOUT_FILENO) &&
              !(getenv("CONCLAVE_BELL") && strcmp(getenv("CONCLAVE_BELL"), "0") == 0);
+    /* Line editing on a terminal; piped commands are read as they come. */
+    r.edit = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+    if (r.edit) {
+        edit_repl = &r;
+        rl_callback_handler_install(PROMPT, on_typed);
+        r.prompt_shown = true;
+    }
     r.v.seat = (int)json_integer_value(json_object_get(first, "seat"));
     const char *room = json_string_value(json_object_get(first, "room"));
     const char *game = json_string_value(json_object_get(first, "game"));
@@ -660,12 +787,14 @@ int cli_repl(struct cli_conn *c, const json_t *first, const json_t *early, const
 
         /* Drain what the framer already holds before waiting. */
         while ((rc = cli_conn_read(c, 0, &msg)) == 1) {
+            screen_out(&r);
             on_message(&r, msg);
             json_decref(msg);
             msg = NULL;
         }
         fflush(stdout);
         if (rc < 0 || r.lost) {
+            screen_out(&r);
             printf("the server closed the connection\n");
             r.lost = false;
             if ((r.token[0] || r.spectator) && reconnect(&r) == 0) {
@@ -679,9 +808,16 @@ int cli_repl(struct cli_conn *c, const json_t *first, const json_t *early, const
         }
         /* One typed line at a time, each once the answers to the last one
          * are in: piped commands then run in order, as typed ones do. */
+        if (r.ntyped > 0 && have + r.ntyped < sizeof(line) - 1) {
+            memcpy(line + have, r.typed, r.ntyped);
+            have += r.ntyped;
+            r.ntyped = 0;
+        }
+        stdin_eof |= r.typed_eof && r.ntyped == 0;
         char *nl = memchr(line, '\n', have);
         if (nl && !busy(&r)) {
             *nl = '\0';
+            screen_out(&r);
             command(&r, line);
             have -= (size_t)(nl + 1 - line);
             memmove(line, nl + 1, have);
@@ -690,8 +826,10 @@ int cli_repl(struct cli_conn *c, const json_t *first, const json_t *early, const
         if (stdin_eof && have == 0 && !busy(&r)) {
             break;
         }
-        struct pollfd pfd[2] = {{.fd = (stdin_eof || nl) ? -1 : STDIN_FILENO, .events = POLLIN},
-                                {.fd = c->fd, .events = POLLIN}};
+        /* While a line waits its turn, libedit still edits the next one. */
+        struct pollfd pfd[2] = {
+            {.fd = (stdin_eof || (nl && !r.edit)) ? -1 : STDIN_FILENO, .events = POLLIN},
+            {.fd = c->fd, .events = POLLIN}};
         uint64_t now = now_ms();
         if (now - r.sent_ms >= r.keepalive_ms) {
             /* Nothing sent for a while: keep the connection alive, even
@@ -699,6 +837,7 @@ int cli_repl(struct cli_conn *c, const json_t *first, const json_t *early, const
             send_req(&r, "ping", NULL);
             continue;
         }
+        screen_settle(&r);
         int pr = poll(pfd, 2, (int)(r.sent_ms + r.keepalive_ms - now));
         if (pr < 0) {
             if (errno == EINTR) {
@@ -706,7 +845,9 @@ int cli_repl(struct cli_conn *c, const json_t *first, const json_t *early, const
             }
             break;
         }
-        if (pfd[0].revents) {
+        if (pfd[0].revents && r.edit) {
+            rl_callback_read_char();
+        } else if (pfd[0].revents) {
             ssize_t n = read(STDIN_FILENO, line + have, sizeof(line) - 1 - have);
             if (n <= 0) {
                 stdin_eof = true;
@@ -722,6 +863,13 @@ int cli_repl(struct cli_conn *c, const json_t *first, const json_t *early, const
             }
         }
     }
+    if (r.edit) {
+        screen_out(&r);
+        rl_callback_handler_remove();
+        edit_repl = NULL;
+    }
+    fflush(stdout);
+    free(r.typed);
     json_decref(r.legal);
     cli_view_fini(&r.v);
     return r.status;

@@ -233,7 +233,7 @@ class Cli(ServerTest):
     def test_typos_get_a_suggestion_and_stale_numbers_are_not_sent(self):
         p = Player(["--server", self.srv.addr, "--name", "Ann", "create", "sorcerers",
                     "--seats", "2", "--bots"], self.env)
-        p.wait_for(r"rev 1 ----")
+        p.wait_for(r"rev \d+ ----")
         p.type("lgeal")
         p.wait_for(r'unknown command "lgeal"; did you mean `legal`\?')
         p.type("xyzzy")
@@ -244,8 +244,10 @@ class Cli(ServerTest):
             m = p.wait_for(r"(#1 |nothing to do now)[^\n]*\n(?![\s\S]*(#1 |nothing to do now))")
             if m.group(1).startswith("#1"):
                 break
+        drawn = max(int(r) for r in re.findall(r"rev (\d+) ----", p.text()))
         p.type("#1")
-        p.wait_for(r"rev 2 ----")
+        wait_until(lambda: max(int(r) for r in re.findall(r"rev (\d+) ----", p.text())) > drawn,
+                   lambda: "no board after our move:\n" + p.text()[-2000:])
         p.type("#1")
         p.wait_for(r"that list is out of date; here is the new one")
         p.type("quit")
@@ -388,12 +390,84 @@ class Cli(ServerTest):
         self.assertIn(b">>> Your turn", screen, "no turn cue on the terminal")
         cue = screen[screen.index(b">>> Your turn"):]
         self.assertIn(b"\a", cue.split(b"\n")[0], "no bell with the cue")
-        self.assertIn(b"\x1b[", screen, "no colours on a terminal")
+        self.assertIsNotNone(re.search(rb"\x1b\[[0-9;]*m", screen), "no colours on a terminal")
         quiet = dict(env, CONCLAVE_BELL="0", NO_COLOR="1")
         screen = self.on_a_terminal(quiet, b">>> Your turn")
         self.assertIn(b">>> Your turn", screen, "no turn cue on the terminal")
         self.assertNotIn(b"\a", screen)
-        self.assertNotIn(b"\x1b[", screen)
+        # Colours (SGR sequences) are gone; the line editor still moves the
+        # cursor and clears the prompt line.
+        self.assertIsNone(re.search(rb"\x1b\[[0-9;]*m", screen), "colours despite NO_COLOR")
+
+    def test_the_typed_line_survives_what_arrives_and_the_chat_stays_in_sight(self):
+        """On a terminal: a half-typed line is drawn again under a chat line
+        that arrives meanwhile; the up arrow brings back the last line; chat
+        does not redraw the board; a board drawn after a move shows the last
+        chat lines under it."""
+        import pty
+        import select
+        env = dict(self.env, CONCLAVE_BELL="0")
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execve(CONCLAVE, [CONCLAVE, "--server", self.srv.addr, "--name", "Ann", "create",
+                                 "sorcerers", "--seats", "2"], env)
+        screen = [b""]
+
+        def pump():
+            ready, _, _ = select.select([fd], [], [], 0.2)
+            if ready:
+                try:
+                    screen[0] += os.read(fd, 65536)
+                except OSError:
+                    pass
+            return screen[0]
+
+        def until(needle, after=0):
+            wait_until(lambda: needle in pump()[after:],
+                       lambda: "no %r; the screen ends:\n%r" % (needle, screen[0][-1500:]))
+            return screen[0].index(needle, after)
+
+        bob = None
+        try:
+            until(b"Share the code")
+            code = re.search(rb"In room (\w{6})", screen[0]).group(1).decode()
+            bob = Player(["--server", self.srv.addr, "--name", "Bob", "join", code],
+                         dict(self.env, XDG_STATE_HOME=self.state + "/bob"))
+            until(b"Bob ")
+            os.write(fd, b"start\r")
+            until(b"rev 1 ----")
+            os.write(fd, b"say hel")
+            until(b"say hel")
+            boards = screen[0].count(b"---- sorcerers")
+            bob.type("say hi there")
+            at = until(b"[Bob] hi there")
+            until(b"> say hel", at)
+            os.write(fd, b"lo\r")
+            bob.wait_for(r"\[Ann\] hello")
+            os.write(fd, b"\x1b[A\r")
+            wait_until(lambda: bob.text().count("[Ann] hello") >= 2,
+                       lambda: "the up arrow did not bring `say hello` back:\n" + bob.text())
+            self.assertEqual(screen[0].count(b"---- sorcerers"), boards, "chat redrew the board")
+            # One move, by whichever seat may act.
+            bob.type("legal")
+            bob.type("#1")
+            listed = len(screen[0])
+            os.write(fd, b"legal\r")
+            wait_until(lambda: b"#1 " in pump()[listed:] or
+                       b"nothing to do now" in screen[0][listed:],
+                       lambda: "no answer to `legal`:\n%r" % screen[0][-1500:])
+            if b"#1 " in screen[0][listed:]:
+                os.write(fd, b"#1\r")
+            at = until(b"rev 2 ----")
+            chat = until(b"-- chat --", at)
+            until(b"[Bob] hi there", chat)
+            self.assertNotIn(b"---- sorcerers", screen[0][at + 1:chat], "two boards for one move")
+            os.write(fd, b"quit\r")
+        finally:
+            os.close(fd)
+            os.waitpid(pid, 0)
+            if bob:
+                bob.finish()
 
     def test_usage_errors_say_what_was_wrong(self):
         cases = [(["join", "abc"], '"abc" is not a room code: a code has six characters'),
