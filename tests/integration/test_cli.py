@@ -15,20 +15,44 @@ from harness import CONCLAVE, LIVENESS, ServerTest, main, wait_until
 
 
 class Player:
-    """A `conclave` process whose stdout is collected by a thread."""
+    """A `conclave` process whose output is collected by a thread. With
+    `tty`, it runs on a pseudo-terminal, as for a person: lines are typed
+    and end with Enter, and the screen is read back (carriage returns and
+    the line editor's clearing of the prompt line left out)."""
 
-    def __init__(self, args, env):
+    def __init__(self, args, env, tty=False):
+        self.out = []
+        self.lock = threading.Lock()
+        self.tty = None
+        if tty:
+            import pty
+            self.tty, worker = pty.openpty()
+            self.proc = subprocess.Popen([CONCLAVE] + args, stdin=worker, stdout=worker,
+                                         stderr=worker, env=env, close_fds=True)
+            os.close(worker)
+            threading.Thread(target=self._read_tty, daemon=True).start()
+            return
         self.proc = subprocess.Popen([CONCLAVE] + args, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                      env=env, text=True)
-        self.out = []
-        self.lock = threading.Lock()
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self):
         for line in self.proc.stdout:
             with self.lock:
                 self.out.append(line)
+
+    def _read_tty(self):
+        while True:
+            try:
+                chunk = os.read(self.tty, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            text = chunk.decode("utf-8", "replace").replace("\r", "").replace("\x1b[K", "")
+            with self.lock:
+                self.out.append(text)
 
     def text(self):
         with self.lock:
@@ -44,14 +68,20 @@ class Player:
         raise AssertionError("no %r in output:\n%s" % (pattern, self.text()[-3000:]))
 
     def type(self, line):
+        if self.tty is not None:
+            os.write(self.tty, line.encode() + b"\r")
+            return
         self.proc.stdin.write(line + "\n")
         self.proc.stdin.flush()
 
     def finish(self):
-        try:
-            self.proc.stdin.close()
-        except OSError:
-            pass
+        if self.tty is not None:
+            os.write(self.tty, b"\x04")  # ^D: the end of what is typed
+        else:
+            try:
+                self.proc.stdin.close()
+            except OSError:
+                pass
         self.proc.wait(20)
         return self.proc.returncode
 
@@ -129,6 +159,34 @@ class Cli(ServerTest):
         self.assertEqual(replay.returncode, 0, replay.stderr)
         self.assertIn("actions accepted; result", replay.stdout)
 
+    def test_on_a_terminal_a_game_ends_with_the_winner_named(self):
+        """Typed at a terminal, `legal` and `#1` until the end: the end
+        screen names the winner by name, with the scores and the seed
+        check, and no JSON."""
+        p = Player(["--server", self.srv.addr, "--name", "Ann", "create", "stones", "--seats",
+                    "2", "--bots"], self.env, tty=True)
+        p.wait_for(r"rev \d+ ----")
+        # Batches of ten moves typed ahead: each line runs once the answers
+        # to the one before are in, as a person typing fast gets.
+        for _ in range(200):
+            if "==== Game over ====" in p.text():
+                break
+            before = p.text().count("refused") + p.text().count("rev ")
+            for _ in range(10):
+                p.type("legal")
+                p.type("#1")
+            wait_until(lambda: p.text().count("refused") + p.text().count("rev ") > before
+                       or "==== Game over ====" in p.text(),
+                       lambda: "no answer:\n" + p.text()[-2000:])
+            time.sleep(0.2)
+        end = p.text()[p.text().index("==== Game over ===="):]
+        self.assertRegex(end, r"(Winners?: (Ann|Bot 1)|Nobody wins)")
+        self.assertRegex(end, r"Scores \(points\): Ann -?\d+, Bot 1 -?\d+")
+        self.assertIn("The seed matches the commitment shown from the start.", end)
+        self.assertNotIn('{"', end)
+        p.type("quit")
+        self.assertEqual(p.finish(), 0)
+
     def test_cast_in_steps(self):
         """R-stones-4.2 steps, typed: choose a card, cancel, choose it again
         and complete the cast from the listed follow-ups."""
@@ -197,7 +255,7 @@ class Cli(ServerTest):
         host.ok("start", bots=True)
         host.ok("leave")  # a bot takes the seat: bots play on
         watcher = Player(["--server", self.srv.addr, "--name", "Quiet", "spectate", code],
-                         self.env)
+                         self.env, tty=True)
         watcher.wait_for(r"rev \d+ ----")
         # Three idle timeouts without typing, while the bots play.
         time.sleep(6)
@@ -232,7 +290,7 @@ class Cli(ServerTest):
 
     def test_typos_get_a_suggestion_and_stale_numbers_are_not_sent(self):
         p = Player(["--server", self.srv.addr, "--name", "Ann", "create", "sorcerers",
-                    "--seats", "2", "--bots"], self.env)
+                    "--seats", "2", "--bots"], self.env, tty=True)
         p.wait_for(r"rev \d+ ----")
         p.type("lgeal")
         p.wait_for(r'unknown command "lgeal"; did you mean `legal`\?')
@@ -289,13 +347,19 @@ class Cli(ServerTest):
         self.assertIn("several saved seats fit", out.stderr)
         self.assertIn("as Ann", out.stdout + out.stderr)
         self.assertIn("as Bo", out.stdout + out.stderr)
-        out = self.run_cli(["--name", "Bo", "resume"], stdin="quit\n")
-        self.assertIn("In room %s as seat 1" % code, out.stdout)
-        out = self.run_cli(["--name", "Ann", "resume", code.lower()], stdin="who\nquit\n")
-        self.assertIn("In room %s as seat 0" % code, out.stdout)
+        # Each at a terminal of its own takes back its own seat.
+        bo = Player(["--server", self.srv.addr, "--name", "Bo", "resume"], self.env, tty=True)
+        bo.wait_for(r"In room %s as seat 1" % code)
+        ann = Player(["--server", self.srv.addr, "--name", "Ann", "resume", code.lower()],
+                     self.env, tty=True)
+        ann.wait_for(r"In room %s as seat 0" % code)
+        ann.type("who")
         # The seat keeps its name: nobody was renamed by resuming.
-        self.assertIn("seat 0: Ann", out.stdout)
-        self.assertIn("seat 1: Bo", out.stdout)
+        ann.wait_for(r"seat 0: Ann .*<- you")
+        ann.wait_for(r"seat 1: Bo ")
+        for p in (ann, bo):
+            p.type("quit")
+            self.assertEqual(p.finish(), 0)
 
     def test_resume_keeps_the_seats_name(self):
         from harness import Client
