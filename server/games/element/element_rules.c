@@ -194,11 +194,8 @@ int element__jump_landing(const struct element_core *c, int from, int d, const u
     int k = c->height[w1];
     int cur = w1;
     for (int i = 1; i <= k; i++) {
-        if (pinched(cur, d, range)) {
-            return -1;
-        }
         int next = nb(cur, d);
-        if (next < 0) {
+        if (next < 0 || pinched(cur, d, range)) {
             return -1;
         }
         if (i < k && (range[next] || storm[next])) {
@@ -213,6 +210,13 @@ bool element__has_move(const struct element_core *c, int sq)
 {
     uint8_t range[ELEMENT_NSQ];
     uint8_t storm[ELEMENT_NSQ];
+    /* An orthogonal step is never pinched: no ranges needed. */
+    for (int i = 0; i < 4; i++) {
+        int to = nb(sq, ORTHO[i]);
+        if (to >= 0 && is_empty(c, to)) {
+            return true;
+        }
+    }
     element__ranges(c, range);
     for (int d = 0; d < 8; d++) {
         if (step_ok(c, sq, d, range)) {
