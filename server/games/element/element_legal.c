@@ -88,12 +88,15 @@ static void enumerate(const struct element_core *c, struct lister *l)
             }
         }
         int before = l->n;
+        uint8_t range[ELEMENT_NSQ];
+        element__ranges(c, range);
         for (int stone = 0; stone < ELEMENT_NSTONES; stone++) {
             if (!element__stone_in_play(c, stone) || c->hand[element__stone_type(stone)] == 0) {
                 continue;
             }
             for (int sq = 0; sq < ELEMENT_NSQ; sq++) {
-                if (try_emit(c, l, ELEMENT_A_PLACE, sq, stone)) {
+                if (element__may_place(c, stone, sq, range) &&
+                    try_emit(c, l, ELEMENT_A_PLACE, sq, stone)) {
                     return;
                 }
             }
