@@ -31,8 +31,8 @@
 #define ELEMENT_JUMP_LIMIT 20   /* I-42: jumps per turn */
 #define ELEMENT_ROUND_LIMIT 300 /* I-41: full rounds before a drawn game */
 #define ELEMENT_RIVER_MAX 32    /* stones of one river (30 Water, plus room) */
-#define ELEMENT_LOG_N 8
-#define ELEMENT_LOG_LEN 160
+#define ELEMENT_LOG_N 6
+#define ELEMENT_LOG_LEN 128
 
 /* What a square holds (R-element-2.2); `height` counts stacked stones. */
 enum element_kind {
@@ -206,6 +206,9 @@ int element__jump_landing(const struct element_core *c, int from, int d, const u
 /* Validates and applies one action of the active seat to the core, without
  * the automatic steps that follow; GAME_OK or a refusal. */
 int element__act(struct element_core *c, const struct element_action *a, struct game_error *err);
+/* 1 when the Rule of Replacement lets `stone` go on `sq` at all (no
+ * Sage there); a cheap first filter before the full test of a placement. */
+bool element__may_place(const struct element_core *c, int stone, int sq, const uint8_t *range);
 /* The candidate chain squares / flow squares of the open river. */
 int element__chain_cands(const struct element_core *c, uint8_t ret[4]);
 int element__flow_cands(const struct element_core *c, uint8_t ret[4]);

@@ -20,12 +20,40 @@ struct lister {
 
 /* Lists `a` when element__act accepts it on a copy; 1 when the limit is
  * reached. */
+/* 1 when placing `stone` on the empty square `sq` surely passes: a stone
+ * with no effect at placement (Water's river comes after, in its own
+ * decisions) leaves the Sage an orthogonal step, which no pinch blocks. */
+static bool plain_place_ok(const struct element_core *c, int stone, int sq)
+{
+    static const int8_t dc[4] = {0, 1, 0, -1};
+    static const int8_t dr[4] = {1, 0, -1, 0};
+    if (c->kind[sq] != ELEMENT_K_EMPTY || (stone != ELEMENT_S_WATER && stone != ELEMENT_S_EARTH &&
+                                           stone != ELEMENT_S_WIND && stone != ELEMENT_S_WOOD)) {
+        return false;
+    }
+    int from = c->sage[c->cur];
+    for (int i = 0; i < 4; i++) {
+        int col = from % ELEMENT_SIDE + dc[i];
+        int row = from / ELEMENT_SIDE + dr[i];
+        int to = row * ELEMENT_SIDE + col;
+        if (col >= 0 && col < ELEMENT_SIDE && row >= 0 && row < ELEMENT_SIDE && to != sq &&
+            c->kind[to] == ELEMENT_K_EMPTY && element__sage_on(c, to) < 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static bool try_emit(const struct element_core *c, struct lister *l, uint8_t type, int sq, int arg)
 {
-    struct element_core tmp = *c;
     struct element_action a = {type, (uint8_t)sq, (uint8_t)arg};
     struct game_error err;
-    if (element__act(&tmp, &a, &err) == GAME_OK) {
+    bool ok = type == ELEMENT_A_PLACE && plain_place_ok(c, arg, sq);
+    if (!ok) {
+        struct element_core tmp = *c;
+        ok = element__act(&tmp, &a, &err) == GAME_OK;
+    }
+    if (ok) {
         l->n++;
         if (l->emit) {
             l->emit(l->ud, &a);
@@ -88,12 +116,15 @@ static void enumerate(const struct element_core *c, struct lister *l)
             }
         }
         int before = l->n;
+        uint8_t range[ELEMENT_NSQ];
+        element__ranges(c, range);
         for (int stone = 0; stone < ELEMENT_NSTONES; stone++) {
             if (!element__stone_in_play(c, stone) || c->hand[element__stone_type(stone)] == 0) {
                 continue;
             }
             for (int sq = 0; sq < ELEMENT_NSQ; sq++) {
-                if (try_emit(c, l, ELEMENT_A_PLACE, sq, stone)) {
+                if (element__may_place(c, stone, sq, range) &&
+                    try_emit(c, l, ELEMENT_A_PLACE, sq, stone)) {
                     return;
                 }
             }

@@ -630,6 +630,11 @@ static enum effect replacement(const struct element_core *c, int stone, int sq,
     }
 }
 
+bool element__may_place(const struct element_core *c, int stone, int sq, const uint8_t *range)
+{
+    return element__sage_on(c, sq) < 0 && replacement(c, stone, sq, range) != FX_NO;
+}
+
 static int place(struct element_core *c, int stone, int sq, struct game_error *err)
 {
     uint8_t range[ELEMENT_NSQ];
@@ -807,13 +812,19 @@ static void end_turn(struct element_core *c)
 /* 1 when some stone in hand has a legal placement (R-element-4.4). */
 static bool any_place(const struct element_core *c)
 {
+    uint8_t range[ELEMENT_NSQ];
+    element__ranges(c, range);
     for (int stone = 0; stone < ELEMENT_NSTONES; stone++) {
         if (!element__stone_in_play(c, stone) || c->hand[element__stone_type(stone)] == 0) {
             continue;
         }
         for (int sq = 0; sq < ELEMENT_NSQ; sq++) {
-            struct element_core tmp = *c;
+            struct element_core tmp;
             struct game_error e;
+            if (!element__may_place(c, stone, sq, range)) {
+                continue;
+            }
+            tmp = *c;
             if (place(&tmp, stone, sq, &e) == GAME_OK) {
                 return true;
             }
