@@ -1572,7 +1572,7 @@ int main(int argc, char **argv)
     struct config cfg = {
         .conclaved = getenv("CONCLAVED"),
         .game = "stones",
-        .games = "stones,sorcerers",
+        .games = "stones,sorcerers,element",
         .fsync = "batch",
         .mode = "compare",
         .target = "conclaved",

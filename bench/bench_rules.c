@@ -43,8 +43,10 @@ static int default_seats(const struct game_ops *g)
 }
 
 /* Plays one random game; adds the number of actions to *actions and, when
- * `publish` is set, builds every recipient's view, diff and hash after each
- * action and counts them in *views. Returns 0 or -1. */
+ * `publish` is set, writes every recipient's whole view after each action,
+ * diffs it against its previous text and hashes it (the naive publish, per
+ * recipient and without sections), counting them in *views. Returns 0 or
+ * -1. */
 static int play(const struct game_ops *g, int nseats, uint64_t seed, bool publish, long *actions,
                 long *views)
 {
@@ -53,7 +55,8 @@ static int play(const struct game_ops *g, int nseats, uint64_t seed, bool publis
     struct game_rng rng;
     uint8_t rs[32] = {0};
     void *st = calloc(1, g->state_size);
-    json_t *prev[GAME_MAX_SEATS + 1] = {0};
+    struct game_text prev[GAME_MAX_SEATS + 1] = {{0}};
+    struct game_text now = {0};
     int rc = 0;
 
     memcpy(setup.seed, &seed, sizeof(seed));
@@ -93,21 +96,30 @@ static int play(const struct game_ops *g, int nseats, uint64_t seed, bool publis
         (*actions)++;
         if (publish) {
             for (int s = -1; s < nseats; s++) {
-                char hash[PROTO_HASH_HEX_LEN + 1];
-                json_t *v = game_view(g, st, s);
-                if (prev[s + 1]) {
-                    json_t *patch = proto_patch_diff(prev[s + 1], v);
-                    json_decref(patch);
+                struct game_text *p = &prev[s + 1];
+                struct game_text swap;
+                struct proto_text ops = {0};
+                game_text_reset(&now);
+                if (game_view_text(g, st, s, &now) != 0) {
+                    rc = -1;
+                    break;
                 }
-                (void)proto_view_hash(v, hash);
-                json_decref(prev[s + 1]);
-                prev[s + 1] = v;
+                if (p->len > 0) {
+                    proto_patch_diff_text(&ops, NULL, p->data, p->len, now.data, now.len);
+                }
+                proto_text_free(&ops);
+                char hash[PROTO_HASH_HEX_LEN + 1];
+                proto_text_hash(now.data, now.len, hash);
+                swap = *p;
+                *p = now;
+                now = swap;
                 (*views)++;
             }
         }
     }
+    game_text_free(&now);
     for (int s = 0; s <= GAME_MAX_SEATS; s++) {
-        json_decref(prev[s]);
+        game_text_free(&prev[s]);
     }
     free(st);
     return rc;

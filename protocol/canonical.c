@@ -276,6 +276,14 @@ void proto_hex(const uint8_t *bytes, size_t n, char *out)
     out[2 * n] = '\0';
 }
 
+void proto_text_hash(const char *text, size_t len, char out[PROTO_HASH_HEX_LEN + 1])
+{
+    uint8_t digest[PROTO_HASH_HEX_LEN / 2];
+
+    crypto_generichash(digest, sizeof(digest), (const unsigned char *)text, len, NULL, 0);
+    proto_hex(digest, sizeof(digest), out);
+}
+
 int proto_view_hash(const json_t *v, char out[PROTO_HASH_HEX_LEN + 1])
 {
     size_t len = 0;
@@ -283,12 +291,7 @@ int proto_view_hash(const json_t *v, char out[PROTO_HASH_HEX_LEN + 1])
     if (text == NULL) {
         return errno == EINVAL ? -EINVAL : -ENOMEM;
     }
-    uint8_t digest[PROTO_HASH_HEX_LEN / 2];
-    int r = crypto_generichash(digest, sizeof(digest), (const unsigned char *)text, len, NULL, 0);
+    proto_text_hash(text, len, out);
     free(text);
-    if (r != 0) {
-        return -EINVAL;
-    }
-    proto_hex(digest, sizeof(digest), out);
     return 0;
 }

@@ -231,6 +231,10 @@ char *proto_canonical(const json_t *v, size_t *ret_len);
  * Returns 0, -ENOMEM, or -EINVAL when `v` holds a non-integer number. */
 int proto_view_hash(const json_t *v, char out[PROTO_HASH_HEX_LEN + 1]);
 
+/* Lowercase hex BLAKE2b-256 of `len` bytes of canonical text into out[65]:
+ * the view hash of the value that text writes. */
+void proto_text_hash(const char *text, size_t len, char out[PROTO_HASH_HEX_LEN + 1]);
+
 /* Lowercase hex of `n` bytes into out (2n+1 bytes). */
 void proto_hex(const uint8_t *bytes, size_t n, char *out);
 

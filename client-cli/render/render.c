@@ -10,6 +10,7 @@
 static const struct render_ops *const renderers[] = {
     &render_stones,
     &render_sorcerers,
+    &render_element,
     NULL,
 };
 

@@ -56,5 +56,6 @@ const struct render_ops *render_find(const char *game);
 
 extern const struct render_ops render_stones;
 extern const struct render_ops render_sorcerers;
+extern const struct render_ops render_element;
 
 #endif

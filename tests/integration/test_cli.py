@@ -187,6 +187,28 @@ class Cli(ServerTest):
         p.type("quit")
         self.assertEqual(p.finish(), 0)
 
+    def test_element_is_played_with_typed_commands(self):
+        """Element at the terminal: the board is drawn with its Sages, `draw`
+        takes stones, `legal` words placements, a typed placement is played
+        and logged, and `card` tells an element's rules."""
+        p = Player(["--server", self.srv.addr, "--name", "Ann", "create", "element", "--seats",
+                    "2", "--bots"], self.env)
+        p.wait_for(r"Your turn")
+        self.assertSeen("     a  b  c  d  e  f  g  h  i  j  k", p.text())
+        self.assertRegex(p.text(), r"@0 Ann \(you\): Sage on [a-k]\d+")
+        p.type("draw 2")
+        p.wait_for(r"Ann draws 2")
+        p.type("legal")
+        m = p.wait_for(r"#(\d+) place (fire|water|earth|wind) on ([a-k]\d+)")
+        p.type("place %s %s" % (m.group(2), m.group(3)))
+        p.wait_for(r"Ann places %s on %s" % (m.group(2), m.group(3)))
+        p.type("card wind")
+        p.wait_for(r"Whirlwind \(up to four\)")
+        p.type("place fire z9")
+        p.wait_for(r"place STONE SQUARE")
+        p.type("quit")
+        self.assertEqual(p.finish(), 0)
+
     def test_cast_in_steps(self):
         """R-stones-4.2 steps, typed: choose a card, cancel, choose it again
         and complete the cast from the listed follow-ups."""

@@ -2,9 +2,9 @@
 /*
  * test_render.c - the colours of the client's boards, as a person at a
  * 16-colour terminal sees them: in every game each of its colours (Sorcerer
- * & Stones' five stone colours, Sorcerers' two factions) is drawn with its
- * own colour of the 16, and with colour off (NO_COLOR, a pipe) nothing but
- * text is written and the letters and names still tell them apart.
+ * & Stones' five stone colours, Sorcerers' two factions, Element's eight
+ * kinds of stone) is drawn with its own colour of the 16, and with colour off (NO_COLOR, a pipe)
+ * nothing but text is written and the letters and names still tell them apart.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -130,6 +130,48 @@ START_TEST(sorcerers_factions_have_distinct_colours_and_names)
 }
 END_TEST
 
+/* Element: a board holding one stone of each kind. */
+START_TEST(element_kinds_are_eight_distinct_colours_of_sixteen)
+{
+    static const char *const kinds[] = {"fire",      "water", "earth", "wind",
+                                        "lightning", "wood",  "blaze", "metal"};
+    static const char marks[] = "FWEALTBM";
+    const struct render_ops *ro = render_find("element");
+    struct render_style st = {true};
+    json_t *board = json_object();
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out;
+    int col[8];
+
+    ck_assert_ptr_nonnull(ro);
+    for (int i = 0; i < 8; i++) {
+        char sq[4];
+        snprintf(sq, sizeof(sq), "%c1", 'a' + i);
+        json_object_set_new(board, sq, json_pack("{s:i, s:s}", "height", 1, "stone", kinds[i]));
+    }
+    json_t *view =
+        json_pack("{s:o, s:[{s:s, s:s, s:i, s:i}, {s:s, s:s, s:i, s:i}], s:{s:i}}", "board", board,
+                  "seats", "name", "Ann", "sage", "f5", "seat", 0, "target", 1, "name", "Bob",
+                  "sage", "f7", "seat", 1, "target", 0, "turn", "seat", 0);
+    out = open_memstream(&text, &len);
+    ro->draw(out, view, 0, &st);
+    fclose(out);
+    colours_of(text, marks, col);
+    for (int i = 0; i < 8; i++) {
+        ck_assert_msg(col[i] >= 30, "%s is not drawn in a colour of its own", kinds[i]);
+        ck_assert_msg((col[i] <= 37) || (col[i] >= 90 && col[i] <= 97),
+                      "%s uses colour %d, not one of the 16", kinds[i], col[i]);
+        for (int j = 0; j < i; j++) {
+            ck_assert_msg(col[i] != col[j], "%s and %s share colour %d", kinds[i], kinds[j],
+                          col[i]);
+        }
+    }
+    free(text);
+    json_decref(view);
+}
+END_TEST
+
 START_TEST(without_colour_only_text_and_the_marks_still_differ)
 {
     char *stones = drawn("stones", 4, false);
@@ -151,6 +193,7 @@ int main(void)
     const struct ck_case cases[] = {
         {"stones_colours", stones_colours_are_five_distinct_colours_of_sixteen},
         {"sorcerers_colours", sorcerers_factions_have_distinct_colours_and_names},
+        {"element_colours", element_kinds_are_eight_distinct_colours_of_sixteen},
         {"no_colour", without_colour_only_text_and_the_marks_still_differ},
     };
 

@@ -126,6 +126,9 @@ START_TEST(test_hash_known)
     ck_assert_int_eq(proto_view_hash(v, hash), 0);
     ck_assert_str_eq(hash, "13504951d12dca8271c4066de1a25ba12d71b4a60626acc5dcd6fd5f449f4ac2");
     json_decref(v);
+    /* The hash of the canonical text itself is the same. */
+    proto_text_hash(canonical, strlen(canonical), hash);
+    ck_assert_str_eq(hash, "13504951d12dca8271c4066de1a25ba12d71b4a60626acc5dcd6fd5f449f4ac2");
 
     /* hashlib.blake2b(b"{}", digest_size=32).hexdigest() */
     v = json_object();

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * element_game.c - the `element_game` operations table, the one symbol the
+ * server knows of Element, and the thin game.h entry points that join the
+ * codec to the rules: init decodes the options and sets up, apply decodes
+ * the action, runs the rules and the automatic steps and writes the log,
+ * legal enumerates and encodes, active names the seat to move.
+ */
+#include "element.h"
+
+static int ops_check_options(const json_t *options, int nseats, struct game_error *err)
+{
+    int silver;
+    return element__options_decode(options, nseats, &silver, err);
+}
+
+static int ops_init(void *state, const json_t *options, const struct game_setup *setup,
+                    struct game_error *err)
+{
+    int silver;
+    int rc = element__options_decode(options, setup->nseats, &silver, err);
+    if (rc == GAME_OK) {
+        element__setup(state, setup->nseats, silver, setup);
+    }
+    return rc;
+}
+
+/* The log lines of one accepted action and what followed it by itself. */
+static void log_action(struct element_state *st, const struct element_core *before, int seat,
+                       const struct element_action *a)
+{
+    const struct element_core *c = &st->c;
+    const char *who = st->names[seat];
+    char sq[4];
+    element__sq_name(a->sq, sq);
+    switch (a->type) {
+    case ELEMENT_A_DRAW:
+        element__log(st, "%s draws %d: %d fire, %d water, %d earth, %d wind, %d silver.", who,
+                     a->arg, before->cur == c->cur ? c->hand[0] : 0,
+                     before->cur == c->cur ? c->hand[1] : 0, before->cur == c->cur ? c->hand[2] : 0,
+                     before->cur == c->cur ? c->hand[3] : 0,
+                     before->cur == c->cur ? c->hand[4] : 0);
+        break;
+    case ELEMENT_A_STEP:
+        element__log(st, "%s steps to %s.", who, sq);
+        break;
+    case ELEMENT_A_JUMP:
+        element__log(st, "%s jumps to %s.", who, sq);
+        break;
+    case ELEMENT_A_PLACE:
+        element__log(st, "%s places %s on %s.", who, element_stone_name[a->arg], sq);
+        break;
+    case ELEMENT_A_GROW:
+        element__log(st, "%s grows Wood on %s.", who, sq);
+        break;
+    case ELEMENT_A_REMOVE:
+        element__log(st, "%s removes the Lightning on %s.", who, sq);
+        break;
+    case ELEMENT_A_CORRODE:
+        element__log(st, "%s corrodes the Metal on %s.", who, sq);
+        break;
+    case ELEMENT_A_END: {
+        int back = 0;
+        for (int t = 0; t < ELEMENT_NTYPES; t++) {
+            back += before->hand[t];
+        }
+        element__log(st, "%s ends the turn%s.", who,
+                     back > 0 ? "; the stones left in hand go back to the bag" : "");
+        break;
+    }
+    default:
+        break;
+    }
+    if (c->phase == ELEMENT_PH_OVER) {
+        if (c->winner >= 0) {
+            element__log(st, "%s is surrounded: %s wins.", st->names[element__target(c, c->winner)],
+                         st->names[c->winner]);
+        } else {
+            element__log(st, "The game ends with no winner (%s).", element_reason_name[c->reason]);
+        }
+    } else if (c->cur != before->cur) {
+        element__log(st, "%s's turn.", st->names[c->cur]);
+    }
+}
+
+static int ops_apply(void *state, int seat, const json_t *action, struct game_error *err)
+{
+    struct element_state *st = state;
+    struct element_action a;
+    if (st->c.phase == ELEMENT_PH_OVER) {
+        return game_error_set(err, GAME_E_OVER, "R-element-7: the game is over");
+    }
+    if (seat != st->c.cur) {
+        return game_error_set(err, GAME_E_NOT_TURN, "R-element-4.7: it is not your turn");
+    }
+    int rc = element_action_decode(action, &a, err);
+    if (rc != GAME_OK) {
+        return rc;
+    }
+    struct element_core before = st->c;
+    rc = element__act(&st->c, &a, err);
+    if (rc != GAME_OK) {
+        return rc;
+    }
+    element__settle(&st->c);
+    log_action(st, &before, seat, &a);
+    return GAME_OK;
+}
+
+struct legal_list {
+    json_t *arr;
+    int failed;
+};
+
+static void legal_push(void *ud, const struct element_action *a)
+{
+    struct legal_list *l = ud;
+    json_t *j = element_action_encode(a);
+    if (!j || json_array_append_new(l->arr, j) != 0) {
+        l->failed = 1;
+    }
+}
+
+static json_t *ops_legal(const void *state, int seat)
+{
+    const struct element_state *st = state;
+    struct legal_list list = {json_array(), 0};
+    if (!list.arr) {
+        return NULL;
+    }
+    if (seat == element__current_seat(st)) {
+        element__enumerate(&st->c, legal_push, &list);
+    }
+    if (list.failed) {
+        json_decref(list.arr);
+        return NULL;
+    }
+    return list.arr;
+}
+
+static unsigned ops_active(const void *state)
+{
+    int seat = element__current_seat(state);
+    return seat < 0 ? 0u : 1u << seat;
+}
+
+const struct game_ops element_game = {
+    .id = "element",
+    .title = "Element",
+    .min_players = 2,
+    .max_players = ELEMENT_MAX_SEATS,
+    .state_size = sizeof(struct element_state),
+    .options_schema = element__options_schema,
+    .check_options = ops_check_options,
+    .init = ops_init,
+    .apply = ops_apply,
+    .sections = element__sections,
+    .nsections = ELEMENT_NSECTIONS,
+    .changed = element__changed,
+    .you = element__you,
+    .legal = ops_legal,
+    .active = ops_active,
+    .check_invariants = element__check_invariants,
+    .tests = &element_tests,
+};

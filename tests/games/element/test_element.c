@@ -1,0 +1,409 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_element.c - rule tests of the Element core. Data-driven scenarios
+ * (the .json files of scenarios/, one array of scenarios per file, each
+ * citing its section of docs/rules/element.md and its test T-nn) run
+ * through the game_ops table of game.h and game_apply(), the way the
+ * server does; refusals are checked byte for byte with memcmp. A scenario
+ * is {"id", "rule", "title", "seats", "options", "position", "steps"}:
+ * the position overlays a game started by init (element_state_load), by
+ * default P1 to act after the draw with five steps and the Sages on a11,
+ * k1, k11 and a1; each step may hold "actions" (each must be accepted),
+ * then "action" with an optional "error" (the refusal's status; the state
+ * must stay byte-identical and the action must not be listed), and checks
+ * of the result: "expect" (a subset of element_state_dump), "view" (a
+ * subset of the public view), "listed_exact", "listed_has", "listed_lacks"
+ * "listed_count" (the legal list of "legal_seat", default the seat to
+ * act). A scenario marked "invariants": false (a fixture that lists
+ * only the stones that matter and sets the bag by hand) skips the stone
+ * count checks. The scenario
+ * directory is passed as argv[1] by meson.
+ */
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "element.h"
+#include "game.h"
+
+static json_t *scenarios;
+static const char *scen_dir;
+
+static void setup_names(struct game_setup *su, int nseats, int seed)
+{
+    static const char *names[] = {"Ann", "Bo", "Cy", "Di"};
+    memset(su, 0, sizeof(*su));
+    su->nseats = nseats;
+    for (int s = 0; s < nseats; s++) {
+        snprintf(su->names[s], GAME_NAME_MAX, "%s", names[s]);
+    }
+    for (int i = 0; i < GAME_SEED_BYTES; i++) {
+        su->seed[i] = (uint8_t)(seed * 37 + i);
+    }
+}
+
+static const char *status_name(int rc)
+{
+    switch (rc) {
+    case GAME_OK:
+        return "ok";
+    case GAME_E_ILLEGAL:
+        return "illegal";
+    case GAME_E_BAD_ACTION:
+        return "bad_action";
+    case GAME_E_NOT_TURN:
+        return "not_turn";
+    case GAME_E_OVER:
+        return "over";
+    case GAME_E_BAD_OPTION:
+        return "bad_option";
+    default:
+        return "other";
+    }
+}
+
+/* Subset match: every member of `want` must be equal in `got`. */
+static int match(const json_t *want, const json_t *got, char *path, size_t plen, char *why,
+                 size_t wlen)
+{
+    if (json_is_object(want)) {
+        if (!json_is_object(got)) {
+            snprintf(why, wlen, "%s: not an object", path);
+            return 0;
+        }
+        const char *key;
+        json_t *val;
+        json_object_foreach((json_t *)want, key, val) {
+            size_t n = strlen(path);
+            snprintf(path + n, plen - n, ".%s", key);
+            if (json_is_null(val) && !json_object_get(got, key)) {
+                path[n] = 0;
+                continue; /* null: the member is absent (or null) */
+            }
+            if (!match(val, json_object_get(got, key), path, plen, why, wlen)) {
+                return 0;
+            }
+            path[n] = 0;
+        }
+        return 1;
+    }
+    if (!got || !json_equal((json_t *)want, (json_t *)got)) {
+        char *w = json_dumps(want, JSON_COMPACT | JSON_ENCODE_ANY);
+        char *g = got ? json_dumps(got, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+        snprintf(why, wlen, "%s: want %s, got %s", path, w ? w : "?", g ? g : "(missing)");
+        free(w);
+        free(g);
+        return 0;
+    }
+    return 1;
+}
+
+static int in_list(const json_t *list, const json_t *a)
+{
+    size_t i;
+    json_t *x;
+    json_array_foreach(list, i, x) {
+        if (json_equal(x, (json_t *)a)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The position of a scenario over the defaults of docs/rules/element.md 9. */
+static struct element_state *build(const json_t *sc, const char *id)
+{
+    const struct game_ops *g = &element_game;
+    json_t *opts = json_object_get(sc, "options");
+    int nseats = json_is_integer(json_object_get(sc, "seats"))
+                     ? (int)json_integer_value(json_object_get(sc, "seats"))
+                     : 2;
+    int seed = json_is_integer(json_object_get(sc, "seed"))
+                   ? (int)json_integer_value(json_object_get(sc, "seed"))
+                   : 1;
+    struct game_setup su;
+    setup_names(&su, nseats, seed);
+    struct element_state *st = calloc(1, g->state_size);
+    struct game_error err;
+    ck_assert_msg(g->init(st, opts, &su, &err) == GAME_OK, "%s: init failed: %s", id, err.message);
+    json_t *given = json_object_get(sc, "position");
+    if (json_is_false(given)) {
+        return st; /* the game as init made it */
+    }
+    json_t *pos = json_pack("{s:{}, s:[ssss], s:i, s:i, s:s, s:i, s:i, s:i, s:i, s:{}}", "board",
+                            "sages", "a11", "k1", "k11", "a1", "cur", 0, "first", 0, "phase", "act",
+                            "steps", 5, "drawn", 0, "round", 1, "jumps", 0, "hand");
+    json_array_remove(json_object_get(pos, "sages"), 3);
+    if (nseats < 3) {
+        json_array_remove(json_object_get(pos, "sages"), 2);
+    }
+    if (nseats == 4) {
+        json_array_append_new(json_object_get(pos, "sages"), json_string("a1"));
+    }
+    json_object_update(pos, given ? given : json_object());
+    ck_assert_msg(element_state_load(pos, st) == 0, "%s: position does not load", id);
+    json_decref(pos);
+    if (!json_is_false(json_object_get(sc, "invariants"))) {
+        ck_assert_msg(g->check_invariants(st, &err) == 0, "%s: position breaks %s", id,
+                      err.message);
+    }
+    return st;
+}
+
+static void check_list(const json_t *step, const struct element_state *st, const char *tag)
+{
+    const struct game_ops *g = &element_game;
+    int lseat = json_is_integer(json_object_get(step, "legal_seat"))
+                    ? (int)json_integer_value(json_object_get(step, "legal_seat"))
+                    : st->c.cur;
+    json_t *listed = g->legal(st, lseat);
+    size_t i;
+    json_t *a;
+    ck_assert_ptr_nonnull(listed);
+    json_array_foreach(json_object_get(step, "listed_has"), i, a) {
+        char *t = json_dumps(a, JSON_COMPACT);
+        ck_assert_msg(in_list(listed, a), "%s: the list lacks %s", tag, t);
+        free(t);
+    }
+    json_array_foreach(json_object_get(step, "listed_lacks"), i, a) {
+        char *t = json_dumps(a, JSON_COMPACT);
+        ck_assert_msg(!in_list(listed, a), "%s: the list has %s", tag, t);
+        free(t);
+    }
+    json_t *count = json_object_get(step, "listed_count");
+    if (count) {
+        ck_assert_msg((json_int_t)json_array_size(listed) == json_integer_value(count),
+                      "%s: %zu listed, want %lld", tag, json_array_size(listed),
+                      (long long)json_integer_value(count));
+    }
+    json_t *exact = json_object_get(step, "listed_exact");
+    if (exact) {
+        char *t = json_dumps(listed, JSON_COMPACT);
+        ck_assert_msg(json_equal(exact, listed), "%s: the list is %s", tag, t);
+        free(t);
+    }
+    /* Every listed action is accepted as it is. */
+    json_array_foreach(listed, i, a) {
+        struct element_state *copy = malloc(sizeof(*copy));
+        struct game_error err;
+        memcpy(copy, st, sizeof(*copy));
+        char *t = json_dumps(a, JSON_COMPACT);
+        ck_assert_msg(game_apply(g, copy, lseat, a, &err) == GAME_OK, "%s: listed %s refused: %s",
+                      tag, t, err.message);
+        free(t);
+        free(copy);
+    }
+    json_decref(listed);
+}
+
+static void run_step(struct element_state *st, const json_t *step, const char *tag, bool inv)
+{
+    const struct game_ops *g = &element_game;
+    struct game_error err;
+    size_t i;
+    json_t *a;
+    int seat = json_is_integer(json_object_get(step, "seat"))
+                   ? (int)json_integer_value(json_object_get(step, "seat"))
+                   : st->c.cur;
+
+    json_array_foreach(json_object_get(step, "actions"), i, a) {
+        char *t = json_dumps(a, JSON_COMPACT);
+        int rc = game_apply(g, st, st->c.cur, a, &err);
+        ck_assert_msg(rc == GAME_OK, "%s: %s refused (%s): %s", tag, t, status_name(rc),
+                      err.message);
+        free(t);
+        ck_assert_msg(!inv || g->check_invariants(st, &err) == 0, "%s: %s", tag, err.message);
+    }
+    json_t *action = json_object_get(step, "action");
+    if (action) {
+        const char *error = json_string_value(json_object_get(step, "error"));
+        struct element_state before;
+        memcpy(&before, st, sizeof(before));
+        int rc = game_apply(g, st, seat, action, &err);
+        char *t = json_dumps(action, JSON_COMPACT);
+        if (error) {
+            ck_assert_msg(strcmp(status_name(rc), error) == 0, "%s: %s gave %s (%s), want %s", tag,
+                          t, status_name(rc), rc ? err.message : "", error);
+            ck_assert_msg(memcmp(&before, st, sizeof(before)) == 0,
+                          "%s: refused %s changed the state", tag, t);
+            const char *want = json_string_value(json_object_get(step, "message_has"));
+            ck_assert_msg(!want || strstr(err.message, want), "%s: message \"%s\" lacks \"%s\"",
+                          tag, err.message, want ? want : "");
+            json_t *legal = g->legal(st, seat);
+            ck_assert_msg(!in_list(legal, action), "%s: refused %s is listed", tag, t);
+            json_decref(legal);
+        } else {
+            ck_assert_msg(rc == GAME_OK, "%s: %s refused (%s): %s", tag, t, status_name(rc),
+                          err.message);
+        }
+        free(t);
+    }
+    ck_assert_msg(!inv || g->check_invariants(st, &err) == 0, "%s: %s", tag, err.message);
+    check_list(step, st, tag);
+    char path[256] = "";
+    char why[512] = "";
+    json_t *expect = json_object_get(step, "expect");
+    if (expect) {
+        json_t *dump = element_state_dump(st);
+        ck_assert_msg(match(expect, dump, path, sizeof(path), why, sizeof(why)), "%s: %s", tag,
+                      why);
+        json_decref(dump);
+    }
+    json_t *view = json_object_get(step, "view");
+    if (view) {
+        json_t *v = game_view_public(g, st);
+        path[0] = 0;
+        ck_assert_msg(match(view, v, path, sizeof(path), why, sizeof(why)), "%s: view %s", tag,
+                      why);
+        json_decref(v);
+    }
+}
+
+START_TEST(test_scenario)
+{
+    json_t *sc = json_array_get(scenarios, (size_t)_i);
+    const char *id = json_string_value(json_object_get(sc, "id"));
+    ck_assert_msg(id && json_string_value(json_object_get(sc, "rule")),
+                  "scenario %d lacks an id "
+                  "or a rule",
+                  _i);
+    struct element_state *st = build(sc, id);
+    size_t k;
+    json_t *step;
+    json_array_foreach(json_object_get(sc, "steps"), k, step) {
+        char tag[128];
+        snprintf(tag, sizeof(tag), "%s (%s) step %zu", id,
+                 json_string_value(json_object_get(sc, "title")), k);
+        run_step(st, step, tag, !json_is_false(json_object_get(sc, "invariants")));
+    }
+    free(st);
+}
+END_TEST
+
+/* Options: the five values, the defaults and the refusals. */
+START_TEST(test_options)
+{
+    const struct game_ops *g = &element_game;
+    struct game_error err;
+    static const char *ok[] = {"{}",
+                               "{\"silver\":\"none\"}",
+                               "{\"silver\":\"lightning\"}",
+                               "{\"silver\":\"wood\"}",
+                               "{\"silver\":\"metal\"}",
+                               "{\"silver\":\"random\"}"};
+    static const char *bad[] = {"{\"silver\":\"gold\"}", "{\"silver\":1}", "{\"colour\":\"x\"}",
+                                "[]"};
+    for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+        json_t *o = json_loads(ok[i], 0, NULL);
+        for (int n = 2; n <= 4; n++) {
+            ck_assert_int_eq(g->check_options(o, n, &err), GAME_OK);
+        }
+        ck_assert_int_eq(g->check_options(o, 1, &err), GAME_E_BAD_OPTION);
+        ck_assert_int_eq(g->check_options(o, 5, &err), GAME_E_BAD_OPTION);
+        json_decref(o);
+    }
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        json_t *o = json_loads(bad[i], 0, NULL);
+        ck_assert_int_eq(g->check_options(o, 2, &err), GAME_E_BAD_OPTION);
+        json_decref(o);
+    }
+    ck_assert_int_eq(g->check_options(NULL, 2, &err), GAME_OK);
+}
+END_TEST
+
+/* R-element-3: start squares, bag, first player, random Silver shown. */
+START_TEST(test_setup)
+{
+    const struct game_ops *g = &element_game;
+    struct game_error err;
+    struct game_setup su;
+    int seen[4] = {0, 0, 0, 0};
+    for (int seed = 0; seed < 40; seed++) {
+        for (int n = 2; n <= 4; n++) {
+            struct element_state st;
+            json_t *o = json_pack("{s:s}", "silver", "random");
+            setup_names(&su, n, seed);
+            ck_assert_int_eq(game_start(g, &st, o, &su, &err), GAME_OK);
+            json_decref(o);
+            ck_assert_int_ne(st.c.silver, ELEMENT_SILVER_NONE);
+            seen[st.c.silver]++;
+            ck_assert_int_eq(st.c.phase, ELEMENT_PH_DRAW);
+            ck_assert_int_eq(st.c.cur, st.c.first);
+            ck_assert_int_eq(st.c.round, 1);
+            for (int s = 0; s < n; s++) {
+                ck_assert_int_eq(st.c.sage[s], element_start_square[n - 2][s]);
+            }
+            for (int t = 0; t < ELEMENT_NTYPES; t++) {
+                ck_assert_int_eq(st.c.bag[t], 30);
+            }
+            json_t *v = game_view_public(g, &st);
+            ck_assert_str_eq(json_string_value(json_object_get(v, "silver")),
+                             element_silver_name[st.c.silver]);
+            ck_assert(json_is_null(json_object_get(v, "result")));
+            json_decref(v);
+        }
+    }
+    ck_assert(seen[1] > 0 && seen[2] > 0 && seen[3] > 0);
+}
+END_TEST
+
+static void load_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char *names[64];
+    int n = 0;
+    if (!d) {
+        fprintf(stderr, "%s: cannot open\n", dir);
+        exit(1);
+    }
+    while ((e = readdir(d)) != NULL && n < 64) {
+        size_t len = strlen(e->d_name);
+        if (len > 5 && strcmp(e->d_name + len - 5, ".json") == 0) {
+            names[n++] = strdup(e->d_name);
+        }
+    }
+    closedir(d);
+    for (int i = 1; i < n; i++) {
+        for (int j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+            char *t = names[j];
+            names[j] = names[j - 1];
+            names[j - 1] = t;
+        }
+    }
+    scenarios = json_array();
+    for (int i = 0; i < n; i++) {
+        char path[1024];
+        json_error_t jerr;
+        snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+        json_t *arr = json_load_file(path, 0, &jerr);
+        if (!arr) {
+            fprintf(stderr, "%s:%d: %s\n", path, jerr.line, jerr.text);
+            exit(1);
+        }
+        json_array_extend(scenarios, arr);
+        json_decref(arr);
+        free(names[i]);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    scen_dir = argc > 1 ? argv[1] : "scenarios";
+    load_dir(scen_dir);
+    Suite *s = suite_create("element");
+    TCase *tc = tcase_create("rules");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_options);
+    tcase_add_test(tc, test_setup);
+    tcase_add_loop_test(tc, test_scenario, 0, (int)json_array_size(scenarios));
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    json_decref(scenarios);
+    return failed ? 1 : 0;
+}
