@@ -4,8 +4,10 @@
  * holds only the fields its type defines, each of its JSON type. Seeded
  * random games of every registered game, for every seat count and every
  * value of every enum option (each also left out), through game.h only; at
- * every position, for every action `legal` lists to every seat that may
- * act:
+ * every position, for the actions `legal` lists to every seat that may act
+ * (every one of a type listed at most PER_TYPE times; otherwise PER_TYPE of
+ * that type picked by the seeded generator: actions of one type have the
+ * same fields, which is what a strict decoder is about):
  *
  *   (a) the action with one more member ("zzz": 1) at its top level and in
  *       each object nested in it is refused with GAME_E_BAD_ACTION, by a
@@ -36,6 +38,7 @@
 #define MAX_STEPS 20000
 #define MAX_DEPTH 8
 #define DEFAULT_GAMES 2
+#define PER_TYPE 4 /* actions of one type altered per position */
 
 static const char *only_game;
 static int games_per_config = DEFAULT_GAMES;
@@ -285,12 +288,23 @@ static void play_one(const struct game_ops *g, const json_t *options, int nseats
             ck_assert_msg(json_array_size(lists[s]) > 0, "%s: active seat %d has no legal action",
                           g->id, s);
             seats[n++] = s;
-            size_t i;
-            json_t *action;
-            json_array_foreach(lists[s], i, action) {
+            /* From a random place in the list round to it again, each type
+             * until PER_TYPE of it were altered. */
+            size_t len = json_array_size(lists[s]);
+            size_t start = game_rng_below(&rng, (uint32_t)len);
+            json_t *seen = json_object();
+            for (size_t k = 0; k < len; k++) {
+                json_t *action = json_array_get(lists[s], (start + k) % len);
+                const char *type = json_string_value(json_object_get(action, "type"));
+                json_int_t done = json_integer_value(json_object_get(seen, type ? type : ""));
+                if (done >= PER_TYPE) {
+                    continue;
+                }
+                json_object_set_new(seen, type ? type : "", json_integer(done + 1));
                 struct probe pr = {g, st, before, s, action, tally};
                 check_action(&pr, scratch);
             }
+            json_decref(seen);
         }
         int seat = seats[game_rng_below(&rng, (uint32_t)n)];
         json_t *pick = json_array_get(lists[seat],
