@@ -7,6 +7,7 @@
  */
 #include "json_util.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "game.h"
@@ -109,4 +110,27 @@ int game_json_bad_field(struct game_error *err, const char *rule, const char *ty
     key_shown(key, shown);
     return game_error_set(err, GAME_E_BAD_ACTION, "%s%sfield \"%s\" of %s %s action must be %s",
                           rule ? rule : "", rule ? ": " : "", shown, article(type), type, must);
+}
+
+void game_format_line(char *line, size_t len, const char *fmt, va_list ap)
+{
+    int n;
+
+    memset(line, 0, len);
+    n = vsnprintf(line, len, fmt, ap);
+    if (n >= 0 && (size_t)n >= len) {
+        /* Cut: drop a UTF-8 sequence left without its end. */
+        size_t end = strlen(line);
+        size_t k = end;
+        while (k > 0 && ((unsigned char)line[k - 1] & 0xC0) == 0x80) {
+            k--;
+        }
+        if (k > 0 && ((unsigned char)line[k - 1] & 0x80)) {
+            unsigned char lead = (unsigned char)line[k - 1];
+            size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
+            if (end - (k - 1) < need) {
+                line[k - 1] = '\0';
+            }
+        }
+    }
 }

@@ -8,6 +8,9 @@
 #ifndef CONCLAVE_GAME_JSON_UTIL_H
 #define CONCLAVE_GAME_JSON_UTIL_H
 
+#include <stdarg.h>
+#include <stddef.h>
+
 #include <jansson.h>
 
 struct game_error;
@@ -25,6 +28,12 @@ int game_json_set(json_t *obj, const char *key, json_t *value);
 
 /* Appends `value` to `arr`, stealing the reference; -1 on failure. */
 int game_json_push(json_t *arr, json_t *value);
+
+/* Writes a printf-style line into `line` (`len` bytes, zeroed first), cut
+ * when too long at a character boundary, so that a log line never ends in
+ * half a UTF-8 sequence (a name cut in the middle). */
+void game_format_line(char *line, size_t len, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
 
 /* ---- Strict action objects ----
  * `rule` is the section the game cites for malformed actions (e.g.

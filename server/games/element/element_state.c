@@ -10,6 +10,8 @@
 
 #include "element.h"
 
+#include "json_util.h"
+
 const char *const element_stone_name[ELEMENT_NSTONES] = {
     "fire", "water", "earth", "wind", "lightning", "wood", "metal",
 };
@@ -73,25 +75,8 @@ void element__log(struct element_state *st, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *line = st->log[st->log_head];
-    memset(line, 0, ELEMENT_LOG_LEN);
-    int n = vsnprintf(line, ELEMENT_LOG_LEN, fmt, ap);
+    game_format_line(st->log[st->log_head], ELEMENT_LOG_LEN, fmt, ap);
     va_end(ap);
-    if (n >= ELEMENT_LOG_LEN) {
-        /* Truncated: drop a UTF-8 sequence cut in the middle. */
-        size_t len = strlen(line);
-        size_t k = len;
-        while (k > 0 && ((unsigned char)line[k - 1] & 0xC0) == 0x80) {
-            k--;
-        }
-        if (k > 0 && ((unsigned char)line[k - 1] & 0x80)) {
-            unsigned char lead = (unsigned char)line[k - 1];
-            size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
-            if (len - (k - 1) < need) {
-                line[k - 1] = '\0';
-            }
-        }
-    }
     st->log_head = (int8_t)((st->log_head + 1) % ELEMENT_LOG_N);
     if (st->log_n < ELEMENT_LOG_N) {
         st->log_n++;

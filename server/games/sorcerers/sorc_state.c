@@ -7,6 +7,7 @@
  * sorc_rules.c), never touch JSON and never use randomness other than the
  * generator inside the state.
  */
+#include "json_util.h"
 #include "sorc.h"
 
 #include <stdarg.h>
@@ -55,9 +56,8 @@ void sorc__log(struct sorc_state *st, const char *fmt, ...)
         idx = st->log_head;
         st->log_head = (uint8_t)((st->log_head + 1) % SORC_LOG_LINES);
     }
-    memset(st->log[idx], 0, SORC_LOG_LEN);
     va_start(ap, fmt);
-    vsnprintf(st->log[idx], SORC_LOG_LEN, fmt, ap);
+    game_format_line(st->log[idx], SORC_LOG_LEN, fmt, ap);
     va_end(ap);
 }
 

@@ -6,6 +6,7 @@
  * words a bad field; a key sent by a client is shown cut at a character
  * boundary, without quotes, backslashes or control characters.
  */
+#include <stdarg.h>
 #include <string.h>
 
 #include "ck_run.h"
@@ -82,6 +83,36 @@ START_TEST(bad_field_names_the_field)
 }
 END_TEST
 
+static void format(char *line, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    game_format_line(line, len, fmt, ap);
+    va_end(ap);
+}
+
+/* A log line too long for its slot is cut at a character boundary: never
+ * in the middle of a name's UTF-8 sequence, which no client could read. */
+START_TEST(format_line_cuts_at_a_character_boundary)
+{
+    char line[8];
+
+    format(line, sizeof(line), "%s plays", "Ann");
+    ck_assert_str_eq(line, "Ann pla");
+    /* "ab" and three 3-byte characters: the slot holds 7 bytes, the cut
+     * falls inside the second character, which is dropped whole. */
+    format(line, sizeof(line), "ab%s", "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e");
+    ck_assert_str_eq(line, "ab\xe6\x97\xa5");
+    /* A 4-byte character cut after its second byte goes too. */
+    format(line, sizeof(line), "abcde%s", "\xf0\x9f\x82\xa1");
+    ck_assert_str_eq(line, "abcde");
+    /* What fits is left alone. */
+    format(line, sizeof(line), "%d", 42);
+    ck_assert_str_eq(line, "42");
+}
+END_TEST
+
 int main(void)
 {
     const struct ck_case cases[] = {
@@ -89,6 +120,7 @@ int main(void)
         {"only_keys_names_the_first_other_member", only_keys_names_the_first_other_member},
         {"a_sent_key_is_shown_safely", a_sent_key_is_shown_safely},
         {"bad_field_names_the_field", bad_field_names_the_field},
+        {"format_line_cuts_at_a_character_boundary", format_line_cuts_at_a_character_boundary},
     };
     return CK_RUN("json_util", cases, NULL, NULL);
 }
