@@ -27,17 +27,24 @@
  *            the moves of the legal window: every room is stopped at its
  *            window start (a barrier), the CPU time is read, the rooms play
  *            on to their window end. Any refused or diverging move is an error.
- *   offered  open loop: the turn race of `legal`, but each room's moves are
+ *   offered  open loop on the act path: the moves `legal` recorded are
+ *            replayed as in `act`, but in the window each room's moves are
  *            due on a fixed schedule (RATE moves/s over all rooms); a move is
- *            sent when it is due and its latency counts from when it was due,
- *            so a server that falls behind shows it in p50/p99.
+ *            sent when it is due (and its seat has seen the rev before it),
+ *            and its latency counts from when it was due, so a server that
+ *            falls behind shows it in p50/p99. The window ends when the first
+ *            room runs out of recorded moves, so the offered rate holds to
+ *            its end.
+ *   offered-legal  open loop on the turn race of `legal` (not in compare):
+ *            each act is sent when due, after the `legal` requests.
  *   idle     N connections that send hello and then stay idle; the server's
  *            resident memory (VmRSS) before and after gives KiB per connection.
  *   compare  all of the above for the floor and conclaved, interleaved, for
  *            each game, and one table.
  *
- * usage: bench_load [--mode compare|legal|act|offered|idle] [--target conclaved|floor]
- *                   [--conclaved PATH] [--floor PATH] [--preload PATH] [--game G]
+ * usage: bench_load [--mode compare|legal|act|offered|offered-legal|idle]
+ *                   [--target conclaved|floor] [--conclaved PATH] [--floor PATH] [--preload PATH]
+ * [--game G]
  *                   [--games G,G] [--rooms N] [--fsync POLICY] [--warmup S]
  *                   [--seconds S] [--rate N] [--idle N] [--repeat N]
  * --repeat runs the whole sequence N times (default 3 for compare, else 1);
@@ -436,7 +443,7 @@ static void rec_free(struct recording *r)
 
 /* ---- The play engine ---- */
 
-enum mode { M_LEGAL, M_REPLAY, M_OFFERED };
+enum mode { M_LEGAL, M_REPLAY, M_PACED, M_OFFERED };
 
 enum pstate { P_QUEUED, P_CREATE, P_JOIN, P_START, P_PLAY, P_PAUSED, P_DONE };
 
@@ -446,8 +453,9 @@ struct pair {
     enum pstate st;
     size_t next;    /* replay: next move of the room */
     bool inflight;  /* replay: an act is outstanding */
-    double due;     /* offered: when the next move is due */
+    double due;     /* offered and paced: when the next move is due */
     bool scheduled; /* offered: the schedule has begun */
+    bool hold;      /* paced: the next move waits for its time */
 };
 
 struct engine {
@@ -467,7 +475,8 @@ struct engine {
     long moves, refused, legal_reqs;
     double *lat;
     size_t nlat, lat_cap;
-    double interval; /* offered: seconds between two moves of one room */
+    double interval; /* offered and paced: seconds between two moves of one room */
+    bool paced;      /* replay: the window's moves are sent on a schedule */
     bool failed;
 };
 
@@ -578,11 +587,19 @@ static void pair_step(struct engine *e, struct pair *p)
             }
             struct move *m = &room->moves[p->next];
             struct conn *c = p->c[0].seat == m->seat ? &p->c[0] : &p->c[1];
-            /* The seat sends once it has seen the rev before its move. */
+            /* The seat sends once it has seen the rev before its move and,
+             * when paced, once the move is due; a paced move's latency
+             * counts from when it was due. */
             if (c->seen_rev >= m->rev - 1) {
+                double t = now_s();
+                bool paced = e->paced && e->phase == 1;
+                p->hold = paced && t < p->due;
+                if (p->hold) {
+                    return;
+                }
                 p->inflight = true;
                 c->st = C_ACT;
-                c->lat_base = now_s();
+                c->lat_base = paced ? p->due : t;
                 conn_request(c, "\"op\":\"act\",\"action\":%s", m->action);
             }
             return;
@@ -722,6 +739,9 @@ static void on_act_reply(struct engine *e, struct pair *p, struct conn *c, json_
         }
         p->next++;
         p->inflight = false;
+        if (e->paced && e->phase == 1) {
+            p->due += e->interval;
+        }
         if (rev > c->seen_rev) {
             c->seen_rev = rev;
         }
@@ -850,15 +870,30 @@ static void engine_tick(struct engine *e, double t)
     }
 }
 
-/* Replay: the barrier, then the end of the window, by the pairs' states. */
+/* Replay: the barrier, then the end of the window, by the pairs' states.
+ * Paced, the window also ends when the first pair has no move left (so the
+ * offered rate holds to the end) or when the configured window is over, and
+ * held moves leave when they are due. */
 static void engine_replay_tick(struct engine *e, double t)
 {
-    int waiting = 0;
+    int waiting = 0, done = 0;
 
     for (int i = 0; i < e->npairs; i++) {
         waiting += e->pairs[i].st == P_PAUSED || e->pairs[i].st == P_DONE;
+        done += e->pairs[i].st == P_DONE;
     }
-    if (waiting < e->npairs || e->setting_up || e->qlen) {
+    if (e->paced && e->phase == 1) {
+        if (done > 0 || t >= e->t_start + e->cfg->seconds) {
+            waiting = e->npairs;
+        } else {
+            for (int i = 0; i < e->npairs; i++) {
+                if (e->pairs[i].hold && t >= e->pairs[i].due) {
+                    pair_step(e, &e->pairs[i]);
+                }
+            }
+            return;
+        }
+    } else if (waiting < e->npairs || e->setting_up || e->qlen) {
         return;
     }
     if (e->phase == 0) {
@@ -867,6 +902,8 @@ static void engine_replay_tick(struct engine *e, double t)
         e->t_start = t;
         e->phase = 1;
         for (int i = 0; i < e->npairs; i++) {
+            /* Paced, the pairs' schedules are staggered over one interval. */
+            e->pairs[i].due = t + e->interval * (double)i / e->npairs;
             if (e->pairs[i].st == P_PAUSED) {
                 e->pairs[i].st = P_PLAY;
                 pair_step(e, &e->pairs[i]);
@@ -886,8 +923,15 @@ static void engine_replay_tick(struct engine *e, double t)
 static int engine_run(enum mode mode, const struct config *cfg, const char *game,
                       const struct server *srv, struct recording *rec, struct result *res)
 {
-    struct engine e = {.mode = mode, .cfg = cfg, .game = game, .server = srv->pid, .rec = rec};
+    struct engine e = {.mode = mode == M_PACED ? M_REPLAY : mode,
+                       .paced = mode == M_PACED,
+                       .cfg = cfg,
+                       .game = game,
+                       .server = srv->pid,
+                       .rec = rec};
     int rc = -1;
+
+    mode = e.mode;
 
     e.npairs = cfg->rooms;
     e.pairs = calloc((size_t)e.npairs, sizeof(*e.pairs));
@@ -930,16 +974,18 @@ static int engine_run(enum mode mode, const struct config *cfg, const char *game
             fail(&e, "the run did not finish within %.0f s", limit);
             break;
         }
+        /* Sleep until the next thing due: the window's edge or a held move. */
         int timeout = 100;
-        if (mode != M_REPLAY) {
+        bool paced = e.paced && e.phase == 1;
+        if (paced || mode != M_REPLAY) {
             double next = e.phase == 0 ? e.t0 + cfg->warmup : e.t_start + cfg->seconds;
-            if (mode == M_OFFERED) {
-                for (int i = 0; i < e.npairs; i++) {
-                    for (int k = 0; k < 2; k++) {
-                        if (e.pairs[i].c[k].st == C_HOLD && e.pairs[i].due < next) {
-                            next = e.pairs[i].due;
-                        }
-                    }
+            for (int i = 0; i < e.npairs; i++) {
+                struct pair *p = &e.pairs[i];
+                bool held =
+                    paced ? p->hold
+                          : mode == M_OFFERED && (p->c[0].st == C_HOLD || p->c[1].st == C_HOLD);
+                if (held && p->due < next) {
+                    next = p->due;
                 }
             }
             double ms = (next - t) * 1000;
@@ -1077,23 +1123,26 @@ static void measure_act(const struct config *cfg, bool floor, const char *game,
     result_log(res);
 }
 
+/* Open loop on a fresh server. Paced: the act path, replaying `rec` (which
+ * `legal` recorded) with the window's moves sent on the schedule. Otherwise
+ * the turn race of `legal`, each act sent on the schedule. */
 static void measure_offered(const struct config *cfg, bool floor, const char *game,
-                            struct result *res)
+                            struct recording *rec, struct result *res)
 {
-    struct recording rec = {0};
+    struct recording own = {0};
     struct server srv;
     char mode[24];
 
-    snprintf(mode, sizeof(mode), "offered %.0f/s", cfg->rate);
+    snprintf(mode, sizeof(mode), "%s %.0f/s", rec ? "act offered" : "legal offered", cfg->rate);
     result_init(res, floor, game, mode);
     if (server_start(&srv, cfg, floor) == 0) {
-        if (engine_run(M_OFFERED, cfg, game, &srv, &rec, res) != 0) {
+        if (engine_run(rec ? M_PACED : M_OFFERED, cfg, game, &srv, rec ? rec : &own, res) != 0) {
             res->ok = false;
         }
         server_stop(&srv, &res->per_fsync);
     }
     result_log(res);
-    rec_free(&rec);
+    rec_free(&own);
 }
 
 /* One worker of the idle test: opens `n` connections from source address
@@ -1393,8 +1442,9 @@ static void print_derived(const struct result *rs, int nrows, int nrep)
 /* ---- Options ---- */
 
 static const char usage_text[] =
-    "usage: bench_load [--mode compare|legal|act|offered|idle] [--target conclaved|floor]\n"
-    "                  [--conclaved PATH] [--floor PATH] [--preload PATH] [--game G]\n"
+    "usage: bench_load [--mode compare|legal|act|offered|offered-legal|idle]\n"
+    "                  [--target conclaved|floor] [--conclaved PATH] [--floor PATH] [--preload "
+    "PATH] [--game G]\n"
     "                  [--games G,G] [--rooms N] [--fsync POLICY] [--warmup S] [--seconds S]\n"
     "                  [--rate MOVES_PER_S] [--idle CONNECTIONS] [--repeat N]\n";
 
@@ -1509,7 +1559,13 @@ static int run(const struct config *c)
                 measure_legal(&cfg, floor, cfg.game, &rec, &row[n++]);
                 measure_act(&cfg, floor, cfg.game, &rec, &row[0], &row[n++]);
             } else if (strcmp(cfg.mode, "offered") == 0) {
-                measure_offered(&cfg, floor, cfg.game, &row[n++]);
+                struct result legal;
+                measure_legal(&cfg, floor, cfg.game, &rec, &legal);
+                if (legal.ok) {
+                    measure_offered(&cfg, floor, cfg.game, &rec, &row[n++]);
+                }
+            } else if (strcmp(cfg.mode, "offered-legal") == 0) {
+                measure_offered(&cfg, floor, cfg.game, NULL, &row[n++]);
             } else {
                 fputs(usage_text, stderr);
                 free(rs);
@@ -1543,10 +1599,10 @@ static int run(const struct config *c)
             measure_legal(&cfg, false, g, &rec, &row[n + 1]);
             measure_act(&cfg, true, g, &rec_floor, &row[n], &row[n + 2]);
             measure_act(&cfg, false, g, &rec, &row[n + 1], &row[n + 3]);
+            measure_offered(&cfg, true, g, &rec_floor, &row[n + 4]);
+            measure_offered(&cfg, false, g, &rec, &row[n + 5]);
             rec_free(&rec_floor);
             rec_free(&rec);
-            measure_offered(&cfg, true, g, &row[n + 4]);
-            measure_offered(&cfg, false, g, &row[n + 5]);
             n += 6;
         }
     }
