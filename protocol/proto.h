@@ -250,4 +250,30 @@ void proto_room_code_encode(uint32_t bits, char out[PROTO_ROOM_CODE_LEN + 1]);
  * wrong length). */
 int proto_room_code_parse(const char *typed, char out[PROTO_ROOM_CODE_LEN + 1]);
 
+/* An index from room codes (at most 6 characters) to non-NULL pointers;
+ * zero-initialised it is empty. Lookups, insertions and deletions take
+ * constant time on average whatever the number of codes. */
+struct proto_code_slot {
+    char code[PROTO_ROOM_CODE_LEN + 1];
+    void *val; /* NULL: a free slot */
+};
+
+struct proto_code_map {
+    struct proto_code_slot *slots;
+    size_t cap, n;
+};
+
+/* The pointer filed under `code`, or NULL. */
+void *proto_code_map_get(const struct proto_code_map *m, const char *code);
+
+/* Files `val` (not NULL) under `code`, replacing what was there. 0, or
+ * -ENOMEM (nothing changed) or -EINVAL. */
+int proto_code_map_put(struct proto_code_map *m, const char *code, void *val);
+
+/* Removes `code`, if present. Never fails. */
+void proto_code_map_del(struct proto_code_map *m, const char *code);
+
+/* Frees the table; the map is empty again. */
+void proto_code_map_free(struct proto_code_map *m);
+
 #endif

@@ -73,6 +73,10 @@ struct room {
     struct room *next;
     struct lobby *lobby;
     uint64_t jseq; /* sequence number of this room's last journal record */
+    /* Its place in the lobby's list of rooms whose queue holds lines
+     * (wait_prev NULL: not in it), so that lobby_durable() visits those
+     * only. */
+    struct room *wait_next, **wait_prev;
     struct outitem *out;
     size_t out_head, out_len, out_cap;
     size_t out_bytes;     /* bytes of lines held back for the journal */
@@ -106,6 +110,8 @@ struct lobby {
     struct lobby_config cfg;
     struct room *rooms;
     unsigned nrooms;
+    struct proto_code_map index; /* every room of `rooms`, by code */
+    struct room *waiting;        /* rooms whose queue holds lines */
     struct lobby_store store;
     bool has_store;
     uint64_t durable;  /* highest journal sequence number on disk */
@@ -174,6 +180,9 @@ struct room *lobby__room_find(struct lobby *lobby, const char *code);
 
 /* A new room in the lobby's list, in the lobby state. Steals `options`
  * (freed on failure too). NULL on ENOMEM. */
+/* Takes `room` out of the lobby's list and index (it is not freed). */
+void lobby__room_unlink(struct lobby *lobby, struct room *room);
+
 struct room *lobby__room_new(struct lobby *lobby, const char *code, const struct game_ops *game,
                              json_t *options, bool is_public, int nseats,
                              const uint8_t seed[GAME_SEED_BYTES]);

@@ -15,6 +15,36 @@
 
 #include "log.h"
 
+/* The lobby's list of rooms whose queue holds lines: lobby_durable()
+ * walks it instead of every room. */
+static void wait_list_add(struct room *room)
+{
+    struct lobby *lobby = room->lobby;
+
+    if (room->wait_prev) {
+        return;
+    }
+    room->wait_next = lobby->waiting;
+    if (lobby->waiting) {
+        lobby->waiting->wait_prev = &room->wait_next;
+    }
+    lobby->waiting = room;
+    room->wait_prev = &lobby->waiting;
+}
+
+static void wait_list_remove(struct room *room)
+{
+    if (!room->wait_prev) {
+        return;
+    }
+    *room->wait_prev = room->wait_next;
+    if (room->wait_next) {
+        room->wait_next->wait_prev = room->wait_prev;
+    }
+    room->wait_next = NULL;
+    room->wait_prev = NULL;
+}
+
 static bool out_push(struct room *room, struct lobby_peer *peer, const char *line, size_t len)
 {
     if (room->out_len == room->out_cap) {
@@ -41,6 +71,7 @@ static bool out_push(struct room *room, struct lobby_peer *peer, const char *lin
     memcpy(copy, line, len);
     room->out[room->out_len++] = (struct outitem){room->jseq, peer, copy, len};
     room->out_bytes += len;
+    wait_list_add(room);
     return true;
 }
 
@@ -103,6 +134,7 @@ static void room_flush(struct room *room)
     }
     if (room->out_head == room->out_len) {
         room->out_head = room->out_len = 0;
+        wait_list_remove(room);
     }
 }
 
@@ -132,6 +164,7 @@ void lobby__unqueue(struct room *room)
     }
     room->out_head = room->out_len = 0;
     room->out_bytes = 0;
+    wait_list_remove(room);
 }
 
 /* Sends `msg` (borrowed) to `peer`: through the room's queue when `room`
@@ -355,7 +388,8 @@ void lobby_durable(struct lobby *lobby, uint64_t seq)
         return;
     }
     lobby->durable = seq;
-    for (struct room *r = lobby->rooms; r; r = r->next) {
+    for (struct room *r = lobby->waiting, *next; r; r = next) {
+        next = r->wait_next;
         room_flush(r);
     }
 }

@@ -156,13 +156,7 @@ int lobby_restore(struct lobby *lobby, const json_t *records, uint64_t now, uint
     lobby->restoring = false;
     if (rc != 0) {
         /* Unlink without forgetting the journal: it stays for inspection. */
-        for (struct room **p = &lobby->rooms; *p; p = &(*p)->next) {
-            if (*p == room) {
-                *p = room->next;
-                lobby->nrooms--;
-                break;
-            }
-        }
+        lobby__room_unlink(lobby, room);
         lobby__room_free(room);
         return -1;
     }

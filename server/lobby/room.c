@@ -53,12 +53,7 @@ out:
 
 struct room *lobby__room_find(struct lobby *lobby, const char *code)
 {
-    for (struct room *r = lobby->rooms; r; r = r->next) {
-        if (strcmp(r->code, code) == 0) {
-            return r;
-        }
-    }
-    return NULL;
+    return proto_code_map_get(&lobby->index, code);
 }
 
 static bool room_has_human_connected(const struct room *room)
@@ -104,13 +99,13 @@ void lobby__room_free(struct room *room)
     free(room);
 }
 
-/* Takes `room` out of the lobby's list (it is not freed). */
-static void room_unlink(struct lobby *lobby, struct room *room)
+void lobby__room_unlink(struct lobby *lobby, struct room *room)
 {
     for (struct room **p = &lobby->rooms; *p; p = &(*p)->next) {
         if (*p == room) {
             *p = room->next;
             lobby->nrooms--;
+            proto_code_map_del(&lobby->index, room->code);
             return;
         }
     }
@@ -118,7 +113,7 @@ static void room_unlink(struct lobby *lobby, struct room *room)
 
 static void lobby_drop(struct lobby *lobby, struct room *room)
 {
-    room_unlink(lobby, room);
+    lobby__room_unlink(lobby, room);
     if (lobby->has_store) {
         lobby->store.forget(lobby->store.ctx, room->code);
     }
@@ -355,6 +350,10 @@ struct room *lobby__room_new(struct lobby *lobby, const char *code, const struct
     memcpy(room->seed, seed, GAME_SEED_BYTES);
     crypto_generichash(h, sizeof(h), room->seed, sizeof(room->seed), NULL, 0);
     proto_hex(h, sizeof(h), room->seed_commit);
+    if (proto_code_map_put(&lobby->index, room->code, room) != 0) {
+        lobby__room_free(room);
+        return NULL;
+    }
     room->next = lobby->rooms;
     lobby->rooms = room;
     lobby->nrooms++;
@@ -417,6 +416,7 @@ void lobby_free(struct lobby *lobby)
         lobby->rooms = r->next;
         lobby__room_free(r);
     }
+    proto_code_map_free(&lobby->index);
     game_text_free(&lobby->scratch);
     free(lobby);
 }
@@ -566,7 +566,7 @@ int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
         lobby_drop(lobby, room);
         rc = -1;
     } else if (rc != 0) {
-        room_unlink(lobby, room);
+        lobby__room_unlink(lobby, room);
         lobby__room_free(room);
     }
     if (rc != 0) {

@@ -41,7 +41,11 @@
 #include "proto.h"
 
 struct jfile {
-    struct jfile *next;
+    struct jfile *next, **prev; /* every file of the store */
+    /* Its place in the list of files holding bytes to write (`buf` or
+     * `retry`); held_prev NULL when it holds none. Jobs look at these
+     * only, so an idle journal costs nothing per write. */
+    struct jfile *held_next, **held_prev;
     char code[PROTO_ROOM_CODE_LEN + 1];
     int fd; /* -1 until the worker opens it */
     /* Records appended since the last job took this file's buffer. */
@@ -68,7 +72,7 @@ struct jfile {
 
 struct jent {
     struct jfile *file; /* NULL for a forget entry */
-    char path[PATH_MAX];
+    char code[PROTO_ROOM_CODE_LEN + 1];
     int fd;
     char *buf; /* owned; bytes [off, len) are to be written */
     size_t off, len;
@@ -103,7 +107,9 @@ struct store {
     struct store_hooks hooks;
     char rooms_dir[PATH_MAX];
     struct jfile *files;
-    struct jent *forgets; /* closed files to unlink in the next job */
+    struct jfile *held;          /* files holding bytes to write */
+    struct proto_code_map index; /* every file of `files`, by room code */
+    struct jent *forgets;        /* closed files to unlink in the next job */
     size_t nforgets, capforgets;
     uint64_t next_seq;
     uint64_t durable;
@@ -126,19 +132,24 @@ static void job_start(struct store *st);
 
 /* ---- Paths ---- */
 
-static int journal_path(const struct store *st, const char *code, char *out, size_t outlen)
+static int path_in(const char *dir, const char *code, char *out, size_t outlen)
 {
-    size_t d = strlen(st->rooms_dir), c = strlen(code);
+    size_t d = strlen(dir), c = strlen(code);
     static const char ext[] = ".journal";
 
     if (d + 1 + c + sizeof(ext) > outlen) {
         return -1;
     }
-    memcpy(out, st->rooms_dir, d);
+    memcpy(out, dir, d);
     out[d] = '/';
     memcpy(out + d + 1, code, c);
     memcpy(out + d + 1 + c, ext, sizeof(ext));
     return 0;
+}
+
+static int journal_path(const struct store *st, const char *code, char *out, size_t outlen)
+{
+    return path_in(st->rooms_dir, code, out, outlen);
 }
 
 /* A room code becomes a file name: exactly PROTO_ROOM_CODE_LEN letters and
@@ -184,6 +195,7 @@ static void write_entry(struct jent *e)
 static void work(uv_work_t *req)
 {
     struct job *job = req->data;
+    char path[PATH_MAX];
 
     /* Forgets first, so that a code reused by a new room starts afresh. */
     for (size_t i = 0; i < job->n; i++) {
@@ -195,7 +207,9 @@ static void work(uv_work_t *req)
             close(e->fd);
             e->fd = -1;
         }
-        if (unlink(e->path) != 0 && errno != ENOENT) {
+        if (path_in(job->dir, e->code, path, sizeof(path)) != 0) {
+            e->err = ENAMETOOLONG;
+        } else if (unlink(path) != 0 && errno != ENOENT) {
             e->err = errno;
         }
     }
@@ -208,9 +222,13 @@ static void work(uv_work_t *req)
             continue;
         }
         if (e->fd < 0) {
-            e->fd = open(e->path, O_WRONLY | O_APPEND | O_CLOEXEC);
+            if (path_in(job->dir, e->code, path, sizeof(path)) != 0) {
+                e->err = ENAMETOOLONG;
+                continue;
+            }
+            e->fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
             if (e->fd < 0 && errno == ENOENT) {
-                e->fd = open(e->path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+                e->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
                 created = created || e->fd >= 0;
             }
             if (e->fd < 0) {
@@ -286,12 +304,35 @@ static bool file_ready(const struct store *st, const struct jfile *f)
     return (f->len > 0 || f->retry) && (!f->failing || uv_now(st->loop) >= f->retry_at);
 }
 
+/* Puts `f` in the list of files holding bytes, or takes it out, as its
+ * buffers say. Called after every change to them. */
+static void file_held_update(struct store *st, struct jfile *f)
+{
+    bool holds = f->len > 0 || f->retry;
+
+    if (holds && !f->held_prev) {
+        f->held_next = st->held;
+        if (st->held) {
+            st->held->held_prev = &f->held_next;
+        }
+        st->held = f;
+        f->held_prev = &st->held;
+    } else if (!holds && f->held_prev) {
+        *f->held_prev = f->held_next;
+        if (f->held_next) {
+            f->held_next->held_prev = f->held_prev;
+        }
+        f->held_next = NULL;
+        f->held_prev = NULL;
+    }
+}
+
 static bool has_pending(const struct store *st)
 {
     if (st->nforgets > 0 || st->sync_owed) {
         return true;
     }
-    for (const struct jfile *f = st->files; f; f = f->next) {
+    for (const struct jfile *f = st->held; f; f = f->held_next) {
         if (file_ready(st, f)) {
             return true;
         }
@@ -305,8 +346,8 @@ static void arm_file_retry(struct store *st)
     uint64_t now = uv_now(st->loop);
     uint64_t first = UINT64_MAX;
 
-    for (const struct jfile *f = st->files; f; f = f->next) {
-        if (f->failing && (f->len > 0 || f->retry) && f->retry_at < first) {
+    for (const struct jfile *f = st->held; f; f = f->held_next) {
+        if (f->failing && f->retry_at < first) {
             first = f->retry_at;
         }
     }
@@ -335,7 +376,7 @@ static void file_set_failing(struct store *st, struct jfile *f, bool failing)
 
 /* Keeps the unwritten tail of a failed entry as its file's retry buffer:
  * the entry's own buffer, so nothing is allocated and nothing is lost. */
-static void keep_unwritten(struct jent *e)
+static void keep_unwritten(struct store *st, struct jent *e)
 {
     struct jfile *f = e->file;
 
@@ -348,6 +389,7 @@ static void keep_unwritten(struct jent *e)
     f->retry_nrec = e->nrec;
     f->retry_off = e->written;
     f->retry_len = e->len;
+    file_held_update(st, f);
 }
 
 static void after_work(uv_work_t *req, int status)
@@ -355,6 +397,7 @@ static void after_work(uv_work_t *req, int status)
     struct job *job = req->data;
     struct store *st = job->st;
     bool failed = status != 0;
+    size_t ncaught = 0; /* files that caught up in this job */
 
     st->stats.writes++;
     st->stats.fsyncs += job->fsyncs;
@@ -362,7 +405,7 @@ static void after_work(uv_work_t *req, int status)
         struct jent *e = &job->ents[i];
         if (e->forget) {
             if (e->err) {
-                log_warn("journal: cannot remove %s: %s", e->path, strerror(e->err));
+                log_warn("journal %s: cannot remove its file: %s", e->code, strerror(e->err));
             }
             continue;
         }
@@ -392,7 +435,7 @@ static void after_work(uv_work_t *req, int status)
             if (e->written == e->len) {
                 st->unwritten -= e->nrec;
             }
-            keep_unwritten(e);
+            keep_unwritten(st, e);
             if (status != 0) {
                 failed = true;
             } else {
@@ -407,6 +450,7 @@ static void after_work(uv_work_t *req, int status)
              * below vouches for the job. */
             if (f->failing && (!e->retry || f->len == 0)) {
                 f->caught_up = true;
+                ncaught++;
             }
         }
     }
@@ -433,7 +477,7 @@ static void after_work(uv_work_t *req, int status)
             st->hooks.durable(st->hooks.ctx, seq);
         }
     }
-    for (struct jfile *f = st->files; f; f = f->next) {
+    for (struct jfile *f = ncaught ? st->files : NULL; f; f = f->next) {
         if (f->caught_up) {
             f->caught_up = false;
             if (!failed) {
@@ -463,7 +507,7 @@ static void job_start(struct store *st)
     if (st->job_running || !has_pending(st)) {
         return;
     }
-    for (struct jfile *f = st->files; f; f = f->next) {
+    for (struct jfile *f = st->held; f; f = f->held_next) {
         n += file_ready(st, f);
     }
     job = calloc(1, sizeof(*job));
@@ -486,7 +530,8 @@ static void job_start(struct store *st)
     }
     st->nforgets = 0;
     uint64_t faults = st->fault.write_fails;
-    for (struct jfile *f = st->files; f; f = f->next) {
+    for (struct jfile *f = st->held, *next; f; f = next) {
+        next = f->held_next;
         if (!file_ready(st, f)) {
             continue;
         }
@@ -521,7 +566,8 @@ static void job_start(struct store *st)
             e->fault_partial = st->fault.write_partial;
         }
         f->in_job = true;
-        (void)journal_path(st, f->code, e->path, sizeof(e->path));
+        memcpy(e->code, f->code, sizeof(e->code));
+        file_held_update(st, f);
     }
     job->req.data = job;
     st->job_running = true;
@@ -558,24 +604,43 @@ static uint64_t pending_records(const struct store *st)
     return after > st->unwritten ? after : st->unwritten;
 }
 
+static void file_link(struct store *st, struct jfile *f)
+{
+    f->next = st->files;
+    if (st->files) {
+        st->files->prev = &f->next;
+    }
+    st->files = f;
+    f->prev = &st->files;
+}
+
+static void file_unlink(struct jfile *f)
+{
+    *f->prev = f->next;
+    if (f->next) {
+        f->next->prev = f->prev;
+    }
+}
+
 static struct jfile *file_get(struct store *st, const char *code)
 {
-    struct jfile *f;
+    struct jfile *f = proto_code_map_get(&st->index, code);
 
-    for (f = st->files; f; f = f->next) {
-        if (strcmp(f->code, code) == 0) {
-            return f;
-        }
+    if (f) {
+        return f;
     }
     f = calloc(1, sizeof(*f));
     if (!f) {
         return NULL;
     }
     memcpy(f->code, code, sizeof(f->code));
+    if (proto_code_map_put(&st->index, f->code, f) != 0) {
+        free(f);
+        return NULL;
+    }
     f->fd = -1;
     f->taken_seq = st->next_seq;
-    f->next = st->files;
-    st->files = f;
+    file_link(st, f);
     return f;
 }
 
@@ -584,7 +649,7 @@ static struct jfile *file_get(struct store *st, const char *code)
 int store_append(void *ctx, const char *code, const char *line, size_t len, uint64_t *ret_seq)
 {
     struct store *st = ctx;
-    size_t total = STORE_SUM_HEX + 1 + len + 1;
+    size_t total = STORE_RECORD_SIZE(len);
 
     st->append_calls++;
     if (st->fault.append_fail_at && st->append_calls == st->fault.append_fail_at) {
@@ -618,19 +683,14 @@ int store_append(void *ctx, const char *code, const char *line, size_t len, uint
         f->buf = nb;
         f->cap = cap;
     }
-    char *rec = store_record_format(line, len, &total);
-    if (!rec) {
-        st->stats.refused++;
-        return -ENOMEM;
-    }
-    memcpy(f->buf + f->len, rec, total);
-    free(rec);
+    store_record_write(f->buf + f->len, line, len);
     f->len += total;
     f->nrec++;
     st->unwritten++;
     st->held_bytes += total;
     st->stats.records++;
     *ret_seq = ++st->next_seq;
+    file_held_update(st, f);
     schedule(st);
     return 0;
 }
@@ -639,27 +699,16 @@ int store_append(void *ctx, const char *code, const char *line, size_t len, uint
 void store_forget(void *ctx, const char *code)
 {
     struct store *st = ctx;
-    struct jfile **p, *f = NULL;
+    struct jfile *f;
 
     if (!is_code(code)) {
         return;
-    }
-    for (p = &st->files; *p; p = &(*p)->next) {
-        if (strcmp((*p)->code, code) == 0) {
-            f = *p;
-            *p = f->next;
-            break;
-        }
     }
     if (st->nforgets == st->capforgets) {
         size_t cap = st->capforgets ? st->capforgets * 2 : 8;
         struct jent *n = realloc(st->forgets, cap * sizeof(*n));
         if (!n) {
             log_error("journal %s: out of memory; the file stays", code);
-            if (f) {
-                f->next = st->files;
-                st->files = f;
-            }
             return;
         }
         st->forgets = n;
@@ -669,8 +718,11 @@ void store_forget(void *ctx, const char *code)
     memset(e, 0, sizeof(*e));
     e->forget = true;
     e->fd = -1;
-    (void)journal_path(st, code, e->path, sizeof(e->path));
+    memcpy(e->code, code, sizeof(e->code));
+    f = proto_code_map_get(&st->index, code);
     if (f) {
+        proto_code_map_del(&st->index, code);
+        file_unlink(f);
         /* Records still pending for a dropped room are not worth writing. */
         st->held_bytes -= f->len;
         st->unwritten -= f->nrec + f->retry_nrec;
@@ -685,6 +737,7 @@ void store_forget(void *ctx, const char *code)
             free(f->retry);
             f->retry = NULL;
         }
+        file_held_update(st, f);
         if (f->in_job) {
             /* The running job owns its fd and buffer; after_work frees
              * them and the file. */
@@ -909,6 +962,7 @@ void store_free(struct store *st)
     if (!st) {
         return;
     }
+    proto_code_map_free(&st->index);
     while (st->files) {
         struct jfile *f = st->files;
         st->files = f->next;

@@ -23,21 +23,26 @@ static void payload_sum(const char *payload, size_t len, char out[STORE_SUM_HEX 
     proto_hex(h, sizeof(h), out);
 }
 
+void store_record_write(char *out, const char *payload, size_t len)
+{
+    char sum[STORE_SUM_HEX + 1];
+
+    payload_sum(payload, len, sum);
+    memcpy(out, sum, STORE_SUM_HEX);
+    out[STORE_SUM_HEX] = ' ';
+    memcpy(out + STORE_SUM_HEX + 1, payload, len);
+    out[STORE_RECORD_SIZE(len) - 1] = '\n';
+}
+
 char *store_record_format(const char *payload, size_t len, size_t *ret_len)
 {
-    size_t total = STORE_SUM_HEX + 1 + len + 1;
-    char *line = malloc(total);
-    char sum[STORE_SUM_HEX + 1];
+    char *line = malloc(STORE_RECORD_SIZE(len));
 
     if (!line) {
         return NULL;
     }
-    payload_sum(payload, len, sum);
-    memcpy(line, sum, STORE_SUM_HEX);
-    line[STORE_SUM_HEX] = ' ';
-    memcpy(line + STORE_SUM_HEX + 1, payload, len);
-    line[total - 1] = '\n';
-    *ret_len = total;
+    store_record_write(line, payload, len);
+    *ret_len = STORE_RECORD_SIZE(len);
     return line;
 }
 

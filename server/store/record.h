@@ -15,6 +15,13 @@
 
 #define STORE_SUM_HEX 32
 
+/* The bytes of the journal line for a payload of `len` bytes. */
+#define STORE_RECORD_SIZE(len) (STORE_SUM_HEX + 1 + (size_t)(len) + 1)
+
+/* Writes the journal line for `payload` (len bytes, no newline) into `out`,
+ * which has room for STORE_RECORD_SIZE(len) bytes; it ends in '\n'. */
+void store_record_write(char *out, const char *payload, size_t len);
+
 /* Formats one journal line for `payload` (len bytes, no newline) into a
  * malloc'ed buffer ending in '\n' that the caller frees; *ret_len set.
  * NULL on ENOMEM. */
