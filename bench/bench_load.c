@@ -40,7 +40,9 @@
  *   idle     N connections that send hello and then stay idle; the server's
  *            resident memory (VmRSS) before and after gives KiB per connection.
  *   compare  all of the above for the floor and conclaved, interleaved, for
- *            each game, and one table.
+ *            each game, and one table; the open-loop row once more with
+ *            conclaved on --fsync never (server "conclaved/never"), which
+ *            shows what share of its latency is the wait for the disk.
  *
  * usage: bench_load [--mode compare|legal|act|offered|offered-legal|idle]
  *                   [--target conclaved|floor] [--conclaved PATH] [--floor PATH] [--preload PATH]
@@ -128,6 +130,7 @@ struct result {
     double p50, p99;  /* ms */
     long hwm_kb;      /* server peak resident memory */
     double per_fsync; /* journal records per fsync; < 0 when not known */
+    double job_p99;   /* ms a journal write job took at p99 (upper bound); < 0 unknown */
     long refused;
     long legal_reqs; /* `legal` requests sent in the window */
     double gen_cpu;  /* this program's CPU in the window, share of one core */
@@ -213,13 +216,17 @@ static int server_start(struct server *s, const struct config *cfg, bool floor)
 }
 
 /* Stops the server (SIGTERM, then SIGKILL after 10 s), reads journal records
- * per fsync from conclaved's closing log line into *per_fsync (-1 when
- * unknown) and removes its directory. */
-static void server_stop(struct server *s, double *per_fsync)
+ * per fsync and the write jobs' p99 from conclaved's closing log line into
+ * res (-1 when unknown) and removes its directory. */
+static void server_stop(struct server *s, struct result *res)
 {
-    if (per_fsync) {
-        *per_fsync = -1;
+    struct result ignored;
+
+    if (!res) {
+        res = &ignored;
     }
+    res->per_fsync = -1;
+    res->job_p99 = -1;
     if (s->pid <= 0) {
         return;
     }
@@ -240,10 +247,14 @@ static void server_stop(struct server *s, double *per_fsync)
     while (f && fgets(line, sizeof(line), f)) {
         unsigned long long records, writes, fsyncs;
         const char *j = strstr(line, "journal: ");
+        const char *p99 = strstr(line, " ms (median), ");
         if (j && sscanf(j, "journal: %llu records in %llu writes, %llu fsyncs", &records, &writes,
                         &fsyncs) == 3) {
-            if (per_fsync && fsyncs > 0) {
-                *per_fsync = (double)records / (double)fsyncs;
+            if (fsyncs > 0) {
+                res->per_fsync = (double)records / (double)fsyncs;
+            }
+            if (!p99 || sscanf(p99, " ms (median), %lf ms (p99)", &res->job_p99) != 1) {
+                res->job_p99 = -1;
             }
         }
     }
@@ -1099,7 +1110,7 @@ static void measure_legal(const struct config *cfg, bool floor, const char *game
         if (engine_run(M_LEGAL, cfg, game, &srv, rec, res) != 0) {
             res->ok = false;
         }
-        server_stop(&srv, &res->per_fsync);
+        server_stop(&srv, res);
     }
     result_log(res);
 }
@@ -1118,7 +1129,7 @@ static void measure_act(const struct config *cfg, bool floor, const char *game,
             fprintf(stderr, "bench_load: the replay window held %ld moves, the legal one %ld\n",
                     res->moves, legal->moves);
         }
-        server_stop(&srv, &res->per_fsync);
+        server_stop(&srv, res);
     }
     result_log(res);
 }
@@ -1135,11 +1146,16 @@ static void measure_offered(const struct config *cfg, bool floor, const char *ga
 
     snprintf(mode, sizeof(mode), "%s %.0f/s", rec ? "act offered" : "legal offered", cfg->rate);
     result_init(res, floor, game, mode);
+    if (!floor && strcmp(cfg->fsync, "never") == 0) {
+        /* The same row without waiting for the disk: the server's own share
+         * of the latency. */
+        snprintf(res->server, sizeof(res->server), "conclaved/never");
+    }
     if (server_start(&srv, cfg, floor) == 0) {
         if (engine_run(rec ? M_PACED : M_OFFERED, cfg, game, &srv, rec ? rec : &own, res) != 0) {
             res->ok = false;
         }
-        server_stop(&srv, &res->per_fsync);
+        server_stop(&srv, res);
     }
     result_log(res);
     rec_free(&own);
@@ -1341,12 +1357,12 @@ static int floor_row(const struct result *rs, int nrows, int i)
 static void print_table(const struct result *rs, int nrows, int nrep)
 {
     printf("| server | game | mode | moves/s | CPU µs/move%s | × floor | act p50 / p99 ms | "
-           "peak RSS | records/fsync |\n",
+           "peak RSS | records/fsync | journal write p99 ms |\n",
            nrep > 1 ? " (min–max)" : "");
-    printf("|---|---|---|---:|---:|---:|---|---:|---:|\n");
+    printf("|---|---|---|---:|---:|---:|---|---:|---:|---:|\n");
     for (int i = 0; i < nrows; i++) {
-        double rate[64], cpu[64], p50[64], p99[64], hwm[64], fs[64], ratio[64];
-        int n = 0, nfs = 0, nratio = 0;
+        double rate[64], cpu[64], p50[64], p99[64], hwm[64], fs[64], ratio[64], jobs[64];
+        int n = 0, nfs = 0, nratio = 0, njobs = 0;
         int f = floor_row(rs, nrows, i);
         for (int r = 0; r < nrep && r < 64; r++) {
             const struct result *x = &rs[r * ROWS_MAX + i];
@@ -1362,13 +1378,16 @@ static void print_table(const struct result *rs, int nrows, int nrep)
             if (x->per_fsync >= 0) {
                 fs[nfs++] = x->per_fsync;
             }
+            if (x->job_p99 >= 0) {
+                jobs[njobs++] = x->job_p99;
+            }
             if (f >= 0 && rs[r * ROWS_MAX + f].ok && rs[r * ROWS_MAX + f].cpu_us > 0) {
                 ratio[nratio++] = x->cpu_us / rs[r * ROWS_MAX + f].cpu_us;
             }
         }
         const struct result *r0 = &rs[i];
         if (n == 0) {
-            printf("| %s | %s | %s | failed | | | | | |\n", r0->server, r0->game, r0->mode);
+            printf("| %s | %s | %s | failed | | | | | | |\n", r0->server, r0->game, r0->mode);
             continue;
         }
         double lo = cpu[0], hi = cpu[0];
@@ -1376,7 +1395,7 @@ static void print_table(const struct result *rs, int nrows, int nrep)
             lo = cpu[k] < lo ? cpu[k] : lo;
             hi = cpu[k] > hi ? cpu[k] : hi;
         }
-        char cpus[64], rat[32] = "–", fss[32] = "–";
+        char cpus[64], rat[32] = "–", fss[32] = "–", jps[32] = "–";
         if (n > 1) {
             snprintf(cpus, sizeof(cpus), "%.1f (%.1f–%.1f)", median(cpu, n), lo, hi);
         } else {
@@ -1388,9 +1407,12 @@ static void print_table(const struct result *rs, int nrows, int nrep)
         if (nfs) {
             snprintf(fss, sizeof(fss), "%.1f", median(fs, nfs));
         }
-        printf("| %s | %s | %s | %.0f | %s | %s | %.2f / %.2f | %.0f MiB | %s |\n", r0->server,
+        if (njobs) {
+            snprintf(jps, sizeof(jps), "< %.1f", median(jobs, njobs));
+        }
+        printf("| %s | %s | %s | %.0f | %s | %s | %.2f / %.2f | %.0f MiB | %s | %s |\n", r0->server,
                r0->game, r0->mode, median(rate, n), cpus, rat, median(p50, n), median(p99, n),
-               median(hwm, n), fss);
+               median(hwm, n), fss, jps);
     }
 }
 
@@ -1592,7 +1614,7 @@ static int run(const struct config *c)
         char games[256];
         n = 0;
         snprintf(games, sizeof(games), "%s", cfg.games);
-        for (char *save = NULL, *g = strtok_r(games, ",", &save); g && n + 6 <= ROWS_MAX;
+        for (char *save = NULL, *g = strtok_r(games, ",", &save); g && n + 7 <= ROWS_MAX;
              g = strtok_r(NULL, ",", &save)) {
             struct recording rec_floor = {0}, rec = {0};
             measure_legal(&cfg, true, g, &rec_floor, &row[n]);
@@ -1601,6 +1623,12 @@ static int run(const struct config *c)
             measure_act(&cfg, false, g, &rec, &row[n + 1], &row[n + 3]);
             measure_offered(&cfg, true, g, &rec_floor, &row[n + 4]);
             measure_offered(&cfg, false, g, &rec, &row[n + 5]);
+            if (strcmp(cfg.fsync, "never") != 0) {
+                struct config never = cfg;
+                never.fsync = "never";
+                measure_offered(&never, false, g, &rec, &row[n + 6]);
+                n++;
+            }
             rec_free(&rec_floor);
             rec_free(&rec);
             n += 6;

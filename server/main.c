@@ -554,10 +554,11 @@ int main(int argc, char **argv)
 
     struct store_stats ss = store_stats(rt.store);
     log_info("journal: %llu records in %llu writes, %llu fsyncs, %llu failed writes, "
-             "%llu records refused",
+             "%llu records refused; write jobs took under %.3f ms (median), %.3f ms (p99)",
              (unsigned long long)ss.records, (unsigned long long)ss.writes,
              (unsigned long long)ss.fsyncs, (unsigned long long)ss.failures,
-             (unsigned long long)ss.refused);
+             (unsigned long long)ss.refused, (double)store_job_quantile_us(&ss, 0.5) / 1000,
+             (double)store_job_quantile_us(&ss, 0.99) / 1000);
     net_server_free(rt.srv);
     store_free(rt.store);
     lobby_free(lobby);

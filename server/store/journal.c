@@ -89,6 +89,7 @@ struct jent {
 struct job {
     uv_work_t req;
     struct store *st;
+    uint64_t started; /* uv_hrtime() when the job was started */
     char dir[PATH_MAX];
     struct jent *ents;
     size_t n;
@@ -400,6 +401,12 @@ static void after_work(uv_work_t *req, int status)
     size_t ncaught = 0; /* files that caught up in this job */
 
     st->stats.writes++;
+    uint64_t us = (uv_hrtime() - job->started) / 1000;
+    int bucket = 0;
+    while (bucket < STORE_JOB_BUCKETS - 1 && us >= (UINT64_C(1) << bucket)) {
+        bucket++;
+    }
+    st->stats.job_us[bucket]++;
     st->stats.fsyncs += job->fsyncs;
     for (size_t i = 0; i < job->n; i++) {
         struct jent *e = &job->ents[i];
@@ -570,6 +577,7 @@ static void job_start(struct store *st)
         file_held_update(st, f);
     }
     job->req.data = job;
+    job->started = uv_hrtime();
     st->job_running = true;
     if (uv_queue_work(st->loop, &job->req, work, after_work) != 0) {
         /* Cannot happen with a valid loop; treat as a failed write. */
@@ -943,6 +951,22 @@ struct store_stats store_stats(const struct store *st)
     s.pending_bytes = st->held_bytes;
     s.failing = st->failing || st->nfailing > 0;
     return s;
+}
+
+uint64_t store_job_quantile_us(const struct store_stats *s, double q)
+{
+    uint64_t total = 0, seen = 0;
+
+    for (int k = 0; k < STORE_JOB_BUCKETS; k++) {
+        total += s->job_us[k];
+    }
+    for (int k = 0; k < STORE_JOB_BUCKETS && total > 0; k++) {
+        seen += s->job_us[k];
+        if ((double)seen >= q * (double)total) {
+            return UINT64_C(1) << k;
+        }
+    }
+    return 0;
 }
 
 /* Test hook: the faults to inject from now on; see journal.h. */

@@ -86,6 +86,9 @@ struct store_config {
     uint64_t max_pending_bytes;   /* appends refused past this many unwritten bytes; 0: none */
 };
 
+/* Buckets of the write jobs' durations in store_stats.job_us. */
+#define STORE_JOB_BUCKETS 24
+
 struct store_stats {
     uint64_t records;         /* records appended */
     uint64_t refused;         /* appends that failed (nothing appended) */
@@ -96,6 +99,10 @@ struct store_stats {
     uint64_t pending_records; /* records appended and not yet durable */
     uint64_t pending_bytes;   /* bytes waiting to be written */
     bool failing;             /* the last flush failed, or a room's journal write did */
+    /* Write jobs by how long they took, from their start on the loop to
+     * their report back (writes and flush included): bucket k counts the
+     * jobs under 2^k microseconds, the last one every longer job. */
+    uint64_t job_us[STORE_JOB_BUCKETS];
 };
 
 /* Test hook: failures to inject, for tests that show a failing disk is
@@ -161,6 +168,11 @@ void store_stop(struct store *st);
 
 /* Counters since open, and what waits now. */
 struct store_stats store_stats(const struct store *st);
+
+/* An upper bound in microseconds of the q-quantile (0 < q <= 1) of the
+ * write jobs' durations in `s`: the bound of the bucket that holds it. 0
+ * when no job ran. */
+uint64_t store_job_quantile_us(const struct store_stats *s, double q);
 
 /* Test hook: replaces the faults to inject (copied; NULL clears them). */
 void store_set_fault(struct store *st, const struct store_fault *fault);

@@ -394,6 +394,50 @@ START_TEST(batch_groups_records_into_one_write)
 }
 END_TEST
 
+START_TEST(many_journals_each_get_their_own_records)
+{
+    /* 300 rooms, then a second round for a few of them, then some
+     * forgotten and their codes reused: every journal ends up with exactly
+     * its own records, and each write job's duration is counted once. */
+    char codes[300][8];
+    open_store(STORE_FSYNC_BATCH, 5);
+    for (int i = 0; i < 300; i++) {
+        snprintf(codes[i], sizeof(codes[i]), "R%05d", i);
+        append(codes[i], 1);
+    }
+    run_until(&durable_seq, 300);
+    append(codes[5], 2);
+    append(codes[150], 2);
+    append(codes[299], 2);
+    run_until(&durable_seq, 303);
+    for (int i = 0; i < 300; i++) {
+        expect_journal(codes[i], 1, i == 5 || i == 150 || i == 299 ? 2 : 1);
+    }
+    store_forget(st, codes[150]);
+    store_forget(st, codes[7]);
+    forgotten = 3;
+    append(codes[150], 1);
+    append(codes[8], 2);
+    run_until(&durable_seq, 305);
+    expect_journal(codes[150], 1, 1);
+    expect_journal(codes[8], 1, 2);
+    json_t *gone = read_journal(codes[7], NULL);
+    ck_assert_uint_eq(json_array_size(gone), 0);
+    json_decref(gone);
+
+    struct store_stats s = store_stats(st);
+    uint64_t jobs = 0;
+    for (int k = 0; k < STORE_JOB_BUCKETS; k++) {
+        jobs += s.job_us[k];
+    }
+    ck_assert_uint_eq(jobs, s.writes);
+    uint64_t p50 = store_job_quantile_us(&s, 0.5), p99 = store_job_quantile_us(&s, 0.99);
+    ck_assert_uint_gt(p50, 0);
+    ck_assert_uint_le(p50, p99);
+    ck_assert_uint_eq(p99 & (p99 - 1), 0);
+}
+END_TEST
+
 START_TEST(always_starts_a_write_at_once)
 {
     /* The batch delay is never waited for: the first record's write starts
@@ -752,6 +796,7 @@ int main(void)
         {"append_fault_reports_its_errno", append_fault_reports_its_errno},
         {"append_refuses_a_code_that_is_no_file_name", append_refuses_a_code_that_is_no_file_name},
         {"batch_groups_records_into_one_write", batch_groups_records_into_one_write},
+        {"many_journals_each_get_their_own_records", many_journals_each_get_their_own_records},
         {"always_starts_a_write_at_once", always_starts_a_write_at_once},
         {"never_reports_durable_once_written_without_batch_wait",
          never_reports_durable_once_written_without_batch_wait},
