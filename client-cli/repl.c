@@ -65,6 +65,7 @@ struct repl {
     char *typed;       /* lines libedit finished, waiting for their turn */
     size_t ntyped;
     bool typed_eof;
+    bool leave_asked; /* the last command was a `leave` waiting to be confirmed */
 };
 
 /* The server closes a connection it has heard nothing from for its idle
@@ -95,7 +96,7 @@ static const char general_help[] =
     "  raw                  print your view as JSON\n"
     "  sync                 ask the server for a fresh view\n"
     "  record FILE          (after the end) save the game record for `conclave replay`\n"
-    "  leave                leave the room\n"
+    "  leave                leave the room (at a terminal, during a game: asked twice)\n"
     "  quit                 disconnect (your seat waits for `conclave resume`)\n";
 
 static void track(struct repl *r, long id, const char *op)
@@ -518,6 +519,8 @@ static void command(struct repl *r, char *line)
     if (!*p) {
         return;
     }
+    bool leave_asked = r->leave_asked;
+    r->leave_asked = false;
     if (strcmp(p, "help") == 0) {
         const struct render_ops *ro = render_find(r->v.game);
         fputs(general_help, stdout);
@@ -578,6 +581,16 @@ static void command(struct repl *r, char *line)
         snprintf(record_path, sizeof(record_path), "%s", p + 7);
         send_req(r, "record", NULL);
     } else if (strcmp(p, "leave") == 0) {
+        /* A person at a terminal who types `leave` in the middle of a game
+         * may have meant a game's own word: ask once. Scripts are not
+         * asked. */
+        if (r->edit && !leave_asked && !r->spectator && r->v.seat >= 0 && r->v.view &&
+            !r->v.result) {
+            r->leave_asked = true;
+            printf("you hold a seat in a game under way; type `leave` again to leave the room "
+                   "(a bot takes your seat)\n");
+            return;
+        }
         send_req(r, "leave", NULL);
     } else if (strcmp(p, "quit") == 0 || strcmp(p, "exit") == 0) {
         r->quit = true;

@@ -187,6 +187,26 @@ class Cli(ServerTest):
         p.type("quit")
         self.assertEqual(p.finish(), 0)
 
+    def test_leave_in_a_game_is_confirmed_at_a_terminal(self):
+        """At a terminal, `leave` during a game asks first (a game may use
+        the word, and a bot would take the seat); a second `leave` leaves.
+        Scripts are not asked: the other tests leave with one `leave`."""
+        p = Player(["--server", self.srv.addr, "--name", "Ann", "create", "element", "--seats",
+                    "2", "--bots"], self.env, tty=True)
+        p.wait_for(r"rev \d+ ----")
+        p.type("leave")
+        p.wait_for(r"type `leave` again to leave the room")
+        self.assertNotIn("you left the room", p.text())
+        # Any other command in between: the question is asked again.
+        p.type("who")
+        wait_until(lambda: p.text().count("<- you") >= 3, lambda: p.text()[-2000:])
+        p.type("leave")
+        wait_until(lambda: p.text().count("type `leave` again") == 2, lambda: p.text()[-2000:])
+        self.assertNotIn("you left the room", p.text())
+        p.type("leave")
+        p.wait_for(r"you left the room")
+        self.assertEqual(p.finish(), 0)
+
     def test_element_is_played_with_typed_commands(self):
         """Element at the terminal: the board is drawn with its Sages, `draw`
         takes stones, `legal` words placements, a typed placement is played
