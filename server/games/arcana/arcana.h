@@ -471,7 +471,8 @@ struct arc_core {
     uint8_t round_limit;
     int32_t final_vp[ARC_MAX_SEATS];
     int32_t final_tb[ARC_MAX_SEATS];
-    uint8_t winners; /* bit mask */
+    uint8_t winners;               /* bit mask */
+    uint16_t draws[ARC_MAX_SEATS]; /* cards drawn so far, for the log */
     struct arc_cardst card[ARC_NCARDS];
     struct arc_seat seat[ARC_MAX_SEATS];
     struct arc_res res;

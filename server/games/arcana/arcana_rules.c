@@ -217,6 +217,7 @@ static int draw(struct arc_core *c, int seat, int count)
             break;
         }
         move(c, card, ARC_L_HAND, seat);
+        c->draws[seat]++;
         got++;
     }
     return got;
@@ -2235,8 +2236,16 @@ int arc__act(struct arc_state *st, int seat, const struct arc_action *a, struct 
     int n = arc__options(c, seat, opts, ARC_MAX_OPTS);
     for (int i = 0; i < n; i++) {
         if (memcmp(&opts[i], a, sizeof(*a)) == 0) {
+            uint16_t draws[ARC_MAX_SEATS];
+            memcpy(draws, c->draws, sizeof(draws));
             apply_option(st, seat, a);
             arc__settle(st);
+            for (int s = 0; s < c->nseats; s++) {
+                int k = c->draws[s] - draws[s];
+                if (k > 0 && c->round > 0) {
+                    arc__log(st, "%s draws %d card%s.", st->names[s], k, k == 1 ? "" : "s");
+                }
+            }
             return GAME_OK;
         }
     }

@@ -15,7 +15,8 @@
  * then checks: "view" (JSON Pointer -> value in the view of "view_seat",
  * default the spectator), "legal_exact", "legal_has", "legal_lacks",
  * "legal_count" (the list of "legal_seat", default the lowest active
- * seat) and "active" (the array of active seats). Every listed action is
+ * seat) and "active" (the array of active seats). "auto": n applies the
+ * first listed action of the lowest active seat n times, before "action". Every listed action is
  * applied to a copy and must be accepted.
  */
 #include <check.h>
@@ -189,6 +190,15 @@ static void run_step(struct arc_state *st, const json_t *step, const char *tag)
                       err.message);
         free(t);
         ck_assert_msg(g->check_invariants(st, &err) == 0, "%s: %s", tag, err.message);
+    }
+    json_t *autos = json_object_get(step, "auto");
+    for (json_int_t k = 0; autos && k < json_integer_value(autos); k++) {
+        int seat = first_active(st);
+        json_t *listed = g->legal(st, seat);
+        ck_assert_msg(json_array_size(listed) > 0, "%s: auto step with nothing listed", tag);
+        int rc = game_apply(g, st, seat, json_array_get(listed, 0), &err);
+        ck_assert_msg(rc == GAME_OK, "%s: auto step refused: %s", tag, err.message);
+        json_decref(listed);
     }
     json_t *action = json_object_get(step, "action");
     if (action) {
