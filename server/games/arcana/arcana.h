@@ -514,6 +514,9 @@ int arc__components(const struct arc_core *c, int seat, int8_t ret[ARC_NCARDS]);
 /* Cards at `loc` of `owner` (-1: any) sorted by seq (deck: bottom first). */
 int arc__zone(const struct arc_core *c, int loc, int owner, int8_t ret[ARC_NCARDS]);
 int arc__printed_total(int card);
+/* Empties the action being resolved, and a seat's record. */
+void arc__reset_res(struct arc_core *c);
+void arc__reset_seat(struct arc_seat *p);
 /* Starts the Collect step of the current round (test positions). */
 void arc__begin_collect(struct arc_core *c);
 

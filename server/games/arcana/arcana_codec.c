@@ -390,8 +390,7 @@ int arc__state_load(const json_t *pos, struct arc_state *st, struct game_error *
     for (int s = 0; s < c->nseats; s++) {
         const json_t *p = json_array_get(seats, (size_t)s);
         struct arc_seat *q = &c->seat[s];
-        memset(q, 0, sizeof(*q));
-        q->mage = q->item = q->mage_pick = q->draft_pick = q->looked_deck = -1;
+        arc__reset_seat(q);
         if (load_ess(json_object_get(p, "pool"), q->pool) < 0) {
             return load_bad(err, "bad pool");
         }
@@ -441,14 +440,7 @@ int arc__state_load(const json_t *pos, struct arc_state *st, struct game_error *
             c->card[i].seq = ++c->seq;
         }
     }
-    memset(&c->res, 0, sizeof(c->res));
-    c->res.placing = -1;
-    c->res.ll_rival = -1;
-    c->res.bind_type = -1;
-    c->res.look_deck = -1;
-    c->res.returned_item = -1;
-    c->statue_seat = -1;
-    c->over = 0;
+    arc__reset_res(c);
     const char *phase = game_json_str(pos, "phase");
     c->cur = game_json_int(pos, "current", 0, c->nseats - 1, &v) == 0 ? (int8_t)v : c->first;
     if (phase && strcmp(phase, "collect") == 0) {

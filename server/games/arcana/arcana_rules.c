@@ -836,7 +836,7 @@ static void enter_op(struct arc_core *c, const struct arc_op *o)
 static void collect_begin_round(struct arc_core *c);
 static void collect_step(struct arc_core *c);
 
-static void start_turn(struct arc_core *c, int seat)
+void arc__reset_res(struct arc_core *c)
 {
     memset(&c->res, 0, sizeof(c->res));
     c->res.placing = -1;
@@ -844,6 +844,23 @@ static void start_turn(struct arc_core *c, int seat)
     c->res.bind_type = -1;
     c->res.look_deck = -1;
     c->res.returned_item = -1;
+    c->statue_seat = -1;
+    c->over = 0;
+}
+
+void arc__reset_seat(struct arc_seat *p)
+{
+    memset(p, 0, sizeof(*p));
+    p->mage = -1;
+    p->item = -1;
+    p->mage_pick = -1;
+    p->draft_pick = -1;
+    p->looked_deck = -1;
+}
+
+static void start_turn(struct arc_core *c, int seat)
+{
+    arc__reset_res(c);
     c->cur = (int8_t)seat;
     c->phase = ARC_PH_ACTIONS;
     set_dec(c, ARC_D_TOP, seat);
@@ -1192,23 +1209,14 @@ static void setup_common(struct arc_core *c, bool first_game, int first)
     }
     for (int s = 0; s < c->nseats; s++) {
         struct arc_seat *p = &c->seat[s];
-        memset(p, 0, sizeof(*p));
+        arc__reset_seat(p);
         for (int e = 0; e < ARC_NESS; e++) {
             p->pool[e] = 1;
         }
-        p->mage = -1;
-        p->item = -1;
-        p->mage_pick = -1;
-        p->draft_pick = -1;
-        p->looked_deck = -1;
     }
     c->round = 0;
     c->first_passed = 0;
-    c->statue_seat = -1;
-    c->over = 0;
-    memset(&c->res, 0, sizeof(c->res));
-    c->res.placing = -1;
-    c->res.ll_rival = -1;
+    arc__reset_res(c);
 }
 
 static void setup_first_game(struct arc_core *c)
