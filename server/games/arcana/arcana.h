@@ -27,7 +27,7 @@
 #define ARC_WIN_VP 10      /* R-arcana-9 */
 #define ARC_LOG_N 8
 #define ARC_LOG_LEN 128
-#define ARC_MAX_OPTS 256     /* options of one decision: (2 x hand) + 8 + powers + 1 at most */
+#define ARC_MAX_OPTS 256 /* options of one decision: (2 x hand) + 8 + powers + 1 at most */
 
 enum arc_ess { ARC_E = 0, ARC_L, ARC_C, ARC_D, ARC_G, ARC_NESS };
 #define ARC_ALL_MASK 0x1f
