@@ -59,6 +59,12 @@ int arc__printed_total(int card)
     return t;
 }
 
+/* The state that holds `c` (its first member), for the log. */
+static struct arc_state *state_of(struct arc_core *c)
+{
+    return (struct arc_state *)(void *)c;
+}
+
 /* ---- Counts (I-22) ---- */
 
 static int32_t cap_add(int32_t v, int64_t d)
@@ -663,6 +669,10 @@ static void ll_lose(struct arc_core *c, int r)
     pool[ARC_L] -= l;
     int64_t need = 2LL * (amount - l);
     int64_t other = ess_total(pool) - pool[ARC_L];
+    arc__log(state_of(c), "%s loses %d Life%s.", state_of(c)->names[r], l,
+             need == 0       ? ""
+             : need >= other ? " and every other essence"
+                             : " and more essences");
     if (need == 0) {
         ll_rival_done(c);
     } else if (need >= other) {
@@ -933,6 +943,7 @@ static void new_round(struct arc_core *c)
     for (int s = 0; s < c->nseats; s++) {
         c->seat[s].passed = 0;
     }
+    arc__log(state_of(c), "Nobody has %d VP; round %d begins.", ARC_WIN_VP, c->round);
     collect_begin_round(c);
 }
 
@@ -999,6 +1010,12 @@ static void end_game(struct arc_core *c, bool limit)
         }
     }
     c->round_limit = limit;
+    for (int s = 0; s < c->nseats; s++) {
+        if (c->winners & (1u << s)) {
+            arc__log(state_of(c), "%s wins with %d VP%s.", state_of(c)->names[s], c->final_vp[s],
+                     limit ? " at the round limit" : "");
+        }
+    }
     c->statue_used = 0;
     c->res.kind = ARC_R_NONE;
     c->dec = ARC_D_NONE;
