@@ -441,6 +441,27 @@ int arc__state_load(const json_t *pos, struct arc_state *st, struct game_error *
         }
     }
     arc__reset_res(c);
+    const json_t *match = json_object_get(pos, "match");
+    if (match && c->match.on) {
+        long g;
+        const json_t *score = json_object_get(match, "score");
+        const json_t *drafted = json_object_get(match, "drafted");
+        if (game_json_int(match, "game", 1, 3, &g) == 0) {
+            c->match.game = (uint8_t)g;
+            c->match.ngames = (uint8_t)(g - 1);
+        }
+        for (int s = 0; s < 2; s++) {
+            c->match.score[s] = (uint8_t)json_integer_value(json_array_get(score, (size_t)s));
+            const json_t *list = json_array_get(drafted, (size_t)s);
+            for (size_t i = 0; i < json_array_size(list); i++) {
+                int card = arc__card_find(json_string_value(json_array_get(list, i)));
+                if (card < 0 || card >= ARC_NART) {
+                    return load_bad(err, "bad drafted card");
+                }
+                c->match.drafted[card] = (int8_t)(s + 1);
+            }
+        }
+    }
     const char *phase = game_json_str(pos, "phase");
     c->cur = game_json_int(pos, "current", 0, c->nseats - 1, &v) == 0 ? (int8_t)v : c->first;
     if (phase && strcmp(phase, "collect") == 0) {
