@@ -385,7 +385,6 @@ struct arc_res {
     uint8_t part; /* 0 costs, 1 effects */
     uint8_t pc;   /* index of the primitive in the part */
     uint8_t entered;
-    uint8_t autos_done;
     /* pay / gain / lose steps */
     uint8_t mask;
     uint8_t dest;
@@ -404,8 +403,9 @@ struct arc_res {
     /* a placement in progress */
     int8_t placing; /* card, or -1 */
     int8_t place_from_seat;
-    uint8_t place_dn, place_da, place_zero;
-    int16_t place_k; /* essences to pay */
+    uint8_t place_reduce; /* the power's own discount (R-arcana-6) */
+    uint8_t place_flag;   /* ARC_PF_NOGOLD, ARC_PF_ZERO */
+    int16_t place_k;      /* essences to pay */
     /* life loss */
     int8_t ll_rival; /* the rival being asked, -1 none */
     uint8_t ll_i;    /* offset of the next rival from the attacker */

@@ -622,8 +622,8 @@ static void start_placement(struct arc_core *c, int card, int reduce, int flag)
     struct pcost p;
     place_cost(c, c->res.actor, card, reduce, flag, &p);
     c->res.placing = (int8_t)card;
-    c->res.place_dn = (uint8_t)reduce;
-    c->res.place_da = (uint8_t)flag;
+    c->res.place_reduce = (uint8_t)reduce;
+    c->res.place_flag = (uint8_t)flag;
     c->res.place_k = (int16_t)p.k;
     move(c, card, ARC_L_PLACING, c->res.actor);
     if (p.k == 0) {
@@ -1492,7 +1492,7 @@ int arc__options(const struct arc_core *c, int seat, struct arc_action *ret, int
                 struct pcost p;
                 int32_t before[ARC_NESS];
                 int q[ARC_NESS];
-                place_cost(c, seat, r->placing, r->place_dn, r->place_da, &p);
+                place_cost(c, seat, r->placing, r->place_reduce, r->place_flag, &p);
                 for (int t = 0; t < ARC_NESS; t++) {
                     before[t] = pool[t] + r->paid[t];
                     q[t] = r->paid[t] + (t == e);
