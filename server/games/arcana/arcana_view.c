@@ -350,11 +350,59 @@ const struct game_section arc__sections[ARC_NSECTIONS] = {
     [ARC_S_SEATS] = {"seats", write_seats},
 };
 
+#define BIT(k) (UINT64_C(1) << (k))
+#define DIFF(f) (memcmp(&a->f, &b->f, sizeof(a->f)) != 0)
+
+/* Each section names the parts of the state it is written from. */
 uint64_t arc__changed(const void *before, const void *after)
 {
-    (void)before;
-    (void)after;
-    return GAME_CHANGED_ALL;
+    const struct arc_state *sa = before;
+    const struct arc_state *sb = after;
+    const struct arc_core *a = &sa->c;
+    const struct arc_core *b = &sb->c;
+    if (a->nseats != b->nseats) {
+        return GAME_CHANGED_ALL;
+    }
+    bool cards = DIFF(card);
+    bool seats = DIFF(seat);
+    bool res = DIFF(res) || DIFF(col);
+    bool flow = DIFF(phase) || DIFF(dec) || DIFF(dec_seat) || DIFF(over);
+    bool token = DIFF(first) || DIFF(first_passed) || DIFF(statue_used);
+    bool match = DIFF(match);
+    uint64_t m = 0;
+    if (flow || cards || seats) {
+        m |= BIT(ARC_S_ACTIVE);
+    }
+    if (cards || token) {
+        m |= BIT(ARC_S_BOARD);
+    }
+    if (flow || res || cards) {
+        m |= BIT(ARC_S_DECISION);
+    }
+    if (memcmp(sa->log, sb->log, sizeof(sa->log)) != 0 || sa->log_n != sb->log_n ||
+        sa->log_head != sb->log_head) {
+        m |= BIT(ARC_S_LOG);
+    }
+    if (match || cards) {
+        m |= BIT(ARC_S_MATCH);
+    }
+    if (DIFF(phase)) {
+        m |= BIT(ARC_S_PHASE);
+    }
+    if (match || DIFF(over) || DIFF(final_vp) || DIFF(final_tb) || DIFF(winners) ||
+        DIFF(round_limit) || DIFF(nseats)) {
+        m |= BIT(ARC_S_RESULT);
+    }
+    if (DIFF(round)) {
+        m |= BIT(ARC_S_ROUND);
+    }
+    if (cards || seats || token) {
+        m |= BIT(ARC_S_SEATS);
+    }
+    if (cards || seats || res) {
+        m |= GAME_CHANGED_YOU;
+    }
+    return m;
 }
 
 void arc__you(struct game_text *out, const void *state, int seat)
