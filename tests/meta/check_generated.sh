@@ -6,16 +6,18 @@
 # Each must be exactly what its generator makes: regenerates into a
 # temporary file and shows the diff when the committed file differs (edited
 # by hand, or the JSON or the generator changed without a regeneration).
+# The Res Arcana card table server/games/arcana/arcana_cards.c is generated
+# the same way from data/arcana-cards.json by data/gen_cards.py.
 # Usage: check_generated.sh PYTHON SOURCE_ROOT
 python=${1:?python} top=${2:?source root}
 json=$top/server/games/sorcerers/data/sorcerers-cards.json
 tmp=$(mktemp) || exit 2
 trap 'rm -f "$tmp"' EXIT
 
-# check GENERATOR COMMITTED (paths below the source root)
+# check GENERATOR COMMITTED [JSON] (paths below the source root)
 check() {
     name=$(basename "$2")
-    if ! "$python" "$top/$1" "$json" >"$tmp"; then
+    if ! "$python" "$top/$1" "${3:-$json}" >"$tmp"; then
         echo "check_generated: $(basename "$1") failed"
         return 1
     fi
@@ -25,9 +27,11 @@ check() {
         return 0
     fi
     echo "check_generated: $name differs from $(basename "$1")'s output (diff above);"
-    echo "  regenerate: python3 $1 server/games/sorcerers/data/sorcerers-cards.json > $2"
+    echo "  regenerate: python3 $1 ${3:-$json} > $2"
     return 1
 }
 
 check server/games/sorcerers/data/gen_cards.py server/games/sorcerers/sorc_cards.c &&
-    check client-cli/render/gen_sorc_texts.py client-cli/render/sorc_texts.c
+    check client-cli/render/gen_sorc_texts.py client-cli/render/sorc_texts.c &&
+    check server/games/arcana/data/gen_cards.py server/games/arcana/arcana_cards.c \
+        "$top/server/games/arcana/data/arcana-cards.json"

@@ -237,6 +237,10 @@ def generated(args, res, tmp):
     os.makedirs(cli_dst)
     for name in ("gen_sorc_texts.py", "sorc_texts.c"):
         shutil.copy2(os.path.join(cli, name), cli_dst)
+    arc = os.path.join(args.source_root, "server", "games", "arcana")
+    arc_dst = os.path.join(root, "server", "games", "arcana")
+    shutil.copytree(os.path.join(arc, "data"), os.path.join(arc_dst, "data"))
+    shutil.copy2(os.path.join(arc, "arcana_cards.c"), arc_dst)
     argv = ["sh", os.path.join(HERE, "check_generated.sh"), args.python or sys.executable, root]
     rc, out = run(argv)
     res.expect("the committed card table passes check_generated.sh", rc, out, 0)

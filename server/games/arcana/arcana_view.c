@@ -1,0 +1,438 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * arcana_view.c - the public view of Res Arcana as canonical JSON text, one
+ * writer per section (keys in increasing byte order), the change mask, and
+ * "you": the seat's hand, setup and draft choices, the cards of an open
+ * look and the known deck tops (R-arcana-11.3). No deck order, no hidden
+ * card and nothing of the generator appears anywhere.
+ */
+#include <string.h>
+
+#include "arcana.h"
+
+const char *const arc_phase_name[] = {
+    "setup_mage",         "draft",       "setup_item", "collect", "actions", "victory_check",
+    "match_first_player", "match_draft", "ended",
+};
+
+const char *const arc_dec_name[ARC_D_COUNT] = {
+    "none",   "top",   "pay",   "same",  "same_more", "gain",  "gain_discard",
+    "target", "rival", "deck",  "order", "respond",   "lose",  "statue",
+    "item",   "take",  "forge", "mage",  "draft",     "first", "match_draft",
+};
+
+const char *const arc_why_name[ARC_WHY_COUNT] = {
+    "none", "destroy", "discard", "place", "straighten", "turn", "receive", "discard", "destroy",
+};
+
+/* An essence map in key order: calm, death, elan, gold, life. */
+static void write_ess(struct game_text *out, const int32_t *v)
+{
+    static const int order[ARC_NESS] = {ARC_C, ARC_D, ARC_E, ARC_G, ARC_L};
+    game_text_obj(out);
+    for (int i = 0; i < ARC_NESS; i++) {
+        game_text_kint(out, arc_ess_name[order[i]], v[order[i]]);
+    }
+    game_text_end_obj(out);
+}
+
+static void write_ids(struct game_text *out, const int8_t *v, int n)
+{
+    game_text_arr(out);
+    for (int i = 0; i < n; i++) {
+        game_text_str(out, arc_cards[v[i]].id);
+    }
+    game_text_end_arr(out);
+}
+
+static void write_zone(struct game_text *out, const struct arc_core *c, int loc, int owner)
+{
+    int8_t v[ARC_NCARDS];
+    write_ids(out, v, arc__zone(c, loc, owner, v));
+}
+
+static void write_component(struct game_text *out, const struct arc_core *c, int card)
+{
+    game_text_obj(out);
+    game_text_kstr(out, "card", arc_cards[card].id);
+    game_text_key(out, "essences");
+    write_ess(out, c->card[card].ess);
+    game_text_kbool(out, "turned", c->card[card].turned);
+    game_text_end_obj(out);
+}
+
+static void write_active(struct game_text *out, const void *state)
+{
+    const struct arc_core *c = &((const struct arc_state *)state)->c;
+    unsigned m = arc__active(c);
+    game_text_arr(out);
+    for (int s = 0; s < c->nseats; s++) {
+        if (m & (1u << s)) {
+            game_text_int(out, s);
+        }
+    }
+    game_text_end_arr(out);
+}
+
+static int zone_n(const struct arc_core *c, int loc, int owner)
+{
+    int8_t v[ARC_NCARDS];
+    return arc__zone(c, loc, owner, v);
+}
+
+static void write_board(struct game_text *out, const void *state)
+{
+    const struct arc_core *c = &((const struct arc_state *)state)->c;
+    game_text_obj(out);
+    game_text_key(out, "display");
+    write_zone(out, c, ARC_L_DISPLAY, -1);
+    game_text_kint(out, "first", c->first);
+    game_text_kbool(out, "first_passed", c->first_passed);
+    game_text_kint(out, "monument_deck", zone_n(c, ARC_L_MDECK, -1));
+    game_text_karr(out, "pops");
+    for (int i = ARC_FIRST_POP; i < ARC_NCARDS; i++) {
+        const struct arc_cardst *k = &c->card[i];
+        if (k->loc != ARC_L_BOARD && !(k->loc == ARC_L_PLAY)) {
+            continue;
+        }
+        game_text_obj(out);
+        game_text_kstr(out, "card", arc_cards[i].id);
+        game_text_key(out, "essences");
+        write_ess(out, k->ess);
+        game_text_key(out, "owner");
+        if (k->loc == ARC_L_PLAY) {
+            game_text_int(out, k->owner);
+        } else {
+            game_text_null(out);
+        }
+        game_text_kbool(out, "turned", k->turned);
+        game_text_end_obj(out);
+    }
+    game_text_end_arr(out);
+    game_text_key(out, "supply");
+    write_zone(out, c, ARC_L_SUPPLY, -1);
+    game_text_end_obj(out);
+}
+
+static void write_card_or_null(struct game_text *out, int card)
+{
+    if (card >= 0 && card < ARC_NCARDS) {
+        game_text_str(out, arc_cards[card].id);
+    } else {
+        game_text_null(out);
+    }
+}
+
+static void write_decision(struct game_text *out, const void *state)
+{
+    const struct arc_core *c = &((const struct arc_state *)state)->c;
+    const struct arc_res *r = &c->res;
+    int d = c->dec;
+    if (c->over || d == ARC_D_NONE || d == ARC_D_TOP) {
+        game_text_null(out);
+        return;
+    }
+    bool in_action = c->phase == ARC_PH_ACTIONS && r->kind != ARC_R_NONE;
+    bool ll = d == ARC_D_RESPOND || d == ARC_D_LOSE ||
+              (d == ARC_D_TARGET && (r->why == ARC_WHY_IG_DISCARD || r->why == ARC_WHY_IG_DESTROY));
+    game_text_obj(out);
+    if (ll) {
+        game_text_kint(out, "amount", r->ll_amount);
+        game_text_kint(out, "attacker", r->actor);
+    }
+    game_text_key(out, "card");
+    if (d == ARC_D_TAKE) {
+        write_card_or_null(out, c->col.list[c->col.i]);
+    } else if (d == ARC_D_FORGE) {
+        write_card_or_null(out, ARC_ID_CURSED_FORGE);
+    } else if (d == ARC_D_STATUE) {
+        write_card_or_null(out, ARC_ID_GOLDEN_STATUE);
+    } else if (in_action && r->kind != ARC_R_PASS) {
+        write_card_or_null(out, r->src);
+    } else {
+        game_text_null(out);
+    }
+    game_text_kstr(out, "kind", arc_dec_name[d]);
+    if (d == ARC_D_PAY || d == ARC_D_GAIN || d == ARC_D_LOSE) {
+        int left = r->left;
+        if (d == ARC_D_GAIN && c->phase == ARC_PH_COLLECT) {
+            left = c->col.gq_left[c->col.gq_i];
+        }
+        game_text_kint(out, "left", left);
+    }
+    if (d == ARC_D_PAY || d == ARC_D_SAME_MORE) {
+        int32_t paid[ARC_NESS];
+        memcpy(paid, r->paid, sizeof(paid));
+        if (d == ARC_D_SAME_MORE) {
+            memset(paid, 0, sizeof(paid));
+            paid[r->bind_type] = r->bind_x;
+        }
+        game_text_key(out, "paid");
+        write_ess(out, paid);
+    }
+    if (d == ARC_D_PAY) {
+        game_text_key(out, "placing");
+        write_card_or_null(out, r->paymode == 1 ? r->placing : -1);
+    }
+    game_text_key(out, "power");
+    if (in_action && r->kind == ARC_R_POWER) {
+        game_text_int(out, r->power);
+    } else {
+        game_text_null(out);
+    }
+    game_text_key(out, "seat");
+    if (c->dec_seat >= 0) {
+        game_text_int(out, c->dec_seat);
+    } else {
+        game_text_null(out);
+    }
+    if (d == ARC_D_TARGET) {
+        game_text_kstr(out, "why", arc_why_name[r->why]);
+    }
+    game_text_end_obj(out);
+}
+
+static void write_game(struct game_text *out, const void *state)
+{
+    (void)state;
+    game_text_str(out, "arcana");
+}
+
+static void write_log(struct game_text *out, const void *state)
+{
+    const struct arc_state *st = state;
+    game_text_arr(out);
+    for (int i = 0; i < st->log_n; i++) {
+        int k = (st->log_head - st->log_n + i + 2 * ARC_LOG_N) % ARC_LOG_N;
+        game_text_str(out, st->log[k]);
+    }
+    game_text_end_arr(out);
+}
+
+static void write_winner_list(struct game_text *out, unsigned mask, int n)
+{
+    game_text_arr(out);
+    for (int s = 0; s < n; s++) {
+        if (mask & (1u << s)) {
+            game_text_int(out, s);
+        }
+    }
+    game_text_end_arr(out);
+}
+
+static void write_match(struct game_text *out, const void *state)
+{
+    const struct arc_core *c = &((const struct arc_state *)state)->c;
+    const struct arc_match *m = &c->match;
+    if (!m->on) {
+        game_text_null(out);
+        return;
+    }
+    game_text_obj(out);
+    game_text_kint(out, "game", m->game);
+    game_text_key(out, "pool");
+    write_zone(out, c, ARC_L_POOL, -1);
+    game_text_karr(out, "results");
+    for (int g = 0; g < m->ngames; g++) {
+        game_text_obj(out);
+        game_text_key(out, "winners");
+        write_winner_list(out, (unsigned)m->winners[g], 2);
+        game_text_end_obj(out);
+    }
+    game_text_end_arr(out);
+    game_text_karr(out, "score");
+    game_text_int(out, m->score[0]);
+    game_text_int(out, m->score[1]);
+    game_text_end_arr(out);
+    game_text_end_obj(out);
+}
+
+static void write_phase(struct game_text *out, const void *state)
+{
+    const struct arc_core *c = &((const struct arc_state *)state)->c;
+    game_text_str(out, arc_phase_name[c->phase]);
+}
+
+static void write_result(struct game_text *out, const void *state)
+{
+    const struct arc_core *c = &((const struct arc_state *)state)->c;
+    if (!c->over) {
+        game_text_null(out);
+        return;
+    }
+    game_text_obj(out);
+    if (c->match.on) {
+        game_text_karr(out, "games");
+        for (int g = 0; g < c->match.ngames; g++) {
+            game_text_obj(out);
+            game_text_key(out, "winners");
+            write_winner_list(out, (unsigned)c->match.winners[g], 2);
+            game_text_end_obj(out);
+        }
+        game_text_end_arr(out);
+    }
+    game_text_kbool(out, "round_limit", c->round_limit);
+    game_text_karr(out, "scores");
+    for (int s = 0; s < c->nseats; s++) {
+        game_text_int(out, c->match.on ? c->match.score[s] : c->final_vp[s]);
+    }
+    game_text_end_arr(out);
+    game_text_karr(out, "tiebreak");
+    for (int s = 0; s < c->nseats; s++) {
+        game_text_int(out, c->final_tb[s]);
+    }
+    game_text_end_arr(out);
+    game_text_key(out, "winners");
+    write_winner_list(out, c->winners, c->nseats);
+    game_text_end_obj(out);
+}
+
+static void write_round(struct game_text *out, const void *state)
+{
+    game_text_int(out, ((const struct arc_state *)state)->c.round);
+}
+
+static void write_seats(struct game_text *out, const void *state)
+{
+    const struct arc_state *st = state;
+    const struct arc_core *c = &st->c;
+    game_text_arr(out);
+    for (int s = 0; s < c->nseats; s++) {
+        const struct arc_seat *p = &c->seat[s];
+        int8_t v[ARC_NCARDS];
+        game_text_obj(out);
+        game_text_kint(out, "deck", zone_n(c, ARC_L_DECK, s));
+        game_text_key(out, "discard");
+        write_zone(out, c, ARC_L_DISCARD, s);
+        game_text_kint(out, "hand", zone_n(c, ARC_L_HAND, s));
+        game_text_key(out, "item");
+        write_card_or_null(out, p->item);
+        game_text_kint(out, "kept", zone_n(c, ARC_L_KEPT, s));
+        game_text_key(out, "looked");
+        if (p->looked_deck >= 0) {
+            game_text_obj(out);
+            game_text_kint(out, "count", p->looked_n);
+            game_text_kstr(out, "deck", p->looked_deck == 0 ? "own" : "monument");
+            game_text_end_obj(out);
+        } else {
+            game_text_null(out);
+        }
+        game_text_key(out, "mage");
+        write_card_or_null(out, p->mage);
+        game_text_kbool(out, "mage_chosen", p->mage >= 0 || p->mage_pick >= 0);
+        game_text_kstr(out, "name", st->names[s]);
+        game_text_kbool(out, "passed", p->passed);
+        game_text_kbool(out, "picked", p->draft_pick >= 0);
+        game_text_karr(out, "play");
+        int n = arc__components(c, s, v);
+        for (int i = 0; i < n; i++) {
+            write_component(out, c, v[i]);
+        }
+        game_text_end_arr(out);
+        game_text_key(out, "pool");
+        write_ess(out, p->pool);
+        game_text_kint(out, "vp", arc__vp(c, s));
+        game_text_end_obj(out);
+    }
+    game_text_end_arr(out);
+}
+
+const struct game_section arc__sections[ARC_NSECTIONS] = {
+    [ARC_S_ACTIVE] = {"active", write_active},
+    [ARC_S_BOARD] = {"board", write_board},
+    [ARC_S_DECISION] = {"decision", write_decision},
+    [ARC_S_GAME] = {"game", write_game},
+    [ARC_S_LOG] = {"log", write_log},
+    [ARC_S_MATCH] = {"match", write_match},
+    [ARC_S_PHASE] = {"phase", write_phase},
+    [ARC_S_RESULT] = {"result", write_result},
+    [ARC_S_ROUND] = {"round", write_round},
+    [ARC_S_SEATS] = {"seats", write_seats},
+};
+
+#define BIT(k) (UINT64_C(1) << (k))
+#define DIFF(f) (memcmp(&a->f, &b->f, sizeof(a->f)) != 0)
+
+/* Each section names the parts of the state it is written from. */
+uint64_t arc__changed(const void *before, const void *after)
+{
+    const struct arc_state *sa = before;
+    const struct arc_state *sb = after;
+    const struct arc_core *a = &sa->c;
+    const struct arc_core *b = &sb->c;
+    if (a->nseats != b->nseats) {
+        return GAME_CHANGED_ALL;
+    }
+    bool cards = DIFF(card);
+    bool seats = DIFF(seat);
+    bool res = DIFF(res) || DIFF(col);
+    bool flow = DIFF(phase) || DIFF(dec) || DIFF(dec_seat) || DIFF(over);
+    bool token = DIFF(first) || DIFF(first_passed) || DIFF(statue_used);
+    bool match = DIFF(match);
+    uint64_t m = 0;
+    if (flow || cards || seats) {
+        m |= BIT(ARC_S_ACTIVE);
+    }
+    if (cards || token) {
+        m |= BIT(ARC_S_BOARD);
+    }
+    if (flow || res || cards) {
+        m |= BIT(ARC_S_DECISION);
+    }
+    if (memcmp(sa->log, sb->log, sizeof(sa->log)) != 0 || sa->log_n != sb->log_n ||
+        sa->log_head != sb->log_head) {
+        m |= BIT(ARC_S_LOG);
+    }
+    if (match || cards) {
+        m |= BIT(ARC_S_MATCH);
+    }
+    if (DIFF(phase)) {
+        m |= BIT(ARC_S_PHASE);
+    }
+    if (match || DIFF(over) || DIFF(final_vp) || DIFF(final_tb) || DIFF(winners) ||
+        DIFF(round_limit) || DIFF(nseats)) {
+        m |= BIT(ARC_S_RESULT);
+    }
+    if (DIFF(round)) {
+        m |= BIT(ARC_S_ROUND);
+    }
+    if (cards || seats || token) {
+        m |= BIT(ARC_S_SEATS);
+    }
+    if (cards || seats || res) {
+        m |= GAME_CHANGED_YOU;
+    }
+    return m;
+}
+
+void arc__you(struct game_text *out, const void *state, int seat)
+{
+    const struct arc_core *c = &((const struct arc_state *)state)->c;
+    const struct arc_seat *p = &c->seat[seat];
+    const struct arc_res *r = &c->res;
+    game_text_obj(out);
+    game_text_key(out, "deck_top");
+    write_ids(out, p->known_own, p->known_own_n);
+    game_text_key(out, "hand");
+    write_zone(out, c, ARC_L_HAND, seat);
+    game_text_key(out, "kept");
+    write_zone(out, c, ARC_L_KEPT, seat);
+    game_text_key(out, "looking");
+    if (zone_n(c, ARC_L_LOOK, seat) > 0) {
+        write_ids(out, r->look_cards, r->look_n);
+    } else {
+        write_ids(out, r->look_cards, 0);
+    }
+    game_text_key(out, "mage");
+    write_card_or_null(out, p->mage_pick);
+    game_text_key(out, "mages");
+    write_zone(out, c, ARC_L_MAGEOPT, seat);
+    game_text_key(out, "monument_top");
+    write_ids(out, p->known_mon, p->known_mon_n);
+    game_text_key(out, "pack");
+    write_zone(out, c, ARC_L_PACK, seat);
+    game_text_key(out, "pick");
+    write_card_or_null(out, p->draft_pick);
+    game_text_kint(out, "seat", seat);
+    game_text_end_obj(out);
+}
