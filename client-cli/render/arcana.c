@@ -189,20 +189,43 @@ static void component(char *buf, size_t len, const json_t *c, const char *mark,
              ess[0] ? "]" : "", json_is_true(json_object_get(c, "turned")) ? " (turned)" : "");
 }
 
-/* `label` then the names of the cards of `arr`, wrapped; "(none)" when
+/* The names of the cards of `arr` after a space, wrapped; " (none)" when
  * empty. */
-static void card_line(FILE *out, const char *label, const json_t *arr)
+static void card_items(struct col_out *o, const json_t *arr)
 {
-    struct col_out o = {out, 0, 4};
     size_t i;
     const json_t *v;
 
-    col_put(&o, label);
     json_array_foreach(arr, i, v) {
-        col_item(&o, i ? ", " : " ", name_of(json_string_value(v)));
+        col_item(o, i ? ", " : " ", name_of(json_string_value(v)));
     }
     if (json_array_size(arr) == 0) {
-        col_put(&o, " (none)");
+        col_put(o, " (none)");
+    }
+}
+
+/* `label` and the cards of `arr` on a line of their own. */
+static void card_line(FILE *out, const char *label, const json_t *arr)
+{
+    struct col_out o = {out, 0, 4};
+
+    col_put(&o, label);
+    card_items(&o, arr);
+    col_line(&o);
+}
+
+/* `text` wrapped at spaces, the lines after the first indented by 4. */
+static void wrap_line(FILE *out, const char *text)
+{
+    struct col_out o = {out, 0, 4};
+    char word[256];
+
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, " ");
+        snprintf(word, sizeof(word), "%.*s", (int)n, p);
+        col_item(&o, p == text ? "" : " ", word);
+        p += n;
+        p += strspn(p, " ");
     }
     col_line(&o);
 }
@@ -275,10 +298,10 @@ static void draw_header(FILE *out, const json_t *view, int seat, const struct re
                 (long long)json_integer_value(json_array_get(score, 1)), seat_name(view, 1));
         json_array_foreach(json_object_get(match, "results"), i, v) {
             const json_t *w = json_object_get(v, "winners");
-            fprintf(out, "%s game %zu: %s", i ? "," : ";", i + 1,
+            fprintf(out, "%s game %zu won by %s", i ? "," : ";", i + 1,
                     json_array_size(w) == 1
                         ? seat_name(view, (long)json_integer_value(json_array_get(w, 0)))
-                        : "shared");
+                        : "nobody (shared)");
         }
         fputc('\n', out);
     }
@@ -302,9 +325,13 @@ static void draw_board(FILE *out, const json_t *view, const struct render_style 
     if (!json_is_object(board)) {
         return;
     }
-    fprintf(out, "Monuments (4 Gold): ");
-    card_line(out, "", json_object_get(board, "display"));
-    fprintf(out, "  and %ld face down in the deck\n", render_num(board, "monument_deck"));
+    struct col_out o = {out, 0, 4};
+    char deck[64];
+    col_put(&o, "Monuments (4 Gold):");
+    card_items(&o, json_object_get(board, "display"));
+    snprintf(deck, sizeof(deck), "%ld face down in the deck", render_num(board, "monument_deck"));
+    col_item(&o, "; ", deck);
+    col_line(&o);
     if (json_array_size(pops) > 0) {
         fputs("Places of Power:\n", out);
     }
@@ -312,7 +339,8 @@ static void draw_board(FILE *out, const json_t *view, const struct render_style 
         char buf[256];
         component(buf, sizeof(buf), p, "", st);
         const json_t *owner = json_object_get(p, "owner");
-        fprintf(out, "  %-40s %s\n", buf,
+        int pad = 40 - width_of(buf);
+        fprintf(out, "  %s%*s %s\n", buf, pad > 0 ? pad : 0, "",
                 json_is_integer(owner) ? seat_name(view, (long)json_integer_value(owner))
                                        : "unclaimed");
     }
@@ -332,23 +360,32 @@ static void draw_seat(FILE *out, const json_t *view, size_t i, const json_t *s, 
     size_t k;
     const json_t *c;
 
+    struct col_out line = {out, 0, 4};
+    char item[200];
+    snprintf(item, sizeof(item), "%s%s%zu %s%s%s", me ? "> " : "  ", render_sgr(st, "1", a), i,
+             render_str(s, "name", "?"), me ? " (you)" : "", render_sgr(st, "0", b));
+    col_put(&line, item);
+    snprintf(item, sizeof(item), "VP %ld", render_num(s, "vp"));
+    col_item(&line, "  ", item);
     essence_list(pool, sizeof(pool), json_object_get(s, "pool"), true, st);
-    fprintf(out, "%s%s%zu %s%s%s  VP %ld  pool %s  hand %ld  deck %ld", me ? "> " : "  ",
-            render_sgr(st, "1", a), i, render_str(s, "name", "?"), me ? " (you)" : "",
-            render_sgr(st, "0", b), render_num(s, "vp"), pool, render_num(s, "hand"),
-            render_num(s, "deck"));
+    snprintf(item, sizeof(item), "pool %s", pool);
+    col_item(&line, "  ", item);
+    snprintf(item, sizeof(item), "hand %ld  deck %ld", render_num(s, "hand"),
+             render_num(s, "deck"));
+    col_item(&line, "  ", item);
     if (json_is_true(json_object_get(s, "passed"))) {
-        fputs("  PASSED", out);
+        col_item(&line, "  ", "PASSED");
     }
     if (json_is_integer(json_object_get(board, "first")) && render_num(board, "first") == (long)i) {
-        fputs("  [First Player]", out);
+        col_item(&line, "  ", "[First Player]");
     }
-    fputc('\n', out);
+    col_line(&line);
     if (strcmp(phase, "setup_mage") == 0) {
         fprintf(out, "    mage: %s\n",
                 json_is_true(json_object_get(s, "mage_chosen")) ? "chosen" : "still choosing");
     } else if (strcmp(phase, "draft") == 0) {
-        fprintf(out, "    kept %ld cards; %s\n", render_num(s, "kept"),
+        fprintf(out, "    kept %ld card%s; %s\n", render_num(s, "kept"),
+                render_num(s, "kept") == 1 ? "" : "s",
                 json_is_true(json_object_get(s, "picked")) ? "has picked" : "still picking");
     }
     if (json_array_size(json_object_get(s, "play")) > 0) {
@@ -432,8 +469,9 @@ static void cause(char *buf, size_t len, const json_t *d)
     }
 }
 
-/* The open decision in words, with the command that answers it. */
-static void draw_decision(FILE *out, const json_t *view, int seat, const struct render_style *st)
+/* The open decision in words, with the command that answers it, to `out`
+ * on one line. */
+static void decision_words(FILE *out, const json_t *view, int seat, const struct render_style *st)
 {
     const json_t *d = json_object_get(view, "decision");
     const char *kind = render_str(d, "kind", "");
@@ -446,7 +484,7 @@ static void draw_decision(FILE *out, const json_t *view, int seat, const struct 
     if (!json_is_object(d)) {
         if (strcmp(render_str(view, "phase", ""), "actions") == 0 &&
             in_array(json_object_get(view, "active"), seat)) {
-            fputs("Your turn: place, claim, discard, use or pass (`legal` lists them).\n", out);
+            fputs("Your turn: place, claim, discard, use or pass (`legal` lists them).", out);
         }
         return;
     }
@@ -511,7 +549,24 @@ static void draw_decision(FILE *out, const json_t *view, int seat, const struct 
     } else {
         fprintf(out, "%s (`legal` lists the choices)", kind);
     }
-    fputc('\n', out);
+}
+
+/* The open decision, wrapped to the width. */
+static void draw_decision(FILE *out, const json_t *view, int seat, const struct render_style *st)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+
+    if (!m) {
+        return;
+    }
+    decision_words(m, view, seat, st);
+    fclose(m);
+    if (text && text[0]) {
+        wrap_line(out, text);
+    }
+    free(text);
 }
 
 static void draw_result(FILE *out, const json_t *view, const struct render_style *st)
@@ -564,7 +619,8 @@ static void draw(FILE *out, const json_t *view, int seat, const struct render_st
     draw_you(out, view, st);
     draw_decision(out, view, seat, st);
     for (i = n > LOG_SHOWN ? n - LOG_SHOWN : 0; i < n; i++) {
-        fprintf(out, "  %s\n", render_str(json_array_get(log, i), NULL, ""));
+        const char *line = json_string_value(json_array_get(log, i));
+        fprintf(out, "  %s\n", line ? line : "");
     }
     draw_result(out, view, st);
 }
