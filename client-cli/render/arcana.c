@@ -968,18 +968,10 @@ static int parse(const char *line, const json_t *view, int seat, json_t **ret_ac
     char buf[512];
     char words[256];
     char *tok[TOK_MAX];
-    int nt = 0;
-    char *save = NULL;
     json_t *a = NULL;
 
     snprintf(buf, sizeof(buf), "%s", line);
-    for (char *p = strtok_r(buf, " \t", &save); p && nt < TOK_MAX;
-         p = strtok_r(NULL, " \t", &save)) {
-        for (char *q = p; *q; q++) {
-            *q = (char)tolower((unsigned char)*q);
-        }
-        tok[nt++] = p;
-    }
+    int nt = render_words(buf, tok, TOK_MAX);
     if (nt == 0) {
         return fail(err, errlen, "empty command");
     }

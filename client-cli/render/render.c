@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * render.c - the table of game renderers and the helpers they share: colour,
- * and reading a member of a view.
+ * reading a member of a view, and splitting a typed command into words.
  */
 #include "render.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,6 +31,20 @@ const char *render_str(const json_t *o, const char *key, const char *dflt)
 long render_num(const json_t *o, const char *key)
 {
     return (long)json_integer_value(json_object_get(o, key));
+}
+
+int render_words(char *buf, char **tok, int max)
+{
+    int n = 0;
+    char *save = NULL;
+
+    for (char *p = strtok_r(buf, " \t", &save); p && n < max; p = strtok_r(NULL, " \t", &save)) {
+        for (char *q = p; *q; q++) {
+            *q = (char)tolower((unsigned char)*q);
+        }
+        tok[n++] = p;
+    }
+    return n;
 }
 
 const struct render_ops *render_find(const char *game)

@@ -31,6 +31,11 @@ const char *render_str(const json_t *o, const char *key, const char *dflt);
  * integer. */
 long render_num(const json_t *o, const char *key);
 
+/* Splits the command line in `buf` (changed in place) at spaces and tabs
+ * into at most `max` words, each in lower case, pointed to from `tok`.
+ * Returns the number of words; more than `max` are dropped. */
+int render_words(char *buf, char **tok, int max);
+
 struct render_ops {
     const char *game; /* wire id */
 
