@@ -214,20 +214,52 @@ static void card_line(FILE *out, const char *label, const json_t *arr)
     col_line(&o);
 }
 
-/* `text` wrapped at spaces, the lines after the first indented by 4. */
-static void wrap_line(FILE *out, const char *text)
+/* Each line of `text` wrapped at its spaces (a run of them kept where the
+ * line does not break), the lines it breaks into indented by 4. */
+static void wrap_text(FILE *out, const char *text)
 {
     struct col_out o = {out, 0, 4};
     char word[256];
+    char sep[8] = "";
 
     for (const char *p = text; *p;) {
-        size_t n = strcspn(p, " ");
+        size_t n = strcspn(p, " \n");
         snprintf(word, sizeof(word), "%.*s", (int)n, p);
-        col_item(&o, p == text ? "" : " ", word);
+        col_item(&o, sep, word);
         p += n;
-        p += strspn(p, " ");
+        if (*p == '\n') {
+            col_line(&o);
+            p++;
+            sep[0] = '\0';
+            continue;
+        }
+        n = strspn(p, " ");
+        snprintf(sep, sizeof(sep), "%.*s", (int)(n < sizeof(sep) ? n : sizeof(sep) - 1), p);
+        p += n;
     }
-    col_line(&o);
+    if (o.col > 0) {
+        col_line(&o);
+    }
+}
+
+/* What `part` draws, wrapped to the width. */
+static void wrapped(FILE *out,
+                    void (*part)(FILE *, const json_t *, int, const struct render_style *),
+                    const json_t *view, int seat, const struct render_style *st)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+
+    if (!m) {
+        return;
+    }
+    part(m, view, seat, st);
+    fclose(m);
+    if (text) {
+        wrap_text(out, text);
+    }
+    free(text);
 }
 
 static const char *seat_name(const json_t *view, long seat)
@@ -469,8 +501,8 @@ static void cause(char *buf, size_t len, const json_t *d)
     }
 }
 
-/* The open decision in words, with the command that answers it, to `out`
- * on one line. */
+/* The open decision in words, with the command that answers it, on one
+ * line. */
 static void decision_words(FILE *out, const json_t *view, int seat, const struct render_style *st)
 {
     const json_t *d = json_object_get(view, "decision");
@@ -484,7 +516,7 @@ static void decision_words(FILE *out, const json_t *view, int seat, const struct
     if (!json_is_object(d)) {
         if (strcmp(render_str(view, "phase", ""), "actions") == 0 &&
             in_array(json_object_get(view, "active"), seat)) {
-            fputs("Your turn: place, claim, discard, use or pass (`legal` lists them).", out);
+            fputs("Your turn: place, claim, discard, use or pass (`legal` lists them).\n", out);
         }
         return;
     }
@@ -549,24 +581,7 @@ static void decision_words(FILE *out, const json_t *view, int seat, const struct
     } else {
         fprintf(out, "%s (`legal` lists the choices)", kind);
     }
-}
-
-/* The open decision, wrapped to the width. */
-static void draw_decision(FILE *out, const json_t *view, int seat, const struct render_style *st)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&text, &len);
-
-    if (!m) {
-        return;
-    }
-    decision_words(m, view, seat, st);
-    fclose(m);
-    if (text && text[0]) {
-        wrap_line(out, text);
-    }
-    free(text);
+    fputc('\n', out);
 }
 
 static void draw_result(FILE *out, const json_t *view, const struct render_style *st)
@@ -608,7 +623,7 @@ static void draw(FILE *out, const json_t *view, int seat, const struct render_st
     size_t i;
     const json_t *s;
 
-    draw_header(out, view, seat, st);
+    wrapped(out, draw_header, view, seat, st);
     draw_board(out, view, st);
     json_array_foreach(json_object_get(view, "seats"), i, s) {
         draw_seat(out, view, i, s, (int)i == seat, st);
@@ -617,7 +632,7 @@ static void draw(FILE *out, const json_t *view, int seat, const struct render_st
         card_line(out, "Face-up cards to draft:", json_object_get(match, "pool"));
     }
     draw_you(out, view, st);
-    draw_decision(out, view, seat, st);
+    wrapped(out, decision_words, view, seat, st);
     for (i = n > LOG_SHOWN ? n - LOG_SHOWN : 0; i < n; i++) {
         const char *line = json_string_value(json_array_get(log, i));
         fprintf(out, "  %s\n", line ? line : "");
