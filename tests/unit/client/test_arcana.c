@@ -7,7 +7,10 @@
  * missing or of the wrong type draws without a crash; every typed command
  * gives the exact action object of the document, and a bad one an error;
  * `card` finds cards by a prefix of the id or name and says what they cost
- * and do; every action type has its words.
+ * and do; every action type has its words. Once the rules core is linked,
+ * random games of every setup are drawn at each step within 80 columns,
+ * and every entry of each `legal` list is typed back (by id and by name)
+ * into the very same action.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -15,6 +18,7 @@
 #include <string.h>
 
 #include "ck_run.h"
+#include "game.h"
 #include "render.h"
 
 /* The actions step of round 2: Ann (seat 0, the viewer) places Fire Dragon
@@ -614,6 +618,131 @@ START_TEST(help_names_every_command)
 }
 END_TEST
 
+/* A command a player would type for legal action `a`: by ids, or by
+ * names and short forms when `by_name`. */
+static void typed_for(const json_t *a, bool by_name, char *buf, size_t len)
+{
+    const char *t = json_string_value(json_object_get(a, "type"));
+    const char *card = json_string_value(json_object_get(a, "card"));
+    const char *ess = json_string_value(json_object_get(a, "essence"));
+    const char *with = json_string_value(json_object_get(a, "with"));
+    char named[128] = "";
+    long power = (long)json_integer_value(json_object_get(a, "power"));
+    long seat = (long)json_integer_value(json_object_get(a, "seat"));
+
+    if (card) {
+        /* `card NAME` prints "Name (id): ..."; its first words are the name. */
+        char *text = NULL;
+        size_t n = 0;
+        FILE *m = open_memstream(&text, &n);
+        int found = render_find("arcana")->card(m, card);
+        fclose(m);
+        snprintf(named, sizeof(named), "%.*s", (int)strcspn(text, "("), text);
+        named[strlen(named) ? strlen(named) - 1 : 0] = '\0';
+        free(text);
+        if (!by_name || found != 0 || strcmp(card, "deck") == 0) {
+            snprintf(named, sizeof(named), "%s", card);
+        }
+    }
+    if (ess) {
+        snprintf(buf, len, by_name && strcmp(ess, "none") ? "%s %.1s" : "%s %s", t, ess);
+    } else if (strcmp(t, "monument") == 0 || strcmp(t, "pop") == 0) {
+        snprintf(buf, len, by_name ? "claim %s" : "claim %s %s", by_name ? named : t, named);
+    } else if (strcmp(t, "power") == 0) {
+        snprintf(buf, len, "use %s %ld", named, power);
+    } else if (strcmp(t, "respond") == 0 && strcmp(with, "react") == 0) {
+        snprintf(buf, len, "react %s %ld", named, power);
+    } else if (strcmp(t, "respond") == 0 || strcmp(t, "forge") == 0) {
+        snprintf(buf, len, t[0] == 'f' ? "forge %s" : "%s", with);
+    } else if (strcmp(t, "rival") == 0 || strcmp(t, "first") == 0) {
+        snprintf(buf, len, "%s %ld", t, seat);
+    } else if (strcmp(t, "deck") == 0) {
+        snprintf(buf, len, "deck %s", json_string_value(json_object_get(a, "deck")));
+    } else if (strcmp(t, "statue") == 0) {
+        snprintf(buf, len, "statue %s", json_is_true(json_object_get(a, "use")) ? "yes" : "no");
+    } else if (strcmp(t, "leave") == 0) {
+        snprintf(buf, len, "%s", by_name ? "keep" : "leave it");
+    } else if (card) {
+        snprintf(buf, len, "%s %s", t, named);
+    } else {
+        snprintf(buf, len, "%s", t);
+    }
+}
+
+/* One random game: each step drawn for the seat to act, and each entry of
+ * its `legal` list typed back and worded. */
+static void play_one(const struct game_ops *g, const char *options, int nseats, unsigned seed)
+{
+    const struct render_ops *ro = render_find("arcana");
+    struct game_setup setup = {.nseats = nseats};
+    struct game_error gerr;
+    json_t *opts = json_loads(options, 0, NULL);
+    void *state = calloc(1, g->state_size);
+
+    for (int i = 0; i < nseats; i++) {
+        snprintf(setup.names[i], GAME_NAME_MAX, "Player %d", i + 1);
+    }
+    setup.seed[0] = (uint8_t)seed;
+    ck_assert_int_eq(game_start(g, state, opts, &setup, &gerr), GAME_OK);
+    srand(seed);
+    for (int step = 0; step < 1500 && g->active(state); step++) {
+        unsigned act = g->active(state);
+        int seat = 0;
+        while (!(act & (1u << seat))) {
+            seat++;
+        }
+        json_t *view = game_view(g, state, seat);
+        char *text = NULL;
+        size_t len = 0;
+        FILE *out = open_memstream(&text, &len);
+        struct render_style st = {false};
+        ro->draw(out, view, seat, &st);
+        fclose(out);
+        assert_fits(text);
+        free(text);
+        json_t *legal = g->legal(state, seat);
+        size_t i;
+        json_t *a;
+        json_array_foreach(legal, i, a) {
+            char words[256];
+            ck_assert_int_eq(ro->phrase(a, words, sizeof(words)), 0);
+            for (int by_name = 0; by_name < 2; by_name++) {
+                char line[256];
+                char err[256] = "";
+                json_t *got = NULL;
+                typed_for(a, by_name, line, sizeof(line));
+                ck_assert_msg(ro->parse(line, view, seat, &got, err, sizeof(err)) == 0 &&
+                                  json_equal(got, a),
+                              "`%s` does not give the legal action (%s)", line, err);
+                json_decref(got);
+            }
+        }
+        size_t n = json_array_size(legal);
+        ck_assert_uint_gt(n, 0);
+        json_t *pick = json_array_get(legal, (size_t)rand() % n);
+        ck_assert_int_eq(game_apply(g, state, seat, pick, &gerr), GAME_OK);
+        json_decref(legal);
+        json_decref(view);
+    }
+    free(state);
+    json_decref(opts);
+}
+
+START_TEST(random_games_are_drawn_and_every_legal_action_typed)
+{
+    const struct game_ops *g = game_find("arcana");
+
+    if (!g) {
+        printf("arcana is not in the game registry: no random games\n");
+        return;
+    }
+    play_one(g, "{}", 3, 1);
+    play_one(g, "{\"setup\":\"first_game\"}", 4, 2);
+    play_one(g, "{\"setup\":\"draft\"}", 2, 3);
+    play_one(g, "{\"duel\":true}", 2, 4);
+}
+END_TEST
+
 int main(void)
 {
     const struct ck_case cases[] = {
@@ -630,6 +759,7 @@ int main(void)
         {"card", card_finds_by_prefix_and_says_costs_and_powers},
         {"phrase", every_action_type_has_words},
         {"help", help_names_every_command},
+        {"random_games", random_games_are_drawn_and_every_legal_action_typed},
     };
 
     return CK_RUN("arcana", cases, NULL, NULL);
