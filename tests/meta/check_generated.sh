@@ -6,9 +6,6 @@
 # Each must be exactly what its generator makes: regenerates into a
 # temporary file and shows the diff when the committed file differs (edited
 # by hand, or the JSON or the generator changed without a regeneration).
-# The client's Res Arcana card texts client-cli/render/arcana_texts.c come
-# from server/games/arcana/data/arcana-cards.json by gen_arcana_texts.py
-# (checked once that file is in the tree).
 # Usage: check_generated.sh PYTHON SOURCE_ROOT
 python=${1:?python} top=${2:?source root}
 json=$top/server/games/sorcerers/data/sorcerers-cards.json
@@ -32,12 +29,17 @@ check() {
     return 1
 }
 
-check server/games/sorcerers/data/gen_cards.py server/games/sorcerers/sorc_cards.c &&
-    check client-cli/render/gen_sorc_texts.py client-cli/render/sorc_texts.c || exit 1
+# The client's Res Arcana card texts client-cli/render/arcana_texts.c come
+# from the game's card data by gen_arcana_texts.py (checked once the data
+# is in the tree).
 arcana_json=$top/server/games/arcana/data/arcana-cards.json
 if [ -f "$arcana_json" ]; then
-    check client-cli/render/gen_arcana_texts.py client-cli/render/arcana_texts.c "$arcana_json"
+    check client-cli/render/gen_arcana_texts.py client-cli/render/arcana_texts.c \
+        "$arcana_json" || exit 1
 else
     echo "check_generated: server/games/arcana/data/arcana-cards.json is not in the tree;" \
         "arcana_texts.c not checked"
 fi
+
+check server/games/sorcerers/data/gen_cards.py server/games/sorcerers/sorc_cards.c &&
+    check client-cli/render/gen_sorc_texts.py client-cli/render/sorc_texts.c
