@@ -189,28 +189,36 @@ static void component(char *buf, size_t len, const json_t *c, const char *mark,
              ess[0] ? "]" : "", json_is_true(json_object_get(c, "turned")) ? " (turned)" : "");
 }
 
-/* The names of the cards of `arr` after a space, wrapped; " (none)" when
- * empty. */
-static void card_items(struct col_out *o, const json_t *arr)
+/* The names of the cards of `arr` after a space, each with its printed
+ * cost when `costs`, wrapped; " (none)" when empty. */
+static void card_items(struct col_out *o, const json_t *arr, bool costs)
 {
     size_t i;
     const json_t *v;
 
     json_array_foreach(arr, i, v) {
-        col_item(o, i ? ", " : " ", name_of(json_string_value(v)));
+        const struct arcana_text *t = text_of(json_string_value(v));
+        char item[160];
+        if (costs && t && t->cost[0]) {
+            snprintf(item, sizeof(item), "%s (%s)", t->name, t->cost);
+        } else {
+            snprintf(item, sizeof(item), "%s", name_of(json_string_value(v)));
+        }
+        col_item(o, i ? ", " : " ", item);
     }
     if (json_array_size(arr) == 0) {
         col_put(o, " (none)");
     }
 }
 
-/* `label` and the cards of `arr` on a line of their own. */
-static void card_line(FILE *out, const char *label, const json_t *arr)
+/* `label` and the cards of `arr` (with their costs when `costs`) on a line
+ * of their own. */
+static void card_line(FILE *out, const char *label, const json_t *arr, bool costs)
 {
     struct col_out o = {out, 0, 4};
 
     col_put(&o, label);
-    card_items(&o, arr);
+    card_items(&o, arr, costs);
     col_line(&o);
 }
 
@@ -360,7 +368,7 @@ static void draw_board(FILE *out, const json_t *view, const struct render_style 
     struct col_out o = {out, 0, 4};
     char deck[64];
     col_put(&o, "Monuments (4 Gold):");
-    card_items(&o, json_object_get(board, "display"));
+    card_items(&o, json_object_get(board, "display"), false);
     snprintf(deck, sizeof(deck), "%ld face down in the deck", render_num(board, "monument_deck"));
     col_item(&o, "; ", deck);
     col_line(&o);
@@ -371,12 +379,16 @@ static void draw_board(FILE *out, const json_t *view, const struct render_style 
         char buf[256];
         component(buf, sizeof(buf), p, "", st);
         const json_t *owner = json_object_get(p, "owner");
-        int pad = 40 - width_of(buf);
-        fprintf(out, "  %s%*s %s\n", buf, pad > 0 ? pad : 0, "",
-                json_is_integer(owner) ? seat_name(view, (long)json_integer_value(owner))
-                                       : "unclaimed");
+        const struct arcana_text *t = text_of(render_str(p, "card", NULL));
+        int pad = 36 - width_of(buf);
+        fprintf(out, "  %s%*s ", buf, pad > 0 ? pad : 0, "");
+        if (json_is_integer(owner)) {
+            fprintf(out, "%s's\n", seat_name(view, (long)json_integer_value(owner)));
+        } else {
+            fprintf(out, "unclaimed, cost %s\n", t ? t->cost : "?");
+        }
     }
-    card_line(out, "Magic items in the supply:", json_object_get(board, "supply"));
+    card_line(out, "Magic items in the supply:", json_object_get(board, "supply"), false);
 }
 
 /* One seat: name, VP, pool, counts and marks; then its components, its
@@ -439,7 +451,7 @@ static void draw_seat(FILE *out, const json_t *view, size_t i, const json_t *s, 
                 json_is_string(json_object_get(s, "item")) ? name_at(s, "item") : "none yet");
     }
     if (json_array_size(json_object_get(s, "discard")) > 0) {
-        card_line(out, "    discard pile:", json_object_get(s, "discard"));
+        card_line(out, "    discard pile:", json_object_get(s, "discard"), false);
     }
     const json_t *looked = json_object_get(s, "looked");
     if (json_is_object(looked)) {
@@ -463,21 +475,22 @@ static void draw_you(FILE *out, const json_t *view, const struct render_style *s
     }
     snprintf(label, sizeof(label), "%sYour hand%s (%zu):", render_sgr(st, "1;36", a),
              render_sgr(st, "0", b), json_array_size(json_object_get(you, "hand")));
-    card_line(out, label, json_object_get(you, "hand"));
+    card_line(out, label, json_object_get(you, "hand"), true);
     static const struct {
         const char *key, *label;
+        bool costs;
     } parts[] = {
-        {"mages", "Your two mages to choose from:"},
-        {"pack", "Your draft pack:"},
-        {"kept", "You kept:"},
-        {"looking", "You are looking at (top first):"},
-        {"deck_top", "The known top of your deck:"},
-        {"monument_top", "The known top of the monument deck:"},
+        {"mages", "Your two mages to choose from:", false},
+        {"pack", "Your draft pack:", true},
+        {"kept", "You kept:", false},
+        {"looking", "You are looking at (top first):", false},
+        {"deck_top", "The known top of your deck:", false},
+        {"monument_top", "The known top of the monument deck:", false},
     };
     for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
         const json_t *arr = json_object_get(you, parts[i].key);
         if (json_array_size(arr) > 0) {
-            card_line(out, parts[i].label, arr);
+            card_line(out, parts[i].label, arr, parts[i].costs);
         }
     }
     if (json_is_string(json_object_get(you, "mage")) &&
@@ -629,7 +642,7 @@ static void draw(FILE *out, const json_t *view, int seat, const struct render_st
         draw_seat(out, view, i, s, (int)i == seat, st);
     }
     if (json_array_size(json_object_get(match, "pool")) > 0) {
-        card_line(out, "Face-up cards to draft:", json_object_get(match, "pool"));
+        card_line(out, "Face-up cards to draft:", json_object_get(match, "pool"), true);
     }
     draw_you(out, view, st);
     wrapped(out, decision_words, view, seat, st);

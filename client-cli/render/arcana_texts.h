@@ -12,6 +12,7 @@
 struct arcana_text {
     const char *id, *name;
     const char *kind;    /* "mage", "artifact", "magic_item", "monument", "place_of_power" */
+    const char *cost;    /* printed cost, short: "E6", "D2 any3", "0"; "" for none */
     const char *actions; /* the indexes of its action powers, e.g. "01"; "" for none */
     const char *reacts;  /* the indexes of its React powers */
     const char *text;    /* kind, cost, VP, abilities and powers in words, lines split by '\n' */

@@ -250,6 +250,16 @@ def text(c):
                      for line in lines)
 
 
+def short_cost(cost):
+    """{"elan": 6, "any": 1} -> "E6 any1"; {} -> "0"; None -> ""."""
+    if cost is None:
+        return ""
+    parts = ["%s%d" % (WORD[k][0], cost[k]) for k in ORDER if cost.get(k)]
+    if cost.get("any"):
+        parts.append("any%d" % cost["any"])
+    return " ".join(parts) or "0"
+
+
 def indexes(c, kind):
     return "".join(str(p["index"]) for p in c.get("powers", []) if p["kind"] == kind)
 
@@ -270,9 +280,10 @@ def main():
         if c.get("place_of_power"):
             other = c["place_of_power"]["other_side_id"]
             body = body.replace("other side: %s" % other, "other side: %s" % names[other])
-        out.append("    {%s, %s, %s, %s, %s," % (
+        out.append("    {%s, %s, %s, %s, %s, %s," % (
             c_string(c["id"]), c_string(c["name"]), c_string(c["kind"]),
-            c_string(indexes(c, "action")), c_string(indexes(c, "react"))))
+            c_string(short_cost(c.get("cost"))), c_string(indexes(c, "action")),
+            c_string(indexes(c, "react"))))
         out.append("     %s}," % c_string(body))
     out += ["};", "",
             "const size_t arcana_ntexts = sizeof(arcana_texts) / sizeof(arcana_texts[0]);", ""]

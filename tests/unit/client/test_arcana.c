@@ -144,7 +144,7 @@ START_TEST(actions_view_shows_the_table)
         "6 face down",
         "Sacred Grove [L2] (turned)",
         "Cursed Forge",
-        "unclaimed",
+        "unclaimed, cost E6 D3",
         "Dragon's Lair",
         "Magic items in the supply: Alchemy, Calm / Elan",
         "> 0 Ann (you)",
@@ -161,7 +161,7 @@ START_TEST(actions_view_shows_the_table)
         "[First Player]",
         "Tree of Life",
         "looked at 3 cards of the monument deck",
-        "Your hand (3): Fire Dragon, Elvish Bow, Prism",
+        "Your hand (3): Fire Dragon (E6), Elvish Bow (E2 L1), Prism (0)",
         "The known top of your deck: Mermaid, Treant",
         "Decision for Ann (you): pay for placing Fire Dragon, 3 more to pay (paid E2)",
         "`pay ESS`",
@@ -239,7 +239,7 @@ START_TEST(setup_and_draft_show_your_secret_parts)
     free(t);
     t = drawn_as(draft_view, 1, false);
     assert_has(t, "drafting artifacts");
-    assert_has(t, "Your draft pack: Dragon Egg, Dragon Teeth, Windup Man");
+    assert_has(t, "Your draft pack: Dragon Egg (G1), Dragon Teeth (E1 D1),");
     assert_has(t, "You kept: Athanor");
     assert_has(t, "kept 2 cards; has picked");
     assert_has(t, "kept 1 card; still picking");
@@ -252,10 +252,10 @@ START_TEST(duel_shows_the_match_and_the_life_loss)
     char *t = drawn_as(duel_view, 1, false);
 
     assert_has(t, "Duel, game 2 of 3: Ann 0 - 1 Bob; game 1 won by Bob");
-    assert_has(t, "Face-up cards to draft: Hawk, Crypt");
+    assert_has(t, "Face-up cards to draft: Hawk (L1 C1), Crypt (D2 any3)");
     assert_has(t, "Decision for Bob (you): Ann attacks with Fire Dragon's power 0: lose 2 Life");
     assert_has(t, "`react CARD`");
-    assert_has(t, "Your hand (1): Nightingale");
+    assert_has(t, "Your hand (1): Nightingale (L1 C1)");
     free(t);
 }
 END_TEST
