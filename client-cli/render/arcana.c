@@ -535,8 +535,14 @@ static void decision_words(FILE *out, const json_t *view, int seat, const struct
     }
     cause(why, sizeof(why), d);
     essence_list(paid, sizeof(paid), json_object_get(d, "paid"), false, st);
-    fprintf(out, "%sDecision%s for %s%s: ", render_sgr(st, "1;35", a), render_sgr(st, "0", b),
-            seat_name(view, who), who == seat ? " (you)" : "");
+    /* Mages and draft picks are chosen by every seat at once. */
+    if (strcmp(kind, "mage") == 0 || strcmp(kind, "draft") == 0) {
+        fprintf(out, "%sDecision%s for each player still choosing: ", render_sgr(st, "1;35", a),
+                render_sgr(st, "0", b));
+    } else {
+        fprintf(out, "%sDecision%s for %s%s: ", render_sgr(st, "1;35", a), render_sgr(st, "0", b),
+                seat_name(view, who), who == seat ? " (you)" : "");
+    }
     if (strcmp(kind, "pay") == 0) {
         if (json_is_string(json_object_get(d, "placing"))) {
             fprintf(out, "pay for placing %s", name_at(d, "placing"));
@@ -560,8 +566,9 @@ static void decision_words(FILE *out, const json_t *view, int seat, const struct
         fprintf(out, "gain for discarding %s: 1 Gold, or 2 others one at a time - `gain ESS`",
                 json_is_string(json_object_get(d, "card")) ? name_at(d, "card") : "a card");
     } else if (strcmp(kind, "target") == 0) {
+        const char *purpose = render_str(d, "why", "choose");
         fprintf(out, "choose a card to %s for %s - `target CARD` or `target none`",
-                render_str(d, "why", "choose"), why);
+                strcmp(purpose, "receive") == 0 ? "receive the essence" : purpose, why);
     } else if (strcmp(kind, "rival") == 0) {
         fprintf(out, "pick a rival for %s - `rival SEAT`", why);
     } else if (strcmp(kind, "deck") == 0) {
