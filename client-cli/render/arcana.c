@@ -502,11 +502,12 @@ static void draw_you(FILE *out, const json_t *view, const struct render_style *s
     }
 }
 
-/* "Fire Dragon's power 0" or "Fire Dragon" for what caused a decision. */
-static void cause(char *buf, size_t len, const json_t *d)
+/* "Fire Dragon's power 0" or "Fire Dragon" for what caused decision `d`;
+ * "Collect" or "the action" when it names no card. */
+static void cause(char *buf, size_t len, const json_t *d, const char *phase)
 {
     if (!json_is_string(json_object_get(d, "card"))) {
-        snprintf(buf, len, "the action");
+        snprintf(buf, len, strcmp(phase, "collect") == 0 ? "Collect" : "the action");
     } else if (json_is_integer(json_object_get(d, "power"))) {
         snprintf(buf, len, "%s's power %ld", name_at(d, "card"), render_num(d, "power"));
     } else {
@@ -533,7 +534,7 @@ static void decision_words(FILE *out, const json_t *view, int seat, const struct
         }
         return;
     }
-    cause(why, sizeof(why), d);
+    cause(why, sizeof(why), d, render_str(view, "phase", ""));
     essence_list(paid, sizeof(paid), json_object_get(d, "paid"), false, st);
     /* Mages and draft picks are chosen by every seat at once. */
     if (strcmp(kind, "mage") == 0 || strcmp(kind, "draft") == 0) {
@@ -567,8 +568,16 @@ static void decision_words(FILE *out, const json_t *view, int seat, const struct
                 json_is_string(json_object_get(d, "card")) ? name_at(d, "card") : "a card");
     } else if (strcmp(kind, "target") == 0) {
         const char *purpose = render_str(d, "why", "choose");
-        fprintf(out, "choose a card to %s for %s - `target CARD` or `target none`",
-                strcmp(purpose, "receive") == 0 ? "receive the essence" : purpose, why);
+        fprintf(out, "choose a card to %s",
+                strcmp(purpose, "receive") == 0 ? "receive the essence" : purpose);
+        if (json_is_integer(json_object_get(d, "attacker"))) {
+            /* Wind Dragon's and Sea Serpent's ignore costs. */
+            fprintf(out, " and ignore the attack of %s's %s",
+                    seat_name(view, render_num(d, "attacker")), name_at(d, "card"));
+        } else {
+            fprintf(out, " for %s", why);
+        }
+        fputs(" - `target CARD` or `target none`", out);
     } else if (strcmp(kind, "rival") == 0) {
         fprintf(out, "pick a rival for %s - `rival SEAT`", why);
     } else if (strcmp(kind, "deck") == 0) {

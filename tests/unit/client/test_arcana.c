@@ -263,6 +263,17 @@ START_TEST(duel_shows_the_match_and_the_life_loss)
     assert_has(t, "Decision for Ann (you): choose a card to receive the essence for");
     assert_has(t, "Mermaid's\n    power 0");
     free(t);
+    t = drawn_as("{\"phase\":\"actions\",\"seats\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}],"
+                 "\"decision\":{\"kind\":\"target\",\"seat\":1,\"card\":\"wind_dragon\","
+                 "\"power\":0,\"why\":\"discard\",\"attacker\":0,\"amount\":2}}",
+                 1, false);
+    assert_has(t, "choose a card to discard and ignore the attack of Ann's\n    Wind Dragon");
+    free(t);
+    t = drawn_as("{\"phase\":\"collect\",\"seats\":[{\"name\":\"Ann\"}],"
+                 "\"decision\":{\"kind\":\"gain\",\"seat\":0,\"card\":null,\"left\":2}}",
+                 0, false);
+    assert_has(t, "gain 2 more essences from Collect");
+    free(t);
 }
 END_TEST
 
