@@ -746,7 +746,8 @@ static int matches(const char *typed, const struct arcana_text *t)
 
 /* The card `typed` names among `ids` (of kind `kind` unless NULL): an exact
  * id or name, else the one card it is a prefix of. NULL with *ret_count
- * the number that matched (0 or 2 and more). */
+ * the number that matched (0, or 2 and more with two of them in
+ * ret_some[0] and ret_some[1]). */
 static const char *pick(const char *typed, const char *const *ids, int n, const char *kind,
                         int *ret_count, const char **ret_some)
 {
