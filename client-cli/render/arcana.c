@@ -250,24 +250,32 @@ static void wrap_text(FILE *out, const char *text)
     }
 }
 
-/* What `part` draws, wrapped to the width. */
-static void wrapped(FILE *out,
-                    void (*part)(FILE *, const json_t *, int, const struct render_style *),
-                    const json_t *view, int seat, const struct render_style *st)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&text, &len);
+/* Text written to a memory stream, then wrapped to the width: between
+ * wrap_begin (NULL when out of memory) and wrap_end. */
+struct wrap {
+    FILE *m;
+    char *text;
+    size_t len;
+};
 
-    if (!m) {
+static FILE *wrap_begin(struct wrap *w)
+{
+    w->text = NULL;
+    w->len = 0;
+    w->m = open_memstream(&w->text, &w->len);
+    return w->m;
+}
+
+static void wrap_end(struct wrap *w, FILE *out)
+{
+    if (!w->m) {
         return;
     }
-    part(m, view, seat, st);
-    fclose(m);
-    if (text) {
-        wrap_text(out, text);
+    fclose(w->m);
+    if (w->text) {
+        wrap_text(out, w->text);
     }
-    free(text);
+    free(w->text);
 }
 
 static const char *seat_name(const json_t *view, long seat)
@@ -651,8 +659,12 @@ static void draw(FILE *out, const json_t *view, int seat, const struct render_st
     size_t n = json_array_size(log);
     size_t i;
     const json_t *s;
+    struct wrap w;
 
-    wrapped(out, draw_header, view, seat, st);
+    if (wrap_begin(&w)) {
+        draw_header(w.m, view, seat, st);
+    }
+    wrap_end(&w, out);
     draw_board(out, view, st);
     json_array_foreach(json_object_get(view, "seats"), i, s) {
         draw_seat(out, view, i, s, (int)i == seat, st);
@@ -661,7 +673,10 @@ static void draw(FILE *out, const json_t *view, int seat, const struct render_st
         card_line(out, "Face-up cards to draft:", json_object_get(match, "pool"), true);
     }
     draw_you(out, view, st);
-    wrapped(out, decision_words, view, seat, st);
+    if (wrap_begin(&w)) {
+        decision_words(w.m, view, seat, st);
+    }
+    wrap_end(&w, out);
     for (i = n > LOG_SHOWN ? n - LOG_SHOWN : 0; i < n; i++) {
         const char *line = json_string_value(json_array_get(log, i));
         fprintf(out, "  %s\n", line ? line : "");
@@ -1200,7 +1215,8 @@ static int card_text(FILE *out, const char *name)
     return 0;
 }
 
-static void end(FILE *out, const json_t *result, const char *const *names, int nseats)
+/* How the scores of `result` were made, one line per point. */
+static void end_words(FILE *out, const json_t *result, const char *const *names, int nseats)
 {
     const json_t *scores = json_object_get(result, "scores");
     const json_t *tie = json_object_get(result, "tiebreak");
@@ -1216,8 +1232,8 @@ static void end(FILE *out, const json_t *result, const char *const *names, int n
         best = s > best ? s : best;
     }
     if (json_is_array(games)) {
-        fputs("The scores are games won in the duel (best of three; a shared game counts for "
-              "nobody).\n",
+        fputs("The scores are games won in the duel (best of three; a shared game counts "
+              "for nobody).\n",
               out);
         json_array_foreach(games, i, v) {
             const json_t *w = json_object_get(v, "winners");
@@ -1245,6 +1261,17 @@ static void end(FILE *out, const json_t *result, const char *const *names, int n
     if (json_is_true(json_object_get(result, "round_limit"))) {
         fputs("Round 50 ended without 10 VP: the round limit ended the game, most VP won.\n", out);
     }
+}
+
+/* The end screen's part: end_words wrapped to the width. */
+static void end(FILE *out, const json_t *result, const char *const *names, int nseats)
+{
+    struct wrap w;
+
+    if (wrap_begin(&w)) {
+        end_words(w.m, result, names, nseats);
+    }
+    wrap_end(&w, out);
 }
 
 const struct render_ops render_arcana = {

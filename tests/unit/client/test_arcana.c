@@ -309,6 +309,7 @@ START_TEST(ended_view_and_end_screen)
     ro->end(out, res, names, 2);
     fclose(out);
     assert_has(text, "games won in the duel");
+    assert_fits(text);
     assert_has(text, "game 1: Bob won;  VP 7, 12");
     assert_has(text, "game 2: Ann and Bob shared it");
     ck_assert_ptr_null(strstr(text, "Tied on VP"));
@@ -741,6 +742,20 @@ static void play_one(const struct game_ops *g, const char *options, int nseats, 
         json_decref(legal);
         json_decref(view);
     }
+    /* A finished game's end screen. */
+    json_t *view = game_view(g, state, 0);
+    const json_t *result = json_object_get(view, "result");
+    if (json_is_object(result)) {
+        const char *const names[] = {"Player 1", "Player 2", "Player 3", "Player 4"};
+        char *text = NULL;
+        size_t len = 0;
+        FILE *out = open_memstream(&text, &len);
+        ro->end(out, result, names, nseats);
+        fclose(out);
+        assert_fits(text);
+        free(text);
+    }
+    json_decref(view);
     free(state);
     json_decref(opts);
 }
