@@ -1022,8 +1022,8 @@ static int parse_power(char *const *tok, int nt, const json_t *view, bool react,
     return 0;
 }
 
-static int parse(const char *line, const json_t *view, int seat, json_t **ret_action, char *err,
-                 size_t errlen)
+static int parse_line(const char *line, const json_t *view, int seat, json_t **ret_action,
+                      char *err, size_t errlen)
 {
     char buf[512];
     char words[256];
@@ -1110,6 +1110,23 @@ static int parse(const char *line, const json_t *view, int seat, json_t **ret_ac
     }
     snprintf(err, errlen, "unknown command \"%s\"", cmd);
     return -1;
+}
+
+/* parse_line, with an action that could not be built (out of memory)
+ * refused. */
+static int parse(const char *line, const json_t *view, int seat, json_t **ret_action, char *err,
+                 size_t errlen)
+{
+    json_t *a = NULL;
+
+    if (parse_line(line, view, seat, &a, err, errlen) != 0) {
+        return -1;
+    }
+    if (!a) {
+        return fail(err, errlen, "out of memory");
+    }
+    *ret_action = a;
+    return 0;
 }
 
 /* ---- Words ---- */
