@@ -22,6 +22,20 @@ struct render_style {
  * colour is on, "" otherwise. `buf` must hold 16 bytes. */
 const char *render_sgr(const struct render_style *st, const char *seq, char buf[16]);
 
+/* The string member `key` of `o` (borrowed, lives as long as `o`), or
+ * `dflt` when `o` is not an object or the member is absent or not a
+ * string. */
+const char *render_str(const json_t *o, const char *key, const char *dflt);
+
+/* The integer member `key` of `o`, or 0 when it is absent or not an
+ * integer. */
+long render_num(const json_t *o, const char *key);
+
+/* Splits the command line in `buf` (changed in place) at spaces and tabs
+ * into at most `max` words, each in lower case, pointed to from `tok`.
+ * Returns the number of words; more than `max` are dropped. */
+int render_words(char *buf, char **tok, int max);
+
 struct render_ops {
     const char *game; /* wire id */
 
@@ -57,5 +71,6 @@ const struct render_ops *render_find(const char *game);
 extern const struct render_ops render_stones;
 extern const struct render_ops render_sorcerers;
 extern const struct render_ops render_element;
+extern const struct render_ops render_arcana;
 
 #endif

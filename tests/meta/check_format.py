@@ -5,7 +5,8 @@ it with the committed .clang-format (clang-format --dry-run --Werror).
 
 Skipped: build folders (any folder holding meson-private/ or build.ninja),
 .git, and the generated tables (server/games/sorcerers/sorc_cards.c from
-gen_cards.py, client-cli/render/sorc_texts.c from gen_sorc_texts.py), which
+gen_cards.py, client-cli/render/sorc_texts.c from gen_sorc_texts.py,
+client-cli/render/arcana_texts.c from gen_arcana_texts.py), which
 check_generated.sh holds to their generators' output instead.
 Exits 77 (skip) only when clang-format is not installed.
 
@@ -18,7 +19,8 @@ import sys
 
 from metalib import SKIP
 
-EXCLUDE = {"server/games/sorcerers/sorc_cards.c", "client-cli/render/sorc_texts.c"}
+EXCLUDE = {"server/games/sorcerers/sorc_cards.c", "client-cli/render/sorc_texts.c",
+           "client-cli/render/arcana_texts.c"}
 
 
 def sources(root):

@@ -31,6 +31,18 @@ check() {
     return 1
 }
 
+# The client's Res Arcana card texts client-cli/render/arcana_texts.c come
+# from the game's card data by gen_arcana_texts.py (checked once the data
+# is in the tree).
+arcana_json=$top/server/games/arcana/data/arcana-cards.json
+if [ -f "$arcana_json" ]; then
+    check client-cli/render/gen_arcana_texts.py client-cli/render/arcana_texts.c \
+        "$arcana_json" || exit 1
+else
+    echo "check_generated: server/games/arcana/data/arcana-cards.json is not in the tree;" \
+        "arcana_texts.c not checked"
+fi
+
 check server/games/sorcerers/data/gen_cards.py server/games/sorcerers/sorc_cards.c &&
     check client-cli/render/gen_sorc_texts.py client-cli/render/sorc_texts.c &&
     check server/games/arcana/data/gen_cards.py server/games/arcana/arcana_cards.c \

@@ -5,7 +5,8 @@
  * by kind, with the command that lists a kind; numbers count over the
  * whole list, so `#N` is the same action whether its kind was shown or
  * summarised; and every string of a message loses its control characters
- * (escape sequences, C1 controls, DEL) before it is printed.
+ * (escape sequences, C1 controls, DEL) before it is printed. A game's
+ * entries read as its renderer words them (Res Arcana).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -133,6 +134,30 @@ START_TEST(control_characters_never_reach_the_terminal)
 }
 END_TEST
 
+/* Res Arcana's `legal` entries read as its renderer words them. */
+START_TEST(arcana_choices_are_worded_by_its_renderer)
+{
+    static const struct {
+        const char *action, *words;
+    } cases[] = {
+        {"{\"type\":\"power\",\"card\":\"fire_dragon\",\"power\":0}", "use Fire Dragon, power 0"},
+        {"{\"type\":\"respond\",\"with\":\"react\",\"card\":\"tree_of_life\",\"power\":1}",
+         "react with Tree of Life, power 1"},
+        {"{\"type\":\"gain\",\"essence\":\"calm\"}", "gain 1 Calm"},
+        {"{\"type\":\"monument\",\"card\":\"deck\"}",
+         "claim the top monument of the deck (4 Gold)"},
+    };
+    char buf[256];
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        json_t *a = json_loads(cases[i].action, 0, NULL);
+        cli_action_phrase(a, "arcana", buf, sizeof(buf));
+        ck_assert_str_eq(buf, cases[i].words);
+        json_decref(a);
+    }
+}
+END_TEST
+
 int main(void)
 {
     const struct ck_case cases[] = {
@@ -140,6 +165,7 @@ int main(void)
         {"one_kind", one_kind_is_listed_whole_with_the_same_numbers},
         {"short", a_short_list_is_shown_whole},
         {"clean", control_characters_never_reach_the_terminal},
+        {"arcana_words", arcana_choices_are_worded_by_its_renderer},
     };
 
     return CK_RUN("choices", cases, NULL, NULL);
