@@ -1656,7 +1656,7 @@ int main(int argc, char **argv)
     struct config cfg = {
         .conclaved = getenv("CONCLAVED"),
         .game = "stones",
-        .games = "stones,sorcerers,element",
+        .games = "stones,sorcerers,element,arcana",
         .fsync = "batch",
         .mode = "compare",
         .target = "conclaved",

@@ -235,7 +235,8 @@ def generated(args, res, tmp):
     cli = os.path.join(args.source_root, "client-cli", "render")
     cli_dst = os.path.join(root, "client-cli", "render")
     os.makedirs(cli_dst)
-    for name in ("gen_sorc_texts.py", "sorc_texts.c"):
+    for name in ("gen_sorc_texts.py", "sorc_texts.c", "gen_arcana_texts.py", "arcana_texts.c",
+                 "arcana_texts.h"):
         shutil.copy2(os.path.join(cli, name), cli_dst)
     arc = os.path.join(args.source_root, "server", "games", "arcana")
     arc_dst = os.path.join(root, "server", "games", "arcana")
