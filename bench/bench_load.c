@@ -928,6 +928,36 @@ static void engine_replay_tick(struct engine *e, double t)
     }
 }
 
+/* After a run that did not finish: what each unfinished pair waits for, on
+ * stderr, so that a stall can be told from a slow server. */
+static void engine_dump_stuck(struct engine *e)
+{
+    static const char *const pst[] = {"queued", "create", "join", "start",
+                                      "play",   "paused", "done"};
+    static const char *const cst[] = {"idle", "legal", "act", "event", "hold"};
+    int shown = 0;
+
+    fprintf(stderr, "bench_load: phase %d, %d pairs, setting up %s, %d queued\n", e->phase,
+            e->npairs, e->setting_up ? "one" : "none", e->qlen);
+    for (int i = 0; i < e->npairs && shown < 8; i++) {
+        struct pair *p = &e->pairs[i];
+        struct room_rec *room = pair_room(e, p);
+        if (p->st == P_DONE || p->st == P_PAUSED) {
+            continue;
+        }
+        shown++;
+        fprintf(stderr,
+                "  pair %d: %s, room %s, move %zu of %zu (rev %lld by seat %d), %s; "
+                "seat %d %s seen %lld%s pending %ld; seat %d %s seen %lld%s pending %ld\n",
+                i, pst[p->st], room ? room->code : "-", p->next, room ? room->n : 0,
+                room && p->next < room->n ? room->moves[p->next].rev : -1,
+                room && p->next < room->n ? room->moves[p->next].seat : -1,
+                p->inflight ? "act in flight" : "no act in flight", p->c[0].seat, cst[p->c[0].st],
+                p->c[0].seen_rev, p->c[0].ended ? " ended" : "", p->c[0].pending, p->c[1].seat,
+                cst[p->c[1].st], p->c[1].seen_rev, p->c[1].ended ? " ended" : "", p->c[1].pending);
+    }
+}
+
 /* Plays one measurement against the running server `srv`. For M_LEGAL the
  * recording is filled; for M_REPLAY it is played back. Fills the timing
  * fields of *res. Returns 0 or -1. */
@@ -983,6 +1013,7 @@ static int engine_run(enum mode mode, const struct config *cfg, const char *game
         double t = now_s();
         if (t - e.t0 > limit) {
             fail(&e, "the run did not finish within %.0f s", limit);
+            engine_dump_stuck(&e);
             break;
         }
         /* Sleep until the next thing due: the window's edge or a held move. */
