@@ -819,11 +819,13 @@ static void on_message(struct engine *e, struct conn *c, json_t *m)
         if (rev > c->seen_rev) {
             c->seen_rev = rev;
         }
-        if (ev[0] != 'd') {
+        if (e->mode == M_REPLAY) {
+            /* A whole state (sent instead of a diff when the server has
+             * none to send) moves the replay on like a diff. */
+            pair_step(e, p);
             return;
         }
-        if (e->mode == M_REPLAY) {
-            pair_step(e, p);
+        if (ev[0] != 'd') {
             return;
         }
         if (c->st == C_EVENT && e->phase < 2) {
