@@ -20,13 +20,13 @@
  * applied to a copy and must be accepted.
  */
 #include <check.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "arcana.h"
 #include "game.h"
+#include "scenarios.h"
 
 static json_t *scenarios;
 
@@ -306,49 +306,9 @@ START_TEST(test_options)
 }
 END_TEST
 
-static void load_dir(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    char *names[64];
-    int n = 0;
-    if (!d) {
-        fprintf(stderr, "%s: cannot open\n", dir);
-        exit(1);
-    }
-    while ((e = readdir(d)) != NULL && n < 64) {
-        size_t len = strlen(e->d_name);
-        if (len > 5 && strcmp(e->d_name + len - 5, ".json") == 0) {
-            names[n++] = strdup(e->d_name);
-        }
-    }
-    closedir(d);
-    for (int i = 1; i < n; i++) {
-        for (int j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
-            char *t = names[j];
-            names[j] = names[j - 1];
-            names[j - 1] = t;
-        }
-    }
-    scenarios = json_array();
-    for (int i = 0; i < n; i++) {
-        char path[1024];
-        json_error_t jerr;
-        snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-        json_t *arr = json_load_file(path, 0, &jerr);
-        if (!arr) {
-            fprintf(stderr, "%s:%d: %s\n", path, jerr.line, jerr.text);
-            exit(1);
-        }
-        json_array_extend(scenarios, arr);
-        json_decref(arr);
-        free(names[i]);
-    }
-}
-
 int main(int argc, char **argv)
 {
-    load_dir(argc > 1 ? argv[1] : "scenarios");
+    scenarios = scenarios_load(argc > 1 ? argv[1] : "scenarios");
     Suite *s = suite_create("arcana");
     TCase *tc = tcase_create("rules");
     tcase_set_timeout(tc, 120);

@@ -12,13 +12,13 @@
  * the core; it only drives it through its interfaces.
  */
 #include <check.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "game.h"
 #include "stones.h"
+#include "scenarios.h"
 
 static json_t *scenarios; /* array of scenario objects, loaded once */
 /* States saved by a scenario's "save" key, for "same_as" (per scenario). */
@@ -1049,48 +1049,6 @@ END_TEST
 
 /* ---- Loading ---- */
 
-static void load_dir(const char *dir)
-{
-    scenarios = json_array();
-    DIR *d = opendir(dir);
-    if (!d) {
-        fprintf(stderr, "cannot open scenario directory %s\n", dir);
-        exit(1);
-    }
-    struct dirent *ent;
-    char *names[256];
-    int n = 0;
-    while ((ent = readdir(d)) && n < 256) {
-        size_t len = strlen(ent->d_name);
-        if (len > 5 && strcmp(ent->d_name + len - 5, ".json") == 0) {
-            names[n++] = strdup(ent->d_name);
-        }
-    }
-    closedir(d);
-    for (int i = 0; i < n; i++) {
-        for (int j = i + 1; j < n; j++) {
-            if (strcmp(names[j], names[i]) < 0) {
-                char *t = names[i];
-                names[i] = names[j];
-                names[j] = t;
-            }
-        }
-    }
-    for (int i = 0; i < n; i++) {
-        char path[1024];
-        snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-        json_error_t jerr;
-        json_t *arr = json_load_file(path, 0, &jerr);
-        if (!arr) {
-            fprintf(stderr, "%s:%d: %s\n", path, jerr.line, jerr.text);
-            exit(1);
-        }
-        json_array_extend(scenarios, arr);
-        json_decref(arr);
-        free(names[i]);
-    }
-}
-
 static Suite *stones_suite(void)
 {
     Suite *s = suite_create("stones");
@@ -1121,7 +1079,7 @@ static Suite *stones_suite(void)
 int main(int argc, char **argv)
 {
     scen_dir = argc > 1 ? argv[1] : "scenarios";
-    load_dir(scen_dir);
+    scenarios = scenarios_load(scen_dir);
     fprintf(stderr, "stones: %zu scenarios from %s\n", json_array_size(scenarios), scen_dir);
     SRunner *sr = srunner_create(stones_suite());
     srunner_run_all(sr, CK_NORMAL);
