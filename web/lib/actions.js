@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+// The action list: the seat's legal actions, grouped by the board's
+// describe().group (in the order the groups first appear in `legal`) and
+// labelled with describe().label; only the actions touching the focus key
+// when the board has one selected. Hovering or focusing an action
+// highlights its keys on the board (class `hl` on [data-key=...] under
+// #board).
+
+import { h, clear, keySelector } from './dom.js';
+
+export function describeAll(legal, board, view, seat) {
+  return legal.map((action, index) => ({ action, index, ...board.describe(action, view, seat) }));
+}
+
+// Adds or removes class `hl` on the board elements of `keys`.
+export function highlight(boardEl, keys, on) {
+  for (const key of keys || []) {
+    for (const el of boardEl.querySelectorAll(keySelector(key))) el.classList.toggle('hl', on);
+  }
+}
+
+function groupsOf(items) {
+  const groups = new Map();
+  for (const item of items) {
+    if (!groups.has(item.group)) groups.set(item.group, []);
+    groups.get(item.group).push(item);
+  }
+  return groups;
+}
+
+// opts: { items (from describeAll), focus, message, onPick(index), boardEl }
+// Returns the number of buttons drawn.
+export function renderActions(container, opts) {
+  const { items, focus, message, onPick, boardEl } = opts;
+  const hadFocus = container.contains(document.activeElement);
+  const focusedLabel = hadFocus ? document.activeElement.textContent : null;
+  // Whatever was lit for a button that is about to go must go dark.
+  for (const el of boardEl.querySelectorAll('.hl')) el.classList.remove('hl');
+  clear(container);
+
+  if (message) {
+    container.appendChild(h('p', { class: 'actions-message' }, message));
+    return 0;
+  }
+  let shown = items;
+  if (focus !== null && focus !== undefined) {
+    const narrowed = items.filter((it) => it.keys.includes(focus));
+    if (narrowed.length) shown = narrowed;
+    else container.appendChild(h('p', { class: 'hint' }, 'No move involves the selected piece; every move is listed.'));
+  }
+  let first = null;
+  let again = null;
+  for (const [group, members] of groupsOf(shown)) {
+    const list = h('div', { class: 'action-buttons', role: 'group', 'aria-label': group });
+    for (const it of members) {
+      const button = h('button', {
+        type: 'button', class: 'action', dataset: { index: it.index },
+        onclick: () => onPick(it.index),
+        onmouseenter: () => highlight(boardEl, it.keys, true),
+        onmouseleave: () => highlight(boardEl, it.keys, false),
+        onfocus: () => highlight(boardEl, it.keys, true),
+        onblur: () => highlight(boardEl, it.keys, false),
+      }, it.label);
+      first = first || button;
+      if (focusedLabel !== null && it.label === focusedLabel) again = button;
+      list.appendChild(button);
+    }
+    container.appendChild(h('section', { class: 'action-group' }, h('h3', {}, group), list));
+  }
+  // Keyboard players keep their place: the same move if it is still
+  // offered, else the first one.
+  if (hadFocus) (again || first || container).focus();
+  return shown.length;
+}

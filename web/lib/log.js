@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+// The log panel: the game's own log lines (the view holds only the last
+// few, so the page keeps what it has seen) interleaved with room events
+// (who joined, left, lost or regained the connection, who hosts, the game
+// starting and ending).
+
+import { h, clear } from './dom.js';
+
+const MAX_ENTRIES = 400;
+
+export class Log {
+  constructor(listEl) {
+    this.el = listEl;
+    this.entries = []; // { text, kind: 'game'|'room'|'info', missed }
+  }
+
+  reset() {
+    this.entries = [];
+    clear(this.el);
+  }
+
+  // The game lines seen so far, newest last (to remember across reloads).
+  gameLines(n) {
+    return this.entries.filter((e) => e.kind === 'game').slice(-n).map((e) => e.text);
+  }
+
+  // Takes the view's log (a window onto the last lines) and appends the
+  // lines not yet seen: the longest tail of what we hold that is a head of
+  // `lines` is the overlap. Returns the lines that were new.
+  mergeGame(lines, { missed = false } = {}) {
+    if (!Array.isArray(lines)) return [];
+    const held = this.gameLines(lines.length);
+    let overlap = 0;
+    for (let k = Math.min(held.length, lines.length); k > 0; k--) {
+      if (held.slice(held.length - k).every((t, i) => t === lines[i])) {
+        overlap = k;
+        break;
+      }
+    }
+    const fresh = lines.slice(overlap).map(String);
+    for (const text of fresh) this.push({ text, kind: 'game', missed });
+    return fresh;
+  }
+
+  add(text, kind = 'room') {
+    this.push({ text, kind, missed: false });
+  }
+
+  push(entry) {
+    const atBottom = this.el.scrollHeight - this.el.scrollTop - this.el.clientHeight < 40;
+    this.entries.push(entry);
+    this.el.appendChild(row(entry));
+    while (this.entries.length > MAX_ENTRIES) {
+      this.entries.shift();
+      this.el.firstChild?.remove();
+    }
+    if (atBottom) this.el.scrollTop = this.el.scrollHeight;
+  }
+
+  // Seeds the log with lines remembered from before a reload.
+  restore(lines) {
+    for (const text of lines || []) this.push({ text: String(text), kind: 'game', missed: false });
+  }
+
+  clearMissed() {
+    for (const e of this.entries) e.missed = false;
+    for (const li of this.el.querySelectorAll('.missed')) {
+      li.classList.remove('missed');
+      li.querySelector('.tag-new')?.remove();
+    }
+  }
+}
+
+function row(entry) {
+  return h('li', { class: ['log-' + entry.kind, entry.missed && 'missed'] },
+    entry.missed ? h('span', { class: 'tag-new' }, 'new ') : null,
+    entry.kind === 'room' ? h('span', { class: 'tag-room', 'aria-hidden': 'true' }, '» ') : null,
+    entry.text);
+}
+
+// Lines for what changed between two `room` events.
+export function roomChanges(prev, next, mySeat) {
+  const out = [];
+  const nameOf = (s) => s.name || `Seat ${s.seat + 1}`;
+  if (!prev) return out;
+  const before = new Map((prev.seats || []).map((s) => [s.seat, s]));
+  for (const s of next.seats || []) {
+    const p = before.get(s.seat) || { kind: 'empty', connected: false };
+    const who = nameOf(s) + (s.seat === mySeat ? ' (you)' : '');
+    if (p.kind === 'empty' && s.kind === 'human') out.push(`${who} took seat ${s.seat + 1}.`);
+    else if (p.kind !== 'empty' && s.kind === 'empty') out.push(`${nameOf(p)} left seat ${s.seat + 1}.`);
+    else if (p.kind === 'human' && s.kind === 'bot') out.push(`A bot now plays seat ${s.seat + 1} (${nameOf(p)} left).`);
+    else if (p.kind === 'bot' && s.kind === 'human') out.push(`${who} is back in seat ${s.seat + 1}.`);
+    else if (p.kind === 'empty' && s.kind === 'bot') out.push(`${who} (bot) takes seat ${s.seat + 1}.`);
+    else if (s.kind === 'human' && p.connected && !s.connected) out.push(`${who} lost the connection.`);
+    else if (s.kind === 'human' && !p.connected && s.connected) out.push(`${who} is connected again.`);
+  }
+  if (prev.host !== next.host && next.seats?.[next.host]) {
+    out.push(`${nameOf(next.seats[next.host])} is now the host.`);
+  }
+  if ((prev.spectators || 0) !== (next.spectators || 0)) {
+    const n = next.spectators || 0;
+    out.push(n === 0 ? 'Nobody is watching.' : `${n} watching.`);
+  }
+  if (prev.status !== next.status) {
+    if (next.status === 'playing') out.push('The game has started.');
+    else if (next.status === 'ended') out.push('The game has ended.');
+  }
+  return out;
+}

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+// The "new room" options form, built from the options schema the server
+// sends in its hello reply, e.g.
+//   {"variant": {"type":"enum","values":["standard","novice"],"default":"standard"},
+//    "colours": {"type":"enum","values":[1,2,3,4],"default":4,"variant":"cooperative"},
+//    "max_turns": {"type":"int","min":0,"max":10000,"default":100}}
+// One control per option, named by the option's key. A schema member named
+// after another option (here "colours" has "variant": "cooperative") makes
+// the option apply only while that option has that value: it is hidden and
+// left out of the request otherwise (the server refuses options that have
+// no effect).
+
+import { h, humanize } from './dom.js';
+
+const SCHEMA_WORDS = new Set(['type', 'values', 'default', 'min', 'max', 'label', 'description']);
+
+function conditions(key, spec, schema) {
+  return Object.entries(spec).filter(([k]) => !SCHEMA_WORDS.has(k) && k !== key && k in schema);
+}
+
+function valueText(v) {
+  if (v === true) return 'yes';
+  if (v === false) return 'no';
+  return humanize(String(v));
+}
+
+function control(key, spec) {
+  const id = `opt-${key}`;
+  const label = spec.label || humanize(key);
+  if (spec.type === 'enum' && Array.isArray(spec.values)) {
+    const values = spec.values;
+    const isBool = values.length === 2 && values.includes(false) && values.includes(true);
+    if (isBool) {
+      return h('div', { class: 'field check', dataset: { option: key } },
+        h('input', { type: 'checkbox', id, name: key, checked: spec.default === true }),
+        h('label', { for: id }, label));
+    }
+    const select = h('select', { id, name: key },
+      values.map((v, i) => h('option', { value: String(i), selected: v === spec.default }, valueText(v))));
+    return h('div', { class: 'field', dataset: { option: key } }, h('label', { for: id }, label), select);
+  }
+  if (spec.type === 'int') {
+    const hint = Number.isInteger(spec.min) && Number.isInteger(spec.max) ? `${spec.min}–${spec.max}` : null;
+    return h('div', { class: 'field', dataset: { option: key } },
+      h('label', { for: id }, label, hint ? h('span', { class: 'hint' }, ` (${hint})`) : null),
+      h('input', { type: 'number', id, name: key, step: 1, min: spec.min, max: spec.max,
+                   value: spec.default !== undefined ? String(spec.default) : '', inputmode: 'numeric' }));
+  }
+  if (spec.type === 'bool') {
+    return h('div', { class: 'field check', dataset: { option: key } },
+      h('input', { type: 'checkbox', id, name: key, checked: spec.default === true }),
+      h('label', { for: id }, label));
+  }
+  // A kind of option this page does not know: a text field, sent as typed.
+  return h('div', { class: 'field', dataset: { option: key } },
+    h('label', { for: id }, label),
+    h('input', { type: 'text', id, name: key, value: spec.default !== undefined ? String(spec.default) : '' }));
+}
+
+// The typed value of option `key` as the form holds it now.
+function currentValue(form, key, spec) {
+  const el = form.elements.namedItem(key);
+  if (!el) return spec.default;
+  if (el.type === 'checkbox') return el.checked;
+  if (spec.type === 'enum' && Array.isArray(spec.values)) return spec.values[Number(el.value)];
+  if (spec.type === 'int') return el.value.trim() === '' ? spec.default : Number(el.value);
+  return el.value;
+}
+
+function isActive(form, key, spec, schema) {
+  return conditions(key, spec, schema).every(([other, want]) =>
+    currentValue(form, other, schema[other]) === want);
+}
+
+// Hides the controls whose condition does not hold.
+function refresh(form, schema) {
+  for (const [key, spec] of Object.entries(schema)) {
+    const wrap = form.querySelector(`[data-option="${CSS.escape(key)}"]`);
+    if (!wrap) continue;
+    const active = isActive(form, key, spec, schema);
+    wrap.hidden = !active;
+    for (const input of wrap.querySelectorAll('input, select')) input.disabled = !active;
+  }
+}
+
+// Fills `fieldset` (the #options element, inside a form) for `schema`.
+export function buildOptions(fieldset, schema) {
+  for (const el of Array.from(fieldset.children)) if (el.tagName !== 'LEGEND') el.remove();
+  const entries = Object.entries(schema || {});
+  fieldset.hidden = entries.length === 0;
+  for (const [key, spec] of entries) fieldset.appendChild(control(key, spec || {}));
+  const form = fieldset.form || fieldset.closest('form');
+  fieldset.onchange = () => refresh(form, schema);
+  refresh(form, schema);
+}
+
+// The options object for `create`: every option that applies, typed as
+// the schema's values are. Returns { options } or { error } for a number
+// out of range (checked here so the message can name the field).
+export function readOptions(fieldset, schema) {
+  const form = fieldset.form || fieldset.closest('form');
+  const options = {};
+  for (const [key, spec] of Object.entries(schema || {})) {
+    if (!isActive(form, key, spec, schema)) continue;
+    const value = currentValue(form, key, spec);
+    if (spec.type === 'int') {
+      if (!Number.isInteger(value)) return { error: `${humanize(key)} must be a whole number` };
+      if ((Number.isInteger(spec.min) && value < spec.min) || (Number.isInteger(spec.max) && value > spec.max)) {
+        return { error: `${humanize(key)} must be between ${spec.min} and ${spec.max}` };
+      }
+    }
+    options[key] = value;
+  }
+  return { options };
+}
