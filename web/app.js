@@ -1,0 +1,1004 @@
+// SPDX-License-Identifier: MIT
+// Conclave in the browser: the lobby, the room, the game and its end.
+//
+// The page holds one connection and at most one room. The server owns the
+// truth: the page keeps the seat's view (a `state`, then `diff`s applied in
+// rev order and checked against the server's hash), asks for the legal
+// actions whenever its seat is to act, and sends the one the player clicks.
+// Anything it cannot follow (a rev skipped, a patch that does not apply, a
+// hash that differs) it resolves by asking for a fresh `state` (`sync`).
+// Each game's board module draws the view and words the actions; see
+// games/generic.js for the interface.
+
+import { Connection, defaultUrl } from './lib/conn.js';
+import { applyPatch } from './lib/patch.js';
+import { viewHash } from './lib/viewhash.js';
+import * as store from './lib/storage.js';
+import { $, clear, h, humanize } from './lib/dom.js';
+import { buildOptions, readOptions } from './lib/options.js';
+import { fillGames, fillSeats, fillRooms, playerRange } from './lib/lobby.js';
+import { renderRoom } from './lib/roompanel.js';
+import { loadBoard } from './lib/board.js';
+import { describeAll, renderActions } from './lib/actions.js';
+import { Log, roomChanges } from './lib/log.js';
+import { renderEnd, downloadJson } from './lib/endscreen.js';
+
+const ROOMS_REFRESH_MS = 15000;
+const LOG_LINES_KEPT = 40; // game log lines remembered per room for after a reload
+
+// ---- State ----
+
+const S = {
+  name: '',
+  games: [],
+  gamesById: new Map(),
+  phase: 'lobby', // lobby | room | game | ended
+  room: null, // the room's code, as the server spells it
+  game: null, // its game id
+  seat: null, // this page's seat, or null when watching
+  watching: false,
+  info: null, // the last `room` event of this room
+  view: null,
+  rev: 0,
+  hashChecks: true, // turned off if the server's hash of a full state disagrees with ours
+  syncing: false, // a `sync` is out: diffs wait for the fresh state
+  board: null, // the wrapped board module of S.game
+  legal: [],
+  legalRev: -1, // the rev `legal` was listed for
+  legalAhead: null, // a listing for a rev the view has not reached yet
+  legalBusy: false,
+  legalAgain: false,
+  minRev: 0, // after an accepted act: the listing must be at least this new
+  acting: false, // an `act` is out
+  retry: null, // a move refused as stale, to send again once the view has caught up
+  focus: null, // the board key the player selected
+  result: null, // the `ended` event's result
+  wasActive: false,
+  resuming: false, // between a resume and the end of what it brings
+  missed: null, // { fromRev } while the page catches up after a reconnect
+  started: false, // the first connection has been set up
+};
+
+// Events that arrived for a room before the reply that put us in it.
+const early = { room: new Map(), state: new Map() };
+
+const body = document.body;
+const E = {}; // elements by id, filled in init()
+let log;
+let conn;
+
+// ---- Small helpers ----
+
+function isActive() {
+  return (
+    S.seat !== null &&
+    S.view !== null &&
+    !S.view.result &&
+    Array.isArray(S.view.active) &&
+    S.view.active.includes(S.seat)
+  );
+}
+
+// The listed actions can be clicked: they are for the view on screen, no
+// action is out, and the connection is up.
+function legalUsable() {
+  return (
+    isActive() && !S.acting && S.legalRev === S.rev && S.rev >= S.minRev && conn.status === 'open'
+  );
+}
+
+function names() {
+  const out = [];
+  const fromRoom = S.info?.seats || [];
+  const fromView = Array.isArray(S.view?.seats) ? S.view.seats : [];
+  const n = Math.max(fromRoom.length, fromView.length);
+  for (let i = 0; i < n; i++) {
+    out[i] = fromRoom[i]?.name || fromView[i]?.name || `Seat ${i + 1}`;
+  }
+  return out;
+}
+
+function gameTitle(id) {
+  return S.gamesById.get(id)?.title || (id ? humanize(id) : '');
+}
+
+// Room codes as the server reads them: case, spaces and dashes do not
+// matter, I and L are 1, O is 0. Used to find a kept seat by a typed code.
+function normCode(code) {
+  return String(code || '')
+    .toUpperCase()
+    .replace(/[\s-]+/g, '')
+    .replace(/[IL]/g, '1')
+    .replace(/O/g, '0');
+}
+
+function showError(err) {
+  const text = typeof err === 'string' ? err : err?.message || err?.code || 'something went wrong';
+  E.error.textContent = text;
+  E.error.hidden = false;
+  E.error.dataset.code = typeof err === 'object' && err?.code ? err.code : '';
+}
+
+function clearError() {
+  E.error.hidden = true;
+  E.error.textContent = '';
+}
+
+function setHash(hash) {
+  const url = location.pathname + location.search + (hash ? `#${hash}` : '');
+  history.replaceState(null, '', url);
+}
+
+function updateTitle() {
+  if (isActive()) document.title = '▶ Your turn · Conclave';
+  else if (S.phase === 'ended') document.title = `Game over · ${S.room} · Conclave`;
+  else if (S.room) document.title = `${gameTitle(S.game)} · ${S.room} · Conclave`;
+  else document.title = 'Conclave';
+}
+
+// ---- Phases and layout ----
+
+const PANELS = {
+  lobby: ['lobby'],
+  room: ['room', 'log-panel', 'chat-panel'],
+  game: ['room', 'status-bar', 'board-panel', 'actions-panel', 'log-panel', 'chat-panel'],
+  ended: ['room', 'status-bar', 'ended', 'board-panel', 'log-panel', 'chat-panel'],
+};
+const ALL_PANELS = ['lobby', 'room', 'status-bar', 'ended', 'board-panel', 'actions-panel', 'log-panel', 'chat-panel'];
+
+function setPhase(phase) {
+  const changed = S.phase !== phase;
+  S.phase = phase;
+  body.dataset.phase = phase;
+  for (const id of ALL_PANELS) E[id].hidden = !PANELS[phase].includes(id);
+  E['topbar-room'].hidden = !S.room;
+  E['topbar-code'].textContent = S.room || '';
+  E['topbar-game'].textContent = gameTitle(S.game);
+  if (phase === 'lobby') refreshRooms();
+  if (changed && phase === 'ended') E.ended.scrollIntoView({ block: 'nearest' });
+  updateTurn();
+}
+
+// ---- Lobby ----
+
+function selectedGame() {
+  return S.gamesById.get(E.game.value) || S.games[0];
+}
+
+function onGameChosen() {
+  const g = selectedGame();
+  if (!g) return;
+  E['game-about'].textContent = playerRange(g);
+  fillSeats(E['seat-count'], g);
+  buildOptions(E.options, g.options || {});
+}
+
+function setGames(games) {
+  S.games = Array.isArray(games) ? games : [];
+  S.gamesById = new Map(S.games.map((g) => [g.id, g]));
+  const keep = E.game.value;
+  fillGames(E.game, S.games, keep);
+  onGameChosen();
+}
+
+let roomsTimer = null;
+
+async function refreshRooms() {
+  clearTimeout(roomsTimer);
+  roomsTimer = null;
+  if (S.phase !== 'lobby') return;
+  if (conn.status === 'open' || S.started) {
+    const r = await conn.request('list');
+    if (r.ok && Array.isArray(r.rooms) && S.phase === 'lobby') {
+      fillRooms(E.rooms, E['rooms-empty'], r.rooms, S.gamesById, (code) => joinRoom(code), (code) => watchRoom(code));
+    }
+  }
+  if (S.phase === 'lobby') roomsTimer = setTimeout(refreshRooms, ROOMS_REFRESH_MS);
+}
+
+function checkName(raw) {
+  const name = String(raw || '').trim();
+  if ([...name].length < 1 || [...name].length > 32) return { error: 'A name is 1 to 32 characters.' };
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return { error: 'A name cannot hold control characters.' };
+  return { name };
+}
+
+async function saveName() {
+  const { name, error } = checkName(E.name.value);
+  if (error) {
+    showError(error);
+    E.name.focus();
+    return false;
+  }
+  if (name === S.name) return true;
+  const r = await conn.request('hello', { proto: 1, name });
+  if (!r.ok && r.error?.code !== 'disconnected') {
+    showError(r.error);
+    return false;
+  }
+  S.name = name;
+  store.saveName(name);
+  E['name-hint'].textContent = `Saved: you are “${name}”.`;
+  clearError();
+  return true;
+}
+
+async function createRoom() {
+  clearError();
+  if (!(await saveName())) return;
+  const g = selectedGame();
+  if (!g) return;
+  const { options, error } = readOptions(E.options, g.options || {});
+  if (error) return showError(error);
+  if (E.public.checked) options.public = true;
+  E.create.disabled = true;
+  const r = await conn.request('create', { game: g.id, seats: Number(E['seat-count'].value), options });
+  E.create.disabled = false;
+  if (!r.ok) return showError(r.error);
+  enterRoom(r, false);
+}
+
+async function joinRoom(code) {
+  clearError();
+  E['join-prompt'].hidden = true;
+  const typed = String(code || '').trim();
+  if (!typed) {
+    showError('Type the room code first.');
+    E['join-code'].focus();
+    return;
+  }
+  if (!(await saveName())) return;
+  // A seat this browser already holds there is taken back, not joined anew.
+  const kept = store.loadSeat(normCode(typed));
+  if (kept) {
+    S.room = normCode(typed);
+    S.game = kept.game || null;
+    return resumeSeat();
+  }
+  const r = await conn.request('join', { room: typed });
+  if (r.ok) return enterRoom(r, false);
+  showError(r.error);
+  if (r.error?.code === 'already_started' || r.error?.code === 'room_full') {
+    offerWatch(typed, r.error.message);
+  }
+}
+
+function offerWatch(code, why) {
+  E['join-prompt-text'].textContent = `${why} You can watch instead.`;
+  E['join-prompt'].hidden = false;
+  E['watch-instead'].onclick = () => watchRoom(code);
+  E['watch-instead'].focus();
+}
+
+async function watchRoom(code) {
+  clearError();
+  E['join-prompt'].hidden = true;
+  const typed = String(code || '').trim();
+  if (!typed) {
+    showError('Type the room code first.');
+    return;
+  }
+  const r = await conn.request('spectate', { room: typed });
+  if (!r.ok) return showError(r.error);
+  enterRoom(r, true);
+}
+
+// ---- Entering and leaving a room ----
+
+function resetRoom() {
+  S.room = null;
+  S.game = null;
+  S.seat = null;
+  S.watching = false;
+  S.info = null;
+  S.view = null;
+  S.rev = 0;
+  S.syncing = false;
+  S.board = null;
+  S.legal = [];
+  S.legalRev = -1;
+  S.legalAhead = null;
+  S.minRev = 0;
+  S.acting = false;
+  S.retry = null;
+  S.focus = null;
+  S.result = null;
+  S.wasActive = false;
+  S.missed = null;
+  log.reset();
+  clear(E['chat-messages']);
+  clear(E.board);
+  clear(E.actions);
+  E.notice.hidden = true;
+  E['turn-banner'].hidden = true;
+}
+
+// After a successful create/join/spectate reply.
+function enterRoom(reply, watching) {
+  const room = reply.room;
+  resetRoom();
+  S.room = room;
+  S.game = reply.game || early.room.get(room)?.game || null;
+  S.watching = watching;
+  S.seat = watching || !(reply.seat >= 0) ? null : reply.seat;
+  if (!watching && reply.token) {
+    store.saveSeat(room, { token: reply.token, seat: reply.seat, game: S.game, rev: 0, log: [] });
+  }
+  setHash(watching ? `${room}/watch` : room);
+  log.add(watching ? `You are watching room ${room}.` : `You sit in seat ${S.seat + 1} of room ${room}.`, 'info');
+  setPhase('room');
+  replayEarly(room);
+  if (S.game) ensureBoard();
+  renderRoomPanel();
+  updateTitle();
+}
+
+function replayEarly(room) {
+  const info = early.room.get(room);
+  const state = early.state.get(room);
+  early.room.clear();
+  early.state.clear();
+  if (info) onRoom(info);
+  if (state) onState(state);
+}
+
+function toLobby(message) {
+  clearTimeout(leaveArm);
+  resetRoom();
+  setHash('');
+  setPhase('lobby');
+  updateTitle();
+  if (message) showError(message);
+}
+
+let leaveArm = null;
+
+// Leaving a running game hands the seat to a bot until we come back, so
+// it takes a second click to confirm.
+async function leaveRoom() {
+  if (S.phase === 'game' && S.seat !== null && !E.leave.dataset.armed) {
+    E.leave.dataset.armed = '1';
+    E.leave.textContent = 'Really leave? A bot plays your seat until you return. Click again';
+    leaveArm = setTimeout(() => {
+      delete E.leave.dataset.armed;
+      E.leave.textContent = 'Leave room';
+    }, 6000);
+    return;
+  }
+  delete E.leave.dataset.armed;
+  E.leave.textContent = 'Leave room';
+  const room = S.room;
+  const running = S.phase === 'game';
+  await conn.request('leave');
+  // In a running game the token still opens the seat: opening the link
+  // again takes it back from the bot. Otherwise the seat is gone.
+  if (!running) store.forgetSeat(room);
+  toLobby();
+}
+
+// ---- Session (every connect and reconnect) ----
+
+async function sayHello() {
+  let r = await conn.request('hello', { proto: 1, name: S.name });
+  if (!r.ok && r.error?.code === 'bad_name') {
+    S.name = guestName();
+    E.name.value = S.name;
+    store.saveName(S.name);
+    r = await conn.request('hello', { proto: 1, name: S.name });
+  }
+  if (!r.ok) {
+    if (r.error?.code === 'proto_unsupported') {
+      conn.stop();
+      showError(`This page speaks protocol 1 and the server does not: ${r.error.message}`);
+    } else if (r.error?.code !== 'disconnected') {
+      showError(r.error);
+    }
+    return false;
+  }
+  conn.setIdleTimeout(r.idle_timeout);
+  setGames(r.games);
+  return true;
+}
+
+async function onOpen() {
+  if (!(await sayHello())) return;
+  if (S.room && S.watching) {
+    await respectate();
+  } else if (S.room) {
+    await resumeSeat();
+  } else if (!S.started) {
+    await followHash();
+  }
+  S.started = true;
+  if (S.phase === 'lobby') refreshRooms();
+}
+
+// Binds this connection to the seat kept for S.room. With a view in hand
+// the server sends the diffs we missed; otherwise a full state.
+async function resumeSeat() {
+  const room = S.room;
+  const kept = store.loadSeat(room);
+  if (!kept) return toLobby(`This browser holds no seat in room ${room}.`);
+  const args = { token: kept.token };
+  const haveView = S.view !== null && S.rev > 0;
+  if (haveView) args.rev = S.rev;
+  S.resuming = true;
+  S.missed = { fromRev: haveView ? S.rev : Number.isInteger(kept.rev) ? kept.rev : null, lines: [] };
+  if (!haveView && log.entries.length === 0) log.restore(kept.log);
+  const r = await conn.request('resume', args);
+  if (!r.ok) {
+    S.resuming = false;
+    S.missed = null;
+    if (r.error?.code === 'disconnected') return;
+    store.forgetSeat(room);
+    return toLobby(`Your seat in room ${room} is no longer open: ${r.error?.message || r.error?.code}`);
+  }
+  if (!S.room) {
+    // First load: the page had no room yet; now it has.
+    S.room = r.room || room;
+  }
+  S.seat = r.seat >= 0 ? r.seat : null;
+  S.game = r.game || S.game || kept.game || null;
+  S.watching = false;
+  store.saveSeat(S.room, { seat: S.seat, game: S.game });
+  setHash(S.room);
+  if (S.phase === 'lobby') setPhase(r.status && r.status !== 'lobby' && S.view ? 'game' : 'room');
+  replayEarly(S.room);
+  if (S.game) ensureBoard();
+  // Replies come in request order, after every event queued before them:
+  // once this ping is answered, whatever the resume brought is in.
+  await conn.request('ping');
+  S.resuming = false;
+  reportMissed();
+  renderAll();
+}
+
+async function respectate() {
+  const r = await conn.request('spectate', { room: S.room });
+  if (!r.ok) {
+    if (r.error?.code !== 'disconnected') toLobby(`Cannot watch room ${S.room} any more: ${r.error?.message}`);
+    return;
+  }
+  S.syncing = false;
+  replayEarly(S.room);
+}
+
+// The link's #CODE (join, or take back the seat this browser holds there)
+// or #CODE/watch (spectate).
+function parseHash() {
+  const m = /^#?([0-9A-Za-z][0-9A-Za-z -]{3,24})(\/watch)?$/.exec(decodeURIComponent(location.hash || ''));
+  return m ? { code: m[1].trim(), watch: Boolean(m[2]) } : null;
+}
+
+async function followHash() {
+  const target = parseHash();
+  if (!target) return;
+  if (S.room && normCode(target.code) === normCode(S.room)) return;
+  if (target.watch) await watchRoom(target.code);
+  else await joinRoom(target.code);
+  if (!S.room && !location.hash.endsWith('/watch')) setHash('');
+}
+
+// Says what happened while the page was away: how many revisions passed
+// and which log lines are new.
+function reportMissed() {
+  const m = S.missed;
+  S.missed = null;
+  if (!m || m.fromRev === null || !S.view) {
+    if (conn.status !== 'open') return;
+    return;
+  }
+  const n = S.rev - m.fromRev;
+  if (n <= 0) return;
+  E['notice-text'].textContent = `Reconnected: ${n} move${n === 1 ? '' : 's'} happened while you were away.`;
+  clear(E['notice-list']);
+  for (const line of m.lines.slice(-12)) E['notice-list'].appendChild(h('li', {}, line));
+  E.notice.hidden = false;
+}
+
+function dismissNotice() {
+  E.notice.hidden = true;
+  log.clearMissed();
+}
+
+// ---- Events ----
+
+function onEvent(msg) {
+  const room = typeof msg.room === 'string' ? msg.room : null;
+  if (room && room !== S.room) {
+    // Not (yet) our room: keep the latest in case a join reply follows.
+    if (msg.ev === 'room') early.room.set(room, msg);
+    if (msg.ev === 'state') early.state.set(room, msg);
+    return;
+  }
+  switch (msg.ev) {
+    case 'room':
+      return onRoom(msg);
+    case 'state':
+      return onState(msg);
+    case 'diff':
+      return onDiff(msg);
+    case 'chat':
+      return onChat(msg);
+    case 'ended':
+      return onEnded(msg);
+    case 'replaced':
+      return onReplaced();
+    case 'error':
+      return showError(msg.error || 'the server reported an error');
+    default:
+      return; // unknown events are ignored (forward compatibility)
+  }
+}
+
+function onRoom(msg) {
+  for (const line of roomChanges(S.info, msg, S.seat)) log.add(line, 'room');
+  S.info = msg;
+  if (msg.game && !S.game) {
+    S.game = msg.game;
+    ensureBoard();
+  }
+  if (msg.status === 'lobby' && S.phase !== 'room') setPhase('room');
+  renderRoomPanel();
+  if (S.view) renderGame();
+}
+
+function onState(msg) {
+  if (!msg.view || typeof msg.view !== 'object') return;
+  if (S.hashChecks && typeof msg.hash === 'string' && viewHash(msg.view) !== msg.hash) {
+    // A full state cannot be out of step, so our hash must differ from the
+    // server's: stop checking rather than asking for states forever.
+    console.warn('conclave: the view hash is computed differently here; hash checks are off');
+    S.hashChecks = false;
+  }
+  S.view = msg.view;
+  S.rev = Number.isInteger(msg.rev) ? msg.rev : 0;
+  S.syncing = false;
+  if (Number.isInteger(msg.seat)) S.seat = msg.seat >= 0 ? msg.seat : null;
+  if (typeof msg.view.game === 'string' && S.game !== msg.view.game) {
+    S.game = msg.view.game;
+    S.board = null;
+  }
+  onViewChanged();
+}
+
+function onDiff(msg) {
+  if (!S.view || S.syncing) return; // a full state is on its way
+  if (!Number.isInteger(msg.rev) || msg.rev <= S.rev) return; // seen already
+  if (msg.rev !== S.rev + 1) return requestSync(`expected rev ${S.rev + 1}, got ${msg.rev}`);
+  let next;
+  try {
+    next = applyPatch(S.view, msg.patch);
+  } catch (e) {
+    return requestSync(`a patch did not apply: ${e.message}`);
+  }
+  if (S.hashChecks && typeof msg.hash === 'string' && viewHash(next) !== msg.hash) {
+    return requestSync('the view hash differs from the server’s');
+  }
+  S.view = next;
+  S.rev = msg.rev;
+  onViewChanged();
+}
+
+async function requestSync(why) {
+  if (S.syncing) return;
+  console.info(`conclave: asking for a fresh view (${why})`);
+  S.syncing = true;
+  const r = await conn.request('sync');
+  if (!r.ok) S.syncing = false; // a reconnect will bring a state
+}
+
+function onViewChanged() {
+  const fresh = log.mergeGame(S.view.log, { missed: Boolean(S.missed) });
+  if (S.missed) S.missed.lines.push(...fresh);
+  if (S.seat !== null && store.loadSeat(S.room)) {
+    store.saveSeat(S.room, { rev: S.rev, log: log.gameLines(LOG_LINES_KEPT) });
+  }
+  if (S.view.result) {
+    S.result = S.result || S.view.result;
+    if (S.phase !== 'ended') setPhase('ended');
+  } else if (S.phase !== 'game') {
+    setPhase('game');
+  }
+  if (!S.board) ensureBoard();
+  needLegal();
+  renderAll();
+  retryIfStale();
+}
+
+function onChat(msg) {
+  const you = msg.seat === S.seat && (S.seat !== null || msg.seat === -1) && msg.name === S.name;
+  const who = msg.name || (msg.seat >= 0 ? `Seat ${msg.seat + 1}` : 'A spectator');
+  const list = E['chat-messages'];
+  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  list.appendChild(h('li', { class: you ? 'mine' : null },
+    h('span', { class: 'chat-name' }, who),
+    msg.seat === -1 ? h('span', { class: 'tag' }, 'watching') : null,
+    ': ', h('span', { class: 'chat-text' }, String(msg.text ?? ''))));
+  while (list.children.length > 300) list.firstChild.remove();
+  if (atBottom || you) list.scrollTop = list.scrollHeight;
+}
+
+function onEnded(msg) {
+  S.result = msg.result || S.result;
+  if (S.phase !== 'ended' && S.view) setPhase('ended');
+  renderAll();
+}
+
+function onReplaced() {
+  conn.stop();
+  showError('This seat is now played from another window or tab. Use “Reconnect now” to play it here again.');
+}
+
+function onStatus(status) {
+  body.dataset.connection = status;
+  const words = {
+    open: 'Connected',
+    reconnecting: S.started ? 'Connection lost, reconnecting…' : 'Connecting…',
+    closed: 'Disconnected',
+  };
+  E['connection-text'].textContent = words[status] || status;
+  E.reconnect.hidden = status === 'open' || (status === 'reconnecting' && !S.started && conn.attempt === 0);
+  if (status === 'open') {
+    if (E.error.dataset.code === 'disconnected') clearError();
+    renderAll();
+  } else {
+    renderActionsPanel();
+    updateTurn();
+  }
+}
+
+// ---- Legal actions and acting ----
+
+function needLegal() {
+  if (!isActive()) {
+    S.legal = [];
+    S.legalRev = S.rev;
+    S.legalAhead = null;
+    return;
+  }
+  if (S.legalAhead && S.legalAhead.rev === S.rev) {
+    S.legal = S.legalAhead.actions;
+    S.legalRev = S.rev;
+    S.legalAhead = null;
+    return;
+  }
+  if (S.legalRev !== S.rev) fetchLegal();
+}
+
+async function fetchLegal() {
+  if (S.legalBusy) {
+    S.legalAgain = true;
+    return;
+  }
+  S.legalBusy = true;
+  const r = await conn.request('legal');
+  S.legalBusy = false;
+  const again = S.legalAgain;
+  S.legalAgain = false;
+  if (r.ok && Array.isArray(r.actions) && Number.isInteger(r.rev)) {
+    if (r.rev === S.rev) {
+      S.legal = r.actions;
+      S.legalRev = r.rev;
+    } else if (r.rev > S.rev) {
+      S.legalAhead = { rev: r.rev, actions: r.actions };
+    }
+  }
+  if ((again || r.ok) && isActive() && S.legalRev !== S.rev && !(S.legalAhead && S.legalAhead.rev > S.rev)) {
+    if (conn.status === 'open' || r.ok) fetchLegal();
+  }
+  renderActionsPanel();
+  renderBoard();
+  updateTurn();
+  retryIfStale();
+}
+
+async function pick(index) {
+  if (!legalUsable()) return;
+  const action = S.legal[index];
+  if (!action) return;
+  S.acting = true;
+  clearError();
+  E['turn-banner'].hidden = true;
+  if (!E.notice.hidden) dismissNotice();
+  renderActionsPanel();
+  updateTurn();
+  const r = await conn.request('act', { action, rev: S.rev });
+  S.acting = false;
+  if (r.ok) {
+    S.minRev = Math.max(S.minRev, Number.isInteger(r.rev) ? r.rev : S.rev + 1);
+    S.focus = null;
+  } else if (r.error?.code === 'stale' && !S.retry) {
+    // Another seat's move (a sealed choice made at the same time) came in
+    // between: once the view has caught up, the same move is sent again if
+    // it is still offered, else the player is told to choose again.
+    S.retry = action;
+    S.minRev = Math.max(S.minRev, staleRev(r.error) ?? S.rev + 1);
+  } else {
+    S.retry = null;
+    showError(r.error);
+  }
+  renderAll();
+  retryIfStale();
+}
+
+// The rev a `stale` refusal names ("the room is at rev 19"), if it does.
+function staleRev(error) {
+  const m = /rev (\d+)/.exec(error?.message || '');
+  return m ? Number(m[1]) : null;
+}
+
+function retryIfStale() {
+  if (!S.retry || !legalUsable()) return;
+  const text = JSON.stringify(S.retry);
+  S.retry = null;
+  const index = S.legal.findIndex((a) => JSON.stringify(a) === text);
+  if (index >= 0) pick(index);
+  else showError('The game moved on before your move arrived, and it is no longer possible: choose again.');
+}
+
+// ctx.pick(a): `a` is one of ctx.legal (the same object, or an equal one).
+function pickAction(action) {
+  let index = S.legal.indexOf(action);
+  if (index < 0) {
+    const text = JSON.stringify(action);
+    index = S.legal.findIndex((a) => JSON.stringify(a) === text);
+  }
+  if (index >= 0) pick(index);
+}
+
+function setFocus(key) {
+  S.focus = key === undefined || key === '' ? null : key;
+  renderBoard();
+  renderActionsPanel();
+  if (S.focus !== null) E['focus-bar'].hidden = false;
+}
+
+// ---- Drawing ----
+
+async function ensureBoard() {
+  const game = S.game;
+  if (!game || (S.board && S.board.game === game)) return;
+  const board = await loadBoard(game);
+  if (S.game !== game) return;
+  S.board = board;
+  renderAll();
+}
+
+function boardContext() {
+  return {
+    seat: S.seat,
+    names: names(),
+    legal: legalUsable() ? S.legal : [],
+    pick: pickAction,
+    focus: S.focus,
+    setFocus,
+  };
+}
+
+function renderBoard() {
+  if (!S.board || !S.view) return;
+  // Keep keyboard focus on the same board element across the redraw.
+  const active = document.activeElement;
+  const focusedKey = E.board.contains(active) ? active.dataset?.key : undefined;
+  clear(E.board);
+  E.board.dataset.game = S.game || '';
+  S.board.render(E.board, S.view, boardContext());
+  if (focusedKey !== undefined) {
+    const again = [...E.board.querySelectorAll('[data-key]')].find((el) => el.dataset.key === focusedKey);
+    if (again) again.focus();
+  }
+}
+
+function renderStatus() {
+  if (!S.view || !S.board) {
+    E.status.textContent = S.phase === 'room' ? '' : 'Waiting for the game…';
+    return;
+  }
+  let text;
+  if (S.view.result || S.phase === 'ended') text = 'Game over.';
+  else text = S.board.status(S.view, S.seat, names()) || '';
+  E.status.textContent = text;
+  const n = names();
+  E['seat-info'].textContent =
+    S.seat === null ? 'You are watching.' : `You are ${n[S.seat] || S.name}, seat ${S.seat + 1}.`;
+}
+
+function actionsMessage() {
+  if (S.seat === null) return 'You are watching this game.';
+  if (S.view?.result) return 'The game is over.';
+  if (conn.status !== 'open') return 'Reconnecting… your moves come back with the connection.';
+  if (!isActive()) {
+    const n = names();
+    const waiting = (S.view?.active || []).map((s) => n[s]).filter(Boolean);
+    return waiting.length ? `Waiting for ${waiting.join(', ')}.` : 'Waiting…';
+  }
+  if (S.acting) return 'Sending your move…';
+  if (!legalUsable()) return 'Loading your moves…';
+  if (S.legal.length === 0) return 'Nothing for you to choose right now.';
+  return null;
+}
+
+function renderActionsPanel() {
+  if (!S.board || !S.view) {
+    clear(E.actions);
+    return;
+  }
+  const message = actionsMessage();
+  const items = message ? [] : describeAll(S.legal, S.board, S.view, S.seat);
+  renderActions(E.actions, { items, focus: S.focus, message, onPick: pick, boardEl: E.board });
+  E['focus-bar'].hidden = S.focus === null;
+  E['focus-text'].textContent = S.focus === null ? '' : `Moves involving “${S.focus}”.`;
+  E['actions-title'].textContent = S.seat === null ? 'Moves' : 'Your moves';
+}
+
+function renderRoomPanel() {
+  if (!S.room) return;
+  renderRoom(
+    {
+      code: E['room-code'],
+      game: E['room-game'],
+      link: E['room-link'],
+      watchLink: E['watch-link'],
+      seats: E.seats,
+      spectators: E.spectators,
+      hostControls: E['host-controls'],
+      wait: E['room-wait'],
+      share: E['room-share'],
+    },
+    { info: S.info, room: S.room, gameTitle: gameTitle(S.game), seat: S.seat, names: names(), phase: S.phase },
+  );
+  E['topbar-game'].textContent = gameTitle(S.game);
+}
+
+function renderEnded() {
+  if (S.phase !== 'ended' || !S.board) return;
+  renderEnd(
+    { winners: E.winners, reason: E['end-reason'], tbody: E.scores.tBodies[0], seed: E['seed-check'] },
+    { view: S.view, result: S.result, names: names(), seat: S.seat, board: S.board },
+  );
+}
+
+function renderGame() {
+  renderStatus();
+  renderBoard();
+  renderActionsPanel();
+  renderEnded();
+}
+
+function renderAll() {
+  renderRoomPanel();
+  if (S.view) renderGame();
+  updateTurn();
+}
+
+// The turn cue: body[data-your-turn] says the seat's moves are on screen
+// and clickable; when the seat becomes active the title changes and a
+// banner says so (in words, not by colour).
+function updateTurn() {
+  const active = isActive();
+  const canAct = active && legalUsable() && S.legal.length > 0;
+  body.dataset.yourTurn = String(canAct);
+  if (active && !S.wasActive) {
+    E['turn-banner'].textContent = `Your turn. ${S.board && S.view ? S.board.status(S.view, S.seat, names()) : ''}`;
+    E['turn-banner'].hidden = false;
+  } else if (!active) {
+    E['turn-banner'].hidden = true;
+  }
+  S.wasActive = active;
+  updateTitle();
+}
+
+// ---- Chat, record, misc ----
+
+async function sendChat() {
+  const text = E['chat-input'].value.trim();
+  if (!text) return;
+  const r = await conn.request('chat', { text });
+  if (r.ok) E['chat-input'].value = '';
+  else showError(r.error);
+}
+
+async function downloadRecord() {
+  const r = await conn.request('record');
+  if (!r.ok) return showError(r.error);
+  downloadJson(`conclave-${S.room}-${S.game || 'game'}.json`, r.record);
+}
+
+async function copyLink() {
+  const link = E['room-link'].href;
+  try {
+    await navigator.clipboard.writeText(link);
+  } catch {
+    // No clipboard API (an insecure origin): select the link so that the
+    // usual copy keys work.
+    const range = document.createRange();
+    range.selectNodeContents(E['room-link']);
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+    try {
+      document.execCommand('copy');
+    } catch {
+      /* left selected for the player to copy */
+    }
+  }
+  E['copy-link'].textContent = 'Copied';
+  setTimeout(() => (E['copy-link'].textContent = 'Copy link'), 2000);
+}
+
+async function startGame() {
+  clearError();
+  E.start.disabled = true;
+  const r = await conn.request('start', { bots: E.bots.checked });
+  E.start.disabled = false;
+  if (!r.ok) showError(r.error);
+}
+
+function guestName() {
+  return `Guest ${Math.floor(1000 + Math.random() * 9000)}`;
+}
+
+// ---- Start ----
+
+function init() {
+  for (const el of document.querySelectorAll('[id]')) E[el.id] = el;
+  log = new Log(E.log);
+
+  S.name = store.loadName();
+  if (!checkName(S.name).name) {
+    S.name = guestName();
+    store.saveName(S.name);
+  }
+  E.name.value = S.name;
+
+  E['name-form'].addEventListener('submit', (e) => {
+    e.preventDefault();
+    saveName();
+  });
+  E.name.addEventListener('change', () => saveName());
+  E.game.addEventListener('change', onGameChosen);
+  E['create-form'].addEventListener('submit', (e) => {
+    e.preventDefault();
+    createRoom();
+  });
+  E['join-form'].addEventListener('submit', (e) => {
+    e.preventDefault();
+    joinRoom(E['join-code'].value);
+  });
+  E.watch.addEventListener('click', () => watchRoom(E['join-code'].value));
+  E['join-prompt-close'].addEventListener('click', () => (E['join-prompt'].hidden = true));
+  E['rooms-refresh'].addEventListener('click', () => refreshRooms());
+  E.start.addEventListener('click', startGame);
+  E.leave.addEventListener('click', leaveRoom);
+  E['copy-link'].addEventListener('click', copyLink);
+  E['chat-form'].addEventListener('submit', (e) => {
+    e.preventDefault();
+    sendChat();
+  });
+  E['download-record'].addEventListener('click', downloadRecord);
+  E['back-to-lobby'].addEventListener('click', async () => {
+    await conn.request('leave');
+    store.forgetSeat(S.room);
+    toLobby();
+  });
+  E['clear-focus'].addEventListener('click', () => setFocus(null));
+  E['notice-close'].addEventListener('click', dismissNotice);
+  E.reconnect.addEventListener('click', () => {
+    if (conn.stopped) conn.resume();
+    else if (conn.ws) conn.drop();
+    else conn.retryNow();
+  });
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && S.focus !== null) setFocus(null);
+  });
+  addEventListener('hashchange', () => {
+    const target = parseHash();
+    if (target && (!S.room || normCode(target.code) !== normCode(S.room))) followHash();
+  });
+
+  conn = new Connection(defaultUrl(), { onOpen, onEvent, onStatus });
+  setPhase('lobby');
+  conn.connect();
+}
+
+init();
