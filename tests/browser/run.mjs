@@ -1,0 +1,526 @@
+#!/usr/bin/env node
+// SPDX-License-Identifier: MIT
+// Browser test of Conclave's web client: whole games played by clicking,
+// in headless Chromium, against a real conclaved.
+//
+// Usage:
+//   node tests/browser/run.mjs CONCLAVED OUTDIR [--web-dir DIR] [--url URL] [--only GAME]
+//
+//   CONCLAVED   path to the conclaved binary (e.g. build/server/conclaved)
+//   OUTDIR      where screenshots, game records and server logs go (created)
+//   --web-dir   serve the page from DIR (conclaved --web-dir) instead of
+//               the files embedded in the binary
+//   --url       play against an already running server at URL instead of
+//               starting one (the TLS check, which needs its own, is skipped)
+//   --only      play only this game (sorcerers or stones)
+//
+// Environment: CHROMIUM (browser binary, default /usr/bin/chromium),
+// SEED (the clicking RNG's seed, default 20261201), GAME_MINUTES (deadline
+// per game, default 20), TURN_SECONDS (longest wait for one's turn,
+// default 240).
+//
+// What it does: starts conclaved on ephemeral loopback ports with a fresh
+// data directory and reads its "http on http://..." line. Then, per game,
+// in three browser contexts: a host creates the room from the lobby, a
+// second player joins by opening the share link, a third watches (typing
+// the code and pressing Watch). Both players play the whole game by
+// clicking a random action button whenever body[data-your-turn=true]; one
+// of them reloads the page in mid-game and must come back to the same seat
+// and play on. At the end #ended must show on all three pages, with the
+// seed check passed and a downloadable record. Screenshots of each board
+// at 1366x768 and 390x844 go to OUTDIR. Finally a second conclaved with a
+// self-signed certificate serves the page over https, and the page must
+// connect over wss and create a room.
+//
+// One line per check on stdout ("ok - ..."); on a failure "FAIL - ..." and
+// exit status 1. Every wait is for an event with a generous deadline, never
+// a fixed sleep: a busy two-core machine must not fail for being slow.
+
+import { spawn, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import puppeteer from 'puppeteer-core';
+
+// ---- Arguments ----
+
+function usage(message) {
+  console.error(`run.mjs: ${message}`);
+  console.error('usage: node tests/browser/run.mjs CONCLAVED OUTDIR [--web-dir DIR] [--url URL] [--only GAME]');
+  process.exit(2);
+}
+
+const argv = process.argv.slice(2);
+const positional = [];
+const flags = {};
+for (let i = 0; i < argv.length; i++) {
+  if (argv[i].startsWith('--')) {
+    if (i + 1 >= argv.length) usage(`${argv[i]} needs a value`);
+    flags[argv[i].slice(2)] = argv[++i];
+  } else {
+    positional.push(argv[i]);
+  }
+}
+if (positional.length !== 2) usage('expected the conclaved binary and an output directory');
+const CONCLAVED = path.resolve(positional[0]);
+const OUTDIR = path.resolve(positional[1]);
+if (!fs.existsSync(CONCLAVED)) usage(`no such file: ${CONCLAVED}`);
+fs.mkdirSync(OUTDIR, { recursive: true });
+
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const SEED = Number(process.env.SEED || 20261201) >>> 0;
+const GAME_MS = Number(process.env.GAME_MINUTES || 20) * 60000;
+const TURN_MS = Number(process.env.TURN_SECONDS || 240) * 1000;
+const STEP_MS = 120000; // one page step (load, a reply, a screen change)
+
+const DESKTOP = { width: 1366, height: 768 };
+// Width and height only: puppeteer reloads the page when isMobile or
+// hasTouch change, and the layout answers to the width alone.
+const PHONE = { width: 390, height: 844 };
+
+// The games. Stones: 2 seats, default options (a random game by clicking
+// is ~500-1100 actions, well within the deadline). Sorcerers: its turn
+// limit brought down from 100 to 12 turns: a random game by clicking
+// often runs to the limit (over 2000 actions at 100), and with 12 it is
+// still a whole game that ends by the rules (a victory at the end of a
+// turn, or the turn-limit draw), in about 150-350 actions.
+const GAMES = [
+  { id: 'sorcerers', options: { max_turns: '12' }, public: false },
+  { id: 'stones', options: {}, public: true },
+];
+
+// ---- Reporting ----
+
+let failed = false;
+const cleanups = [];
+const genericBoards = new Set(); // games whose board module the server lacks
+
+function ok(what) {
+  console.log(`ok - ${what}`);
+}
+
+class CheckFailed extends Error {}
+
+function fail(what, detail) {
+  throw new CheckFailed(`${what}${detail ? `: ${detail}` : ''}`);
+}
+
+function check(cond, what, detail) {
+  if (!cond) fail(what, detail);
+  ok(what);
+}
+
+// mulberry32: a small seeded generator, so a failing run can be repeated.
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// ---- The server ----
+
+// Starts conclaved and resolves with { url, proc } once it prints its
+// http line.
+function startServer(name, extra = []) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `conclave-browser-${name}-`));
+  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const args = ['--listen', '127.0.0.1:0', '--http', '127.0.0.1:0', '--data-dir', dataDir, ...extra];
+  if (flags['web-dir']) args.push('--web-dir', path.resolve(flags['web-dir']));
+  const proc = spawn(CONCLAVED, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const logFile = fs.createWriteStream(path.join(OUTDIR, `conclaved-${name}.log`));
+  proc.stdout.pipe(logFile);
+  cleanups.push(() => {
+    if (proc.exitCode === null) proc.kill('SIGTERM');
+  });
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const timer = setTimeout(() => reject(new Error(`conclaved (${name}) printed no "http on" line in 30 s:\n${text}`)), 30000);
+    proc.stderr.on('data', (chunk) => {
+      logFile.write(chunk);
+      text += chunk;
+      const m = /http on (https?:\/\/\S+)/.exec(text);
+      if (m && timer) {
+        clearTimeout(timer);
+        resolve({ url: m[1].endsWith('/') ? m[1] : `${m[1]}/`, proc });
+      }
+    });
+    proc.on('exit', (code, sig) => {
+      clearTimeout(timer);
+      reject(new Error(`conclaved (${name}) exited (${code ?? sig}) before serving:\n${text}`));
+    });
+  });
+}
+
+// ---- Page helpers ----
+
+async function newPlayer(browser, label, viewport = DESKTOP) {
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  page.setDefaultTimeout(STEP_MS);
+  await page.setViewport(viewport);
+  page.label = label;
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(String(e.message || e)));
+  page.on('console', (m) => {
+    // A failed load is judged by its response below, where the URL is known.
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) page.errors.push(m.text());
+  });
+  page.on('response', (r) => {
+    const url = new URL(r.url());
+    if (r.status() < 400) return;
+    // A game without a board module of its own yet is drawn by the generic
+    // board; its missing games/<game>.js is expected, not an error.
+    const board = /\/games\/([a-z0-9_-]+)\.js$/.exec(url.pathname);
+    if (board && board[1] !== 'generic') {
+      genericBoards.add(board[1]);
+      return;
+    }
+    page.errors.push(`HTTP ${r.status()} for ${url.pathname}`);
+  });
+  // Every refusal the page shows in #error, for the report: clicking only
+  // what the page offers should never be refused.
+  await page.evaluateOnNewDocument(() => {
+    window.__refusals = [];
+    addEventListener('DOMContentLoaded', () => {
+      const el = document.getElementById('error');
+      if (!el) return;
+      new MutationObserver(() => {
+        if (!el.hidden && el.textContent) window.__refusals.push(el.textContent);
+      }).observe(el, { attributes: true, childList: true, characterData: true, subtree: true });
+    });
+  });
+  return { context, page };
+}
+
+async function waitOpen(page) {
+  await page.waitForSelector('body[data-connection="open"]', { timeout: STEP_MS });
+}
+
+async function typeInto(page, selector, text) {
+  await page.click(selector, { clickCount: 3 });
+  await page.keyboard.press('Backspace');
+  await page.type(selector, text);
+}
+
+const bodyData = (page, key) => page.evaluate((k) => document.body.dataset[k], key);
+const textOf = (page, selector) => page.$eval(selector, (el) => el.textContent.trim());
+const isShown = (page, selector) =>
+  page.evaluate((s) => {
+    const el = document.querySelector(s);
+    return Boolean(el && !el.hidden && el.getClientRects().length > 0);
+  }, selector);
+
+async function mySeat(page) {
+  return page.evaluate(() => document.querySelector('.seat.mine')?.dataset.seat ?? null);
+}
+
+async function screenshot(page, file, viewport) {
+  const old = page.viewport();
+  if (viewport) await page.setViewport(viewport);
+  await page.screenshot({ path: path.join(OUTDIR, file), fullPage: false });
+  if (viewport) await page.setViewport(old);
+  ok(`screenshot ${file}`);
+}
+
+// ---- One game ----
+
+async function createRoom(page, base, game) {
+  await page.goto(base, { waitUntil: 'load' });
+  await waitOpen(page);
+  await typeInto(page, '#name', 'Ann');
+  await page.waitForSelector(`#game option[value="${game.id}"]`);
+  await page.select('#game', game.id);
+  for (const [key, value] of Object.entries(game.options)) {
+    await typeInto(page, `#options [name="${key}"]`, value);
+  }
+  if (game.public) await page.click('#public');
+  await page.click('#create');
+  await page.waitForFunction(() => document.body.dataset.phase === 'room' && document.querySelector('#room-code').textContent.trim().length === 6);
+  const code = await textOf(page, '#room-code');
+  const link = await page.$eval('#room-link', (a) => a.href || a.value);
+  return { code, link };
+}
+
+// Plays until the game ends: wait for one's turn, click a random action.
+// `reloadAt`: after that many clicks, reload the page and check the seat.
+async function play(page, game, random, { reloadAt = -1, deadline }) {
+  let clicks = 0;
+  let reloaded = false;
+  for (;;) {
+    const left = deadline - Date.now();
+    if (left <= 0) fail(`${game}: ${page.label} finishes in time`, `${clicks} clicks so far`);
+    try {
+      await page.waitForFunction(
+        () => document.body.dataset.phase === 'ended' ||
+          (document.body.dataset.yourTurn === 'true' && document.querySelector('#actions button.action')),
+        { timeout: Math.min(left, TURN_MS), polling: 'mutation' });
+    } catch (e) {
+      const status = await textOf(page, '#status').catch(() => '?');
+      const err = await textOf(page, '#error').catch(() => '');
+      fail(`${game}: ${page.label} gets its turn or the end`, `waited ${Math.round(Math.min(left, TURN_MS) / 1000)} s; status "${status}"; error "${err}"; after ${clicks} clicks`);
+    }
+    if ((await bodyData(page, 'phase')) === 'ended') break;
+    const buttons = await page.$$('#actions button.action');
+    if (buttons.length === 0) continue; // redrawn under us: look again
+    const pick = buttons[Math.floor(random() * buttons.length)];
+    try {
+      await pick.click();
+      clicks++;
+    } catch {
+      continue; // the list was redrawn between the look and the click
+    }
+    if (clicks === reloadAt && !reloaded) {
+      reloaded = true;
+      await reloadAndCheck(page, game);
+    }
+  }
+  return clicks;
+}
+
+async function reloadAndCheck(page, game) {
+  const seatBefore = await mySeat(page);
+  const codeBefore = await textOf(page, '#room-code');
+  await page.reload({ waitUntil: 'load' });
+  await page.waitForFunction(
+    () => document.body.dataset.connection === 'open' &&
+      (document.body.dataset.phase === 'game' || document.body.dataset.phase === 'ended'),
+    { timeout: STEP_MS });
+  await page.waitForFunction(() => document.querySelector('.seat.mine'), { timeout: STEP_MS });
+  const seatAfter = await mySeat(page);
+  const codeAfter = await textOf(page, '#room-code');
+  check(seatBefore !== null && seatAfter === seatBefore && codeAfter === codeBefore,
+    `${game}: ${page.label} reloads mid-game and is back in seat ${Number(seatBefore) + 1} of ${codeBefore}`,
+    `before seat ${seatBefore} room ${codeBefore}, after seat ${seatAfter} room ${codeAfter}`);
+  if (await isShown(page, '#notice')) console.log(`   (${page.label} sees: ${await textOf(page, '#notice-text')})`);
+}
+
+async function playGame(browser, base, game, seed) {
+  const random = rng(seed);
+  const deadline = Date.now() + GAME_MS;
+  const host = await newPlayer(browser, 'host');
+  const guest = await newPlayer(browser, 'guest');
+  const watcher = await newPlayer(browser, 'spectator');
+  const pages = [host.page, guest.page, watcher.page];
+  try {
+    const { code, link } = await createRoom(host.page, base, game);
+    check(/^[0-9A-HJKMNP-TV-Z]{6}$/.test(code) && link.endsWith(`#${code}`),
+      `${game.id}: host creates a room (code ${code}, link ${link})`);
+    await screenshot(host.page, `${game.id}-room-desktop.png`);
+
+    // The second player opens the share link: the page joins by itself.
+    await guest.page.goto(link, { waitUntil: 'load' });
+    await guest.page.waitForFunction((c) => document.body.dataset.phase === 'room' &&
+      document.querySelector('#room-code').textContent.trim() === c, { timeout: STEP_MS }, code);
+    check((await mySeat(guest.page)) === '1', `${game.id}: the link seats the second player in seat 2`);
+    await host.page.waitForFunction(() => document.querySelectorAll('.seat[data-connected="true"]').length === 2);
+    ok(`${game.id}: the host sees both seats taken and connected`);
+
+    // The spectator finds the room (in the public list, when it is public)
+    // and presses Watch.
+    await watcher.page.goto(base, { waitUntil: 'load' });
+    await waitOpen(watcher.page);
+    if (game.public) {
+      await watcher.page.waitForSelector(`#rooms .room[data-room="${code}"]`, { timeout: STEP_MS });
+      ok(`${game.id}: the public room list shows ${code}`);
+    }
+    await typeInto(watcher.page, '#join-code', code.toLowerCase().replace(/^(...)/, '$1-'));
+    await watcher.page.click('#watch');
+    await watcher.page.waitForFunction((c) => document.querySelector('#room-code').textContent.trim() === c, {}, code);
+    ok(`${game.id}: a third page watches ${code} (typed in lower case with a dash)`);
+
+    // Chat before the start reaches everyone.
+    await typeInto(host.page, '#chat-input', 'good luck');
+    await host.page.click('#chat-send');
+    for (const p of [guest.page, watcher.page]) {
+      await p.waitForFunction(() => [...document.querySelectorAll('#chat-messages li')].some((li) => li.textContent.includes('good luck')));
+    }
+    ok(`${game.id}: chat reaches the other player and the spectator`);
+
+    await host.page.click('#start');
+    for (const p of pages) {
+      await p.waitForFunction(() => document.body.dataset.phase === 'game' && document.querySelector('#board').children.length > 0, { timeout: STEP_MS });
+    }
+    ok(`${game.id}: the game starts and the board shows on all three pages`);
+    check((await bodyData(watcher.page, 'yourTurn')) === 'false' &&
+      (await watcher.page.$$('#actions button.action')).length === 0,
+      `${game.id}: the spectator has no moves to click`);
+
+    // Screenshots of the board early in the game, at both sizes.
+    let shots = false;
+    const takeShots = async () => {
+      if (shots) return;
+      shots = true;
+      await screenshot(watcher.page, `${game.id}-board-desktop.png`);
+      await screenshot(watcher.page, `${game.id}-board-phone.png`, PHONE);
+    };
+
+    const [hostClicks, guestClicks] = await Promise.all([
+      play(host.page, game.id, rng(seed ^ 0x9e3779b9), { deadline }),
+      (async () => {
+        const n = await play(guest.page, game.id, random, { reloadAt: 6, deadline });
+        return n;
+      })(),
+      (async () => {
+        // Once a few moves are in, the spectator's page shows a game under way.
+        await watcher.page.waitForFunction(() => document.querySelectorAll('#log li').length >= 6 || document.body.dataset.phase === 'ended', { timeout: GAME_MS, polling: 'mutation' });
+        await takeShots();
+      })(),
+    ]);
+    ok(`${game.id}: played to the end by clicking (${hostClicks} + ${guestClicks} clicks)`);
+
+    for (const p of pages) {
+      await p.waitForFunction(() => {
+        const el = document.querySelector('#ended');
+        return el && !el.hidden && el.getClientRects().length > 0 && document.querySelector('#winners').textContent.trim();
+      }, { timeout: STEP_MS });
+    }
+    const winners = await textOf(host.page, '#winners');
+    ok(`${game.id}: #ended shows on all three pages (${winners})`);
+    const seedOk = await host.page.$eval('#seed-check', (el) => el.dataset.ok);
+    check(seedOk === 'true', `${game.id}: the seed check passes`, await textOf(host.page, '#seed-check'));
+    await screenshot(host.page, `${game.id}-ended-desktop.png`);
+    await screenshot(guest.page, `${game.id}-ended-phone.png`, PHONE);
+
+    // The record downloads as a file and holds every move.
+    const dir = fs.mkdtempSync(path.join(OUTDIR, `${game.id}-download-`));
+    const cdp = await host.page.createCDPSession();
+    await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: dir, browserContextId: host.context.id });
+    await host.page.click('#download-record');
+    const file = await waitForFile(dir, 60000);
+    const record = JSON.parse(fs.readFileSync(file, 'utf8'));
+    fs.renameSync(file, path.join(OUTDIR, `${game.id}-record.json`));
+    fs.rmSync(dir, { recursive: true, force: true });
+    // No bots play, so every action recorded came from a click.
+    check(record.game === game.id && Array.isArray(record.actions) && record.actions.length > 0 &&
+      record.actions.length <= hostClicks + guestClicks &&
+      /^[0-9a-f]{64}$/.test(record.seed),
+      `${game.id}: #download-record saves the record (${record.actions?.length} actions)`);
+
+    for (const p of [host.page, guest.page]) {
+      const refusals = await p.evaluate(() => window.__refusals);
+      check(refusals.length === 0, `${game.id}: no click of ${p.label}'s was refused`, refusals.slice(0, 5).join(' | '));
+    }
+    for (const p of pages) {
+      if (p.errors.length) fail(`${game.id}: ${p.label}'s page runs without script errors`, p.errors.slice(0, 5).join(' | '));
+    }
+    ok(`${game.id}: no script errors on any page`);
+  } catch (e) {
+    for (const p of pages) {
+      await p.screenshot({ path: path.join(OUTDIR, `FAILED-${game.id}-${p.label}.png`) }).catch(() => {});
+    }
+    throw e;
+  } finally {
+    for (const c of [host, guest, watcher]) await c.context.close().catch(() => {});
+  }
+}
+
+async function waitForFile(dir, ms) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const done = fs.readdirSync(dir).filter((f) => !f.endsWith('.crdownload'));
+    if (done.length) return path.join(dir, done[0]);
+    if (Date.now() > end) fail('the record download finishes', `nothing in ${dir}`);
+    await new Promise((r) => setTimeout(r, 200)); // polling a directory: no event to wait for
+  }
+}
+
+// ---- TLS ----
+
+async function tlsCheck(browser) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'conclave-tls-'));
+  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const cert = path.join(dir, 'cert.pem');
+  const key = path.join(dir, 'key.pem');
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
+    '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert], { stdio: 'ignore' });
+  const { url } = await startServer('tls', ['--tls-cert', cert, '--tls-key', key]);
+  check(url.startsWith('https://'), `TLS: conclaved with a certificate serves ${url}`);
+  const { context, page } = await newPlayer(browser, 'tls');
+  try {
+    const sockets = [];
+    const cdp = await page.createCDPSession();
+    await cdp.send('Network.enable');
+    cdp.on('Network.webSocketCreated', (e) => sockets.push(e.url));
+    await page.goto(url, { waitUntil: 'load' });
+    await waitOpen(page);
+    check(sockets.some((u) => u.startsWith('wss://')), 'TLS: the page connects its WebSocket over wss', sockets.join(', '));
+    await page.select('#game', 'stones');
+    await page.click('#create');
+    await page.waitForFunction(() => document.querySelector('#room-code').textContent.trim().length === 6);
+    const link = await page.$eval('#room-link', (a) => a.href);
+    check(link.startsWith('https://'), `TLS: a room is created over wss (${link})`);
+  } finally {
+    await context.close().catch(() => {});
+  }
+}
+
+// ---- Main ----
+
+async function main() {
+  console.log(`# seed ${SEED}; output in ${OUTDIR}`);
+  let base = flags.url;
+  if (!base) {
+    const server = await startServer('games');
+    base = server.url;
+    ok(`conclaved serves ${base}`);
+  }
+  const browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    acceptInsecureCerts: true,
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--ignore-certificate-errors', '--disable-gpu'],
+  });
+  cleanups.unshift(() => browser.close().catch(() => {}));
+
+  // The lobby at both sizes, once.
+  {
+    const { context, page } = await newPlayer(browser, 'lobby');
+    await page.goto(base, { waitUntil: 'load' });
+    await waitOpen(page);
+    await page.waitForSelector('#game option');
+    const games = await page.$$eval('#game option', (os) => os.map((o) => o.value));
+    check(GAMES.every((g) => games.includes(g.id)), `the lobby lists the server's games (${games.join(', ')})`);
+    await screenshot(page, 'lobby-desktop.png');
+    await screenshot(page, 'lobby-phone.png', PHONE);
+    await context.close();
+  }
+
+  const only = flags.only;
+  let n = 0;
+  for (const game of GAMES) {
+    if (only && game.id !== only) continue;
+    await playGame(browser, base, game, (SEED + 7919 * n++) >>> 0);
+  }
+
+  if (genericBoards.size) console.log(`# no board module yet (the generic board stood in): ${[...genericBoards].join(', ')}`);
+  if (flags.url) console.log('# TLS check skipped: --url given');
+  else await tlsCheck(browser);
+}
+
+const watchdog = setTimeout(() => {
+  console.log('FAIL - the whole run finishes within its deadline');
+  process.exit(1);
+}, GAME_MS * GAMES.length + 10 * 60000);
+
+try {
+  await main();
+  console.log('# all checks passed');
+} catch (e) {
+  failed = true;
+  console.log(`FAIL - ${e instanceof CheckFailed ? e.message : e.stack || e}`);
+} finally {
+  clearTimeout(watchdog);
+  for (const c of cleanups) {
+    try {
+      await c();
+    } catch {
+      /* cleaning up after a failure must not hide it */
+    }
+  }
+}
+process.exit(failed ? 1 : 0);
