@@ -4,9 +4,10 @@
 BUILD      ?= build
 TEST_BUILD ?= build-test
 LISTEN     ?= 127.0.0.1:7717
+HTTP       ?= 127.0.0.1:7718
 DATA_DIR   ?= conclave-data
 DEPS       := meson ninja-build pkg-config libuv1-dev libjansson-dev libsodium-dev check \
-              libedit-dev binutils clang-format
+              libedit-dev binutils clang-format libwebsockets-dev libwebsockets-evlib-uv openssl
 
 .PHONY: install all deps build run test bench fuzz clean
 
@@ -34,7 +35,7 @@ build: deps $(BUILD)/build.ninja
 	ninja -C $(BUILD)
 
 run: build
-	./$(BUILD)/server/conclaved --listen $(LISTEN) --data-dir $(DATA_DIR)
+	./$(BUILD)/server/conclaved --listen $(LISTEN) --http $(HTTP) --data-dir $(DATA_DIR)
 
 $(TEST_BUILD)/build.ninja:
 	meson setup $(TEST_BUILD) -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false
