@@ -5,7 +5,6 @@ too slowly gets an error line as the last thing before the end of the stream,
 while other rooms keep answering; replies to pipelined requests come back in
 the order the requests were sent."""
 import json
-import os
 import socket
 import time
 
