@@ -12,7 +12,8 @@
 //               the files embedded in the binary
 //   --url       play against an already running server at URL instead of
 //               starting one (the TLS check, which needs its own, is skipped)
-//   --only      play only this game (sorcerers or stones)
+//   --only      play only this game (sorcerers or stones; "none": no game,
+//               only the lobby and TLS checks)
 //
 // Environment: CHROMIUM (browser binary, default /usr/bin/chromium),
 // SEED (the clicking RNG's seed, default 20261201), GAME_MINUTES (deadline
@@ -133,25 +134,30 @@ function startServer(name, extra = []) {
   if (flags['web-dir']) args.push('--web-dir', path.resolve(flags['web-dir']));
   const proc = spawn(CONCLAVED, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const logFile = fs.createWriteStream(path.join(OUTDIR, `conclaved-${name}.log`));
-  proc.stdout.pipe(logFile);
   cleanups.push(() => {
     if (proc.exitCode === null) proc.kill('SIGTERM');
   });
   return new Promise((resolve, reject) => {
     let text = '';
+    let waiting = true;
     const timer = setTimeout(() => reject(new Error(`conclaved (${name}) printed no "http on" line in 30 s:\n${text}`)), 30000);
-    proc.stderr.on('data', (chunk) => {
+    // The address lines go to stdout, the log to stderr: watch both.
+    const take = (chunk) => {
       logFile.write(chunk);
+      if (!waiting) return;
       text += chunk;
       const m = /http on (https?:\/\/\S+)/.exec(text);
-      if (m && timer) {
+      if (m) {
+        waiting = false;
         clearTimeout(timer);
         resolve({ url: m[1].endsWith('/') ? m[1] : `${m[1]}/`, proc });
       }
-    });
+    };
+    proc.stdout.on('data', take);
+    proc.stderr.on('data', take);
     proc.on('exit', (code, sig) => {
       clearTimeout(timer);
-      reject(new Error(`conclaved (${name}) exited (${code ?? sig}) before serving:\n${text}`));
+      if (waiting) reject(new Error(`conclaved (${name}) exited (${code ?? sig}) before serving:\n${text}`));
     });
   });
 }
@@ -446,8 +452,17 @@ async function tlsCheck(browser) {
     const cdp = await page.createCDPSession();
     await cdp.send('Network.enable');
     cdp.on('Network.webSocketCreated', (e) => sockets.push(e.url));
+    const failures = [];
+    page.on('requestfailed', (r) => failures.push(`${new URL(r.url()).pathname}: ${r.failure()?.errorText}`));
+    const protocols = new Set();
+    cdp.on('Network.responseReceived', (e) => protocols.add(e.response.protocol || '?'));
     await page.goto(url, { waitUntil: 'load' });
-    await waitOpen(page);
+    try {
+      await waitOpen(page);
+    } catch {
+      fail('TLS: the page loads over https and its WebSocket opens',
+        `requests that failed: ${failures.join(', ') || 'none'}; response protocols: ${[...protocols].join(', ')}; WebSockets: ${sockets.join(', ') || 'none'}`);
+    }
     check(sockets.some((u) => u.startsWith('wss://')), 'TLS: the page connects its WebSocket over wss', sockets.join(', '));
     await page.select('#game', 'stones');
     await page.click('#create');
