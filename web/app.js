@@ -24,6 +24,7 @@ import { Log, roomChanges } from './lib/log.js';
 import { renderEnd, downloadJson } from './lib/endscreen.js';
 
 const ROOMS_REFRESH_MS = 15000;
+const BANNER_MS = 8000; // how long the "your turn" banner stays up
 const LOG_LINES_KEPT = 40; // game log lines remembered per room for after a reload
 
 // ---- State ----
@@ -66,6 +67,7 @@ const body = document.body;
 const E = {}; // elements by id, filled in init()
 let log;
 let conn;
+let bannerTimer = null;
 
 // ---- Small helpers ----
 
@@ -466,8 +468,15 @@ async function respectate() {
 // The link's #CODE (join, or take back the seat this browser holds there)
 // or #CODE/watch (spectate).
 function parseHash() {
-  const m = /^#?([0-9A-Za-z][0-9A-Za-z -]{3,24})(\/watch)?$/.exec(decodeURIComponent(location.hash || ''));
-  return m ? { code: m[1].trim(), watch: Boolean(m[2]) } : null;
+  let hash = '';
+  try {
+    hash = decodeURIComponent(location.hash || '');
+  } catch {
+    return null;
+  }
+  const m = /^#?([0-9A-Za-z -]{6,20})(\/watch)?$/.exec(hash);
+  if (!m || !/^[0-9A-Z]{6}$/.test(normCode(m[1]))) return null;
+  return { code: m[1].trim(), watch: Boolean(m[2]) };
 }
 
 async function followHash() {
@@ -879,9 +888,14 @@ function updateTurn() {
   const active = isActive();
   const canAct = active && legalUsable() && S.legal.length > 0;
   body.dataset.yourTurn = String(canAct);
+  E['jump-moves'].hidden = !canAct;
   if (active && !S.wasActive) {
     E['turn-banner'].textContent = `Your turn. ${S.board && S.view ? S.board.status(S.view, S.seat, names()) : ''}`;
     E['turn-banner'].hidden = false;
+    // The banner is the cue; the highlighted status bar stays for the rest
+    // of the turn.
+    clearTimeout(bannerTimer);
+    bannerTimer = setTimeout(() => (E['turn-banner'].hidden = true), BANNER_MS);
   } else if (!active) {
     E['turn-banner'].hidden = true;
   }
@@ -982,6 +996,16 @@ function init() {
     toLobby();
   });
   E['clear-focus'].addEventListener('click', () => setFocus(null));
+  // In-page links move focus without touching the URL's hash, which holds
+  // the room code (a reload goes back to the room by it).
+  for (const [link, target] of [[document.querySelector('.skip-link'), E.main], [E['jump-moves'], E['actions-panel']]]) {
+    link.addEventListener('click', (e) => {
+      e.preventDefault();
+      target.scrollIntoView({ block: 'start' });
+      const first = target === E['actions-panel'] ? target.querySelector('button.action') : null;
+      (first || target).focus({ preventScroll: true });
+    });
+  }
   E['notice-close'].addEventListener('click', dismissNotice);
   E.reconnect.addEventListener('click', () => {
     if (conn.stopped) conn.resume();

@@ -40,6 +40,9 @@ export function renderActions(container, opts) {
 
   if (message) {
     container.appendChild(h('p', { class: 'actions-message' }, message));
+    // Keep keyboard focus here while the moves are away, so that the next
+    // list gets it back.
+    if (hadFocus) container.focus({ preventScroll: true });
     return 0;
   }
   let shown = items;
@@ -69,6 +72,6 @@ export function renderActions(container, opts) {
   }
   // Keyboard players keep their place: the same move if it is still
   // offered, else the first one.
-  if (hadFocus) (again || first || container).focus();
+  if (hadFocus) (again || first || container).focus({ preventScroll: true });
   return shown.length;
 }

@@ -37,7 +37,7 @@ export function renderEnd(els, { view, result, names, seat, board }) {
   const who = (s) => `${names[s] || `Seat ${s + 1}`}${s === seat ? ' (you)' : ''}`;
   clear(els.winners);
   if (winners.length === 0) {
-    els.winners.append('Nobody wins: ', h('strong', {}, 'no winner'), '.');
+    els.winners.append(h('strong', {}, 'No winner'), ': nobody won this game.');
   } else {
     const youWon = seat !== null && winners.includes(seat);
     els.winners.append(
