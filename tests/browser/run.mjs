@@ -318,11 +318,18 @@ async function playGame(browser, base, game, seed) {
       `${game.id}: host creates a room (code ${code}, link ${link})`);
     await screenshot(host.page, `${game.id}-room-desktop.png`);
 
-    // The second player opens the share link: the page joins by itself.
+    // The second player, on the lobby page with a name typed in, opens the
+    // share link: the page joins by itself.
+    await guest.page.goto(base, { waitUntil: 'load' });
+    await waitOpen(guest.page);
+    await typeInto(guest.page, '#name', 'Bo');
+    await guest.page.click('#name-save');
+    await guest.page.waitForFunction(() => document.querySelector('#name-hint').textContent.includes('Bo'));
     await guest.page.goto(link, { waitUntil: 'load' });
     await guest.page.waitForFunction((c) => document.body.dataset.phase === 'room' &&
       document.querySelector('#room-code').textContent.trim() === c, { timeout: STEP_MS }, code);
-    check((await mySeat(guest.page)) === '1', `${game.id}: the link seats the second player in seat 2`);
+    check((await mySeat(guest.page)) === '1' && (await textOf(guest.page, '.seat.mine .seat-name')) === 'Bo',
+      `${game.id}: the link seats the second player (Bo) in seat 2`);
     await host.page.waitForFunction(() => document.querySelectorAll('.seat[data-connected="true"]').length === 2);
     ok(`${game.id}: the host sees both seats taken and connected`);
 
@@ -406,6 +413,18 @@ async function playGame(browser, base, game, seed) {
       record.actions.length <= hostClicks + guestClicks &&
       /^[0-9a-f]{64}$/.test(record.seed),
       `${game.id}: #download-record saves the record (${record.actions?.length} actions)`);
+    // The terminal client, when built beside the server, replays it.
+    const cli = path.join(path.dirname(path.dirname(CONCLAVED)), 'client-cli', 'conclave');
+    if (fs.existsSync(cli)) {
+      let out = '';
+      try {
+        out = execFileSync(cli, ['replay', path.join(OUTDIR, `${game.id}-record.json`)], { encoding: 'utf8' });
+      } catch (e) {
+        fail(`${game.id}: conclave replay accepts the downloaded record`, `${e.status}: ${e.stdout}${e.stderr}`);
+      }
+      check(out.includes(`all ${record.actions.length} actions accepted`),
+        `${game.id}: conclave replay accepts the downloaded record`, out.trim());
+    }
 
     for (const p of [host.page, guest.page]) {
       const refusals = await p.evaluate(() => window.__refusals);
