@@ -55,7 +55,6 @@ const S = {
   focus: null, // the board key the player selected
   result: null, // the `ended` event's result
   wasActive: false,
-  resuming: false, // between a resume and the end of what it brings
   missed: null, // { fromRev } while the page catches up after a reconnect
   started: false, // the first connection has been set up
 };
@@ -253,6 +252,7 @@ async function joinRoom(code) {
   // A seat this browser already holds there is taken back, not joined anew.
   const kept = store.loadSeat(normCode(typed));
   if (kept) {
+    resetRoom();
     S.room = normCode(typed);
     S.game = kept.game || null;
     return resumeSeat();
@@ -424,20 +424,21 @@ async function resumeSeat() {
   const args = { token: kept.token };
   const haveView = S.view !== null && S.rev > 0;
   if (haveView) args.rev = S.rev;
-  S.resuming = true;
   S.missed = { fromRev: haveView ? S.rev : Number.isInteger(kept.rev) ? kept.rev : null, lines: [] };
   if (!haveView && log.entries.length === 0) log.restore(kept.log);
   const r = await conn.request('resume', args);
   if (!r.ok) {
-    S.resuming = false;
     S.missed = null;
     if (r.error?.code === 'disconnected') return;
     store.forgetSeat(room);
     return toLobby(`Your seat in room ${room} is no longer open: ${r.error?.message || r.error?.code}`);
   }
-  if (!S.room) {
-    // First load: the page had no room yet; now it has.
-    S.room = r.room || room;
+  if (r.room && r.room !== room) {
+    // The code was typed in another spelling: keep the seat under the
+    // server's.
+    store.forgetSeat(room);
+    store.saveSeat(r.room, kept);
+    S.room = r.room;
   }
   S.seat = r.seat >= 0 ? r.seat : null;
   S.game = r.game || S.game || kept.game || null;
@@ -450,8 +451,10 @@ async function resumeSeat() {
   // Replies come in request order, after every event queued before them:
   // once this ping is answered, whatever the resume brought is in.
   await conn.request('ping');
-  S.resuming = false;
   reportMissed();
+  // A listing that was out when the connection dropped never came back:
+  // ask again if nothing that arrived since has done so.
+  if (S.view) needLegal();
   renderAll();
 }
 
@@ -600,9 +603,7 @@ async function requestSync(why) {
 function onViewChanged() {
   const fresh = log.mergeGame(S.view.log, { missed: Boolean(S.missed) });
   if (S.missed) S.missed.lines.push(...fresh);
-  if (S.seat !== null && store.loadSeat(S.room)) {
-    store.saveSeat(S.room, { rev: S.rev, log: log.gameLines(LOG_LINES_KEPT) });
-  }
+  rememberProgress();
   if (S.view.result) {
     S.result = S.result || S.view.result;
     if (S.phase !== 'ended') setPhase('ended');
@@ -615,8 +616,25 @@ function onViewChanged() {
   retryIfStale();
 }
 
+// Keeps the rev and the last log lines with the seat, for the "while you
+// were away" report after a reload: at most once a second while moves
+// come in, and when the page goes away.
+let progressTimer = null;
+
+function rememberProgress(now = false) {
+  if (!now) {
+    if (!progressTimer) progressTimer = setTimeout(() => rememberProgress(true), 1000);
+    return;
+  }
+  clearTimeout(progressTimer);
+  progressTimer = null;
+  if (S.room && S.seat !== null && S.view && store.loadSeat(S.room)) {
+    store.saveSeat(S.room, { rev: S.rev, log: log.gameLines(LOG_LINES_KEPT) });
+  }
+}
+
 function onChat(msg) {
-  const you = msg.seat === S.seat && (S.seat !== null || msg.seat === -1) && msg.name === S.name;
+  const you = S.seat !== null ? msg.seat === S.seat : msg.seat === -1 && msg.name === S.name;
   const who = msg.name || (msg.seat >= 0 ? `Seat ${msg.seat + 1}` : 'A spectator');
   const list = E['chat-messages'];
   const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
@@ -1015,6 +1033,7 @@ function init() {
   document.addEventListener('keydown', (e) => {
     if (e.key === 'Escape' && S.focus !== null) setFocus(null);
   });
+  addEventListener('pagehide', () => rememberProgress(true));
   addEventListener('hashchange', () => {
     const target = parseHash();
     if (target && (!S.room || normCode(target.code) !== normCode(S.room))) followHash();

@@ -172,9 +172,13 @@ async function newPlayer(browser, label, viewport = DESKTOP) {
   page.label = label;
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(String(e.message || e)));
+  page.syncs = [];
   page.on('console', (m) => {
     // A failed load is judged by its response below, where the URL is known.
     if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) page.errors.push(m.text());
+    // The page says so when it lost track of its view and asked for a
+    // fresh one (a patch that failed, a rev skipped, a hash that differs).
+    if (/asking for a fresh view|hash is computed differently/.test(m.text())) page.syncs.push(m.text());
   });
   page.on('response', (r) => {
     const url = new URL(r.url());
@@ -430,6 +434,10 @@ async function playGame(browser, base, game, seed) {
       const refusals = await p.evaluate(() => window.__refusals);
       check(refusals.length === 0, `${game.id}: no click of ${p.label}'s was refused`, refusals.slice(0, 5).join(' | '));
     }
+    for (const p of pages) {
+      if (p.syncs.length) fail(`${game.id}: ${p.label}'s page follows every diff`, p.syncs.slice(0, 3).join(' | '));
+    }
+    ok(`${game.id}: every diff applied on all three pages with the server's hash (no resync)`);
     for (const p of pages) {
       if (p.errors.length) fail(`${game.id}: ${p.label}'s page runs without script errors`, p.errors.slice(0, 5).join(' | '));
     }

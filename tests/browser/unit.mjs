@@ -1,0 +1,135 @@
+#!/usr/bin/env node
+// SPDX-License-Identifier: MIT
+// Unit checks of the page's pure modules, in Node (no browser, no server):
+// web/lib/patch.js against the examples of RFC 6902 appendix A and the
+// pointer rules of RFC 6901, web/lib/blake2b.js against RFC 7693's test
+// vector, web/lib/viewhash.js's canonical form (key order by UTF-8 bytes,
+// only `"` and `\` escaped).
+//
+// Usage: node tests/browser/unit.mjs   (one line per check; exit 1 on failure)
+
+import { applyPatch, parsePointer, getPointer, PatchError, deepEqual } from '../../web/lib/patch.js';
+import { blake2bHex } from '../../web/lib/blake2b.js';
+import { canonicalJson, viewHash } from '../../web/lib/viewhash.js';
+
+let failures = 0;
+
+function check(cond, what, detail = '') {
+  if (cond) {
+    console.log(`ok - ${what}`);
+  } else {
+    failures++;
+    console.log(`FAIL - ${what}${detail ? `: ${detail}` : ''}`);
+  }
+}
+
+function patched(doc, patch, want, what) {
+  let got;
+  try {
+    got = applyPatch(doc, patch);
+  } catch (e) {
+    return check(false, what, `threw ${e.message}`);
+  }
+  check(deepEqual(got, want), what, JSON.stringify(got));
+}
+
+function refused(doc, patch, what) {
+  const before = JSON.stringify(doc);
+  let error = null;
+  try {
+    applyPatch(doc, patch);
+  } catch (e) {
+    error = e;
+  }
+  check(error instanceof PatchError && JSON.stringify(doc) === before, what,
+    error ? `threw ${error}` : 'applied');
+}
+
+// ---- RFC 6902 appendix A ----
+
+patched({ foo: 'bar' }, [{ op: 'add', path: '/baz', value: 'qux' }], { baz: 'qux', foo: 'bar' }, 'A.1 add an object member');
+patched({ foo: ['bar', 'baz'] }, [{ op: 'add', path: '/foo/1', value: 'qux' }], { foo: ['bar', 'qux', 'baz'] }, 'A.2 add an array element');
+patched({ baz: 'qux', foo: 'bar' }, [{ op: 'remove', path: '/baz' }], { foo: 'bar' }, 'A.3 remove an object member');
+patched({ foo: ['bar', 'qux', 'baz'] }, [{ op: 'remove', path: '/foo/1' }], { foo: ['bar', 'baz'] }, 'A.4 remove an array element');
+patched({ baz: 'qux', foo: 'bar' }, [{ op: 'replace', path: '/baz', value: 'boo' }], { baz: 'boo', foo: 'bar' }, 'A.5 replace a value');
+patched({ foo: { bar: 'baz', waldo: 'fred' }, qux: { corge: 'grault' } },
+  [{ op: 'move', from: '/foo/waldo', path: '/qux/thud' }],
+  { foo: { bar: 'baz' }, qux: { corge: 'grault', thud: 'fred' } }, 'A.6 move a value');
+patched({ foo: ['all', 'grass', 'cows', 'eat'] }, [{ op: 'move', from: '/foo/1', path: '/foo/3' }],
+  { foo: ['all', 'cows', 'eat', 'grass'] }, 'A.7 move an array element');
+patched({ baz: 'qux', foo: ['a', 2, 'c'] },
+  [{ op: 'test', path: '/baz', value: 'qux' }, { op: 'test', path: '/foo/1', value: 2 }],
+  { baz: 'qux', foo: ['a', 2, 'c'] }, 'A.8 test a value: success');
+refused({ baz: 'qux' }, [{ op: 'test', path: '/baz', value: 'bar' }], 'A.9 test a value: error');
+patched({ foo: 'bar' }, [{ op: 'add', path: '/child', value: { grandchild: {} } }],
+  { foo: 'bar', child: { grandchild: {} } }, 'A.10 add a nested member object');
+patched({ foo: 'bar' }, [{ op: 'add', path: '/baz', value: 'qux', xyz: 123 }], { foo: 'bar', baz: 'qux' },
+  'A.11 ignore unrecognised elements');
+refused({ foo: 'bar' }, [{ op: 'add', path: '/baz/bat', value: 'qux' }], 'A.12 add to a nonexistent target');
+patched({ foo: ['bar'] }, [{ op: 'add', path: '/foo/-', value: ['abc', 'def'] }], { foo: ['bar', ['abc', 'def']] },
+  'A.16 add an array value (path "-")');
+patched({ '/': 9, '~1': 10 }, [{ op: 'test', path: '/~01', value: 10 }], { '/': 9, '~1': 10 }, 'A.14 ~ escape ordering');
+refused({ '/': 9, '~1': 10 }, [{ op: 'test', path: '/~01', value: '10' }], 'A.15 comparing strings and numbers');
+
+// ---- More of RFC 6902 and 6901 ----
+
+patched({ a: 1 }, [{ op: 'copy', from: '/a', path: '/b' }], { a: 1, b: 1 }, 'copy');
+patched({ a: [1] }, [{ op: 'replace', path: '', value: [2] }], [2], 'replace the whole document');
+patched({ a: { b: 1 } }, [{ op: 'move', from: '/a', path: '/a' }], { a: { b: 1 } }, 'move onto itself');
+refused({ a: { b: 1 } }, [{ op: 'move', from: '/a', path: '/a/b/c' }], 'move into its own child');
+refused({ a: [1, 2] }, [{ op: 'add', path: '/a/3', value: 0 }], 'add past the end of an array');
+refused({ a: [1, 2] }, [{ op: 'remove', path: '/a/2' }], 'remove past the end of an array');
+refused({ a: [1, 2] }, [{ op: 'replace', path: '/a/01', value: 0 }], 'a leading zero is no array index');
+refused({ a: [1, 2] }, [{ op: 'remove', path: '/a/-' }], '"-" names no element to remove');
+refused({ a: 1 }, [{ op: 'replace', path: '/b', value: 2 }], 'replace a missing member');
+refused({ a: 1 }, [{ op: 'add', path: '/b', value: 2 }, { op: 'remove', path: '/c' }],
+  'a failing op leaves the whole patch unapplied');
+refused({ a: 1 }, [{ op: 'frobnicate', path: '/a' }], 'an unknown op');
+{
+  const doc = { list: [{ x: 1 }] };
+  const out = applyPatch(doc, [{ op: 'replace', path: '/list/0/x', value: 2 }]);
+  check(doc.list[0].x === 1 && out.list[0].x === 2, 'the patched view is a copy: the old one is untouched');
+}
+{
+  const out = applyPatch({}, [{ op: 'add', path: '/__proto__', value: { polluted: true } }]);
+  check(({}).polluted === undefined && Object.keys(out).includes('__proto__') && Object.getPrototypeOf(out) === Object.prototype,
+    '"__proto__" is an ordinary member');
+}
+check(JSON.stringify(parsePointer('/a~1b/~0c/')) === '["a/b","~c",""]', 'pointer tokens unescape ~1 and ~0');
+check(getPointer({ '': { ' ': 7 } }, '// ') === 7, 'pointer tokens may be empty or spaces');
+
+// ---- BLAKE2b and the view hash ----
+
+const enc = new TextEncoder();
+check(blake2bHex(enc.encode('abc'), 64) ===
+  'ba80a53f981c4d0d6a2797b69f12f6e94c212f14685ac4b74b12bb6fdbffa2d17d87c5392aab792dc252d5de4533cc9518d38aa8dbf1925ab92386edd4009923',
+'BLAKE2b-512("abc"), RFC 7693 appendix A');
+check(blake2bHex(new Uint8Array(0), 32) === '0e5751c026e543b2e8ab2eb06099daa1d1e5df47778f7787faab45cdf12fe3a8',
+  'BLAKE2b-256 of nothing');
+{
+  const big = new Uint8Array(1000).map((_, i) => (i * 31 + 7) & 255);
+  check(blake2bHex(big, 32) === blake2bHex(big.slice(), 32) && blake2bHex(big, 32) !== blake2bHex(big.subarray(1), 32),
+    'BLAKE2b over several blocks is deterministic');
+}
+
+const sample = { z: false, '😀': 0, 'é': true, a: [1, -2, 'x\\"y'], b: null, '～': 1 };
+const canon = '{"a":[1,-2,"x\\\\\\"y"],"b":null,"z":false,"é":true,"～":1,"😀":0}';
+check(canonicalJson(sample) === canon, 'canonical JSON: keys in UTF-8 byte order, only " and \\ escaped',
+  canonicalJson(sample));
+check(viewHash(sample) === 'ee62a4663d69b595c9e6da49cf14b8203c300c05031decbddeebc3c71d765aba',
+  'view hash of the canonical form');
+{
+  let threw = false;
+  try {
+    canonicalJson({ a: 1.5 });
+  } catch {
+    threw = true;
+  }
+  check(threw, 'a real number is no view');
+}
+
+if (failures) {
+  console.log(`# ${failures} failed`);
+  process.exit(1);
+}
+console.log('# all unit checks passed');
