@@ -14,7 +14,7 @@ import { Connection, defaultUrl } from './lib/conn.js';
 import { applyPatch } from './lib/patch.js';
 import { viewHash } from './lib/viewhash.js';
 import * as store from './lib/storage.js';
-import { $, clear, h, humanize } from './lib/dom.js';
+import { clear, h, humanize } from './lib/dom.js';
 import { buildOptions, readOptions } from './lib/options.js';
 import { fillGames, fillSeats, fillRooms, playerRange } from './lib/lobby.js';
 import { renderRoom } from './lib/roompanel.js';
@@ -55,7 +55,7 @@ const S = {
   focus: null, // the board key the player selected
   result: null, // the `ended` event's result
   wasActive: false,
-  missed: null, // { fromRev } while the page catches up after a reconnect
+  missed: null, // { fromRev, lines } while the page catches up after a reconnect
   started: false, // the first connection has been set up
 };
 
