@@ -464,15 +464,9 @@ async function waitForFile(dir, ms) {
 
 // ---- TLS ----
 
-async function tlsCheck(browser) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'conclave-tls-'));
-  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-  const cert = path.join(dir, 'cert.pem');
-  const key = path.join(dir, 'key.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
-    '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert], { stdio: 'ignore' });
-  const { url } = await startServer('tls', ['--tls-cert', cert, '--tls-key', key]);
-  check(url.startsWith('https://'), `TLS: conclaved with a certificate serves ${url}`);
+// Loads the https page in `browser` and creates a room over wss. Returns
+// null when that works, else what went wrong.
+async function tlsRoom(browser, url) {
   const { context, page } = await newPlayer(browser, 'tls');
   try {
     const sockets = [];
@@ -487,18 +481,47 @@ async function tlsCheck(browser) {
     try {
       await waitOpen(page);
     } catch {
-      fail('TLS: the page loads over https and its WebSocket opens',
-        `requests that failed: ${failures.join(', ') || 'none'}; response protocols: ${[...protocols].join(', ')}; WebSockets: ${sockets.join(', ') || 'none'}`);
+      return `the WebSocket never opened; requests that failed: ${failures.join(', ') || 'none'}; ` +
+        `response protocols: ${[...protocols].join(', ')}; WebSockets: ${sockets.join(', ') || 'none'}`;
     }
-    check(sockets.some((u) => u.startsWith('wss://')), 'TLS: the page connects its WebSocket over wss', sockets.join(', '));
+    if (!sockets.some((u) => u.startsWith('wss://'))) return `no wss WebSocket (${sockets.join(', ')})`;
     await page.select('#game', 'stones');
     await page.click('#create');
     await page.waitForFunction(() => document.querySelector('#room-code').textContent.trim().length === 6);
     const link = await page.$eval('#room-link', (a) => a.href);
-    check(link.startsWith('https://'), `TLS: a room is created over wss (${link})`);
+    if (!link.startsWith('https://')) return `the share link is not https: ${link}`;
+    return null;
+  } catch (e) {
+    return String(e.message || e);
   } finally {
     await context.close().catch(() => {});
   }
+}
+
+async function tlsCheck(browser) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'conclave-tls-'));
+  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const cert = path.join(dir, 'cert.pem');
+  const key = path.join(dir, 'key.pem');
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
+    '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert], { stdio: 'ignore' });
+  const { url } = await startServer('tls', ['--tls-cert', cert, '--tls-key', key]);
+  check(url.startsWith('https://'), `TLS: conclaved with a certificate serves ${url}`);
+  const problem = await tlsRoom(browser, url);
+  if (problem) {
+    // Tell a fault of the server's HTTP/2 from one of TLS or the page: the
+    // same steps again in a browser that speaks only HTTP/1.1.
+    const http1 = await puppeteer.launch({
+      executablePath: CHROMIUM, headless: true, acceptInsecureCerts: true,
+      args: ['--no-sandbox', '--disable-dev-shm-usage', '--ignore-certificate-errors', '--disable-gpu', '--disable-http2'],
+    });
+    const again = await tlsRoom(http1, url);
+    await http1.close().catch(() => {});
+    fail('TLS: the page loads over https, connects over wss and creates a room', `${problem}` +
+      (again ? `; with HTTP/2 off in the browser it fails too: ${again}`
+        : '; with HTTP/2 off in the browser it works: the server\'s HTTP/2 is at fault'));
+  }
+  ok('TLS: the page loads over https, connects over wss and creates a room');
 }
 
 // ---- Main ----
