@@ -14,7 +14,7 @@ import { Connection, defaultUrl } from './lib/conn.js';
 import { applyPatch } from './lib/patch.js';
 import { viewHash } from './lib/viewhash.js';
 import * as store from './lib/storage.js';
-import { clear, h, humanize } from './lib/dom.js';
+import { clear, h, humanize, keySelector } from './lib/dom.js';
 import { buildOptions, readOptions } from './lib/options.js';
 import { fillGames, fillSeats, fillRooms, playerRange } from './lib/lobby.js';
 import { renderRoom } from './lib/roompanel.js';
@@ -855,8 +855,21 @@ function renderActionsPanel() {
   const items = message ? [] : describeAll(S.legal, S.board, S.view, S.seat);
   renderActions(E.actions, { items, focus: S.focus, message, onPick: pick, boardEl: E.board });
   E['focus-bar'].hidden = S.focus === null;
-  E['focus-text'].textContent = S.focus === null ? '' : `Moves involving “${S.focus}”.`;
+  E['focus-text'].textContent = S.focus === null ? '' : `Moves involving ${focusWords(S.focus)}.`;
   E['actions-title'].textContent = S.seat === null ? 'Moves' : 'Your moves';
+}
+
+// The selected board element in words: its label on the board if it has
+// one, else the key itself.
+function focusWords(key) {
+  const el = E.board.querySelector(keySelector(key));
+  let words = (el?.getAttribute('aria-label') || el?.getAttribute('title') || el?.textContent || '').trim();
+  if (words.length > 60) {
+    // A long description: its head ("Tile Tn: top left yellow, ..." -> "Tile Tn").
+    const head = words.split(/[:,(]/)[0].trim();
+    words = head.length >= 3 && head.length <= 60 ? head : `${words.slice(0, 57)}…`;
+  }
+  return `“${words || key}”`;
 }
 
 function renderRoomPanel() {
