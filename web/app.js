@@ -261,12 +261,12 @@ async function joinRoom(code) {
   if (r.ok) return enterRoom(r, false);
   showError(r.error);
   if (r.error?.code === 'already_started' || r.error?.code === 'room_full') {
-    offerWatch(typed, r.error.message);
+    offerWatch(typed);
   }
 }
 
-function offerWatch(code, why) {
-  E['join-prompt-text'].textContent = `${why} You can watch instead.`;
+function offerWatch(code) {
+  E['join-prompt-text'].textContent = `No seat for you in room ${code.toUpperCase()} now. You can watch the game instead.`;
   E['join-prompt'].hidden = false;
   E['watch-instead'].onclick = () => watchRoom(code);
   E['watch-instead'].focus();
