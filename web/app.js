@@ -174,7 +174,14 @@ function onGameChosen() {
   buildOptions(E.options, g.options || {});
 }
 
+let gamesJson = '';
+
 function setGames(games) {
+  // Every reconnect says hello again: keep the form as the player left it
+  // unless the server's games have changed.
+  const json = JSON.stringify(games || []);
+  if (json === gamesJson) return;
+  gamesJson = json;
   S.games = Array.isArray(games) ? games : [];
   S.gamesById = new Map(S.games.map((g) => [g.id, g]));
   const keep = E.game.value;
