@@ -22,11 +22,14 @@
 #include "lobby.h"
 #include "log.h"
 #include "net.h"
+#include "web.h"
 #include "journal.h"
 #include "session.h"
 
 struct options {
     struct net_config net;
+    struct web_config web;
+    bool http; /* web.host and web.port are set */
     struct sess_config sess;
     struct lobby_config lobby;
     struct store_config store;
@@ -42,6 +45,12 @@ static const char usage[] =
     "  --listen HOST:PORT       address to listen on (default 127.0.0.1:7717; port 0 = any)\n"
     "  --data-dir DIR           directory for the server's files (default ./conclave-data)\n"
     "  --config FILE            read `key = value` settings (see docs/operations.md)\n"
+    "  --http HOST:PORT         also serve the browser client and WebSocket (port 0 = any)\n"
+    "  --tls-cert FILE          with --tls-key: serve HTTPS and WSS with this PEM certificate\n"
+    "  --tls-key FILE           the certificate's PEM private key\n"
+    "  --allow-origin ORIGIN    a page origin besides this server's own that may open\n"
+    "                           WebSockets (e.g. https://games.example.org; repeatable)\n"
+    "  --web-dir DIR            serve the page's files from DIR instead of the embedded ones\n"
     "  --fsync always|batch|never  when the journal is flushed to disk (default batch)\n"
     "  --fsync-delay MS         longest wait of a record for its batch (default 2)\n"
     "  --bot-delay MS           pause before a bot moves (default 300)\n"
@@ -119,7 +128,7 @@ static int parse_u64(const char *s, uint64_t max, uint64_t *ret)
     return 0;
 }
 
-static int parse_listen(const char *s, struct net_config *net)
+static int parse_host_port(const char *s, char *out_host, size_t hostcap, int *out_port)
 {
     const char *colon = strrchr(s, ':');
     uint64_t port;
@@ -134,12 +143,23 @@ static int parse_listen(const char *s, struct net_config *net)
         host = s + 1;
         hostlen -= 2;
     }
-    if (hostlen == 0 || hostlen >= sizeof(net->host)) {
+    if (hostlen == 0 || hostlen >= hostcap) {
         return -1;
     }
-    memcpy(net->host, host, hostlen);
-    net->host[hostlen] = '\0';
-    net->port = (int)port;
+    memcpy(out_host, host, hostlen);
+    out_host[hostlen] = '\0';
+    *out_port = (int)port;
+    return 0;
+}
+
+/* Copies a path option's value. 0, or -EINVAL with what it takes in `why`. */
+static int set_path(char *dst, size_t cap, const char *val, char *why, size_t whylen)
+{
+    if (!*val || strlen(val) >= cap) {
+        snprintf(why, whylen, "a path of 1 to %zu bytes", cap - 1);
+        return -EINVAL;
+    }
+    snprintf(dst, cap, "%s", val);
     return 0;
 }
 
@@ -154,7 +174,39 @@ static int option_set(struct options *o, const char *key, const char *val, char 
 
     if (strcmp(key, "listen") == 0) {
         snprintf(why, whylen, "HOST:PORT, with a port from 0 to 65535");
-        return parse_listen(val, &o->net) == 0 ? 0 : -EINVAL;
+        return parse_host_port(val, o->net.host, sizeof(o->net.host), &o->net.port) == 0 ? 0
+                                                                                         : -EINVAL;
+    }
+    if (strcmp(key, "http") == 0) {
+        snprintf(why, whylen, "HOST:PORT, with a port from 0 to 65535");
+        if (parse_host_port(val, o->web.host, sizeof(o->web.host), &o->web.port) != 0) {
+            return -EINVAL;
+        }
+        o->http = true;
+        return 0;
+    }
+    if (strcmp(key, "web-dir") == 0) {
+        return set_path(o->web.web_dir, sizeof(o->web.web_dir), val, why, whylen);
+    }
+    if (strcmp(key, "tls-cert") == 0) {
+        return set_path(o->web.tls_cert, sizeof(o->web.tls_cert), val, why, whylen);
+    }
+    if (strcmp(key, "tls-key") == 0) {
+        return set_path(o->web.tls_key, sizeof(o->web.tls_key), val, why, whylen);
+    }
+    if (strcmp(key, "allow-origin") == 0) {
+        size_t n = strlen(val);
+        if ((strncmp(val, "http://", 7) != 0 && strncmp(val, "https://", 8) != 0) ||
+            n >= sizeof(o->web.origins[0]) || val[n - 1] == '/') {
+            snprintf(why, whylen, "an origin such as https://games.example.org (no path)");
+            return -EINVAL;
+        }
+        if (o->web.norigins >= WEB_ORIGINS_MAX) {
+            snprintf(why, whylen, "at most %d origins", WEB_ORIGINS_MAX);
+            return -EINVAL;
+        }
+        snprintf(o->web.origins[o->web.norigins++], sizeof(o->web.origins[0]), "%s", val);
+        return 0;
     }
     if (strcmp(key, "data-dir") == 0) {
         if (!*val || strlen(val) >= sizeof(o->data_dir)) {
@@ -416,6 +468,7 @@ static int journal_restore(void *ctx, const json_t *records, uint64_t now, uint6
 struct runtime {
     uv_signal_t sigint, sigterm;
     struct net_server *srv;
+    struct web_server *web;
     struct store *store;
 };
 
@@ -427,6 +480,9 @@ static void on_signal(uv_signal_t *sig, int signum)
     uv_close((uv_handle_t *)&rt->sigint, NULL);
     uv_close((uv_handle_t *)&rt->sigterm, NULL);
     net_server_stop(rt->srv, 1500);
+    if (rt->web) {
+        web_server_stop(rt->web, 1500);
+    }
     store_stop(rt->store);
 }
 
@@ -488,6 +544,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "conclaved: libsodium failed to initialise\n");
         return 1;
     }
+    if (opt.http && (opt.web.tls_cert[0] != '\0') != (opt.web.tls_key[0] != '\0')) {
+        fprintf(stderr, "conclaved: --tls-cert and --tls-key go together\n");
+        return 2;
+    }
+    if (!opt.http && (opt.web.tls_cert[0] || opt.web.web_dir[0] || opt.web.norigins)) {
+        fprintf(stderr, "conclaved: --tls-cert, --tls-key, --web-dir and --allow-origin need "
+                        "--http HOST:PORT\n");
+        return 2;
+    }
     if (fd_limit_ready(&opt) != 0 || data_dir_ready(opt.data_dir) != 0) {
         return 1;
     }
@@ -539,6 +604,18 @@ int main(int argc, char **argv)
         uv_loop_close(&loop);
         return 1;
     }
+    char url[400] = "";
+    if (opt.http && web_server_start(&loop, &opt.web, rt.srv, &rt.web, url, sizeof(url)) != 0) {
+        fprintf(stderr, "conclaved: cannot serve HTTP on %s:%d\n", opt.web.host, opt.web.port);
+        net_server_stop(rt.srv, 0);
+        store_stop(rt.store);
+        uv_run(&loop, UV_RUN_DEFAULT);
+        net_server_free(rt.srv);
+        store_free(rt.store);
+        lobby_free(lobby);
+        uv_loop_close(&loop);
+        return 1;
+    }
     uv_signal_init(&loop, &rt.sigint);
     uv_signal_init(&loop, &rt.sigterm);
     rt.sigint.data = &rt;
@@ -547,6 +624,10 @@ int main(int argc, char **argv)
     uv_signal_start(&rt.sigterm, on_signal, SIGTERM);
 
     printf("listening on %s\n", bound);
+    if (rt.web) {
+        printf("http on %s\n", url);
+        log_info("serving the browser client on %s", url);
+    }
     fflush(stdout);
     log_info("conclaved %s listening on %s, data in %s", CONCLAVE_VERSION, bound, opt.data_dir);
 
@@ -559,6 +640,7 @@ int main(int argc, char **argv)
              (unsigned long long)ss.fsyncs, (unsigned long long)ss.failures,
              (unsigned long long)ss.refused, (double)store_job_quantile_us(&ss, 0.5) / 1000,
              (double)store_job_quantile_us(&ss, 0.99) / 1000);
+    web_server_free(rt.web);
     net_server_free(rt.srv);
     store_free(rt.store);
     lobby_free(lobby);

@@ -21,22 +21,12 @@
 #include <string.h>
 
 #include "log.h"
+#include "outbuf.h"
 
 #define READ_BUF_SIZE 65536
-#define GRACE_MS 2000 /* a graceful close becomes a hard one after this */
-/* The end of each connection's write-queue bound is kept for the one error
- * line that tells a reader who is cut off why: other lines may fill the
- * queue up to write_queue_max - ERROR_ROOM. */
-#define ERROR_ROOM 256
-
-/* Bytes in one contiguous buffer; `cap` allocated. */
-struct outbuf {
-    char *data;
-    size_t len;
-    size_t cap;
-};
 
 struct conn {
+    struct net_link link; /* counted by the connection limits */
     uv_tcp_t tcp;
     uv_timer_t timer;     /* idle / hello timeout, then the close grace period */
     uv_write_t write_req; /* the one write in flight, if `writing` */
@@ -48,7 +38,6 @@ struct conn {
     struct sess sess;
     struct outbuf out;    /* lines of this loop turn, not yet offered to the kernel */
     struct outbuf queued; /* what the kernel did not take: write_req's memory */
-    char addr[64];
     int handles_open;
     bool closing;
     bool flushing;   /* closing gracefully: output still goes out, then a shutdown */
@@ -80,8 +69,10 @@ struct net_server {
     const struct net_config *cfg;
     struct sess_hub *hub;
     struct conn *conns;
-    struct conn *dirty; /* connections with output or a shutdown to flush */
-    unsigned nconns;
+    struct conn *dirty;     /* connections with output or a shutdown to flush */
+    unsigned nconns;        /* TCP connections */
+    struct net_link *links; /* connections of every transport */
+    unsigned nlinks;
     uint64_t next_id;
     uint64_t due_armed; /* when the due timer fires, UINT64_MAX: idle */
     bool stopping;
@@ -89,47 +80,7 @@ struct net_server {
 };
 
 static void conn_close(struct conn *c, bool graceful);
-static void due_poke(struct net_server *srv);
 static void due_run(struct net_server *srv);
-
-/* ---- Output buffers ---- */
-
-static void outbuf_fini(struct outbuf *b)
-{
-    free(b->data);
-    b->data = NULL;
-    b->len = 0;
-    b->cap = 0;
-}
-
-/* Empties `b` and gives its memory back: an idle connection (most of
- * them, at any time) holds no output buffer. */
-static void outbuf_reset(struct outbuf *b)
-{
-    outbuf_fini(b);
-}
-
-/* Appends a copy of `len` bytes. Returns 0, or -ENOMEM with `b` unchanged. */
-static int outbuf_append(struct outbuf *b, const char *data, size_t len)
-{
-    if (len > b->cap - b->len) {
-        size_t cap = b->cap ? b->cap : 1024;
-        char *p;
-
-        while (cap - b->len < len) {
-            cap *= 2;
-        }
-        p = realloc(b->data, cap);
-        if (!p) {
-            return -ENOMEM;
-        }
-        b->data = p;
-        b->cap = cap;
-    }
-    memcpy(b->data + b->len, data, len);
-    b->len += len;
-    return 0;
-}
 
 /* ---- The dirty list ---- */
 
@@ -183,6 +134,7 @@ static void conn_free(struct conn *c)
         c->next->prev = c->prev;
     }
     srv->nconns--;
+    net_link_remove(srv, &c->link);
     proto_framer_fini(&c->framer);
     outbuf_fini(&c->out);
     outbuf_fini(&c->queued);
@@ -211,6 +163,7 @@ static void conn_close_now(struct conn *c, bool reset)
     struct net_server *srv = c->srv;
 
     c->closing = true;
+    c->link.closing = true;
     c->flushing = false;
     dirty_remove(c);
     if (c->in_session) {
@@ -261,12 +214,13 @@ static void conn_close(struct conn *c, bool graceful)
         return;
     }
     c->closing = true;
+    c->link.closing = true;
     c->sess.closing = true;
     uv_timer_stop(&c->timer);
     if (graceful) {
         c->flushing = true;
         dirty_add(c);
-        uv_timer_start(&c->timer, on_grace_expired, GRACE_MS, 0);
+        uv_timer_start(&c->timer, on_grace_expired, NET_GRACE_MS, 0);
         return;
     }
     uv_read_stop((uv_stream_t *)&c->tcp);
@@ -289,7 +243,7 @@ static void on_write(uv_write_t *req, int status)
     struct conn *c = req->data;
 
     c->writing = false;
-    outbuf_reset(&c->queued);
+    outbuf_fini(&c->queued);
     if (status < 0) {
         conn_close(c, false);
         return;
@@ -334,7 +288,7 @@ static void conn_flush(struct conn *c)
             }
             c->writing = true;
         } else {
-            outbuf_reset(&c->out);
+            outbuf_fini(&c->out);
         }
     }
     if (c->flushing && !c->shut && !c->writing && c->out.len == 0) {
@@ -386,7 +340,7 @@ static void conn_cut_off(struct conn *c, size_t wanted)
     size_t len;
 
     log_warn("%s: %zu bytes of output unsent, over the bound of %zu; cutting off a slow reader",
-             c->addr, wanted, max);
+             c->link.addr, wanted, max);
     snprintf(msg, sizeof(msg), "more than %zu bytes of output went unread; closing", max);
     ev = proto_event_error(PROTO_ERR_SERVER_BUSY, msg);
     if (ev) {
@@ -406,7 +360,7 @@ static void conn_send(void *ctx, const char *line, size_t len)
 {
     struct conn *c = ctx;
     size_t max = c->srv->cfg->write_queue_max;
-    size_t limit = max > ERROR_ROOM ? max - ERROR_ROOM : 0;
+    size_t limit = max > NET_ERROR_ROOM ? max - NET_ERROR_ROOM : 0;
     size_t pending;
 
     if (c->closing) {
@@ -462,7 +416,7 @@ static void on_idle(uv_timer_t *t)
 {
     struct conn *c = t->data;
 
-    log_info("%s: closing after %s", c->addr, c->sess.hello ? "idle timeout" : "no hello");
+    log_info("%s: closing after %s", c->link.addr, c->sess.hello ? "idle timeout" : "no hello");
     conn_close(c, true);
 }
 
@@ -519,7 +473,7 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
     if (!c->closing && c->sess.hello) {
         arm_idle(c);
     }
-    due_poke(srv);
+    net_due_poke(srv);
 }
 
 /* ---- Accepting ---- */
@@ -566,10 +520,62 @@ static unsigned conns_from(const struct net_server *srv, const char *addr)
 {
     unsigned n = 0;
 
-    for (const struct conn *c = srv->conns; c; c = c->next) {
-        n += !c->closing && strcmp(c->addr, addr) == 0;
+    for (const struct net_link *l = srv->links; l; l = l->next) {
+        n += !l->closing && strcmp(l->addr, addr) == 0;
     }
     return n;
+}
+
+const char *net_link_add(struct net_server *srv, struct net_link *link, uint64_t now)
+{
+    link->prev = NULL;
+    link->next = srv->links;
+    if (srv->links) {
+        srv->links->prev = link;
+    }
+    srv->links = link;
+    srv->nlinks++;
+    if (srv->nlinks > srv->cfg->max_conns) {
+        return "the server has as many connections as it may";
+    }
+    if (!connect_take(srv, link->addr, now)) {
+        return "too many new connections from your address; wait a moment";
+    }
+    if (conns_from(srv, link->addr) > srv->cfg->max_conns_per_addr) {
+        return "too many connections from your address";
+    }
+    return NULL;
+}
+
+void net_link_remove(struct net_server *srv, struct net_link *link)
+{
+    if (link->prev) {
+        link->prev->next = link->next;
+    } else if (srv->links == link) {
+        srv->links = link->next;
+    } else {
+        return; /* not counted */
+    }
+    if (link->next) {
+        link->next->prev = link->prev;
+    }
+    link->prev = link->next = NULL;
+    srv->nlinks--;
+}
+
+uint64_t net_server_next_id(struct net_server *srv)
+{
+    return ++srv->next_id;
+}
+
+struct sess_hub *net_server_hub(struct net_server *srv)
+{
+    return srv->hub;
+}
+
+const struct net_config *net_server_config(const struct net_server *srv)
+{
+    return srv->cfg;
 }
 
 static void peer_address(uv_tcp_t *tcp, char *out, size_t outlen)
@@ -620,27 +626,17 @@ static void on_connection(uv_stream_t *listener, int status)
         return;
     }
     uv_tcp_nodelay(&c->tcp, 1);
-    peer_address(&c->tcp, c->addr, sizeof(c->addr));
-    sess_set_address(&c->sess, c->addr);
+    peer_address(&c->tcp, c->link.addr, sizeof(c->link.addr));
+    sess_set_address(&c->sess, c->link.addr);
     /* Read from the start, so that a refused connection drops what it
      * sends while its error line goes out (see conn_close). */
     if (uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read) != 0) {
         conn_close(c, false);
         return;
     }
-    if (srv->nconns > srv->cfg->max_conns) {
-        send_event_error(c, PROTO_ERR_SERVER_BUSY, "the server has as many connections as it may");
-        conn_close(c, true);
-        return;
-    }
-    if (!connect_take(srv, c->addr, uv_now(srv->loop))) {
-        send_event_error(c, PROTO_ERR_SERVER_BUSY,
-                         "too many new connections from your address; wait a moment");
-        conn_close(c, true);
-        return;
-    }
-    if (conns_from(srv, c->addr) > srv->cfg->max_conns_per_addr) {
-        send_event_error(c, PROTO_ERR_SERVER_BUSY, "too many connections from your address");
+    const char *refused = net_link_add(srv, &c->link, uv_now(srv->loop));
+    if (refused) {
+        send_event_error(c, PROTO_ERR_SERVER_BUSY, refused);
         conn_close(c, true);
         return;
     }
@@ -676,7 +672,7 @@ static void due_run(struct net_server *srv)
 
 /* After requests: brings the timer forward when there is now work earlier
  * than it is armed for (a bot's turn, say). Costs no walk over the rooms. */
-static void due_poke(struct net_server *srv)
+void net_due_poke(struct net_server *srv)
 {
     uint64_t due = sess_hub_next_due(srv->hub);
 
@@ -737,7 +733,7 @@ int net_server_start(uv_loop_t *loop, const struct net_config *cfg, struct sess_
     uv_timer_init(loop, &srv->due_timer);
     srv->due_timer.data = srv;
     srv->due_armed = UINT64_MAX;
-    due_poke(srv); /* rooms restored from journals may have work */
+    net_due_poke(srv); /* rooms restored from journals may have work */
     uv_timer_init(loop, &srv->stop_timer);
     srv->stop_timer.data = srv;
     /* The flush handles keep no loop alive by themselves; connections do. */

@@ -1,20 +1,30 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * net.h - the TCP side of conclaved: the listener, connections (read ->
- * framer -> session; bounded write queue; idle and hello timeouts), the
- * connection limits and the timer that runs the sessions' due work (bot
- * moves, room expiry). This module and main.c are the only users of libuv;
- * it reaches the rest of the server only through session.h.
+ * net.h - the transports of conclaved. net.c: the TCP listener,
+ * connections (read -> framer -> session; bounded write queue; idle and
+ * hello timeouts), the connection limits every transport shares and the
+ * timer that runs the sessions' due work (bot moves, room expiry). web.c:
+ * HTTP and WebSocket on the same loop (web.h). This module and main.c are
+ * the only users of libuv; it reaches the rest of the server only through
+ * session.h.
  */
 #ifndef CONCLAVE_NET_H
 #define CONCLAVE_NET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <uv.h>
 
 #include "session.h"
+
+/* A graceful close becomes a hard one after this. */
+#define NET_GRACE_MS 2000
+/* The end of each connection's write-queue bound is kept for the one error
+ * line that tells a reader who is cut off why: other lines may fill the
+ * queue up to write_queue_max - NET_ERROR_ROOM. */
+#define NET_ERROR_ROOM 256
 
 struct net_config {
     char host[256];
@@ -44,5 +54,34 @@ void net_server_stop(struct net_server *srv, uint64_t grace_ms);
 
 /* Frees the server after the loop has finished. Accepts NULL. */
 void net_server_free(struct net_server *srv);
+
+/* ---- Shared with the other transports ----
+ * One client connection of any transport, as the connection limits count
+ * it: --max-connections, --max-per-address and --connect-rate hold for
+ * TCP and WebSocket connections together. */
+struct net_link {
+    struct net_link *prev, *next;
+    char addr[64]; /* the peer's address, as sess_set_address() got it */
+    bool closing;  /* being closed: no longer counted per address */
+};
+
+/* Counts `link` (its `addr` set) as a connection of `srv`. Returns NULL
+ * when the limits admit it, else why not (the message of a server_busy
+ * error for the client). Either way the link is counted until
+ * net_link_remove(). */
+const char *net_link_add(struct net_server *srv, struct net_link *link, uint64_t now);
+
+void net_link_remove(struct net_server *srv, struct net_link *link);
+
+/* A new session id, unique among every transport's connections. */
+uint64_t net_server_next_id(struct net_server *srv);
+
+/* The session hub and configuration connections of `srv` use. */
+struct sess_hub *net_server_hub(struct net_server *srv);
+const struct net_config *net_server_config(const struct net_server *srv);
+
+/* After a transport handed requests to its sessions: brings the due-work
+ * timer forward if they made work due earlier (a bot's turn, say). */
+void net_due_poke(struct net_server *srv);
 
 #endif

@@ -1,9 +1,13 @@
 # SPDX-License-Identifier: MIT
 """Integration harness: starts the real conclaved on 127.0.0.1:0, reads back
 the port from its "listening on" line, and talks protocol v1 over TCP with
-plain sockets. Waits are conditions with deadlines, never fixed sleeps.
+plain sockets, or over WebSocket (a small RFC 6455 client below) when
+$CONCLAVE_TRANSPORT is "ws": then the server also serves --http on
+127.0.0.1:0 and every client of ServerTest speaks WebSocket. Waits are
+conditions with deadlines, never fixed sleeps.
 
 The binaries come from $CONCLAVED and $CONCLAVE (set by meson)."""
+import base64
 import hashlib
 import json
 import os
@@ -11,6 +15,7 @@ import re
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import tempfile
 import time
@@ -31,6 +36,7 @@ def wait_until(cond, what, timeout=LIVENESS, poll=0.02):
         time.sleep(poll)
 
 CONCLAVED = os.environ.get("CONCLAVED", "build/server/conclaved")
+TRANSPORT = os.environ.get("CONCLAVE_TRANSPORT", "tcp")
 CONCLAVE = os.environ.get("CONCLAVE", "build/client-cli/conclave")
 
 
@@ -82,20 +88,36 @@ def patch_apply(doc, patch):
 
 
 class Server:
-    def __init__(self, *extra):
+    def __init__(self, *extra, http=None):
+        """With http (default: when $CONCLAVE_TRANSPORT is ws) the server
+        also serves HTTP and WebSocket; http_port is then its port."""
+        if http is None:
+            http = TRANSPORT == "ws"
         self.dir = tempfile.mkdtemp(prefix="conclave-it-")
         self.log = open(os.path.join(self.dir, "server.log"), "wb")
-        self.proc = subprocess.Popen(
-            [CONCLAVED, "--listen", "127.0.0.1:0", "--data-dir", self.dir] + list(extra),
-            stdout=subprocess.PIPE, stderr=self.log)
+        args = [CONCLAVED, "--listen", "127.0.0.1:0", "--data-dir", self.dir]
+        if http:
+            args += ["--http", "127.0.0.1:0"]
+        self.proc = subprocess.Popen(args + list(extra), stdout=subprocess.PIPE, stderr=self.log)
         line = self.proc.stdout.readline().decode()
         m = re.fullmatch(r"listening on 127\.0\.0\.1:(\d+)\n", line)
         assert m, "no listening line: %r" % line
         self.port = int(m.group(1))
         self.addr = "127.0.0.1:%d" % self.port
+        self.http_port = None
+        if http:
+            line = self.proc.stdout.readline().decode()
+            m = re.fullmatch(r"http on https?://127\.0\.0\.1:(\d+)/\n", line)
+            assert m, "no http line: %r" % line
+            self.http_port = int(m.group(1))
 
     def alive(self):
         return self.proc.poll() is None
+
+    def log_bytes(self):
+        """What the server has logged so far."""
+        with open(os.path.join(self.dir, "server.log"), "rb") as f:
+            return f.read()
 
     def stop(self):
         if self.log.closed:
@@ -121,6 +143,12 @@ class Client:
     def __init__(self, port, name=None):
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
         self.buf = b""
+        self.reset()
+        if name:
+            self.ok("hello", proto=1, name=name)
+
+    def reset(self):
+        """The client's protocol state, as before hello."""
         self.next_id = 1
         self.events = []
         self.view = None
@@ -129,8 +157,6 @@ class Client:
         self.token = None
         self.room = None
         self.ended = None
-        if name:
-            self.ok("hello", proto=1, name=name)
 
     def close(self):
         try:
@@ -234,6 +260,125 @@ class Client:
         return sum(1 for e in self.events if e.get("ev") == ev)
 
 
+class HandshakeRefused(Exception):
+    pass
+
+
+def ws_connect(port, path="/ws", protocol="conclave.v1", origin=None, timeout=10, sock=None):
+    """Opens a WebSocket to 127.0.0.1:port (over `sock` when given, a TLS
+    socket say); returns (socket, bytes read past the handshake). Raises
+    HandshakeRefused with the status line when the server does not switch
+    protocols."""
+    if sock is None:
+        sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    key = base64.b64encode(os.urandom(16)).decode()
+    head = ["GET %s HTTP/1.1" % path, "Host: 127.0.0.1:%d" % port, "Upgrade: websocket",
+            "Connection: Upgrade", "Sec-WebSocket-Key: " + key, "Sec-WebSocket-Version: 13"]
+    if protocol:
+        head.append("Sec-WebSocket-Protocol: " + protocol)
+    if origin:
+        head.append("Origin: " + origin)
+    sock.sendall(("\r\n".join(head) + "\r\n\r\n").encode())
+    buf = b""
+    while b"\r\n\r\n" not in buf:
+        chunk = sock.recv(4096)
+        if not chunk:
+            sock.close()
+            raise HandshakeRefused("closed during the handshake")
+        buf += chunk
+    head, rest = buf.split(b"\r\n\r\n", 1)
+    lines = head.decode("latin-1").split("\r\n")
+    if not lines[0].startswith("HTTP/1.1 101"):
+        sock.close()
+        raise HandshakeRefused(lines[0])
+    fields = {l.split(":", 1)[0].strip().lower(): l.split(":", 1)[1].strip()
+              for l in lines[1:] if ":" in l}
+    want = base64.b64encode(hashlib.sha1(
+        (key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").encode()).digest()).decode()
+    assert fields.get("sec-websocket-accept") == want, "bad accept key: %r" % fields
+    if protocol:
+        assert fields.get("sec-websocket-protocol") == protocol, fields
+    return sock, rest
+
+
+def ws_frame(payload, opcode=1, fin=True):
+    """One masked client frame."""
+    mask = os.urandom(4)
+    n = len(payload)
+    head = bytes([(0x80 if fin else 0) | opcode])
+    if n < 126:
+        head += bytes([0x80 | n])
+    elif n < 65536:
+        head += bytes([0x80 | 126]) + struct.pack("!H", n)
+    else:
+        head += bytes([0x80 | 127]) + struct.pack("!Q", n)
+    body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    return head + mask + body
+
+
+class WsClient(Client):
+    """A protocol client over WebSocket: one text frame per line."""
+
+    def __init__(self, port, name=None, origin=None):
+        self.sock, self.buf = ws_connect(port, origin=origin)
+        self.reset()
+        if name:
+            self.ok("hello", proto=1, name=name)
+
+    def send_raw(self, data, opcode=1):
+        self.sock.sendall(ws_frame(data, opcode))
+
+    def send(self, obj):
+        self.send_raw(json.dumps(obj).encode())
+
+    def _take(self, n):
+        while len(self.buf) < n:
+            chunk = self.sock.recv(1 << 16)
+            if not chunk:
+                raise Closed()
+            self.buf += chunk
+        data, self.buf = self.buf[:n], self.buf[n:]
+        return data
+
+    def frame(self, timeout=10):
+        """The next whole message: (opcode, payload). Pings are answered."""
+        self.sock.settimeout(timeout)
+        parts, first = [], None
+        while True:
+            b0, b1 = self._take(2)
+            assert not b1 & 0x80, "a server frame is masked"
+            n = b1 & 0x7F
+            if n == 126:
+                n = struct.unpack("!H", self._take(2))[0]
+            elif n == 127:
+                n = struct.unpack("!Q", self._take(8))[0]
+            payload = self._take(n)
+            op = b0 & 0x0F
+            if op == 9:
+                self.sock.sendall(ws_frame(payload, 10))
+                continue
+            if op == 10:
+                continue
+            if op == 8:
+                return 8, payload
+            if first is None:
+                first = op
+            parts.append(payload)
+            if b0 & 0x80:
+                return first, b"".join(parts)
+
+    def read(self, timeout=10):
+        op, payload = self.frame(timeout)
+        if op == 8:
+            raise Closed()
+        assert op == 1, "a server message that is not text: opcode %d" % op
+        assert not payload.endswith(b"\n"), "a frame carries its line without the newline"
+        assert len(payload) <= 4 * 1024 * 1024
+        msg = json.loads(payload)
+        assert isinstance(msg, dict)
+        return msg
+
+
 def public(view):
     return {k: v for k, v in view.items() if k != "you"}
 
@@ -252,7 +397,10 @@ class ServerTest(unittest.TestCase):
         self.assertEqual(rc, 0, "server exit status")
 
     def client(self, name="Ann"):
-        c = Client(self.srv.port, name)
+        if TRANSPORT == "ws":
+            c = WsClient(self.srv.http_port, name)
+        else:
+            c = Client(self.srv.port, name)
         self.clients.append(c)
         return c
 
