@@ -132,10 +132,6 @@ function mySide(view, seat) {
   return (view.duel && view.duel.sides && view.duel.sides[seat]) || null;
 }
 
-function otherSeat(seat) {
-  return seat === 0 ? 1 : 0;
-}
-
 /* ---- describe ---- */
 
 // The effect of an Event Ability card in words, from its generated text.
@@ -162,7 +158,7 @@ function activateWords(a, view) {
   return { label: `Activate ${name}${effect ? `: ${effect}` : ''}`, keys };
 }
 
-function comboWords(a, view, seat) {
+function comboWords(a, view) {
   const draft = (view.you && view.you.draft) || {};
   if (a.type === 'combo_declare') {
     const bits = ['Seal the combo'];
@@ -264,7 +260,7 @@ export function describe(action, view, seat) {
     case 'combo_event':
     case 'combo_amp':
     case 'combo_declare':
-      return comboWords(a, view, seat);
+      return comboWords(a, view);
     case 'clear_mind':
       return { group: 'Clear your Mind', label: `Discard ${nm(a.card)} for +1P`, keys: card };
     case 'negate': {
@@ -498,7 +494,7 @@ function sidePanel(view, s, ctx, ks) {
   );
 }
 
-function tableFacts(view, ctx, ks) {
+function tableFacts(view, ctx) {
   const g = view.grimhold || {};
   const m = view.markers || {};
   const items = [
@@ -521,7 +517,8 @@ function tableFacts(view, ctx, ks) {
       ),
     );
   }
-  return section(PHASE_WORDS[view.phase] || view.phase, 'sc-table', h('ul', { class: 'sc-facts' }, items));
+  const title = view.result ? 'The table at the end' : PHASE_WORDS[view.phase] || view.phase;
+  return section(title, 'sc-table', h('ul', { class: 'sc-facts' }, items));
 }
 
 function eventPanel(view, ctx, ks) {
@@ -785,7 +782,7 @@ export function render(root, view, ctx) {
   if (result) {
     board.append(result);
   }
-  board.append(tableFacts(view, ctx, ks));
+  board.append(tableFacts(view, ctx));
   const event = eventPanel(view, ctx, ks);
   if (event) {
     board.append(event);

@@ -21,7 +21,6 @@ const STONE_ORDER = ['Y', 'G', 'B', 'R', 'N'];
 
 // Player colours (seat i plays the i-th) and their one-letter marks.
 const PLAYER_LETTER = { red: 'R', green: 'G', blue: 'B', yellow: 'Y' };
-const PLAYER_STONE = { red: 'R', green: 'G', blue: 'B', yellow: 'Y' };
 
 // Rune sites of the Element Zone map (lower case letters).
 const SITE_ELEMENT = { g: 'Wood', r: 'Fire', y: 'Metal', b: 'Water', n: 'Earth' };
@@ -369,7 +368,7 @@ export function describe(action, view, seat) {
       return {
         group: 'Rune',
         label: names.length ? `Take the ${names.join(' or ')} next to your Spirit` : 'Take the rune next to your Spirit',
-        keys: [...sites.map((x) => `rune:${x.element}`), ...sites.flatMap((x) => x.cells.map((c) => `cell:${c[0]}:${c[1]}`))],
+        keys: [...sites.map((x) => `rune:${x.element}`), `spirit:${colour}`],
       };
     }
     case 'end_move':
@@ -1014,7 +1013,7 @@ function drawLog(view) {
   return section('Last actions', 'st-log', h('ol', {}, log.map((line) => h('li', { text: line }))));
 }
 
-function drawHeader(view, ctx) {
+function drawHeader(view) {
   const turn = view.turn || {};
   const variant = view.variant || 'standard';
   const bits = [
@@ -1068,7 +1067,7 @@ export function render(root, view, ctx) {
   const you = view.you;
   const mine = new Set((you && you.colours) || []);
   const board = h('div', { class: 'stones-board' });
-  board.append(drawHeader(view, ctx));
+  board.append(drawHeader(view));
   const result = drawResult(view, ctx);
   if (result) {
     board.append(result);
