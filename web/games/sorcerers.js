@@ -354,6 +354,33 @@ function keyState(view, ctx) {
   return { targets, related, focus: ctx.focus || null };
 }
 
+// The board element that last had the keyboard focus. The app redraws the
+// board from scratch on every change, which drops the focus; render() puts
+// it back when nothing else has taken it meanwhile.
+let focusedKey = null;
+
+function trackFocus(board) {
+  board.addEventListener('focusin', (ev) => {
+    focusedKey = (ev.target.getAttribute && ev.target.getAttribute('data-key')) || null;
+  });
+  board.addEventListener('focusout', (ev) => {
+    if (ev.relatedTarget && !board.contains(ev.relatedTarget)) {
+      focusedKey = null;
+    }
+  });
+}
+
+function restoreFocus(board) {
+  const active = document.activeElement;
+  if (!focusedKey || (active && active !== document.body)) {
+    return;
+  }
+  const el = board.querySelector(`[data-key="${CSS.escape(focusedKey)}"]`);
+  if (el) {
+    el.focus({ preventScroll: true });
+  }
+}
+
 // Makes `el` a board element for `key`: data-key, focusable, a click or
 // Enter/Space selects it (again: deselects).
 function keyed(el, key, label, ctx, ks) {
@@ -811,4 +838,6 @@ export function render(root, view, ctx) {
     board.append(log);
   }
   root.append(board);
+  trackFocus(board);
+  restoreFocus(board);
 }
