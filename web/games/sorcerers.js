@@ -330,8 +330,9 @@ export function results(view, names) {
   const why = REASON_WORDS[r.reason] || r.reason || '';
   return scores.map((score, seat) => {
     const won = (r.winners || []).includes(seat);
-    const outcome = won ? 'won' : (r.winners || []).length ? 'lost' : 'draw';
-    return { seat, score, detail: `${sideWord(view, seat)}: ${outcome}${why ? ` — ${why}` : ''}` };
+    const draw = !(r.winners || []).length;
+    const detail = won || draw ? `${sideWord(view, seat)}: ${won ? 'won' : 'draw'}${why ? ` (${why})` : ''}` : `${sideWord(view, seat)}: lost`;
+    return { seat, score, detail };
   });
 }
 
@@ -392,8 +393,10 @@ function keyed(el, key, label, ctx, ks) {
   if (ks.targets.has(key)) {
     el.classList.add('target');
   }
-  if (ks.related.has(key) || ks.focus === key) {
-    el.classList.add('hl');
+  // `hl` belongs to the app (the keys of the action under the pointer);
+  // `related` marks what the actions of the selected element touch.
+  if (ks.related.has(key) && ks.focus !== key) {
+    el.classList.add('related');
   }
   if (ks.focus === key) {
     el.classList.add('focused');
@@ -771,17 +774,12 @@ function discardPanel(view, ctx, ks) {
   return section(`Discard pile (${pile.length})`, 'sc-discard', ...parts);
 }
 
+// The end in one sentence; the app's end screen has the score rows.
 function resultPanel(view, ctx) {
   if (!view.result) {
     return null;
   }
-  const rows = results(view, ctx.names || []);
-  return section(
-    'Game over',
-    'sc-result',
-    h('p', { text: status(view, ctx.seat, ctx.names) }),
-    h('ul', {}, rows.map((r) => h('li', {}, h('strong', { text: `${seatName(view, r.seat, ctx.names)}: ${r.score}` }), ` — ${r.detail}`))),
-  );
+  return section('Game over', 'sc-result', h('p', { text: status(view, ctx.seat, ctx.names) }));
 }
 
 function logPanel(view) {

@@ -261,6 +261,11 @@ function castWords(a, view, colour) {
   if (fam === 'SHIFT' && a.a && a.b) {
     const sa = stoneAt(view, a.a);
     const sb = stoneAt(view, a.b);
+    const chosen = view.pending && view.pending.card === card && view.pending.a === a.a;
+    if (chosen) {
+      // The first stone is chosen already (the decision box says which).
+      return { group, label: `${card}: exchange with the ${stoneWord(sb)} stone at ${slotWords(a.b)}`, keys: [cardKey, `slot:${a.a}`, `slot:${a.b}`] };
+    }
     return {
       group,
       label: `${card}: exchange the ${stoneWord(sa)} stone at ${slotWords(a.a)} with the ${stoneWord(sb)} stone at ${slotWords(a.b)}`,
@@ -558,8 +563,10 @@ function keyed(el, key, label, ctx, ks) {
   if (ks.targets.has(key)) {
     el.classList.add('target');
   }
-  if (ks.related.has(key) || ks.focus === key) {
-    el.classList.add('hl');
+  // `hl` belongs to the app (the keys of the action under the pointer);
+  // `related` marks what the actions of the selected element touch.
+  if (ks.related.has(key) && ks.focus !== key) {
+    el.classList.add('related');
   }
   if (ks.focus === key) {
     el.classList.add('focused');
@@ -1060,19 +1067,12 @@ function drawHeader(view) {
   return h('header', { class: 'st-header' }, ...bits);
 }
 
+// The end in one sentence; the app's end screen has the score rows.
 function drawResult(view, ctx) {
-  const r = view.result;
-  if (!r) {
+  if (!view.result) {
     return null;
   }
-  const names = ctx.names || [];
-  const rows = results(view, names);
-  return section(
-    'Game over',
-    'st-result',
-    h('p', { text: status(view, ctx.seat, names) }),
-    h('ul', {}, rows.map((row) => h('li', {}, h('strong', { text: `${seatName(view, row.seat, names)}: ${row.score}` }), row.detail ? ` — ${row.detail}` : ''))),
-  );
+  return section('Game over', 'st-result', h('p', { text: status(view, ctx.seat, ctx.names || []) }));
 }
 
 function legend() {
