@@ -365,7 +365,7 @@ export function status(view, seat, names) {
   if (!view) return '';
   if (view.result) return `Game over: ${endLine(view, names, seat)}.`;
   const round = view.round ? `Round ${view.round}, ` : '';
-  const head = `${round}${PHASES[view.phase] || view.phase}`;
+  const head = cap(`${round}${PHASES[view.phase] || view.phase}`);
   if (view.decision) return `${head}. ${decisionLine(view, names, seat)}`;
   const active = Array.isArray(view.active) ? view.active : [];
   if (view.phase === 'actions' && active.length === 1) {
@@ -544,7 +544,7 @@ function drawYou(view, ctx, live) {
   const box = h('section', 'ar-box ar-you mine');
   box.append(h('h3', null, 'Only you see this ', h('span', 'ar-yours', 'yours')));
   const parts = [
-    ['mages', 'Your two mages: keep one'],
+    ['mages', view.phase === 'setup_mage' ? 'Your two mages: keep one' : 'Your two mages'],
     ['pack', 'Your draft pack'],
     ['looking', 'You are looking at (top first)'],
     ['hand', 'Your hand'],

@@ -100,6 +100,18 @@ function cellWords(cell) {
   return parts.join(', ');
 }
 
+// The seat whose Sage was surrounded to end the game, or -1.
+function caughtSeat(view) {
+  const res = view.result;
+  if (!res || res.reason !== 'surrounded' || !Array.isArray(res.winners) || !res.winners.length) return -1;
+  const w = view.seats && view.seats[res.winners[0]];
+  return w && Number.isInteger(w.target) ? w.target : -1;
+}
+
+function cap(s) {
+  return s ? s[0].toUpperCase() + s.slice(1) : s;
+}
+
 function sageOn(view, sq) {
   const seats = Array.isArray(view.seats) ? view.seats : [];
   return seats.findIndex((s) => s && s.sage === sq);
@@ -262,6 +274,20 @@ function liveKeys(view, ctx) {
   return live;
 }
 
+// The squares to mark with a dot as places an action goes to: with a
+// selection, the squares of the actions that touch it (where the chosen
+// stone may go, where the Sage may move); without one, every square an
+// action names except placements, which would mark nearly the whole board.
+function targetSquares(view, ctx) {
+  const out = new Set();
+  for (const a of ctx.legal || []) {
+    const keys = describe(a, view, ctx.seat).keys;
+    if (ctx.focus ? !keys.includes(ctx.focus) : a.type === 'place') continue;
+    for (const k of keys) if (k.startsWith('sq:') && k !== ctx.focus) out.add(k);
+  }
+  return out;
+}
+
 function stoneChip(kind, count) {
   const k = KINDS[kind] || { letter: '?', word: kind };
   const chip = h('span', `el-chip st-${kind}`, h('b', 'el-letter', k.letter), ` ${k.word}`);
@@ -287,7 +313,7 @@ function pendingMarks(view) {
   return marks;
 }
 
-function drawSquare(view, ctx, live, sq, marks) {
+function drawSquare(view, ctx, live, targets, sq, marks) {
   const cell = view.board ? view.board[sq] : null;
   const sage = sageOn(view, sq);
   const el = h('div', 'el-sq');
@@ -309,15 +335,21 @@ function drawSquare(view, ctx, live, sq, marks) {
   if (sage >= 0) {
     const token = h('span', `el-sage seat-${sage}`, tag(sage));
     if (sage === ctx.seat) token.classList.add('mine');
+    const caught = sage === caughtSeat(view);
+    if (caught) token.classList.add('caught');
     keyed(token, `sage:${sage}`, ctx, live);
-    token.setAttribute('aria-label', `${tag(sage)} ${seatName(view, ctx.names, sage)}'s Sage`);
+    token.setAttribute('aria-label', `${tag(sage)} ${seatName(view, ctx.names, sage)}'s Sage${caught ? ', surrounded' : ''}`);
     el.append(token);
-    words.push(`Sage of ${tag(sage)} ${seatName(view, ctx.names, sage)}${sage === ctx.seat ? ' (yours)' : ''}`);
+    words.push(`Sage of ${tag(sage)} ${seatName(view, ctx.names, sage)}${sage === ctx.seat ? ' (yours)' : ''}${caught ? ', surrounded' : ''}`);
   }
   const m = marks.get(sq);
   if (m) {
     el.classList.add(...m.cls);
     words.push(...m.words);
+  }
+  if (targets.has(`sq:${sq}`)) {
+    el.classList.add('target');
+    words.push('a move goes here');
   }
   const label = `${sq}: ${words.length > 1 ? words.slice(1).join('; ') : 'empty'}`;
   el.setAttribute('aria-label', label);
@@ -330,12 +362,13 @@ function drawBoard(view, ctx, live) {
   board.setAttribute('role', 'group');
   board.setAttribute('aria-label', 'The board, files a to k, ranks 1 to 11, a1 at the bottom left');
   const marks = pendingMarks(view);
+  const targets = targetSquares(view, ctx);
   board.append(h('span', 'el-coord'));
   for (const f of FILES) board.append(h('span', 'el-coord', f));
   for (let rank = SIDE; rank >= 1; rank--) {
     board.append(h('span', 'el-coord', String(rank)));
     for (let file = 0; file < SIDE; file++) {
-      board.append(drawSquare(view, ctx, live, `${FILES[file]}${rank}`, marks));
+      board.append(drawSquare(view, ctx, live, targets, `${FILES[file]}${rank}`, marks));
     }
   }
   return board;
@@ -353,6 +386,9 @@ function drawHeader(view) {
 // yours when it is this client's turn.
 function drawHand(view, ctx, live) {
   const turn = view.turn || {};
+  if (view.result) {
+    return h('section', 'el-box el-over', h('h3', null, 'Game over'), h('p', null, `${cap(endWords(view, ctx.names))}.`));
+  }
   const mine = turn.seat === ctx.seat;
   const box = h('section', `el-box el-hand${mine ? ' mine' : ''}`);
   const who = mine ? 'Your stones to place' : `${seatName(view, ctx.names, turn.seat)}'s stones to place`;
@@ -360,7 +396,7 @@ function drawHand(view, ctx, live) {
   if (mine) head.append(' ', h('span', 'el-yours', 'yours'));
   box.append(head);
   if (turn.drawn === null || turn.drawn === undefined) {
-    box.append(h('p', null, view.result ? 'No turn: the game is over.' : 'Nothing drawn yet this turn.'));
+    box.append(h('p', null, 'Nothing drawn yet this turn.'));
     return box;
   }
   const list = h('div', 'el-chips');
@@ -412,6 +448,8 @@ function drawSeats(view, ctx, live) {
     li.append(token, ' ', h('strong', null, seatName(view, ctx.names, i)));
     if (i === ctx.seat) li.append(' ', h('span', 'el-yours', 'you'));
     if (!view.result && turn.seat === i) li.append(' ', h('span', 'el-tomove', '\u25b6 to move'));
+    if (i === caughtSeat(view)) li.append(' ', h('span', 'el-tomove', '\u2716 surrounded'));
+    if (view.result && (view.result.winners || []).includes(i)) li.append(' ', h('span', 'el-tomove', '\u2605 wins'));
     li.append(h('div', 'el-small', `Sage on ${s.sage}; hunts ${tag(s.target)} ${seatName(view, ctx.names, s.target)}'s Sage`));
     keyed(li, `sage:${i}`, ctx, live);
     list.append(li);
@@ -438,6 +476,7 @@ function drawBag(view, ctx, live) {
 
 function drawLegend(view) {
   const box = h('details', 'el-box el-legend');
+  box.open = true;
   box.append(h('summary', null, 'Legend'));
   const list = h('div', 'el-chips');
   const kinds = ['fire', 'water', 'earth', 'wind'];
@@ -446,7 +485,7 @@ function drawLegend(view) {
   if (view.silver === 'metal') kinds.push('metal');
   for (const k of kinds) list.append(stoneChip(k));
   box.append(list);
-  box.append(h('p', 'el-small', 'A digit is the height of a stack: E2 a Mountain, A2 to A4 a Whirlwind, B2 a Blaze (Fire on Wood). ^ marks a Range (cannot be replaced; pinches diagonal moves), * a Storm Wind (cannot be jumped). P1 to P4 are the Sages. A double outline is the stone just placed, a dashed one the moving river, dots where it flowed.'));
+  box.append(h('p', 'el-small', 'A digit is the height of a stack: E2 a Mountain, A2 to A4 a Whirlwind, B2 a Blaze (Fire on Wood). ^ marks a Range (cannot be replaced; pinches diagonal moves), * a Storm Wind (cannot be jumped). P1 to P4 are the Sages. A double outline is the stone just placed, a dashed one the moving river, dots where it flowed. A black dot in a corner: a move of yours goes there (select a stone to place or your Sage to see where it may go).'));
   return box;
 }
 
