@@ -222,8 +222,8 @@ function decisionLine(view, names, me) {
   if (d.kind === 'mage' || d.kind === 'draft') {
     const active = Array.isArray(view.active) ? view.active : [];
     const waiting = active.map((s) => (s === me ? 'you' : seatName(view, names, s)));
-    const mine = active.includes(me) ? 'You: ' : '';
-    return `${mine}${cap(words)}. Waiting for ${waiting.join(', ') || 'nobody'}.`;
+    const first = active.includes(me) ? `You: ${words}` : cap(words);
+    return `${first}. Waiting for ${waiting.join(', ') || 'nobody'}.`;
   }
   const seat = Number.isInteger(d.seat) ? d.seat : (view.active || [])[0];
   return `${cap(who(view, names, seat, me))}: ${words}.`;
@@ -363,7 +363,7 @@ export function describe(action, view, seat) {
 
 export function status(view, seat, names) {
   if (!view) return '';
-  if (view.result) return `Game over: ${endLine(view, names, seat)}.`;
+  if (view.result) return `Game over. ${endLine(view, names, seat)}.`;
   const round = view.round ? `Round ${view.round}, ` : '';
   const head = cap(`${round}${PHASES[view.phase] || view.phase}`);
   if (view.decision) return `${head}. ${decisionLine(view, names, seat)}`;
@@ -518,7 +518,7 @@ function drawDecision(view, ctx) {
   const d = view.decision;
   let line;
   if (view.result) {
-    line = `Game over: ${endLine(view, ctx.names, ctx.seat)}.`;
+    line = `Game over. ${endLine(view, ctx.names, ctx.seat)}.`;
   } else if (d) {
     line = decisionLine(view, ctx.names, ctx.seat);
   } else {

@@ -151,14 +151,14 @@ function phaseWords(view) {
   }
 }
 
-function endWords(view, names) {
+function endWords(view, names, me) {
   const res = view.result || {};
   const winners = Array.isArray(res.winners) ? res.winners : [];
   if (res.reason === 'surrounded' && winners.length) {
     const w = winners[0];
     const target = view.seats && view.seats[w] ? view.seats[w].target : null;
     const caught = target !== null && target !== undefined ? `${seatName(view, names, target)}'s Sage is surrounded` : 'a Sage is surrounded';
-    return `${seatName(view, names, w)} wins: ${caught}`;
+    return `${w === me ? 'you win' : `${seatName(view, names, w)} wins`} (${caught})`;
   }
   if (res.reason === 'bag_empty') return 'the bag ran empty and the last round caught no Sage: nobody wins';
   if (res.reason === 'round_limit') return '300 rounds passed without a Sage caught: nobody wins';
@@ -233,7 +233,7 @@ export function describe(action, view, seat) {
 
 export function status(view, seat, names) {
   if (!view) return '';
-  if (view.result) return `Game over: ${endWords(view, names)}.`;
+  if (view.result) return `Game over: ${endWords(view, names, seat)}.`;
   const turn = view.turn || {};
   const who = turn.seat;
   const whose = who === seat ? 'Your turn' : `${seatName(view, names, who)}'s turn`;
@@ -357,10 +357,41 @@ function drawSquare(view, ctx, live, targets, sq, marks) {
   return keyed(el, `sq:${sq}`, ctx, live);
 }
 
+// The board is one stop of the Tab key: its squares take the focus in
+// turn (a roving tabindex), the arrow keys move it from square to square,
+// and Enter or Space selects a square some action touches. The stop is
+// the selected square, else the first square an action goes to, else the
+// first square an action touches, else a11.
+function rovingFocus(board, ctx) {
+  const squares = [...board.querySelectorAll('.el-sq')];
+  for (const sq of squares) sq.tabIndex = -1;
+  const stop = squares.find((sq) => sq.dataset.key === ctx.focus)
+    || squares.find((sq) => sq.classList.contains('target'))
+    || squares.find((sq) => sq.classList.contains('can'))
+    || squares[0];
+  if (stop) stop.tabIndex = 0;
+  const moves = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+  board.addEventListener('keydown', (ev) => {
+    const d = moves[ev.key];
+    const from = ev.target.closest('.el-sq');
+    if (!d || !from) return;
+    const sq = from.dataset.key.slice(3);
+    const file = FILES.indexOf(sq[0]) + d[0];
+    const rank = Number(sq.slice(1)) + d[1];
+    if (file < 0 || file >= SIDE || rank < 1 || rank > SIDE) return;
+    const to = board.querySelector(`[data-key="sq:${FILES[file]}${rank}"]`);
+    if (!to) return;
+    ev.preventDefault();
+    for (const el of squares) el.tabIndex = -1;
+    to.tabIndex = 0;
+    to.focus();
+  });
+}
+
 function drawBoard(view, ctx, live) {
   const board = h('div', 'el-board');
   board.setAttribute('role', 'group');
-  board.setAttribute('aria-label', 'The board, files a to k, ranks 1 to 11, a1 at the bottom left');
+  board.setAttribute('aria-label', 'The board, files a to k, ranks 1 to 11, a1 at the bottom left; the arrow keys move between squares');
   const marks = pendingMarks(view);
   const targets = targetSquares(view, ctx);
   board.append(h('span', 'el-coord'));
@@ -371,6 +402,7 @@ function drawBoard(view, ctx, live) {
       board.append(drawSquare(view, ctx, live, targets, `${FILES[file]}${rank}`, marks));
     }
   }
+  rovingFocus(board, ctx);
   return board;
 }
 
@@ -387,7 +419,7 @@ function drawHeader(view) {
 function drawHand(view, ctx, live) {
   const turn = view.turn || {};
   if (view.result) {
-    return h('section', 'el-box el-over', h('h3', null, 'Game over'), h('p', null, `${cap(endWords(view, ctx.names))}.`));
+    return h('section', 'el-box el-over', h('h3', null, 'Game over'), h('p', null, `${cap(endWords(view, ctx.names, ctx.seat))}.`));
   }
   const mine = turn.seat === ctx.seat;
   const box = h('section', `el-box el-hand${mine ? ' mine' : ''}`);
