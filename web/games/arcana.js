@@ -320,7 +320,9 @@ export function describe(action, view, seat) {
       if (a.with === 'ignore') {
         const c = card(d.card);
         const cost = c && c.ignore ? c.ignore : "pay the attack's ignore cost";
-        return { group: 'Answer the attack', label: `Ignore it: ${cost}`, keys: typeof d.card === 'string' ? cardKey(d.card) : [] };
+        const keys = typeof d.card === 'string' ? cardKey(d.card) : [];
+        for (const e of ESSENCES) if (c && c.ignore_pay && c.ignore_pay[e.key]) keys.push(...poolKey(e.key));
+        return { group: 'Answer the attack', label: `Ignore it: ${cost}`, keys };
       }
       if (a.with === 'react') {
         const c = card(a.card);

@@ -53,15 +53,28 @@ def power_body(p, kind):
     return "%s%s%s." % (cost, ARROW, "; ".join(W.effect(e) for e in p["effect"]))
 
 
-def ignore_words(c):
-    """What a rival pays to ignore this card's attack, in the rival's own
-    words ("pay 1 Death"), or None."""
+def ignore_cost(c):
+    """The cost parts a rival pays to ignore this card's attack, or []."""
     for p in c.get("powers", []):
         for e in p["effect"]:
             if e["op"] == "rivals_lose_life" and e.get("ignore_cost"):
-                words = " and ".join(W.cost_part(x, True) for x in e["ignore_cost"])
-                return words.replace("their", "your")
-    return None
+                return e["ignore_cost"]
+    return []
+
+
+def ignore_words(parts):
+    """The ignore cost in the rival's own words ("pay 1 Death")."""
+    return " and ".join(W.cost_part(x, True) for x in parts).replace("their", "your")
+
+
+def ignore_pay(parts):
+    """The essences the ignore cost takes from the rival's pool, or None."""
+    pay = {}
+    for x in parts:
+        if x["op"] == "pay":
+            for k, n in x["essences"].items():
+                pay[k] = pay.get(k, 0) + n
+    return cost_map(pay) if pay else None
 
 
 def card(c, names):
@@ -98,9 +111,11 @@ def card(c, names):
             pop["card"], pop["side"], names[pop["other_side_id"]])
     if c.get("first_game_preset"):
         out["preset"] = c["first_game_preset"]
-    ignore = ignore_words(c)
-    if ignore:
-        out["ignore"] = ignore
+    parts = ignore_cost(c)
+    if parts:
+        out["ignore"] = ignore_words(parts)
+        if ignore_pay(parts):
+            out["ignore_pay"] = ignore_pay(parts)
     return out
 
 
@@ -117,7 +132,7 @@ def main():
         "// One entry per card id: name, kind, type line, printed cost (essence",
         "// counts, `any`), VP words, text lines, action powers by index, React",
         "// power indexes, notes; Places of Power their board side, attackers",
-        "// what ignoring them costs.",
+        "// what ignoring them costs (and the essences it takes).",
         "export const CARDS = {",
     ]
     for c in data:
