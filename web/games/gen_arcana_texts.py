@@ -17,7 +17,9 @@ CLI = os.path.join(HERE, "..", "..", "client-cli", "render", "gen_arcana_texts.p
 
 
 def load_words():
-    """The terminal generator as a module (its main() is not run)."""
+    """The terminal generator as a module (its main() is not run), without
+    a bytecode cache written into the source tree."""
+    sys.dont_write_bytecode = True
     spec = importlib.util.spec_from_file_location("cli_arcana_words", CLI)
     if spec is None or not os.path.exists(CLI):
         raise SystemExit("gen_arcana_texts: %s not found" % CLI)
