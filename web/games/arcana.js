@@ -588,12 +588,21 @@ function drawShared(view, ctx, live) {
     out.push(section('ar-pops', 'Places of Power', row));
   }
   const supply = Array.isArray(board.supply) ? board.supply : [];
-  if (supply.length) out.push(section('ar-supply', 'Magic items in the supply', cardRow(supply, ctx, live)));
+  if (supply.length) {
+    const items = section('ar-supply', 'Magic items in the supply', cardRow(supply, ctx, live));
+    if (choosing(view, 'item')) out.unshift(items);
+    else out.push(items);
+  }
   const m = view.match;
   if (m && Array.isArray(m.pool) && m.pool.length) {
-    out.push(section('ar-pool', 'Duel: face-up cards to draft', cardRow(m.pool, ctx, live)));
+    out.unshift(section('ar-pool', 'Duel: face-up cards to draft', cardRow(m.pool, ctx, live)));
   }
   return out;
+}
+
+// Whether the open decision is a choice of kind `kind`.
+function choosing(view, kind) {
+  return !!(view.decision && view.decision.kind === kind);
 }
 
 function drawPool(view, i, s, ctx, live) {
@@ -662,7 +671,10 @@ export function render(root, view, ctx) {
   }
   const tableaux = h('div', 'ar-seats');
   for (const i of order) tableaux.append(drawSeat(view, i, c, live));
-  wrap.append(tableaux);
-  wrap.append(h('div', 'ar-shared', ...drawShared(view, c, live)));
+  const shared = h('div', 'ar-shared', ...drawShared(view, c, live));
+  // The table comes first while its cards are what is being chosen (a
+  // magic item, a duel's face-up draft); else the players' tableaux.
+  if (choosing(view, 'item') || choosing(view, 'match_draft')) wrap.append(shared, tableaux);
+  else wrap.append(tableaux, shared);
   root.append(wrap);
 }
