@@ -363,19 +363,26 @@ export function describe(action, view, seat) {
   return { group: 'Other', label: `${cap(String(a.type || 'action').replace(/_/g, ' '))}${rest ? `: ${rest}` : ''}`, keys: [] };
 }
 
-export function status(view, seat, names) {
-  if (!view) return '';
+// Who acts now and what they decide, without the round and phase.
+function nowLine(view, seat, names) {
   if (view.result) return `Game over. ${endLine(view, names, seat)}.`;
-  const round = view.round ? `Round ${view.round}, ` : '';
-  const head = cap(`${round}${PHASES[view.phase] || view.phase}`);
-  if (view.decision) return `${head}. ${decisionLine(view, names, seat)}`;
+  if (view.decision) return decisionLine(view, names, seat);
   const active = Array.isArray(view.active) ? view.active : [];
   if (view.phase === 'actions' && active.length === 1) {
-    if (active[0] === seat) return `${head}. Your turn: place, claim, discard, use a power or pass.`;
-    return `${head}. ${seatName(view, names, active[0])}'s turn.`;
+    if (active[0] === seat) return 'Your turn: place, claim, discard, use a power or pass.';
+    return `${seatName(view, names, active[0])}'s turn.`;
   }
-  if (active.length) return `${head}. To act: ${active.map((s) => who(view, names, s, seat)).join(', ')}.`;
-  return `${head}.`;
+  if (active.length) return `To act: ${active.map((s) => who(view, names, s, seat)).join(', ')}.`;
+  return '';
+}
+
+export function status(view, seat, names) {
+  if (!view) return '';
+  if (view.result) return nowLine(view, seat, names);
+  const round = view.round ? `Round ${view.round}, ` : '';
+  const head = cap(`${round}${PHASES[view.phase] || view.phase}`);
+  const now = nowLine(view, seat, names);
+  return now ? `${head}. ${now}` : `${head}.`;
 }
 
 export function results(view, names) {
@@ -518,14 +525,7 @@ function drawHeader(view, ctx) {
 
 function drawDecision(view, ctx) {
   const d = view.decision;
-  let line;
-  if (view.result) {
-    line = `Game over. ${endLine(view, ctx.names, ctx.seat)}.`;
-  } else if (d) {
-    line = decisionLine(view, ctx.names, ctx.seat);
-  } else {
-    line = status(view, ctx.seat, ctx.names);
-  }
+  const line = nowLine(view, ctx.seat, ctx.names) || 'Waiting.';
   const mine = Array.isArray(view.active) && view.active.includes(ctx.seat) && !view.result;
   const box = h('section', `ar-box ar-decision${mine ? ' mine' : ''}`);
   box.setAttribute('aria-live', 'polite');
