@@ -39,14 +39,6 @@ const PHASES = {
   ended: 'game over',
 };
 
-const KIND_WORDS = {
-  artifact: 'artifact',
-  mage: 'mage',
-  magic_item: 'magic item',
-  monument: 'monument',
-  place_of_power: 'Place of Power',
-};
-
 // ---- Small DOM helpers (no HTML strings: names come from players) ----
 
 function h(tag, cls, ...children) {
