@@ -4,27 +4,47 @@
 BUILD      ?= build
 TEST_BUILD ?= build-test
 LISTEN     ?= 127.0.0.1:7717
+HTTP       ?= 127.0.0.1:7718
 DATA_DIR   ?= conclave-data
 DEPS       := meson ninja-build pkg-config libuv1-dev libjansson-dev libsodium-dev check \
-              libedit-dev binutils clang-format
+              libedit-dev binutils clang-format libwebsockets-dev libwebsockets-evlib-uv openssl
+BROWSER_DEPS := chromium nodejs
 
-.PHONY: install all deps build run test bench fuzz clean
+.PHONY: install all deps browser-deps build run test bench fuzz clean
 
 all: build
 
-deps:
-	@missing=""; \
-	for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
+# A shell function: need PKG... installs Debian packages (as root, or with
+# sudo), or says what to run and fails.
+NEED = need() { \
 	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "apt-get install -y$$missing"; \
-	    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q$$missing; \
+	    echo "apt-get install -y $$*"; \
+	    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$$@"; \
 	  elif command -v sudo >/dev/null 2>&1; then \
-	    echo "sudo apt-get install -y$$missing"; \
-	    sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q$$missing; \
+	    echo "sudo apt-get install -y $$*"; \
+	    sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$$@"; \
 	  else \
-	    echo "missing packages; as root run: apt-get install -y$$missing"; exit 1; \
+	    echo "missing packages; as root run: apt-get install -y $$*"; return 1; \
 	  fi; \
+	}
+
+deps:
+	@$(NEED); missing=""; \
+	for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	[ -z "$$missing" ] || need $$missing
+
+# The browser tests: Debian's chromium and Node.js, and puppeteer-core at
+# the version pinned in tests/browser/package-lock.json (no browser
+# download: the tests drive /usr/bin/chromium).
+browser-deps:
+	@$(NEED); missing=""; \
+	for p in $(BROWSER_DEPS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	[ -z "$$missing" ] || need $$missing || exit 1; \
+	command -v npm >/dev/null 2>&1 || need npm || exit 1; \
+	if [ ! -f tests/browser/node_modules/.package-lock.json ] || \
+	   [ tests/browser/package-lock.json -nt tests/browser/node_modules/.package-lock.json ]; then \
+	  echo "npm ci (tests/browser)"; \
+	  (cd tests/browser && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund) || exit 1; \
 	fi
 
 $(BUILD)/build.ninja:
@@ -34,7 +54,7 @@ build: deps $(BUILD)/build.ninja
 	ninja -C $(BUILD)
 
 run: build
-	./$(BUILD)/server/conclaved --listen $(LISTEN) --data-dir $(DATA_DIR)
+	./$(BUILD)/server/conclaved --listen $(LISTEN) --http $(HTTP) --data-dir $(DATA_DIR)
 
 $(TEST_BUILD)/build.ninja:
 	meson setup $(TEST_BUILD) -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false
@@ -61,17 +81,7 @@ bench: build
 # targets about twice as fast as -O0) and run each for a bounded time
 # (tests/fuzz/meson.build).
 fuzz: deps
-	@need() { \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "apt-get install -y $$*"; \
-	    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$$@"; \
-	  elif command -v sudo >/dev/null 2>&1; then \
-	    echo "sudo apt-get install -y $$*"; \
-	    sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$$@"; \
-	  else \
-	    echo "missing packages; as root run: apt-get install -y $$*"; return 1; \
-	  fi; \
-	}; \
+	@$(NEED); \
 	command -v clang >/dev/null 2>&1 || need clang || exit 1; \
 	probe=$$(mktemp -d); \
 	printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n);\nint LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' > $$probe/probe.c; \

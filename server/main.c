@@ -174,9 +174,8 @@ static int option_set(struct options *o, const char *key, const char *val, char 
 
     if (strcmp(key, "listen") == 0) {
         snprintf(why, whylen, "HOST:PORT, with a port from 0 to 65535");
-        return parse_host_port(val, o->net.host, sizeof(o->net.host), &o->net.port) == 0
-                   ? 0
-                   : -EINVAL;
+        return parse_host_port(val, o->net.host, sizeof(o->net.host), &o->net.port) == 0 ? 0
+                                                                                         : -EINVAL;
     }
     if (strcmp(key, "http") == 0) {
         snprintf(why, whylen, "HOST:PORT, with a port from 0 to 65535");

@@ -69,7 +69,7 @@ struct net_server {
     const struct net_config *cfg;
     struct sess_hub *hub;
     struct conn *conns;
-    struct conn *dirty; /* connections with output or a shutdown to flush */
+    struct conn *dirty;     /* connections with output or a shutdown to flush */
     unsigned nconns;        /* TCP connections */
     struct net_link *links; /* connections of every transport */
     unsigned nlinks;

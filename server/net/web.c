@@ -214,8 +214,8 @@ static int http_head(struct lws *wsi, unsigned code, const char *type, size_t le
     }
     if (etag) {
         int n = snprintf(tag, sizeof(tag), "\"%016llx\"", (unsigned long long)etag);
-        if (lws_add_http_header_by_name(wsi, (const unsigned char *)"etag:",
-                                        (const unsigned char *)tag, n, &p, end)) {
+        if (lws_add_http_header_by_name(
+                wsi, (const unsigned char *)"etag:", (const unsigned char *)tag, n, &p, end)) {
             return -1;
         }
     }
@@ -260,7 +260,9 @@ static int on_http(struct web_server *web, struct lws *wsi, struct http_req *req
     uint64_t etag = 0;
 
     if (!head && lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0) {
-        return http_text(wsi, req, 405, "only GET and HEAD are served here\n", false);
+        /* No body: a request body may still be on its way, and nothing
+         * here reads it. */
+        return http_answer(wsi, req, 405, NULL, NULL, 0, "no-store", 0, true);
     }
     if (strcmp(path, "/healthz") == 0) {
         return http_text(wsi, req, 200, web->stopping ? "stopping\n" : "ok\n", head);

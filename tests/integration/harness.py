@@ -114,6 +114,11 @@ class Server:
     def alive(self):
         return self.proc.poll() is None
 
+    def log_bytes(self):
+        """What the server has logged so far."""
+        with open(os.path.join(self.dir, "server.log"), "rb") as f:
+            return f.read()
+
     def stop(self):
         if self.log.closed:
             return self.proc.returncode
@@ -138,6 +143,12 @@ class Client:
     def __init__(self, port, name=None):
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
         self.buf = b""
+        self.reset()
+        if name:
+            self.ok("hello", proto=1, name=name)
+
+    def reset(self):
+        """The client's protocol state, as before hello."""
         self.next_id = 1
         self.events = []
         self.view = None
@@ -146,8 +157,6 @@ class Client:
         self.token = None
         self.room = None
         self.ended = None
-        if name:
-            self.ok("hello", proto=1, name=name)
 
     def close(self):
         try:
@@ -255,11 +264,13 @@ class HandshakeRefused(Exception):
     pass
 
 
-def ws_connect(port, path="/ws", protocol="conclave.v1", origin=None, timeout=10):
-    """Opens a WebSocket to 127.0.0.1:port; returns (socket, bytes read past
-    the handshake). Raises HandshakeRefused with the status line when the
-    server does not switch protocols."""
-    sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+def ws_connect(port, path="/ws", protocol="conclave.v1", origin=None, timeout=10, sock=None):
+    """Opens a WebSocket to 127.0.0.1:port (over `sock` when given, a TLS
+    socket say); returns (socket, bytes read past the handshake). Raises
+    HandshakeRefused with the status line when the server does not switch
+    protocols."""
+    if sock is None:
+        sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
     key = base64.b64encode(os.urandom(16)).decode()
     head = ["GET %s HTTP/1.1" % path, "Host: 127.0.0.1:%d" % port, "Upgrade: websocket",
             "Connection: Upgrade", "Sec-WebSocket-Key: " + key, "Sec-WebSocket-Version: 13"]
@@ -310,14 +321,7 @@ class WsClient(Client):
 
     def __init__(self, port, name=None, origin=None):
         self.sock, self.buf = ws_connect(port, origin=origin)
-        self.next_id = 1
-        self.events = []
-        self.view = None
-        self.rev = None
-        self.seat = None
-        self.token = None
-        self.room = None
-        self.ended = None
+        self.reset()
         if name:
             self.ok("hello", proto=1, name=name)
 

@@ -5,7 +5,6 @@ too slowly gets an error line as the last thing before the end of the stream,
 while other rooms keep answering; replies to pipelined requests come back in
 the order the requests were sent."""
 import json
-import os
 import socket
 import time
 
@@ -17,10 +16,6 @@ CUT_OFF_LOG = b"cutting off a slow reader"
 class Output(ServerTest):
     server_args = ("--bot-delay", "0", "--write-queue", "65536", "--rate", "1000000",
                    "--rate-burst", "1000000")
-
-    def server_log(self):
-        with open(os.path.join(self.srv.dir, "server.log"), "rb") as f:
-            return f.read()
 
     def test_slow_reader_gets_error_line_before_eof(self):
         slow = self.client("Slow")
@@ -34,7 +29,7 @@ class Output(ServerTest):
         # has cut this reader off; the other room answers meanwhile.
         burst = b'{"op":"sync"}\n' * 500
         def cut_off():
-            if CUT_OFF_LOG in self.server_log():
+            if CUT_OFF_LOG in self.srv.log_bytes():
                 return True
             slow.sock.settimeout(5)
             slow.sock.sendall(burst)
@@ -58,7 +53,7 @@ class Output(ServerTest):
         self.assertTrue(last["error"]["message"])
         errors = [ln for ln in lines if b'"ev":"error"' in ln]
         self.assertEqual(len(errors), 1, "one error line")
-        self.assertEqual(self.server_log().count(CUT_OFF_LOG), 1, "logged once")
+        self.assertEqual(self.srv.log_bytes().count(CUT_OFF_LOG), 1, "logged once")
         fast.ok("ping")
         fast.ok("sync")
         self.assertTrue(self.srv.alive())
