@@ -488,7 +488,9 @@ static bool origin_allowed(const struct web_server *web, struct lws *wsi)
     if (lws_hdr_copy(wsi, origin, sizeof(origin), WSI_TOKEN_ORIGIN) <= 0) {
         return lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN) <= 0;
     }
-    if (lws_hdr_copy(wsi, host, sizeof(host), WSI_TOKEN_HOST) > 0) {
+    /* HTTP/2 names the host :authority. */
+    if (lws_hdr_copy(wsi, host, sizeof(host), WSI_TOKEN_HOST) > 0 ||
+        lws_hdr_copy(wsi, host, sizeof(host), WSI_TOKEN_HTTP_COLON_AUTHORITY) > 0) {
         snprintf(own, sizeof(own), "%s://%s", web->cfg->tls_cert[0] ? "https" : "http", host);
         if (strcmp(origin, own) == 0) {
             return true;
@@ -506,7 +508,11 @@ static int on_ws_filter(struct web_server *web, struct lws *wsi)
 {
     char uri[16] = "";
 
-    if (lws_hdr_copy(wsi, uri, sizeof(uri), WSI_TOKEN_GET_URI) <= 0 || strcmp(uri, "/ws") != 0) {
+    /* Over HTTP/2 a WebSocket is an extended CONNECT (RFC 8441): its path
+     * is :path, not a GET's. */
+    if ((lws_hdr_copy(wsi, uri, sizeof(uri), WSI_TOKEN_GET_URI) <= 0 &&
+         lws_hdr_copy(wsi, uri, sizeof(uri), WSI_TOKEN_HTTP_COLON_PATH) <= 0) ||
+        strcmp(uri, "/ws") != 0) {
         return 1;
     }
     if (!origin_allowed(web, wsi)) {

@@ -7,7 +7,9 @@
 # temporary file and shows the diff when the committed file differs (edited
 # by hand, or the JSON or the generator changed without a regeneration).
 # The Res Arcana card table server/games/arcana/arcana_cards.c is generated
-# the same way from data/arcana-cards.json by data/gen_cards.py.
+# the same way from data/arcana-cards.json by data/gen_cards.py, and the
+# browser's card texts web/games/sorcerers_texts.js and arcana_texts.js by
+# the generators beside them.
 # Usage: check_generated.sh PYTHON SOURCE_ROOT
 python=${1:?python} top=${2:?source root}
 json=$top/server/games/sorcerers/data/sorcerers-cards.json
@@ -38,6 +40,7 @@ arcana_json=$top/server/games/arcana/data/arcana-cards.json
 if [ -f "$arcana_json" ]; then
     check client-cli/render/gen_arcana_texts.py client-cli/render/arcana_texts.c \
         "$arcana_json" || exit 1
+    check web/games/gen_arcana_texts.py web/games/arcana_texts.js "$arcana_json" || exit 1
 else
     echo "check_generated: server/games/arcana/data/arcana-cards.json is not in the tree;" \
         "arcana_texts.c not checked"
@@ -45,5 +48,6 @@ fi
 
 check server/games/sorcerers/data/gen_cards.py server/games/sorcerers/sorc_cards.c &&
     check client-cli/render/gen_sorc_texts.py client-cli/render/sorc_texts.c &&
+    check web/games/gen_sorcerers_texts.py web/games/sorcerers_texts.js &&
     check server/games/arcana/data/gen_cards.py server/games/arcana/arcana_cards.c \
         "$top/server/games/arcana/data/arcana-cards.json"

@@ -238,6 +238,12 @@ def generated(args, res, tmp):
     for name in ("gen_sorc_texts.py", "sorc_texts.c", "gen_arcana_texts.py", "arcana_texts.c",
                  "arcana_texts.h"):
         shutil.copy2(os.path.join(cli, name), cli_dst)
+    web = os.path.join(args.source_root, "web", "games")
+    web_dst = os.path.join(root, "web", "games")
+    os.makedirs(web_dst)
+    for name in ("gen_sorcerers_texts.py", "sorcerers_texts.js", "gen_arcana_texts.py",
+                 "arcana_texts.js"):
+        shutil.copy2(os.path.join(web, name), web_dst)
     arc = os.path.join(args.source_root, "server", "games", "arcana")
     arc_dst = os.path.join(root, "server", "games", "arcana")
     shutil.copytree(os.path.join(arc, "data"), os.path.join(arc_dst, "data"))
