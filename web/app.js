@@ -147,11 +147,21 @@ const PANELS = {
 };
 const ALL_PANELS = ['lobby', 'room', 'status-bar', 'ended', 'board-panel', 'actions-panel', 'log-panel', 'chat-panel'];
 
+// Shows the panels of the phase. A spectator has no moves: the board
+// takes their place.
+function layout() {
+  const watching = S.room !== null && S.seat === null;
+  body.dataset.watching = String(watching);
+  for (const id of ALL_PANELS) {
+    E[id].hidden = !PANELS[S.phase].includes(id) || (watching && id === 'actions-panel');
+  }
+}
+
 function setPhase(phase) {
   const changed = S.phase !== phase;
   S.phase = phase;
   body.dataset.phase = phase;
-  for (const id of ALL_PANELS) E[id].hidden = !PANELS[phase].includes(id);
+  layout();
   E['topbar-room'].hidden = !S.room;
   E['topbar-code'].textContent = S.room || '';
   E['topbar-game'].textContent = gameTitle(S.game);
@@ -914,6 +924,7 @@ function renderGame() {
 }
 
 function renderAll() {
+  layout();
   renderRoomPanel();
   if (S.view) renderGame();
   updateTurn();
