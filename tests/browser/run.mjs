@@ -207,8 +207,8 @@ async function newPlayer(browser, label, viewport = DESKTOP) {
   return { context, page };
 }
 
-async function waitOpen(page) {
-  await page.waitForSelector('body[data-connection="open"]', { timeout: STEP_MS });
+async function waitOpen(page, timeout = STEP_MS) {
+  await page.waitForSelector('body[data-connection="open"]', { timeout });
 }
 
 async function typeInto(page, selector, text) {
@@ -479,9 +479,9 @@ async function tlsRoom(browser, url) {
     cdp.on('Network.responseReceived', (e) => protocols.add(e.response.protocol || '?'));
     await page.goto(url, { waitUntil: 'load' });
     try {
-      await waitOpen(page);
+      await waitOpen(page, 60000);
     } catch {
-      return `the WebSocket never opened; requests that failed: ${failures.join(', ') || 'none'}; ` +
+      return `the WebSocket never opened in 60 s; requests that failed: ${failures.join(', ') || 'none'}; ` +
         `response protocols: ${[...protocols].join(', ')}; WebSockets: ${sockets.join(', ') || 'none'}`;
     }
     if (!sockets.some((u) => u.startsWith('wss://'))) return `no wss WebSocket (${sockets.join(', ')})`;
