@@ -939,7 +939,8 @@ function updateTurn() {
   body.dataset.yourTurn = String(canAct);
   E['jump-moves'].hidden = !canAct;
   if (active && !S.wasActive) {
-    E['turn-banner'].textContent = `Your turn. ${S.board && S.view ? S.board.status(S.view, S.seat, names()) : ''}`;
+    const words = S.board && S.view ? String(S.board.status(S.view, S.seat, names()) || '') : '';
+    E['turn-banner'].textContent = /^your turn/i.test(words) ? words : `Your turn. ${words}`;
     E['turn-banner'].hidden = false;
     // The banner is the cue; the highlighted status bar stays for the rest
     // of the turn.
