@@ -59,9 +59,9 @@ run: build
 $(TEST_BUILD)/build.ninja:
 	meson setup $(TEST_BUILD) -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false
 
-test: deps $(TEST_BUILD)/build.ninja
+test: deps browser-deps $(TEST_BUILD)/build.ninja
 	@ninja -C $(TEST_BUILD) || { echo "0 passed, 1 failed (the build failed)"; exit 1; }
-	@status=0; meson test -C $(TEST_BUILD) --print-errorlogs --num-processes 2 || status=$$?; \
+	@status=0; meson test -C $(TEST_BUILD) --print-errorlogs --num-processes 3 || status=$$?; \
 	python3 tests/meta/summary.py $(TEST_BUILD)/meson-logs/testlog.json; \
 	exit $$status
 

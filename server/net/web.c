@@ -771,6 +771,9 @@ int web_server_start(uv_loop_t *loop, const struct web_config *cfg, struct net_s
         info.options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
         info.ssl_cert_filepath = cfg->tls_cert;
         info.ssl_private_key_filepath = cfg->tls_key;
+        /* HTTP/1.1 only: libwebsockets 4.1 resets a browser's parallel
+         * HTTP/2 streams for the page's files. */
+        info.alpn = "http/1.1";
     }
     web->ctx = lws_create_context(&info);
     if (!web->ctx) {
