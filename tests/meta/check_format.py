@@ -4,7 +4,7 @@
 it with the committed .clang-format (clang-format --dry-run --Werror).
 
 Skipped: build folders (any folder holding meson-private/ or build.ninja),
-.git, and the generated tables (server/games/sorcerers/sorc_cards.c from
+.git, node_modules (the browser tests' installed packages), and the generated tables (server/games/sorcerers/sorc_cards.c from
 gen_cards.py, client-cli/render/sorc_texts.c from gen_sorc_texts.py,
 client-cli/render/arcana_texts.c from gen_arcana_texts.py), which
 check_generated.sh holds to their generators' output instead.
@@ -25,7 +25,7 @@ EXCLUDE = {"server/games/sorcerers/sorc_cards.c", "client-cli/render/sorc_texts.
 
 def sources(root):
     for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d != ".git" and not (
+        dirnames[:] = sorted(d for d in dirnames if d not in (".git", "node_modules") and not (
             os.path.isdir(os.path.join(dirpath, d, "meson-private"))
             or os.path.isfile(os.path.join(dirpath, d, "build.ninja"))))
         for name in sorted(filenames):
