@@ -8,6 +8,7 @@
 // (docs/rules/sorcerers.md, sections 9 and 10). What a sealed decision
 // holds is shown only where the view gives it (the seat's own `you`).
 
+import { keyState, restoreFocus, trackFocus } from './keys.js';
 import { SORC_CARDS } from './sorcerers_texts.js';
 
 const FACTION = {
@@ -337,50 +338,6 @@ export function results(view, names) {
 }
 
 /* ---- render ---- */
-
-function keyState(view, ctx) {
-  const targets = new Set();
-  const related = new Set();
-  for (const a of ctx.legal || []) {
-    const d = describe(a, view, ctx.seat);
-    for (const k of d.keys) {
-      targets.add(k);
-    }
-    if (ctx.focus && d.keys.includes(ctx.focus)) {
-      for (const k of d.keys) {
-        related.add(k);
-      }
-    }
-  }
-  return { targets, related, focus: ctx.focus || null };
-}
-
-// The board element that last had the keyboard focus. The app redraws the
-// board from scratch on every change, which drops the focus; render() puts
-// it back when nothing else has taken it meanwhile.
-let focusedKey = null;
-
-function trackFocus(board) {
-  board.addEventListener('focusin', (ev) => {
-    focusedKey = (ev.target.getAttribute && ev.target.getAttribute('data-key')) || null;
-  });
-  board.addEventListener('focusout', (ev) => {
-    if (ev.relatedTarget && !board.contains(ev.relatedTarget)) {
-      focusedKey = null;
-    }
-  });
-}
-
-function restoreFocus(board) {
-  const active = document.activeElement;
-  if (!focusedKey || (active && active !== document.body)) {
-    return;
-  }
-  const el = board.querySelector(`[data-key="${CSS.escape(focusedKey)}"]`);
-  if (el) {
-    el.focus({ preventScroll: true });
-  }
-}
 
 // Makes `el` a board element for `key`: data-key, focusable, a click or
 // Enter/Space selects it (again: deselects).
@@ -790,7 +747,7 @@ function logPanel(view) {
 // Draws the board of `view` into `root`.
 export function render(root, view, ctx) {
   ctx = ctx || {};
-  const ks = keyState(view, ctx);
+  const ks = keyState(describe, view, ctx);
   const board = h('div', { class: 'sorcerers-board' });
   const you = view.you;
   const f = you && FACTION[you.faction];

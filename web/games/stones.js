@@ -6,6 +6,8 @@
 // every legal action into words. It only reads views and legal lists; the
 // server decides every rule (docs/rules/stones.md, sections 9 and 10).
 
+import { keyState, restoreFocus, trackFocus } from './keys.js';
+
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 // Stone colours: letter -> words. The letter is drawn on every stone so that
@@ -508,50 +510,6 @@ export function results(view, names) {
 /* ---- render ---- */
 
 // What the board shows as selectable or highlighted, from the legal list.
-function keyState(view, ctx) {
-  const targets = new Set();
-  const related = new Set();
-  for (const a of ctx.legal || []) {
-    const d = describe(a, view, ctx.seat);
-    for (const k of d.keys) {
-      targets.add(k);
-    }
-    if (ctx.focus && d.keys.includes(ctx.focus)) {
-      for (const k of d.keys) {
-        related.add(k);
-      }
-    }
-  }
-  return { targets, related, focus: ctx.focus || null };
-}
-
-// The board element that last had the keyboard focus. The app redraws the
-// board from scratch on every change, which drops the focus; render() puts
-// it back when nothing else has taken it meanwhile.
-let focusedKey = null;
-
-function trackFocus(board) {
-  board.addEventListener('focusin', (ev) => {
-    focusedKey = (ev.target.getAttribute && ev.target.getAttribute('data-key')) || null;
-  });
-  board.addEventListener('focusout', (ev) => {
-    if (ev.relatedTarget && !board.contains(ev.relatedTarget)) {
-      focusedKey = null;
-    }
-  });
-}
-
-function restoreFocus(board) {
-  const active = document.activeElement;
-  if (!focusedKey || (active && active !== document.body)) {
-    return;
-  }
-  const el = board.querySelector(`[data-key="${CSS.escape(focusedKey)}"]`);
-  if (el) {
-    el.focus({ preventScroll: true });
-  }
-}
-
 // Makes `el` a board element for `key`: data-key, focusable, a click or
 // Enter/Space selects it (again: deselects).
 function keyed(el, key, label, ctx, ks) {
@@ -1090,7 +1048,7 @@ function legend() {
 // Draws the board of `view` into `root`.
 export function render(root, view, ctx) {
   ctx = ctx || {};
-  const ks = keyState(view, ctx);
+  const ks = keyState(describe, view, ctx);
   const you = view.you;
   const mine = new Set((you && you.colours) || []);
   const board = h('div', { class: 'stones-board' });
