@@ -8,7 +8,7 @@
 // (docs/rules/sorcerers.md, sections 9 and 10). What a sealed decision
 // holds is shown only where the view gives it (the seat's own `you`).
 
-import { keyState, restoreFocus, trackFocus } from './keys.js';
+import { keyState, keyed, restoreFocus, trackFocus } from './keys.js';
 import { SORC_CARDS } from './sorcerers_texts.js';
 
 const FACTION = {
@@ -339,41 +339,6 @@ export function results(view, names) {
 
 /* ---- render ---- */
 
-// Makes `el` a board element for `key`: data-key, focusable, a click or
-// Enter/Space selects it (again: deselects).
-function keyed(el, key, label, ctx, ks) {
-  el.setAttribute('data-key', key);
-  el.setAttribute('tabindex', '0');
-  el.setAttribute('role', 'button');
-  el.setAttribute('aria-label', label);
-  el.classList.add('keyed');
-  if (ks.targets.has(key)) {
-    el.classList.add('target');
-  }
-  // `hl` belongs to the app (the keys of the action under the pointer);
-  // `related` marks what the actions of the selected element touch.
-  if (ks.related.has(key) && ks.focus !== key) {
-    el.classList.add('related');
-  }
-  if (ks.focus === key) {
-    el.classList.add('focused');
-    el.setAttribute('aria-pressed', 'true');
-  }
-  const select = (ev) => {
-    ev.stopPropagation();
-    ev.preventDefault();
-    if (ctx.setFocus) {
-      ctx.setFocus(ks.focus === key ? null : key);
-    }
-  };
-  el.addEventListener('click', select);
-  el.addEventListener('keydown', (ev) => {
-    if (ev.key === 'Enter' || ev.key === ' ') {
-      select(ev);
-    }
-  });
-  return el;
-}
 
 function typeLine(c) {
   if (!c) {

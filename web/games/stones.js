@@ -6,7 +6,7 @@
 // every legal action into words. It only reads views and legal lists; the
 // server decides every rule (docs/rules/stones.md, sections 9 and 10).
 
-import { keyState, restoreFocus, trackFocus } from './keys.js';
+import { keyState, keyed, restoreFocus, trackFocus } from './keys.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -510,46 +510,6 @@ export function results(view, names) {
 /* ---- render ---- */
 
 // What the board shows as selectable or highlighted, from the legal list.
-// Makes `el` a board element for `key`: data-key, focusable, a click or
-// Enter/Space selects it (again: deselects).
-function keyed(el, key, label, ctx, ks) {
-  el.setAttribute('data-key', key);
-  el.setAttribute('tabindex', '0');
-  el.setAttribute('role', 'button');
-  el.setAttribute('aria-label', label);
-  el.classList.add('keyed');
-  if (ks.targets.has(key)) {
-    el.classList.add('target');
-  }
-  // `hl` belongs to the app (the keys of the action under the pointer);
-  // `related` marks what the actions of the selected element touch.
-  if (ks.related.has(key) && ks.focus !== key) {
-    el.classList.add('related');
-  }
-  if (ks.focus === key) {
-    el.classList.add('focused');
-    el.setAttribute('aria-pressed', 'true');
-  }
-  const select = (ev) => {
-    ev.stopPropagation();
-    ev.preventDefault();
-    if (ctx.setFocus) {
-      ctx.setFocus(ks.focus === key ? null : key);
-    }
-  };
-  el.addEventListener('click', select);
-  el.addEventListener('keydown', (ev) => {
-    if (ev.key === 'Enter' || ev.key === ' ') {
-      select(ev);
-    }
-  });
-  if (el.namespaceURI === SVG_NS) {
-    el.append(s('title', { text: label }));
-  } else {
-    el.title = label;
-  }
-  return el;
-}
 
 function stoneChip(c, extra) {
   const cls = STONE[c] ? `stone st-${c}` : 'stone st-none';
