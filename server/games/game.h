@@ -145,6 +145,41 @@ struct game_section {
 };
 
 struct game_tests; /* test hooks, game_tests.h */
+struct game_rng;   /* the games' generator, common/rng.h */
+
+/* ---- What a bot needs (optional) ----
+ *
+ * The bot engine (server/bot/) searches a position for one seat through
+ * game_ops alone: it copies the state, lists `legal`, calls `apply`. Before
+ * each pass it redraws what the seat cannot see, so that it never plays on
+ * knowledge its seat does not have. A game without this table gets the
+ * random bot at every level. */
+struct game_bot {
+    /* Redraws in `state` everything `seat` may not see (other seats'
+     * hands, deck orders, bag contents, sealed choices not yet revealed,
+     * the state's own generator) from what is consistent with that seat's
+     * view, drawing only from `rng` (the bot's own generator). The result
+     * is a position the game can go on from, whose view for `seat` is the
+     * one it had, and it is a function of that view and of the draws alone:
+     * two states whose views for `seat` are equal come out byte for byte
+     * equal for the same generator. */
+    void (*determinize)(void *state, int seat, struct game_rng *rng);
+
+    /* The playout policy: which of the `legal` actions of `seat` (an array
+     * of n > 0, borrowed) a playout takes at `state`. A few lines of
+     * heuristics drawn from `rng`; NULL: a uniform pick. */
+    size_t (*playout)(const void *state, int seat, const json_t *legal, struct game_rng *rng);
+
+    /* The worth of `state` to every seat, each in [0, 1], into ret[0 ..
+     * nseats-1]. Once the game is over it is the outcome (1 for a sole
+     * winner, 0 for a loser; a cooperative game grades the table's
+     * result); before, an estimate, which lets a playout stop after
+     * `playout_depth` actions. */
+    void (*value)(const void *state, double ret[GAME_MAX_SEATS]);
+
+    /* Actions a playout takes before it is valued (0: to the end). */
+    int playout_depth;
+};
 
 struct game_ops {
     const char *id;    /* wire id: "stones", "sorcerers", ... */
@@ -208,6 +243,9 @@ struct game_ops {
 
     /* The game's hooks for the shared test suites (game_tests.h). */
     const struct game_tests *tests;
+
+    /* What its bots search with; NULL: the random bot. */
+    const struct game_bot *bot;
 };
 
 /* ---- Registry ---- */
