@@ -41,9 +41,9 @@ const char *const bot_level_names[BOT_NLEVELS] = {"random", "easy", "normal", "h
  * only cap a decision on a slow or busy machine. */
 static const struct bot_budget level_budget[BOT_NLEVELS] = {
     [BOT_RANDOM] = {0, 0},
-    [BOT_EASY] = {50, 250},
-    [BOT_NORMAL] = {300, 1500},
-    [BOT_HARD] = {1500, 6000},
+    [BOT_EASY] = {12, 200},
+    [BOT_NORMAL] = {48, 800},
+    [BOT_HARD] = {240, 3000},
 };
 
 int bot_level_parse(const char *name)
@@ -136,11 +136,22 @@ struct edge {
     uint32_t node;
 };
 
+/* The legal list a seat had at a node in the last pass that reached it
+ * with the same position (by a hash of the state's bytes): passes whose
+ * redrawn hidden part is the same there, or a game with nothing hidden,
+ * neither list nor hash the actions again. */
+struct legal_memo {
+    uint64_t hash;
+    json_t *legal;
+    uint64_t *keys;
+};
+
 struct node {
     struct stat *stats;
     uint32_t nstats, capstats;
     struct edge *kids;
     uint32_t nkids, capkids;
+    struct legal_memo *memo; /* one per seat, made when first needed */
 };
 
 /* One node on a pass's way down: which statistic each acting seat took. */
@@ -159,9 +170,8 @@ struct search {
     uint32_t nnodes, capnodes;
     struct step *path;
     size_t npath, cappath;
-    uint64_t *keys; /* keys of the legal list being looked at */
     uint32_t *untried;
-    size_t capkeys;
+    size_t capuntried;
     struct bot_stats *stats;
     bool nomem;
 };
@@ -199,12 +209,17 @@ static uint32_t node_new(struct search *s)
 static void tree_free(struct search *s)
 {
     for (uint32_t i = 0; i < s->nnodes; i++) {
-        free(s->nodes[i].stats);
-        free(s->nodes[i].kids);
+        struct node *n = &s->nodes[i];
+        for (int q = 0; n->memo && q < s->ask->nseats; q++) {
+            json_decref(n->memo[q].legal);
+            free(n->memo[q].keys);
+        }
+        free(n->memo);
+        free(n->stats);
+        free(n->kids);
     }
     free(s->nodes);
     free(s->path);
-    free(s->keys);
     free(s->untried);
 }
 
@@ -305,34 +320,81 @@ static void playout(struct search *s, void *st)
 
 /* ---- One pass ---- */
 
-/* Chooses for `seat` at node `ni` among `legal`: an untried action first
- * (added to the node), else the best by UCB over the actions
- * available now. Returns the index into legal, or -1 on ENOMEM. */
-static int choose(struct search *s, uint32_t ni, int seat, const json_t *legal, uint32_t *ret_stat)
+static uint64_t state_hash(const void *st, size_t size)
+{
+    const unsigned char *p = st;
+    uint64_t h = size;
+    size_t i = 0;
+
+    for (; i + 8 <= size; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, sizeof(w));
+        h = (h ^ w) * UINT64_C(0x9fb21c651e98df25);
+        h ^= h >> 29;
+    }
+    for (; i < size; i++) {
+        h = (h ^ p[i]) * UINT64_C(0x100000001b3);
+    }
+    return mix(h);
+}
+
+/* The legal list of `seat` at node `ni` for the position `st`, and its
+ * keys, from the node's memo or made and kept there. Borrowed; NULL on
+ * ENOMEM. */
+static const json_t *legal_at(struct search *s, uint32_t ni, const void *st, int seat,
+                              const uint64_t **ret_keys)
+{
+    struct node *node = &s->nodes[ni];
+    uint64_t h = state_hash(st, s->g->state_size);
+
+    if (!node->memo && !(node->memo = calloc((size_t)s->ask->nseats, sizeof(*node->memo)))) {
+        return NULL;
+    }
+    struct legal_memo *m = &node->memo[seat];
+    if (!m->legal || m->hash != h) {
+        json_t *legal = s->g->legal(st, seat);
+        size_t n = json_array_size(legal);
+        uint64_t *keys = malloc((n ? n : 1) * sizeof(*keys));
+        if (!legal || !keys) {
+            json_decref(legal);
+            free(keys);
+            return NULL;
+        }
+        for (size_t i = 0; i < n; i++) {
+            keys[i] = key_of(json_array_get(legal, i));
+        }
+        json_decref(m->legal);
+        free(m->keys);
+        m->legal = legal;
+        m->keys = keys;
+        m->hash = h;
+    }
+    *ret_keys = m->keys;
+    return m->legal;
+}
+
+/* Chooses for `seat` at node `ni` among `legal` (with their `keys`): an
+ * untried action first (added to the node), else the best by UCB over the
+ * actions available now. Returns the index into legal, or -1 on ENOMEM. */
+static int choose(struct search *s, uint32_t ni, int seat, const json_t *legal,
+                  const uint64_t *keys, uint32_t *ret_stat)
 {
     size_t n = json_array_size(legal);
     uint32_t nuntried = 0;
     int best = -1;
     double best_score = -1;
 
-    if (n > s->capkeys) {
-        uint64_t *k = realloc(s->keys, n * sizeof(*k));
-        if (k) {
-            s->keys = k;
-        }
+    if (n > s->capuntried) {
         uint32_t *u = realloc(s->untried, n * sizeof(*u));
-        if (u) {
-            s->untried = u;
-        }
-        if (!k || !u) {
+        if (!u) {
             return -1;
         }
-        s->capkeys = n;
+        s->untried = u;
+        s->capuntried = n;
     }
     struct node *node = &s->nodes[ni];
     for (size_t i = 0; i < n; i++) {
-        s->keys[i] = key_of(json_array_get(legal, i));
-        int si = stat_find(node, seat, s->keys[i]);
+        int si = stat_find(node, seat, keys[i]);
         if (si < 0) {
             s->untried[nuntried++] = (uint32_t)i;
             continue;
@@ -353,7 +415,7 @@ static int choose(struct search *s, uint32_t ni, int seat, const json_t *legal, 
             0) {
             return -1;
         }
-        node->stats[node->nstats] = (struct stat){.key = s->keys[i], .avail = 1, .seat = seat};
+        node->stats[node->nstats] = (struct stat){.key = keys[i], .avail = 1, .seat = seat};
         *ret_stat = node->nstats++;
         return i;
     }
@@ -402,8 +464,9 @@ static void descend(struct search *s, void *st)
             if (!(active & (1u << q))) {
                 continue;
             }
-            json_t *legal = s->g->legal(st, q);
-            int i = json_array_size(legal) > 0 ? choose(s, ni, q, legal, &step->stat[q]) : -1;
+            const uint64_t *keys = NULL;
+            const json_t *legal = legal_at(s, ni, st, q, &keys);
+            int i = json_array_size(legal) > 0 ? choose(s, ni, q, legal, keys, &step->stat[q]) : -1;
             if (i >= 0) {
                 chosen[q] = json_incref(json_array_get(legal, (size_t)i));
                 step->seats |= 1u << q;
@@ -411,7 +474,6 @@ static void descend(struct search *s, void *st)
             } else {
                 s->nomem |= legal == NULL || json_array_size(legal) > 0;
             }
-            json_decref(legal);
         }
         bool refused = false;
         for (int q = 0; q < s->ask->nseats; q++) {

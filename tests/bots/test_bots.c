@@ -243,7 +243,7 @@ static void play_one(const struct game_ops *g, const json_t *opts, int nseats, u
     struct game_rng rng;
     void *st = calloc(1, g->state_size);
     void *memo = calloc(1, g->tests->memo_size + 1);
-    char *otext = opts ? json_dumps(opts, JSON_COMPACT | JSON_SORT_KEYS) : strdup("null");
+    char *otext = json_dumps(opts, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
     struct where w = {g, otext, nseats, seed, 0};
 
     ck_assert(st && memo && otext);
