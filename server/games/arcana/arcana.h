@@ -551,6 +551,10 @@ void arc__you(struct game_text *out, const void *state, int seat);
 
 int arc__check_invariants(const void *state, struct game_error *err);
 extern const struct game_tests arcana_tests;
+
+/* ---- Bots (arcana_bot.c) ---- */
+
+extern const struct game_bot arcana_bot;
 extern const struct game_ops arcana_game;
 
 #endif

@@ -86,4 +86,5 @@ const struct game_ops arcana_game = {
     .active = ops_active,
     .check_invariants = arc__check_invariants,
     .tests = &arcana_tests,
+    .bot = &arcana_bot,
 };
