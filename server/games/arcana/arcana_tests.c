@@ -142,6 +142,9 @@ enum perturb_kind {
     PERTURB_DECK_OUT,
     PERTURB_MONUMENTS,
     PERTURB_MAGE_PICK,
+    PERTURB_PACK_DECK,
+    PERTURB_KEPT_DECK,
+    PERTURB_MAGE_OPTION,
     PERTURB_COUNT,
 };
 
@@ -168,6 +171,19 @@ static int perturb(void *state, const void *memo, int which, struct game_rng *rn
         return swap_cards(c, ARC_L_DECK, s, ARC_L_OUT, -1, rng, 0, ARC_NART);
     case PERTURB_MONUMENTS:
         return swap_cards(c, ARC_L_MDECK, -1, ARC_L_MDECK, -1, rng, ARC_FIRST_MON, ARC_FIRST_POP);
+    case PERTURB_PACK_DECK:
+        /* A draft pack is its holder's to see; a deck nobody's. */
+        *ret_may_see = 1u << (s + 1);
+        return swap_cards(c, ARC_L_PACK, s, ARC_L_DECK, -1, rng, 0, ARC_NART);
+    case PERTURB_KEPT_DECK:
+        *ret_may_see = 1u << (s + 1);
+        return swap_cards(c, ARC_L_KEPT, s, ARC_L_DECK, -1, rng, 0, ARC_NART);
+    case PERTURB_MAGE_OPTION:
+        if (c->phase != ARC_PH_SETUP_MAGE) {
+            return 0; /* later, the options not picked are out of sight of all */
+        }
+        *ret_may_see = 1u << (s + 1);
+        return swap_cards(c, ARC_L_MAGEOPT, s, ARC_L_OUT, -1, rng, ARC_FIRST_MAGE, ARC_FIRST_ITEM);
     case PERTURB_MAGE_PICK: {
         if (c->phase != ARC_PH_SETUP_MAGE || c->seat[s].mage_pick < 0) {
             return 0;
