@@ -19,9 +19,12 @@ static const char usage[] =
     "usage: conclave [--server HOST:PORT] [--name NAME] [--json] COMMAND\n"
     "\n"
     "Commands:\n"
-    "  create GAME [--seats N] [--bots] [--public] [--option KEY=VALUE]...\n"
+    "  create GAME [--seats N] [--bots] [--bot-level LEVEL] [--public]\n"
+    "              [--option KEY=VALUE]...\n"
     "                      open a room (you take seat 0 and host it); --bots starts\n"
-    "                      at once with bots in the empty seats\n"
+    "                      at once with bots in the empty seats; --bot-level sets the\n"
+    "                      room's bot level (random, easy, normal, hard; the server's\n"
+    "                      default is normal), also for a bot that keeps a seat\n"
     "  join CODE [--seat N]   take a seat in a friend's room\n"
     "  spectate CODE       watch a room\n"
     "  resume              go back to your last seat (token kept in\n"
@@ -121,10 +124,12 @@ static int parse_args(struct args *a, int argc, char **argv)
             a->is_public = true;
         } else if ((strcmp(s, "--server") == 0 || strcmp(s, "--name") == 0 ||
                     strcmp(s, "--seats") == 0 || strcmp(s, "--seat") == 0 ||
-                    strcmp(s, "--option") == 0) &&
+                    strcmp(s, "--option") == 0 || strcmp(s, "--bot-level") == 0) &&
                    (!next || strncmp(next, "--", 2) == 0)) {
             fprintf(stderr, "conclave: %s needs a value\n", s);
             return -1;
+        } else if (strcmp(s, "--bot-level") == 0) {
+            json_object_set_new(a->options, "bot_level", json_string(argv[++i]));
         } else if (strcmp(s, "--server") == 0) {
             a->server = argv[++i];
             a->server_given = true;
@@ -217,6 +222,14 @@ static int run_games(struct cli_conn *c, const struct args *a, json_t *hello)
                (long long)json_integer_value(json_object_get(g, "min_players")),
                (long long)json_integer_value(json_object_get(g, "max_players")), opts ? opts : "");
         free(opts);
+    }
+    const json_t *levels = json_object_get(hello, "bot_levels");
+    if (json_array_size(levels) > 0) {
+        printf("bot levels:");
+        json_array_foreach(levels, i, g) {
+            printf(" %s", json_string_value(g));
+        }
+        printf("  (create --bot-level LEVEL, or `start bots LEVEL...`)\n");
     }
     (void)c;
     return 0;

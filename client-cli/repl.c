@@ -90,7 +90,10 @@ static const char general_help[] =
     "  act {JSON}           send an action object as it is\n"
     "  say TEXT             chat to the room\n"
     "  card NAME            what a card does (e.g. card SPIN, card A07, card O3)\n"
-    "  start [bots]         (host) start the game; `bots` fills empty seats\n"
+    "  start [bots [LEVEL...]]  (host) start the game; `bots` fills empty seats with\n"
+    "                       bots at the room's level, `bots hard` at that level,\n"
+    "                       `bots easy hard` one level per empty seat in order\n"
+    "                       (levels: random, easy, normal, hard)\n"
     "  who                  show the room and its seats\n"
     "  view                 draw the game again\n"
     "  raw                  print your view as JSON\n"
@@ -134,6 +137,48 @@ static long send_req(struct repl *r, const char *op, json_t *fields)
     return id;
 }
 
+/* The "bots" of a start from what follows `start` (" bots easy hard"):
+ * false without bots, true for the room's level, a level for every empty
+ * seat, or one level per empty seat in seat order (an array with null for
+ * the seats taken). NULL, after saying why, when the words do not fit. */
+static json_t *start_bots(const struct repl *r, const char *rest)
+{
+    char words[8][16];
+    int n = 0, off = 0, used;
+
+    if (strncmp(rest, " bots", 5) != 0) {
+        return json_false();
+    }
+    rest += 5;
+    while (n < 8 && sscanf(rest + off, "%15s%n", words[n], &used) == 1) {
+        off += used;
+        n++;
+    }
+    if (n == 0) {
+        return json_true();
+    }
+    if (n == 1) {
+        return json_string(words[0]);
+    }
+    const json_t *seats = json_object_get(r->v.room_ev, "seats");
+    json_t *a = json_array();
+    int k = 0;
+    size_t i;
+    const json_t *s;
+    json_array_foreach(seats, i, s) {
+        bool empty = strcmp(json_string_value(json_object_get(s, "kind")), "empty") == 0;
+        json_array_append_new(a, empty && k < n ? json_string(words[k]) : json_null());
+        k += empty;
+    }
+    if (k != n) {
+        printf("%d empty seat%s: give one level for all, or one per empty seat\n", k,
+               k == 1 ? "" : "s");
+        json_decref(a);
+        return NULL;
+    }
+    return a;
+}
+
 static void draw_room(struct repl *r)
 {
     const json_t *ev = r->v.room_ev;
@@ -151,9 +196,13 @@ static void draw_room(struct repl *r)
            (long long)json_integer_value(json_object_get(ev, "spectators")));
     json_array_foreach(json_object_get(ev, "seats"), i, s) {
         const char *kind = json_string_value(json_object_get(s, "kind"));
+        const char *level = json_string_value(json_object_get(s, "level"));
         bool conn = json_is_true(json_object_get(s, "connected"));
-        printf("  seat %zu: %-20s %-6s %s%s\n", i, json_string_value(json_object_get(s, "name")),
-               kind, strcmp(kind, "empty") == 0 ? "" : (conn ? "connected" : "away"),
+        char what[40];
+        snprintf(what, sizeof(what), "%s%s%s%s", kind, level ? " (" : "", level ? level : "",
+                 level ? ")" : "");
+        printf("  seat %zu: %-20s %-13s %s%s\n", i, json_string_value(json_object_get(s, "name")),
+               what, strcmp(kind, "empty") == 0 || level ? "" : (conn ? "connected" : "away"),
                (int)i == r->v.seat ? "  <- you" : "");
     }
 }
@@ -558,8 +607,11 @@ static void command(struct repl *r, char *line)
         send_action(r, a);
     } else if (strncmp(p, "say ", 4) == 0) {
         send_req(r, "chat", json_pack("{s:s}", "text", p + 4));
-    } else if (strcmp(p, "start") == 0 || strcmp(p, "start bots") == 0) {
-        send_req(r, "start", json_pack("{s:b}", "bots", strcmp(p, "start bots") == 0));
+    } else if (strcmp(p, "start") == 0 || strncmp(p, "start bots", 10) == 0) {
+        json_t *bots = start_bots(r, p + 5);
+        if (bots) {
+            send_req(r, "start", json_pack("{s:o}", "bots", bots));
+        }
     } else if (strncmp(p, "card ", 5) == 0) {
         const struct render_ops *ro = render_find(r->v.game);
         if (!ro || !ro->card) {

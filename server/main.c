@@ -19,6 +19,7 @@
 #include <sodium.h>
 #include <uv.h>
 
+#include "bot.h"
 #include "lobby.h"
 #include "log.h"
 #include "net.h"
@@ -33,6 +34,7 @@ struct options {
     struct sess_config sess;
     struct lobby_config lobby;
     struct store_config store;
+    unsigned bot_threads; /* searches at once */
     char data_dir[PATH_MAX];
     int log_level;
 };
@@ -54,6 +56,9 @@ static const char usage[] =
     "  --fsync always|batch|never  when the journal is flushed to disk (default batch)\n"
     "  --fsync-delay MS         longest wait of a record for its batch (default 2)\n"
     "  --bot-delay MS           pause before a bot moves (default 300)\n"
+    "  --bot-max-level LEVEL    the strongest bot level offered: random, easy, normal or\n"
+    "                           hard (default hard)\n"
+    "  --bot-threads N          bot searches run at once, on the thread pool (default 2)\n"
     "  --max-connections N      connections in all (default 1024)\n"
     "  --max-per-address N      connections per client address (default 64)\n"
     "  --max-rooms N            rooms held at once (default 1000)\n"
@@ -105,6 +110,8 @@ static void options_default(struct options *o)
     o->lobby.ended_ttl_ms = 1800000;
     o->lobby.abandoned_ttl_ms = 86400000;
     o->lobby.bot_delay_ms = 300;
+    o->lobby.bot_level_max = BOT_HARD;
+    o->bot_threads = 2;
     snprintf(o->data_dir, sizeof(o->data_dir), "conclave-data");
     o->store.fsync = STORE_FSYNC_BATCH;
     o->store.batch_ms = 2;
@@ -225,6 +232,15 @@ static int option_set(struct options *o, const char *key, const char *val, char 
         o->store.fsync = (enum store_fsync)p;
         return 0;
     }
+    if (strcmp(key, "bot-max-level") == 0) {
+        int l = bot_level_parse(val);
+        if (l < 0) {
+            snprintf(why, whylen, "random, easy, normal or hard");
+            return -EINVAL;
+        }
+        o->lobby.bot_level_max = (enum bot_level)l;
+        return 0;
+    }
     if (strcmp(key, "verbose") == 0) {
         o->log_level = 0;
         return 0;
@@ -236,6 +252,7 @@ static int option_set(struct options *o, const char *key, const char *val, char 
         size_t offset;
     } num[] = {
         {"bot-delay", 0, 3600000, 1, 0, offsetof(struct options, lobby.bot_delay_ms)},
+        {"bot-threads", 1, 64, 1, 1, offsetof(struct options, bot_threads)},
         {"fsync-delay", 0, 1000, 1, 0, offsetof(struct options, store.batch_ms)},
         {"max-connections", 1, 1000000, 1, 1, offsetof(struct options, net.max_conns)},
         {"max-per-address", 1, 1000000, 1, 1, offsetof(struct options, net.max_conns_per_addr)},
@@ -470,13 +487,43 @@ struct runtime {
     struct net_server *srv;
     struct web_server *web;
     struct store *store;
+    struct bot_pool *bots;
+    struct lobby *lobby;
+    uv_loop_t *loop;
+    bool stopping;
 };
+
+/* ---- The bots' searches and the lobby ----
+ * The lobby hands a search to the pool; its answer comes back here, on the
+ * loop, and goes to the lobby, which plays it if it still applies. */
+
+static void bots_think(void *ctx, struct bot_job *job)
+{
+    bot_pool_submit(((struct runtime *)ctx)->bots, job);
+}
+
+static void bots_done(void *ud, struct bot_job *job)
+{
+    struct runtime *rt = ud;
+
+    if (rt->stopping) {
+        /* Stopping: nothing more is played; the seat moves after restart. */
+        json_decref(job->action);
+        job->action = NULL;
+    }
+    lobby_bot_done(rt->lobby, job, uv_now(rt->loop));
+    if (!rt->stopping) {
+        net_due_poke(rt->srv);
+    }
+}
 
 static void on_signal(uv_signal_t *sig, int signum)
 {
     struct runtime *rt = sig->data;
 
     log_info("signal %d: stopping", signum);
+    rt->stopping = true;
+    bot_pool_stop_all(rt->bots);
     uv_close((uv_handle_t *)&rt->sigint, NULL);
     uv_close((uv_handle_t *)&rt->sigterm, NULL);
     net_server_stop(rt->srv, 1500);
@@ -591,6 +638,19 @@ int main(int argc, char **argv)
             log_info("restored %d room%s from %s", n, n == 1 ? "" : "s", opt.data_dir);
         }
     }
+    rt.lobby = lobby;
+    rt.loop = &loop;
+    rt.bots = bot_pool_new(&loop, opt.bot_threads, bots_done, &rt);
+    if (!rt.bots) {
+        fprintf(stderr, "conclaved: out of memory\n");
+        store_stop(rt.store);
+        uv_run(&loop, UV_RUN_DEFAULT);
+        store_free(rt.store);
+        lobby_free(lobby);
+        uv_loop_close(&loop);
+        return 1;
+    }
+    lobby_set_bots(lobby, &(const struct lobby_bots){.think = bots_think, .ctx = &rt});
     opt.sess.idle_ms = opt.net.idle_ms;
     sess_hub_init(&hub, lobby, &opt.sess);
     rc = net_server_start(&loop, &opt.net, &hub, &rt.srv, bound, sizeof(bound));
@@ -599,6 +659,7 @@ int main(int argc, char **argv)
                 uv_strerror(rc));
         store_stop(rt.store);
         uv_run(&loop, UV_RUN_DEFAULT);
+        bot_pool_free(rt.bots);
         store_free(rt.store);
         lobby_free(lobby);
         uv_loop_close(&loop);
@@ -611,6 +672,7 @@ int main(int argc, char **argv)
         store_stop(rt.store);
         uv_run(&loop, UV_RUN_DEFAULT);
         net_server_free(rt.srv);
+        bot_pool_free(rt.bots);
         store_free(rt.store);
         lobby_free(lobby);
         uv_loop_close(&loop);
@@ -642,6 +704,7 @@ int main(int argc, char **argv)
              (double)store_job_quantile_us(&ss, 0.99) / 1000);
     web_server_free(rt.web);
     net_server_free(rt.srv);
+    bot_pool_free(rt.bots);
     store_free(rt.store);
     lobby_free(lobby);
     rc = uv_loop_close(&loop);

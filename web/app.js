@@ -17,7 +17,7 @@ import * as store from './lib/storage.js';
 import { clear, h, humanize, keySelector } from './lib/dom.js';
 import { buildOptions, readOptions } from './lib/options.js';
 import { fillGames, fillSeats, fillRooms, playerRange } from './lib/lobby.js';
-import { renderRoom } from './lib/roompanel.js';
+import { renderRoom, startBots } from './lib/roompanel.js';
 import { loadBoard } from './lib/board.js';
 import { describeAll, renderActions } from './lib/actions.js';
 import { Log, roomChanges } from './lib/log.js';
@@ -39,6 +39,8 @@ const S = {
   seat: null, // this page's seat, or null when watching
   watching: false,
   info: null, // the last `room` event of this room
+  botLevels: [], // the server's bot levels (hello)
+  chosenLevels: {}, // seat -> the level the host picked for its bot
   view: null,
   rev: 0,
   hashChecks: true, // turned off if the server's hash of a full state disagrees with ours
@@ -306,6 +308,7 @@ async function watchRoom(code) {
 
 function resetRoom() {
   S.room = null;
+  S.chosenLevels = {};
   S.game = null;
   S.seat = null;
   S.watching = false;
@@ -415,6 +418,7 @@ async function sayHello() {
     return false;
   }
   conn.setIdleTimeout(r.idle_timeout);
+  S.botLevels = Array.isArray(r.bot_levels) ? r.bot_levels : [];
   setGames(r.games);
   return true;
 }
@@ -903,7 +907,10 @@ function renderRoomPanel() {
       wait: E['room-wait'],
       share: E['room-share'],
     },
-    { info: S.info, room: S.room, gameTitle: gameTitle(S.game), seat: S.seat, names: names(), phase: S.phase },
+    {
+      info: S.info, room: S.room, gameTitle: gameTitle(S.game), seat: S.seat, names: names(),
+      phase: S.phase, levels: S.botLevels, chosen: S.chosenLevels,
+    },
   );
   E['topbar-game'].textContent = gameTitle(S.game);
 }
@@ -993,7 +1000,8 @@ async function copyLink() {
 async function startGame() {
   clearError();
   E.start.disabled = true;
-  const r = await conn.request('start', { bots: E.bots.checked });
+  const bots = E.bots.checked && S.botLevels.length ? startBots(S.info, S.botLevels, S.chosenLevels) : E.bots.checked;
+  const r = await conn.request('start', { bots });
   E.start.disabled = false;
   if (!r.ok) showError(r.error);
 }

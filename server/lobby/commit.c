@@ -269,32 +269,101 @@ int lobby_legal(struct lobby *lobby, struct lobby_peer *peer, const struct lobby
 
 /* ---- Bots ---- */
 
+void lobby_set_bots(struct lobby *lobby, const struct lobby_bots *bots)
+{
+    lobby->bots = *bots;
+    lobby->has_bots = true;
+}
+
+/* Plays a bot's answer for `seat`. The commit may replace the cached legal
+ * list the answer came from: the caller holds its own reference. */
+static void bot_play(struct lobby *lobby, struct room *room, int seat, const json_t *action,
+                     uint64_t now)
+{
+    char msg[GAME_MSG_MAX] = "";
+
+    if (lobby__commit(lobby, room, seat, action, NULL, NULL, now, msg) != PROTO_OK) {
+        log_debug("room %s: seat %d's bot move was not taken: %s", room->code, seat, msg);
+    }
+}
+
+/* The first seat a bot plays that may act now, or -1. */
+static int bot_seat(const struct room *room)
+{
+    unsigned active = room->status == ROOM_PLAYING ? room->game->active(room->state) : 0;
+
+    for (int i = 0; i < room->nseats; i++) {
+        if ((active & (1u << i)) && room->seats[i].kind == SEAT_BOT) {
+            return i;
+        }
+    }
+    return -1;
+}
+
 void lobby__bot_move(struct lobby *lobby, struct room *room, uint64_t now)
 {
-    unsigned active = room->game->active(room->state);
+    int seat = bot_seat(room);
 
     room->bot_due = 0;
-    for (int i = 0; i < room->nseats && room->status == ROOM_PLAYING; i++) {
-        char msg[GAME_MSG_MAX] = "";
-        json_t *legal;
-        size_t n;
-
-        if (!(active & (1u << i)) || room->seats[i].kind != SEAT_BOT) {
-            continue;
+    if (room->thinking) {
+        return; /* its answer plays when it is back */
+    }
+    if (seat >= 0) {
+        const struct seat *s = &room->seats[seat];
+        json_t *legal = seat_legal(room, seat);
+        size_t n = json_array_size(legal);
+        struct bot_job *job = NULL;
+        if (n > 1 && s->level != BOT_RANDOM && room->game->bot) {
+            job = bot_job_new(room->game, room->state, room->nseats, seat, s->level);
         }
-        legal = seat_legal(room, i);
-        n = json_array_size(legal);
-        if (n > 0) {
+        if (job) {
+            snprintf(job->room, sizeof(job->room), "%s", room->code);
+            job->room_serial = room->serial;
+            job->rev = room->rev;
+            if (lobby->has_bots) {
+                room->thinking = job;
+                lobby->bots.think(lobby->bots.ctx, job);
+                return;
+            }
+            job->action = bot_decide(&job->ask, &job->stats);
+            if (job->action) {
+                bot_play(lobby, room, seat, job->action, now);
+            }
+            bot_job_free(job);
+        } else if (n > 0) {
+            /* The random bot, a single choice, or no memory for a search. */
             json_t *pick = json_incref(json_array_get(legal, randombytes_uniform((uint32_t)n)));
-            /* The commit may replace the cached list: hold the pick. */
-            (void)lobby__commit(lobby, room, i, pick, NULL, NULL, now, msg);
+            bot_play(lobby, room, seat, pick, now);
             json_decref(pick);
         }
-        /* One move per bot per wake-up: the next is rescheduled by the
-         * commit; a refused one (a stalled journal) is tried again later. */
-        break;
     }
+    /* One move per wake-up: the next is scheduled by the commit; a refused
+     * one (a stalled journal) is tried again later. */
     if (room->status == ROOM_PLAYING && room->bot_due == 0) {
+        lobby__schedule_bots(lobby, room, now);
+    }
+}
+
+void lobby_bot_done(struct lobby *lobby, struct bot_job *job, uint64_t now)
+{
+    struct room *room = lobby__room_find(lobby, job->room);
+
+    if (!room || room->serial != job->room_serial) {
+        bot_job_free(job); /* the room is gone */
+        return;
+    }
+    if (room->thinking == job) {
+        room->thinking = NULL;
+    }
+    int seat = job->ask.seat;
+    if (job->action && room->rev == job->rev && bot_seat(room) == seat) {
+        log_debug("room %s: seat %d's bot (%s) decided in %.1f ms over %u passes", room->code, seat,
+                  bot_level_names[room->seats[seat].level], job->stats.ms, job->stats.passes);
+        bot_play(lobby, room, seat, job->action, now);
+    }
+    /* An answer for an older rev is dropped: the position moved on. */
+    bot_job_free(job);
+    if (room->status == ROOM_PLAYING && room->bot_due == 0 && !room->thinking) {
         lobby__schedule_bots(lobby, room, now);
     }
 }

@@ -16,6 +16,7 @@
 
 #include <jansson.h>
 
+#include "bot.h"
 #include "game.h"
 #include "proto.h"
 
@@ -52,14 +53,15 @@ struct lobby_peer {
 struct lobby_config {
     const struct game_ops *const *games; /* NULL-terminated; borrowed */
     unsigned max_rooms;
-    unsigned max_rooms_per_conn; /* open rooms one connection may have created */
-    unsigned max_rooms_per_addr; /* open rooms one client address may have created */
-    unsigned max_spectators;     /* per room */
-    size_t outbox_max;           /* bytes a room may hold back for its journal */
-    uint64_t lobby_ttl_ms;       /* a lobby nobody is connected to is dropped after this */
-    uint64_t ended_ttl_ms;       /* a finished room is dropped after this */
-    uint64_t abandoned_ttl_ms;   /* a running game with no human connected */
-    uint64_t bot_delay_ms;       /* pause before a bot acts */
+    unsigned max_rooms_per_conn;  /* open rooms one connection may have created */
+    unsigned max_rooms_per_addr;  /* open rooms one client address may have created */
+    unsigned max_spectators;      /* per room */
+    size_t outbox_max;            /* bytes a room may hold back for its journal */
+    uint64_t lobby_ttl_ms;        /* a lobby nobody is connected to is dropped after this */
+    uint64_t ended_ttl_ms;        /* a finished room is dropped after this */
+    uint64_t abandoned_ttl_ms;    /* a running game with no human connected */
+    uint64_t bot_delay_ms;        /* pause before a bot acts */
+    enum bot_level bot_level_max; /* the strongest level this server runs */
 };
 
 enum room_status {
@@ -87,10 +89,26 @@ struct lobby_store {
     void *ctx;
 };
 
+/* Where the lobby's bots search: `think` takes a job (bot.h) and hands it
+ * back later, on the lobby's thread, through lobby_bot_done(). Without it
+ * a search runs at once, inside the call that needs it. */
+struct lobby_bots {
+    void (*think)(void *ctx, struct bot_job *job);
+    void *ctx;
+};
+
 /* ---- Lobby ---- */
 
 /* New lobby with `cfg` (copied). NULL on ENOMEM. */
 struct lobby *lobby_new(const struct lobby_config *cfg);
+
+/* Attaches a place to search (copied). */
+void lobby_set_bots(struct lobby *lobby, const struct lobby_bots *bots);
+
+/* A job handed to `think` is back: its answer is played when it still
+ * applies (the same room at the same rev, the seat still a bot that may
+ * act); the job is freed. */
+void lobby_bot_done(struct lobby *lobby, struct bot_job *job, uint64_t now);
 
 /* Attaches a journal (copied). From then on, replies and events that
  * follow a journaled change wait until that change is durable. */
@@ -131,6 +149,10 @@ uint64_t lobby_next_due(const struct lobby *lobby);
 /* The hello game list of the games the lobby offers. New reference, NULL
  * on ENOMEM. */
 json_t *lobby_games_json(const struct lobby *lobby);
+
+/* The bot levels the lobby runs, weakest first (hello lists them). New
+ * reference, NULL on ENOMEM. */
+json_t *lobby_bot_levels_json(const struct lobby *lobby);
 
 /* ---- Operations on behalf of a peer ---- */
 

@@ -20,6 +20,7 @@ struct diff_line {
 
 struct seat {
     enum seat_kind kind;
+    enum bot_level level; /* a bot's level */
     char name[GAME_NAME_MAX];
     bool has_token;
     uint8_t token_hash[32];
@@ -86,8 +87,11 @@ struct room {
     uint64_t creator;      /* the id of the peer that created it (0: restored) */
     char creator_addr[48]; /* and its address */
     const struct game_ops *game;
-    json_t *options; /* game options (without "public") */
+    json_t *options; /* game options (without "public" and "bot_level") */
     bool is_public;
+    enum bot_level bot_level; /* of the bots that fill or keep seats */
+    uint64_t serial;          /* the lobby's count of rooms when it was made */
+    struct bot_job *thinking; /* a bot's search under way, or NULL */
     int nseats;
     struct seat seats[GAME_MAX_SEATS];
     int host; /* seat of the host, -1 when nobody */
@@ -114,6 +118,9 @@ struct lobby {
     struct room *waiting;        /* rooms whose queue holds lines */
     struct lobby_store store;
     bool has_store;
+    struct lobby_bots bots;
+    bool has_bots;
+    uint64_t serials;  /* rooms made */
     uint64_t durable;  /* highest journal sequence number on disk */
     bool restoring;    /* replaying journals: no journal writes, no sends */
     uint64_t next_due; /* no room has work before this (it may be early) */

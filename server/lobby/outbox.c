@@ -324,6 +324,9 @@ int lobby__journal_seat(struct room *room, int seat)
                             lobby__kind_names[s->kind], "name", s->name);
     int rc;
 
+    if (rec && s->kind == SEAT_BOT) {
+        json_object_set_new(rec, "level", json_string(bot_level_names[s->level]));
+    }
     if (rec && s->has_token) {
         token_hex(s, hex);
         json_object_set_new(rec, "token", json_string(hex));

@@ -52,6 +52,12 @@ static int restore_record(struct room *room, const json_t *rec, char *err)
                   : strcmp(kind, "bot") == 0 ? SEAT_BOT
                                              : SEAT_EMPTY;
         snprintf(s->name, sizeof(s->name), "%s", name);
+        /* Journals from before bot levels have none: the default. */
+        int level = bot_level_parse(json_string_value(json_object_get(rec, "level")));
+        s->level = level >= 0 ? (enum bot_level)level : room->bot_level;
+        if (s->level > room->lobby->cfg.bot_level_max) {
+            s->level = room->lobby->cfg.bot_level_max; /* the server runs no stronger */
+        }
         s->has_token = token &&
                        sodium_hex2bin(s->token_hash, sizeof(s->token_hash), token, strlen(token),
                                       NULL, &len, NULL) == 0 &&
@@ -147,6 +153,8 @@ int lobby_restore(struct lobby *lobby, const json_t *records, uint64_t now, uint
         snprintf(err, GAME_MSG_MAX, "out of memory");
         return -1;
     }
+    int level = bot_level_parse(json_string_value(json_object_get(c, "bot_level")));
+    room->bot_level = level >= 0 ? (enum bot_level)level : BOT_LEVEL_DEFAULT;
     lobby->restoring = true;
     json_array_foreach(records, i, rec) {
         if (i > 0 && (rc = restore_record(room, rec, err)) != 0) {

@@ -16,8 +16,12 @@
 
 #include <sodium.h>
 
+#include "log.h"
+
 const char *const lobby__status_names[] = {"lobby", "playing", "ended"};
 const char *const lobby__kind_names[] = {"empty", "human", "bot"};
+
+static enum bot_level room_level(const struct room *room);
 
 void lobby__room_announce(struct room *room)
 {
@@ -32,6 +36,9 @@ void lobby__room_announce(struct room *room)
         json_t *o = json_pack(
             "{s:i, s:s, s:s, s:b}", "seat", i, "name", s->kind == SEAT_EMPTY ? "" : s->name, "kind",
             lobby__kind_names[s->kind], "connected", s->kind == SEAT_BOT || s->peer != NULL);
+        if (o && s->kind == SEAT_BOT) {
+            json_object_set_new(o, "level", json_string(bot_level_names[s->level]));
+        }
         if (!o || json_array_append_new(seats, o) != 0) {
             goto out;
         }
@@ -87,6 +94,10 @@ void lobby__room_free(struct room *room)
     for (size_t i = 0; i < room->nspecs; i++) {
         room->specs[i]->room = NULL;
         room->specs[i]->spectator = false;
+    }
+    if (room->thinking) {
+        /* Its answer comes back to a room that is gone, and is dropped. */
+        atomic_store(&room->thinking->stop, 1);
     }
     lobby__unqueue(room);
     free(room->out);
@@ -187,6 +198,7 @@ static void peer_detach(struct lobby *lobby, struct lobby_peer *peer, bool gone,
             /* Leaving a running game: a bot plays the seat until its token
              * resumes it. A lost connection just waits for the player. */
             s->kind = SEAT_BOT;
+            s->level = room_level(room);
             lobby__seat_forget(s);
             (void)lobby__journal_seat(room, peer->seat);
             lobby__schedule_bots(lobby, room, now);
@@ -341,6 +353,8 @@ struct room *lobby__room_new(struct lobby *lobby, const char *code, const struct
     room->game = game;
     room->options = options;
     room->is_public = is_public;
+    room->bot_level = BOT_LEVEL_DEFAULT;
+    room->serial = ++lobby->serials;
     room->nseats = nseats;
     room->host = -1;
     room->status = ROOM_LOBBY;
@@ -445,6 +459,45 @@ json_t *lobby_games_json(const struct lobby *lobby)
     return games;
 }
 
+json_t *lobby_bot_levels_json(const struct lobby *lobby)
+{
+    json_t *a = json_array();
+
+    for (int i = 0; a && i <= (int)lobby->cfg.bot_level_max && i < BOT_NLEVELS; i++) {
+        if (json_array_append_new(a, json_string(bot_level_names[i])) != 0) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    return a;
+}
+
+/* A level named by a client, as this lobby runs it: -1 when it names none,
+ * -2 when it is above what the lobby runs (a message in msg either way). */
+static int level_wanted(const struct lobby *lobby, const json_t *j, char *msg)
+{
+    int level = bot_level_parse(json_string_value(j));
+
+    if (level < 0) {
+        snprintf(msg, GAME_MSG_MAX, "a bot level is \"random\", \"easy\", \"normal\" or \"hard\"");
+        return -1;
+    }
+    if (level > (int)lobby->cfg.bot_level_max) {
+        snprintf(msg, GAME_MSG_MAX, "this server runs bots up to level \"%s\"",
+                 bot_level_names[lobby->cfg.bot_level_max]);
+        return -2;
+    }
+    return level;
+}
+
+/* The level of a bot the room picks itself: its bot_level, within what the
+ * lobby runs. */
+static enum bot_level room_level(const struct room *room)
+{
+    return room->bot_level < room->lobby->cfg.bot_level_max ? room->bot_level
+                                                            : room->lobby->cfg.bot_level_max;
+}
+
 /* True (with the reason in msg) when `peer`, or its address, has created
  * as many rooms still open (not ended) as it may. */
 static bool rooms_created_over(const struct lobby *lobby, const struct lobby_peer *peer, char *msg)
@@ -521,11 +574,17 @@ int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
         snprintf(msg, GAME_MSG_MAX, "option \"public\" is true or false");
         return PROTO_ERR_BAD_OPTION;
     }
+    json_t *jlevel = json_object_get(jopts, "bot_level");
+    int level = jlevel ? level_wanted(lobby, jlevel, msg) : BOT_LEVEL_DEFAULT;
+    if (level < 0) {
+        return PROTO_ERR_BAD_OPTION;
+    }
     options = jopts ? json_deep_copy(jopts) : json_object();
     if (!options) {
         return PROTO_ERR_INTERNAL;
     }
     json_object_del(options, "public");
+    json_object_del(options, "bot_level");
     if (game->check_options(options, nseats, &gerr) != GAME_OK) {
         snprintf(msg, GAME_MSG_MAX, "%s", gerr.message);
         json_decref(options);
@@ -552,13 +611,15 @@ int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
         return PROTO_ERR_INTERNAL;
     }
     room->creator = peer->id;
+    room->bot_level = (enum bot_level)level;
     snprintf(room->creator_addr, sizeof(room->creator_addr), "%s", peer->addr);
     char seed_hex[GAME_SEED_BYTES * 2 + 1];
     proto_hex(seed, sizeof(seed), seed_hex);
-    rc =
-        lobby__journal(room, json_pack("{s:s, s:s, s:s, s:O, s:b, s:i, s:s}", "t", "create", "room",
-                                       code, "game", game->id, "options", options, "public",
-                                       room->is_public, "seats", nseats, "seed", seed_hex));
+    rc = lobby__journal(room,
+                        json_pack("{s:s, s:s, s:s, s:O, s:b, s:s, s:i, s:s}", "t", "create", "room",
+                                  code, "game", game->id, "options", options, "public",
+                                  room->is_public, "bot_level", bot_level_names[room->bot_level],
+                                  "seats", nseats, "seed", seed_hex));
     sodium_memzero(seed, sizeof(seed));
     sodium_memzero(seed_hex, sizeof(seed_hex));
     char token[48];
@@ -688,6 +749,55 @@ void lobby__schedule_bots(struct lobby *lobby, struct room *room, uint64_t now)
     lobby__note_due(room);
 }
 
+/* Reads start's "bots" into fill[seat]: the level of the bot that takes
+ * each empty seat, -1 for none. "bots" is absent or false (no bots), true
+ * (every empty seat, at the room's bot_level), a level (every empty seat,
+ * at that level) or an array with one entry per seat: a level for an empty
+ * seat to fill, null for a seat to leave. PROTO_OK or bad_request. */
+static int start_bots(const struct room *room, const json_t *jb, int fill[GAME_MAX_SEATS],
+                      char *msg)
+{
+    int all = -1;
+
+    for (int i = 0; i < GAME_MAX_SEATS; i++) {
+        fill[i] = -1;
+    }
+    if (!jb || json_is_false(jb)) {
+        return PROTO_OK;
+    }
+    if (json_is_true(jb)) {
+        all = (int)room_level(room);
+    } else if (json_is_string(jb)) {
+        if ((all = level_wanted(room->lobby, jb, msg)) < 0) {
+            return PROTO_ERR_BAD_REQUEST;
+        }
+    } else if (!json_is_array(jb) || json_array_size(jb) != (size_t)room->nseats) {
+        snprintf(msg, GAME_MSG_MAX,
+                 "\"bots\" is true, a level, or an array of %d levels or nulls, one per seat",
+                 room->nseats);
+        return PROTO_ERR_BAD_REQUEST;
+    }
+    for (int i = 0; i < room->nseats; i++) {
+        const json_t *e = json_is_array(jb) ? json_array_get(jb, (size_t)i) : NULL;
+        if (json_is_null(e)) {
+            continue;
+        }
+        int level = e ? level_wanted(room->lobby, e, msg) : all;
+        if (level < 0) {
+            return PROTO_ERR_BAD_REQUEST;
+        }
+        if (room->seats[i].kind != SEAT_EMPTY) {
+            if (json_is_array(jb)) {
+                snprintf(msg, GAME_MSG_MAX, "seat %d is taken: its entry in \"bots\" is null", i);
+                return PROTO_ERR_BAD_REQUEST;
+            }
+            continue;
+        }
+        fill[i] = level;
+    }
+    return PROTO_OK;
+}
+
 int lobby_start(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *rq)
 {
     const json_t *req = rq->args;
@@ -695,7 +805,7 @@ int lobby_start(struct lobby *lobby, struct lobby_peer *peer, const struct lobby
     uint64_t now = rq->now;
     char *msg = rq->msg;
     struct room *room = peer->room;
-    bool bots = json_is_true(json_object_get(req, "bots"));
+    int fill[GAME_MAX_SEATS];
     struct game_error gerr = {0};
     int filled = 0, nbots = 0;
 
@@ -707,10 +817,14 @@ int lobby_start(struct lobby *lobby, struct lobby_peer *peer, const struct lobby
         snprintf(msg, GAME_MSG_MAX, "the game has already started");
         return PROTO_ERR_ALREADY_STARTED;
     }
-    for (int i = 0; i < room->nseats; i++) {
-        filled += room->seats[i].kind != SEAT_EMPTY;
+    int rc = start_bots(room, json_object_get(req, "bots"), fill, msg);
+    if (rc != PROTO_OK) {
+        return rc;
     }
-    if (filled < room->nseats && !bots) {
+    for (int i = 0; i < room->nseats; i++) {
+        filled += room->seats[i].kind != SEAT_EMPTY || fill[i] >= 0;
+    }
+    if (filled < room->nseats) {
         snprintf(msg, GAME_MSG_MAX,
                  "%d of %d seats are filled; wait for friends or start with bots", filled,
                  room->nseats);
@@ -720,10 +834,11 @@ int lobby_start(struct lobby *lobby, struct lobby_peer *peer, const struct lobby
         struct seat *s = &room->seats[i];
         if (s->kind == SEAT_EMPTY) {
             s->kind = SEAT_BOT;
+            s->level = (enum bot_level)fill[i];
             snprintf(s->name, sizeof(s->name), "Bot %d", ++nbots);
         }
     }
-    int rc = lobby__room_begin(room, &gerr);
+    rc = lobby__room_begin(room, &gerr);
     for (int i = 0; rc == GAME_OK && i < room->nseats; i++) {
         if (room->seats[i].kind == SEAT_BOT && lobby__journal_seat(room, i) != 0) {
             rc = game_error_set(&gerr, GAME_E_NOMEM, "the start could not be recorded; try again");
@@ -751,6 +866,12 @@ int lobby_start(struct lobby *lobby, struct lobby_peer *peer, const struct lobby
         return lobby__game_status_to_proto(gerr.status);
     }
     lobby__reply_ok(room, peer, id, json_pack("{s:I}", "rev", (json_int_t)room->rev));
+    for (int i = 0; i < room->nseats; i++) {
+        if (room->seats[i].kind == SEAT_BOT) {
+            log_info("room %s: seat %d is a bot at level %s", room->code, i,
+                     bot_level_names[room->seats[i].level]);
+        }
+    }
     lobby__room_announce(room);
     lobby__views_publish(room, GAME_CHANGED_ALL);
     lobby__schedule_bots(lobby, room, now);

@@ -99,6 +99,7 @@ static int op_hello(struct sess *s, const json_t *req, const json_t *id, char *m
         json_object_set_new(r, "proto", json_integer(PROTO_VERSION));
         json_object_set_new(r, "server", json_string("conclaved/" CONCLAVE_VERSION));
         json_object_set(r, "games", games);
+        json_object_set_new(r, "bot_levels", lobby_bot_levels_json(s->lobby));
         /* What a client must do to stay connected: send something at
          * least this often (in seconds). */
         json_object_set_new(r, "idle_timeout", json_integer((json_int_t)(s->cfg->idle_ms / 1000)));

@@ -542,6 +542,42 @@ async function tlsCheck(browser) {
   ok('TLS: the page loads over https, connects over wss and creates a room');
 }
 
+// ---- Bots ----
+
+// A host alone picks a level for each open seat by its words, starts with
+// bots, and the seats show those bots and their levels.
+async function botSeats(browser, base) {
+  const { context, page } = await newPlayer(browser, 'bots');
+  try {
+    await page.goto(base, { waitUntil: 'load' });
+    await waitOpen(page);
+    await typeInto(page, '#name', 'Ann');
+    await page.waitForSelector('#game option[value="stones"]');
+    await page.select('#game', 'stones');
+    await page.select('#seat-count', '3');
+    await page.click('#create');
+    await page.waitForFunction(() => document.body.dataset.phase === 'room');
+    const pickers = await page.$$eval('select.bot-level', (ss) => ss.map((s) => ({
+      seat: s.dataset.seat, value: s.value, choices: [...s.options].map((o) => o.textContent.trim()),
+    })));
+    check(pickers.length === 2 && pickers.every((p) => p.value === 'normal') &&
+      pickers[0].choices.join(',') === 'random bot,easy bot,normal bot,hard bot',
+      `bots: each open seat offers the server's levels, normal first chosen (${JSON.stringify(pickers)})`);
+    await page.select('select.bot-level[data-seat="1"]', 'easy');
+    await page.select('select.bot-level[data-seat="2"]', 'random');
+    await page.click('#bots');
+    await page.click('#start');
+    await page.waitForFunction(() => document.body.dataset.phase === 'game', { timeout: STEP_MS });
+    await page.waitForFunction(() => document.querySelector('.seat[data-seat="2"] .seat-state')?.textContent === 'bot · random');
+    const states = await page.$$eval('.seat .seat-state', (ss) => ss.map((s) => s.textContent));
+    check(states[1] === 'bot · easy' && states[2] === 'bot · random',
+      `bots: the seats show the bots at the levels picked (${states.join(', ')})`);
+    check((await page.$$('select.bot-level')).length === 0, 'bots: no level to pick once the game runs');
+  } finally {
+    await context.close();
+  }
+}
+
 // ---- Main ----
 
 async function main() {
@@ -579,6 +615,8 @@ async function main() {
     if (only && game.id !== only) continue;
     await playGame(browser, base, game, (SEED + 7919 * n++) >>> 0);
   }
+
+  await botSeats(browser, base);
 
   if (genericBoards.size) console.log(`# no board module yet (the generic board stood in): ${[...genericBoards].join(', ')}`);
   if (flags.url) console.log('# TLS check skipped: --url given');

@@ -90,7 +90,10 @@ def patch_apply(doc, patch):
 class Server:
     def __init__(self, *extra, http=None):
         """With http (default: when $CONCLAVE_TRANSPORT is ws) the server
-        also serves HTTP and WebSocket; http_port is then its port."""
+        also serves HTTP and WebSocket; http_port is then its port. Its bots
+        play at random (--bot-max-level random) unless `extra` names
+        another level: a search under the sanitizers would only slow the
+        suites that test something else."""
         if http is None:
             http = TRANSPORT == "ws"
         self.dir = tempfile.mkdtemp(prefix="conclave-it-")
@@ -98,6 +101,8 @@ class Server:
         args = [CONCLAVED, "--listen", "127.0.0.1:0", "--data-dir", self.dir]
         if http:
             args += ["--http", "127.0.0.1:0"]
+        if "--bot-max-level" not in extra:
+            args += ["--bot-max-level", "random"]
         self.proc = subprocess.Popen(args + list(extra), stdout=subprocess.PIPE, stderr=self.log)
         line = self.proc.stdout.readline().decode()
         m = re.fullmatch(r"listening on 127\.0\.0\.1:(\d+)\n", line)

@@ -137,6 +137,24 @@ class Cli(ServerTest):
         self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
         self.assertSeen("In room %s as seat 0" % saved["room"], out.stdout)
 
+    def test_bot_levels_per_seat(self):
+        out = self.run_cli(["--name", "Ann", "games"])
+        self.assertEqual(out.returncode, 0, out.stderr)
+        # This suite's server runs bots at random only (the harness).
+        self.assertSeen("bot levels: random", out.stdout)
+        out = self.run_cli(["--name", "Ann", "create", "stones", "--seats", "4", "--bot-level",
+                            "random"],
+                           stdin="start bots random random\nstart bots random random random\n"
+                                 "who\nquit\n")
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+        self.assertSeen("3 empty seats: give one level for all, or one per empty seat", out.stdout)
+        for seat in (1, 2, 3):
+            self.assertRegex(out.stdout, r"seat %d: Bot %d +bot \(random\)" % (seat, seat))
+        out = self.run_cli(["--name", "Ann", "create", "stones", "--seats", "2", "--bot-level",
+                            "hard"])
+        self.assertNotEqual(out.returncode, 0)
+        self.assertIn('up to level "random"', out.stdout + out.stderr)
+
     def test_whole_game_against_a_bot(self):
         """Typed commands only: play Sorcerer & Stones to its end, keep the
         record, and check it with `conclave replay`."""

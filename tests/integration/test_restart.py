@@ -24,7 +24,7 @@ class Node:
         self.log = open(os.path.join(datadir, "server.log"), "ab")
         self.proc = subprocess.Popen(
             [CONCLAVED, "--listen", "127.0.0.1:0", "--data-dir", datadir, "--rate", "100000",
-             "--rate-burst", "100000"] + list(extra),
+             "--rate-burst", "100000", "--bot-max-level", "random"] + list(extra),
             stdout=subprocess.PIPE, stderr=self.log)
         m = re.match(rb"listening on 127\.0\.0\.1:(\d+)", self.proc.stdout.readline())
         assert m

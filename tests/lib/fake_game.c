@@ -202,6 +202,28 @@ static json_t *fake_legal(const void *state, int seat)
     return json_pack("[{s:s, s:i}, {s:s, s:i}]", "type", "add", "n", 1, "type", "add", "n", 2);
 }
 
+/* ---- Bots ---- */
+
+/* The other seats' secrets and the generator are redrawn; the total and
+ * whose turn it is are public. */
+static void fake_determinize(void *state, int seat, struct game_rng *rng)
+{
+    struct fake_state *s = state;
+
+    for (int i = 0; i < s->nseats; i++) {
+        if (i != seat) {
+            s->secret[i] = (int)game_rng_below(rng, 1000);
+        }
+    }
+    for (int i = 0; i < 4; i++) {
+        s->rng.s[i] = game_rng_next(rng) | 1;
+    }
+}
+
+static const struct game_bot fake_bot = {
+    .determinize = fake_determinize,
+};
+
 const struct game_ops fake_game = {
     .id = "fake",
     .title = "Race to 10",
@@ -219,4 +241,5 @@ const struct game_ops fake_game = {
     .legal = fake_legal,
     .active = fake_active,
     .check_invariants = NULL,
+    .bot = &fake_bot,
 };

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The room panel: the code and its share link, one row per seat with who
 // sits there and whether they are connected (in words and a symbol, not
-// colour alone), the spectator count, and the host's start controls.
+// colour alone), the spectator count, and the host's start controls: for
+// each open seat, the level of the bot that would take it.
 
 import { h, clear } from './dom.js';
 
@@ -9,13 +10,30 @@ export function shareLink(room, watch = false) {
   return `${location.origin}${location.pathname}#${room}${watch ? '/watch' : ''}`;
 }
 
-function seatRow(s, { host, seat, names }) {
+// The level picker of an open seat: the server's levels, the host's pick
+// kept in `chosen` (seat -> level) across redraws.
+function defaultLevel(levels) {
+  return levels.includes('normal') ? 'normal' : levels[levels.length - 1];
+}
+
+function levelPicker(s, levels, chosen) {
+  const pick = chosen[s.seat] || defaultLevel(levels);
+  chosen[s.seat] = pick;
+  return h('select', {
+    class: 'bot-level',
+    'aria-label': `Bot level for seat ${s.seat + 1}`,
+    dataset: { seat: s.seat },
+    onchange: (e) => { chosen[s.seat] = e.target.value; },
+  }, levels.map((l) => h('option', { value: l, selected: l === pick }, `${l} bot`)));
+}
+
+function seatRow(s, { host, seat, names, levels, chosen, picking }) {
   const kind = s.kind || 'empty';
   const name = s.name || names[s.seat] || '';
   const connected = kind === 'bot' ? true : Boolean(s.connected);
   const state =
     kind === 'empty' ? 'open seat' :
-    kind === 'bot' ? 'bot' :
+    kind === 'bot' ? (s.level ? `bot · ${s.level}` : 'bot') :
     connected ? 'connected' : 'not connected';
   const symbol = kind === 'empty' ? '○' : kind === 'bot' ? '⚙' : connected ? '●' : '◌';
   return h('li', {
@@ -26,11 +44,18 @@ function seatRow(s, { host, seat, names }) {
   h('span', { class: 'seat-name' }, kind === 'empty' ? 'Waiting for a player' : name),
   s.seat === host && kind !== 'empty' ? h('span', { class: 'tag' }, 'host') : null,
   s.seat === seat ? h('span', { class: 'tag tag-you' }, 'you') : null,
-  h('span', { class: 'seat-state' }, state));
+  h('span', { class: 'seat-state' }, state),
+  picking && kind === 'empty' && levels.length ? levelPicker(s, levels, chosen) : null);
+}
+
+// The `bots` of a start: one level per open seat as picked, null for the
+// seats taken.
+export function startBots(info, levels, chosen) {
+  return (info?.seats || []).map((s) => (s.kind === 'empty' ? chosen[s.seat] || defaultLevel(levels) : null));
 }
 
 // els: { code, game, link, watchLink, seats, spectators, hostControls, wait, share }
-export function renderRoom(els, { info, room, gameTitle, seat, names, phase }) {
+export function renderRoom(els, { info, room, gameTitle, seat, names, phase, levels = [], chosen = {} }) {
   els.code.textContent = room;
   els.game.textContent = gameTitle ? `· ${gameTitle}` : '';
   const link = shareLink(room);
@@ -40,11 +65,14 @@ export function renderRoom(els, { info, room, gameTitle, seat, names, phase }) {
   els.watchLink.textContent = shareLink(room, true);
   clear(els.seats);
   const seats = info?.seats || [];
-  for (const s of seats) els.seats.appendChild(seatRow(s, { host: info.host, seat, names }));
-  const n = info?.spectators || 0;
-  els.spectators.textContent = n ? `${n} watching${seat === null ? ' (you among them)' : ''}.` : '';
   const inLobby = (info?.status || 'lobby') === 'lobby';
   const isHost = seat !== null && info && info.host === seat;
+  const picking = inLobby && isHost;
+  for (const s of seats) {
+    els.seats.appendChild(seatRow(s, { host: info.host, seat, names, levels, chosen, picking }));
+  }
+  const n = info?.spectators || 0;
+  els.spectators.textContent = n ? `${n} watching${seat === null ? ' (you among them)' : ''}.` : '';
   els.hostControls.hidden = !(inLobby && isHost);
   const open = seats.filter((s) => s.kind === 'empty').length;
   if (inLobby && !isHost) {

@@ -268,4 +268,8 @@ int element__check_invariants(const void *state, struct game_error *err);
 extern const struct game_tests element_tests;
 extern const struct game_ops element_game;
 
+/* ---- What the bots search with (element_bot.c, game.h) ---- */
+
+extern const struct game_bot element_bot;
+
 #endif

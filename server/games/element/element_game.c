@@ -162,4 +162,5 @@ const struct game_ops element_game = {
     .active = ops_active,
     .check_invariants = element__check_invariants,
     .tests = &element_tests,
+    .bot = &element_bot,
 };

@@ -364,4 +364,8 @@ extern const struct game_ops stones_game;
 
 extern const struct game_tests stones_tests;
 
+/* ---- stones_bot.c: what the bots search with (game.h) ---- */
+
+extern const struct game_bot stones_bot;
+
 #endif

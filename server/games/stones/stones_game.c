@@ -90,4 +90,5 @@ const struct game_ops stones_game = {
     .active = ops_active,
     .check_invariants = stones__check_invariants,
     .tests = &stones_tests,
+    .bot = &stones_bot,
 };

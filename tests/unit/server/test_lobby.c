@@ -53,6 +53,7 @@ static struct lobby_config cfg = {
     .ended_ttl_ms = 5000,
     .abandoned_ttl_ms = 100000,
     .bot_delay_ms = 0,
+    .bot_level_max = BOT_HARD,
 };
 
 static struct lobby *lobby;
@@ -874,6 +875,153 @@ START_TEST(act_out_of_turn_or_after_the_end)
 }
 END_TEST
 
+/* ---- Bot levels, and searches away from the lobby ---- */
+
+static int call_start_with(struct tpeer *t, json_t *bots)
+{
+    char msg[GAME_MSG_MAX] = "";
+    json_t *req = json_pack("{s:o}", "bots", bots);
+    int rc = run_op(lobby_start, ROOM, &t->peer, req, msg);
+    json_decref(req);
+    settle();
+    return rc;
+}
+
+/* The last `room` event of `t`. Borrowed. */
+static json_t *last_room_event(struct tpeer *t)
+{
+    for (size_t i = json_array_size(t->msgs); i > 0; i--) {
+        json_t *m = json_array_get(t->msgs, i - 1);
+        const char *ev = json_string_value(json_object_get(m, "ev"));
+        if (ev && strcmp(ev, "room") == 0) {
+            return m;
+        }
+    }
+    return NULL;
+}
+
+static const char *seat_level(struct tpeer *t, int seat)
+{
+    json_t *seats = json_object_get(last_room_event(t), "seats");
+    return json_string_value(json_object_get(json_array_get(seats, (size_t)seat), "level"));
+}
+
+START_TEST(bot_levels_per_seat)
+{
+    ck_assert_int_eq(call_create(&peers[0], 3, json_pack("{s:s}", "bot_level", "expert")),
+                     PROTO_ERR_BAD_OPTION);
+    ck_assert_int_eq(call_create(&peers[0], 3, json_pack("{s:i}", "bot_level", 2)),
+                     PROTO_ERR_BAD_OPTION);
+    ck_assert_int_eq(call_create(&peers[0], 3, json_pack("{s:s}", "bot_level", "easy")), PROTO_OK);
+    /* Refused starts change nothing: the room stays a lobby. */
+    ck_assert_int_eq(call_start_with(&peers[0], json_pack("[s]", "hard")), PROTO_ERR_BAD_REQUEST);
+    ck_assert_int_eq(call_start_with(&peers[0], json_pack("[s,n,n]", "easy")),
+                     PROTO_ERR_BAD_REQUEST);
+    ck_assert_int_eq(call_start_with(&peers[0], json_pack("[n,s,n]", "expert")),
+                     PROTO_ERR_BAD_REQUEST);
+    ck_assert_int_eq(call_start_with(&peers[0], json_string("expert")), PROTO_ERR_BAD_REQUEST);
+    ck_assert_int_eq(call_start_with(&peers[0], json_integer(3)), PROTO_ERR_BAD_REQUEST);
+    ck_assert_int_eq(call_start_with(&peers[0], json_pack("[n,s,n]", "hard")),
+                     PROTO_ERR_NOT_ENOUGH_PLAYERS);
+    ck_assert_str_eq(json_string_value(json_object_get(last_room_event(&peers[0]), "status")),
+                     "lobby");
+    ck_assert_int_eq(call_start_with(&peers[0], json_pack("[n,s,s]", "hard", "random")), PROTO_OK);
+    ck_assert_ptr_null(seat_level(&peers[0], 0));
+    ck_assert_str_eq(seat_level(&peers[0], 1), "hard");
+    ck_assert_str_eq(seat_level(&peers[0], 2), "random");
+
+    /* `true` fills empty seats at the room's level; a player who leaves a
+     * running game is kept by a bot at that level too. */
+    ck_assert_int_eq(call_create(&peers[1], 3, json_pack("{s:s}", "bot_level", "easy")), PROTO_OK);
+    ck_assert_int_eq(call_join(&peers[2], room_code(&peers[1]), 1), PROTO_OK);
+    ck_assert_int_eq(call_start(&peers[1], true), PROTO_OK);
+    ck_assert_str_eq(seat_level(&peers[1], 2), "easy");
+    char msg[GAME_MSG_MAX];
+    ck_assert_int_eq(run_op(lobby_leave, ROOM, &peers[2].peer, NULL, msg), PROTO_OK);
+    ck_assert_str_eq(seat_level(&peers[1], 1), "easy");
+}
+END_TEST
+
+static struct bot_job *held[8];
+static int nheld;
+
+/* A `think` that keeps the job, as the thread pool would while it runs. */
+static void hold_job(void *ctx, struct bot_job *job)
+{
+    (void)ctx;
+    ck_assert_int_lt(nheld, 8);
+    held[nheld++] = job;
+}
+
+/* Makes the held job's decision, as the pool's thread would. */
+static void think_now(struct bot_job *job)
+{
+    job->action = bot_decide(&job->ask, &job->stats);
+    ck_assert_ptr_nonnull(job->action);
+}
+
+/* A two-seat game of peers[0] against a bot whose search is held. */
+static void bot_thinking_game(void)
+{
+    nheld = 0;
+    lobby_set_bots(lobby, &(const struct lobby_bots){.think = hold_job});
+    ck_assert_int_eq(call_create(&peers[0], 2, NULL), PROTO_OK);
+    ck_assert_int_eq(call_start(&peers[0], true), PROTO_OK);
+    ck_assert_int_eq(call_act(&peers[0], 1, -1), PROTO_OK);
+    (void)lobby_run_due(lobby, clock_ms);
+    ck_assert_int_eq(nheld, 1);
+}
+
+START_TEST(bot_answers_for_an_old_rev_are_dropped)
+{
+    bot_thinking_game();
+    ck_assert_int_eq(held[0]->ask.seat, 1);
+    /* One search per room at a time. */
+    clock_ms += 10;
+    (void)lobby_run_due(lobby, clock_ms);
+    ck_assert_int_eq(nheld, 1);
+
+    /* An answer for another rev is not played, and the bot thinks again. */
+    track(&peers[0]);
+    long rev = peers[0].rev;
+    int diffs = count_ev(&peers[0], "diff");
+    think_now(held[0]);
+    held[0]->rev--;
+    lobby_bot_done(lobby, held[0], clock_ms);
+    ck_assert_int_eq(count_ev(&peers[0], "diff"), diffs);
+    clock_ms += 10;
+    (void)lobby_run_due(lobby, clock_ms);
+    ck_assert_int_eq(nheld, 2);
+
+    /* The fresh answer is played: one diff, and seat 0 is to move. */
+    think_now(held[1]);
+    lobby_bot_done(lobby, held[1], clock_ms);
+    ck_assert_int_eq(count_ev(&peers[0], "diff"), diffs + 1);
+    track(&peers[0]);
+    ck_assert_int_eq(peers[0].rev, rev + 1);
+    ck_assert_int_eq(
+        json_integer_value(json_array_get(json_object_get(peers[0].view, "active"), 0)), 0);
+}
+END_TEST
+
+START_TEST(bot_answers_for_a_dropped_room_are_dropped)
+{
+    char msg[GAME_MSG_MAX];
+
+    bot_thinking_game();
+    /* Nobody is left: the room is dropped as abandoned while the bot
+     * thinks; the search is asked to stop, and its answer goes nowhere. */
+    ck_assert_int_eq(run_op(lobby_leave, ROOM, &peers[0].peer, NULL, msg), PROTO_OK);
+    clock_ms += cfg.abandoned_ttl_ms + 1;
+    (void)lobby_run_due(lobby, clock_ms);
+    ck_assert_uint_eq(lobby_room_count(lobby), 0);
+    ck_assert_int_eq(atomic_load(&held[0]->stop), 1);
+    think_now(held[0]);
+    lobby_bot_done(lobby, held[0], clock_ms);
+    ck_assert_uint_eq(lobby_room_count(lobby), 0);
+}
+END_TEST
+
 int main(void)
 {
     const struct ck_case cases[] = {
@@ -899,6 +1047,9 @@ int main(void)
         {"spectator_cap", spectators_are_capped},
         {"legal_cache", legal_is_the_same_until_the_rev_moves},
         {"turn_and_end", act_out_of_turn_or_after_the_end},
+        {"bot_levels", bot_levels_per_seat},
+        {"bot_stale_answer", bot_answers_for_an_old_rev_are_dropped},
+        {"bot_dropped_room", bot_answers_for_a_dropped_room_are_dropped},
     };
     return CK_RUN("lobby", cases, setup, teardown);
 }
