@@ -158,7 +158,8 @@ static void check_seat(const struct sorc_state *st, const void *memo, int seat, 
     }
     char *v0 = view_text(st, seat);
     char *v1 = view_text(other, seat);
-    ck_assert_msg(strcmp(v0, v1) == 0, "a hidden change shows in the view of seat %d", seat);
+    ck_assert_msg(strcmp(v0, v1) == 0, "a hidden change shows in the view of seat %d (phase %s)",
+                  seat, sorc__phase_name(st->phase));
     reached[R_PERTURBED] += memcmp(st, other, sizeof(*st)) != 0;
     reached[R_SEALED_ANSWER] +=
         (st->phase == SORC_P_ENCOUNTER || st->phase == SORC_P_DUEL_COMBO ||
