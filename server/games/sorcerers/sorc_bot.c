@@ -6,8 +6,9 @@
  * generator) from the cards that seat cannot see; a light playout policy over
  * the legal list; and the worth of a position to both seats. Pure like the
  * rest of the core: it draws only from the generator it is handed, never
- * does I/O, and changes no state but the one it is handed. The policy reads
- * the legal list (JSON) only for each action's type and card.
+ * does I/O, and changes no state but the one it is handed. Of the legal
+ * list (JSON) the policy reads only what it weighs: types, cards, the
+ * declaration's fields and negation targets.
  * docs/rules/sorcerers.md section 12 describes the choices made here.
  */
 #include <stdbool.h>
