@@ -524,4 +524,8 @@ int sorc__slot_has(const struct sorc_state *st, int side, int slot, uint64_t kw)
 struct game_tests;
 extern const struct game_tests sorc_tests;
 
+/* ---- sorc_bot.c: what a bot searches with (game.h, struct game_bot) ---- */
+
+extern const struct game_bot sorc_bot;
+
 #endif

@@ -110,4 +110,5 @@ const struct game_ops sorc_game = {
     .active = sorc_active,
     .check_invariants = sorc__check_invariants,
     .tests = &sorc_tests,
+    .bot = &sorc_bot,
 };

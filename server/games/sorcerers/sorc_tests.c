@@ -12,6 +12,7 @@
  * and reports through a callback; it changes only the copies the suites
  * give it.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "game_tests.h"
@@ -164,10 +165,14 @@ static bool you_allows(const struct truth *t, const char *key, int c)
     if (strcmp(key, "hand") == 0) {
         return in_list(st->hand[side], st->nhand[side], c);
     }
-    if (strcmp(key, "draft") == 0 || strcmp(key, "submitted_defense") == 0) {
+    /* A sealed answer may name the seat's own hand cards, which stay in the
+     * hand until the reveal: its draft, its defense card, and Martyr, whose
+     * id is also the word of the "martyr" encounter choice. */
+    if (strcmp(key, "draft") == 0 || strcmp(key, "submitted_defense") == 0 ||
+        strcmp(key, "submitted_choice") == 0) {
         return pub || in_list(st->hand[side], st->nhand[side], c);
     }
-    if (strcmp(key, "submitted_choice") == 0 || strcmp(key, "submitted_negate") == 0) {
+    if (strcmp(key, "submitted_negate") == 0) {
         return pub;
     }
     if (strcmp(key, "scry") == 0) {
@@ -430,15 +435,93 @@ static void perturb_public(struct sorc_state *st, struct game_rng *rng)
     }
 }
 
+/* 1 in the states whose answers are sealed. */
+static bool sealed_state(int phase)
+{
+    return phase == SORC_P_ENCOUNTER || phase == SORC_P_DUEL_COMBO || phase == SORC_P_DUEL_NEGATE ||
+           phase == SORC_P_DUEL_DEFENSE;
+}
+
+/* Clears the sealed data of `cb` to what it is when the sealed state
+ * `phase` opens. */
+static void sealed_clear(struct sorc_combo *cb, int phase)
+{
+    switch (phase) {
+    case SORC_P_ENCOUNTER:
+        cb->enc_choice = SORC_ENC_KEEP;
+        cb->enc_sorc = SORC_NONE;
+        break;
+    case SORC_P_DUEL_COMBO:
+        memset(cb->slot, SORC_NONE, sizeof(cb->slot));
+        cb->steps = 0;
+        cb->namp = 0;
+        cb->sacrifice = 0;
+        cb->betray = SORC_NONE;
+        break;
+    case SORC_P_DUEL_NEGATE:
+        cb->neg_target[0] = SORC_NONE;
+        cb->neg_target[1] = SORC_NONE;
+        break;
+    case SORC_P_DUEL_DEFENSE:
+        cb->def_card = SORC_NONE;
+        break;
+    default:
+        break;
+    }
+}
+
+/* Gives `side`, asked in the current sealed state, another sealed answer
+ * (or, while it builds its combo, another draft of as many steps) made of
+ * uniform legal choices from its current hand, so that the position stays
+ * one the game can reach. The other seat is kept active on the copy, so no
+ * answer completes the step. Returns -1 when out of memory. */
+static int sealed_redo(struct sorc_state *st, int side, int steps, bool submitted,
+                       struct game_rng *rng)
+{
+    struct sorc_state *tmp = malloc(sizeof(*tmp));
+    struct sorc_legal *l = malloc(sizeof(*l));
+    int seat = sorc__seat(st, side);
+    struct game_error err;
+    int rc = -1;
+
+    if (tmp && l) {
+        *tmp = *st;
+        tmp->act[0] = tmp->act[1] = 1;
+        tmp->combo[side].submitted = 0;
+        for (int i = 0; i < 8 && !tmp->combo[side].submitted && (submitted || i < steps); i++) {
+            sorc__legal_list(tmp, seat, l);
+            if (l->n == 0 ||
+                sorc__rules_apply(tmp, seat, &l->a[game_rng_below(rng, (uint32_t)l->n)], &err) !=
+                    GAME_OK) {
+                break;
+            }
+        }
+        st->combo[side] = tmp->combo[side];
+        rc = 0;
+    }
+    free(tmp);
+    free(l);
+    return rc;
+}
+
 /* Changes what only `side` knows in a copy of the state: a private hand
- * card trades places with a deck card, and the sealed draft or answer it has
- * not revealed is scrambled. Returns 0 when nothing could be changed. */
+ * card trades places with a deck card, and a sealed answer or draft it has
+ * not revealed is made again from its hand. Both keep the position one the
+ * game can reach, so that play can go on from it. Returns 0 when nothing
+ * changed. */
 static int perturb_side(struct sorc_state *st, const struct knowledge *k, int side,
                         struct game_rng *rng)
 {
-    int changed = 0;
+    struct sorc_state saved = *st;
     struct sorc_combo *cb = &st->combo[side];
+    struct sorc_combo before = *cb;
+    bool sealed = sealed_state(st->phase) && cb->asked;
+    int changed = 0;
 
+    /* The answer is cleared first: it may name the hand card that moves. */
+    if (sealed) {
+        sealed_clear(cb, st->phase);
+    }
     if (st->ndeck > 0 && st->nhand[side] > 0) {
         int i = (int)game_rng_below(rng, st->nhand[side]);
         int j = (int)game_rng_below(rng, st->ndeck);
@@ -446,36 +529,16 @@ static int perturb_side(struct sorc_state *st, const struct knowledge *k, int si
             uint8_t c = st->hand[side][i];
             st->hand[side][i] = st->deck[j];
             st->deck[j] = c;
-            changed = 1;
+            changed = c != st->hand[side][i];
         }
     }
-    if (!cb->submitted && !cb->asked) {
-        return changed;
-    }
-    switch (st->phase) {
-    case SORC_P_ENCOUNTER:
-        cb->enc_choice = (uint8_t)((cb->enc_choice + 1) % 3);
-        cb->enc_sorc = (uint8_t)game_rng_below(rng, SORC_NCARDS);
-        return 1;
-    case SORC_P_DUEL_COMBO:
-        for (int s = 0; s < SORC_NSLOTS; s++) {
-            cb->slot[s] = (uint8_t)game_rng_below(rng, SORC_NCARDS);
+    if (sealed && (before.submitted || (st->phase == SORC_P_DUEL_COMBO && before.steps > 0))) {
+        if (sealed_redo(st, side, before.steps, before.submitted, rng) < 0) {
+            *st = saved;
+            return 0;
         }
-        cb->steps = (uint8_t)game_rng_below(rng, 7);
-        cb->namp = (uint8_t)game_rng_below(rng, 4);
-        cb->sacrifice ^= 1;
-        cb->betray = (uint8_t)game_rng_below(rng, SORC_NCARDS);
-        return 1;
-    case SORC_P_DUEL_NEGATE:
-        cb->neg_target[0] = (uint8_t)game_rng_below(rng, SORC_NCARDS);
-        cb->neg_target[1] = (uint8_t)game_rng_below(rng, SORC_NCARDS);
-        return 1;
-    case SORC_P_DUEL_DEFENSE:
-        cb->def_card = (uint8_t)game_rng_below(rng, SORC_NCARDS);
-        return 1;
-    default:
-        return changed;
     }
+    return changed || memcmp(cb, &before, sizeof(before)) != 0;
 }
 
 /* Hook form of knowledge_update. */
