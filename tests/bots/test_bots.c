@@ -39,9 +39,10 @@
 #define DECIDE_EVERY 3    /* every so many positions: compare decisions */
 #define DECIDE_PASSES 24  /* search passes of a compared decision */
 #define PLAYOUT_CAP 20000 /* actions of a redrawn position played out */
+#define MIN_GAMES 20      /* games per game at least, over its configurations */
 
 static const char *only_game;
-static int games_per_config = 1;
+static int games_per_config; /* 0: enough for MIN_GAMES */
 
 struct counts {
     long positions, pairs, playouts, decisions;
@@ -310,13 +311,23 @@ START_TEST(bots_never_peek)
         int games = 0;
 
         json_array_append_new(combos, json_null());
+        int nconfigs = 0;
+        json_array_foreach(combos, i, opts) {
+            for (int n = g->min_players; n <= g->max_players; n++) {
+                struct game_error err;
+                nconfigs += g->check_options(opts, n, &err) == GAME_OK;
+            }
+        }
+        int per_config = games_per_config > 0
+                             ? games_per_config
+                             : (MIN_GAMES + nconfigs - 1) / (nconfigs ? nconfigs : 1);
         json_array_foreach(combos, i, opts) {
             for (int n = g->min_players; n <= g->max_players; n++) {
                 struct game_error err;
                 if (g->check_options(opts, n, &err) != GAME_OK) {
                     continue;
                 }
-                for (int k = 0; k < games_per_config; k++) {
+                for (int k = 0; k < per_config; k++) {
                     play_one(g, opts, n,
                              (uint64_t)(i * 7919 + (size_t)n * 131 + (size_t)k * 104729 + 5), &c);
                     games++;
