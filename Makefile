@@ -10,7 +10,7 @@ DEPS       := meson ninja-build pkg-config libuv1-dev libjansson-dev libsodium-d
               libedit-dev binutils clang-format libwebsockets-dev libwebsockets-evlib-uv openssl
 BROWSER_DEPS := chromium nodejs
 
-.PHONY: install all deps browser-deps build run test bench fuzz clean
+.PHONY: install all deps browser-deps build run test bench bench-bots fuzz clean
 
 all: build
 
@@ -73,7 +73,11 @@ install: build
 	meson install -C $(BUILD)
 
 bench: build
-	meson test -C $(BUILD) --benchmark --verbose
+	meson test -C $(BUILD) --benchmark --verbose --no-suite bots
+
+# make bench-bots: the bots' strength and decision times (hours of CPU).
+bench-bots: build
+	meson test -C $(BUILD) --benchmark --verbose --suite bots
 
 # make fuzz: install clang and its fuzzer runtime when missing, build the
 # libFuzzer targets in build-fuzz (libraries with coverage, ASan and UBSan,
