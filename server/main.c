@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <sodium.h>
 #include <uv.h>
@@ -22,6 +23,7 @@
 #include "bot.h"
 #include "lobby.h"
 #include "log.h"
+#include "metrics.h"
 #include "net.h"
 #include "web.h"
 #include "journal.h"
@@ -489,9 +491,187 @@ struct runtime {
     struct store *store;
     struct bot_pool *bots;
     struct lobby *lobby;
+    struct sess_hub *hub;
     uv_loop_t *loop;
     bool stopping;
 };
+
+/* ---- /metrics ----
+ * Gathered from each module's own counters when asked; nothing is counted
+ * twice or kept here. */
+
+static const char *const status_names[] = {"lobby", "playing", "ended"};
+
+/* Resident memory from /proc/self/statm; 0 when it cannot be read. */
+static double resident_bytes(void)
+{
+    unsigned long size = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+
+    if (!f) {
+        return 0;
+    }
+    if (fscanf(f, "%lu %lu", &size, &resident) != 2) {
+        resident = 0;
+    }
+    fclose(f);
+    return (double)resident * (double)sysconf(_SC_PAGESIZE);
+}
+
+static void metrics_store(struct metrics_text *t, const struct store_stats *ss)
+{
+    double bounds[STORE_JOB_BUCKETS - 1];
+
+    metrics_family(t, "conclave_journal_records_total", "counter",
+                   "Journal records appended (room changes and accepted actions).");
+    metrics_sample(t, "conclave_journal_records_total", NULL, (double)ss->records);
+    metrics_family(t, "conclave_journal_refused_records_total", "counter",
+                   "Journal records the store could not take (the change was refused).");
+    metrics_sample(t, "conclave_journal_refused_records_total", NULL, (double)ss->refused);
+    metrics_family(t, "conclave_journal_fsyncs_total", "counter", "Flushes to disk.");
+    metrics_sample(t, "conclave_journal_fsyncs_total", NULL, (double)ss->fsyncs);
+    metrics_family(t, "conclave_journal_write_failures_total", "counter",
+                   "Failed journal writes and flushes (retried).");
+    metrics_sample(t, "conclave_journal_write_failures_total", NULL, (double)ss->failures);
+    metrics_family(t, "conclave_journal_pending_records", "gauge",
+                   "Records appended and not yet durable.");
+    metrics_sample(t, "conclave_journal_pending_records", NULL, (double)ss->pending_records);
+    for (int k = 0; k < STORE_JOB_BUCKETS - 1; k++) {
+        bounds[k] = (double)(UINT64_C(1) << k) / 1e6;
+    }
+    metrics_family(t, "conclave_journal_flush_seconds", "histogram",
+                   "Time of each journal write job, from its start on the loop to its report "
+                   "back (writes and flush).");
+    metrics_histogram(t, "conclave_journal_flush_seconds", NULL, bounds, ss->job_us,
+                      STORE_JOB_BUCKETS - 1, (double)ss->job_us_sum / 1e6);
+    for (int k = 0; k < STORE_JOB_BUCKETS - 1; k++) {
+        bounds[k] = (double)(UINT64_C(1) << k) - 1;
+    }
+    metrics_family(t, "conclave_journal_records_per_flush", "histogram",
+                   "Records each journal write job took.");
+    metrics_histogram(t, "conclave_journal_records_per_flush", NULL, bounds, ss->job_records,
+                      STORE_JOB_BUCKETS - 1, (double)ss->job_records_sum);
+}
+
+static void metrics_lobby(struct metrics_text *t, const struct lobby *lobby)
+{
+    struct lobby_stats ls;
+
+    lobby_stats(lobby, &ls);
+    metrics_family(t, "conclave_rooms", "gauge", "Rooms held, by game and status.");
+    for (unsigned g = 0; g < ls.ngames; g++) {
+        for (int st = 0; st < 3; st++) {
+            const struct metrics_label l[] = {
+                {"game", ls.game_ids[g]}, {"status", status_names[st]}, {NULL, NULL}};
+            metrics_sample(t, "conclave_rooms", l, (double)ls.rooms[g][st]);
+        }
+    }
+    metrics_family(t, "conclave_seats_connected", "gauge",
+                   "Players' seats with a connection, in every room.");
+    metrics_sample(t, "conclave_seats_connected", NULL, (double)ls.seats_connected);
+    metrics_family(t, "conclave_spectators", "gauge", "Spectators, in every room.");
+    metrics_sample(t, "conclave_spectators", NULL, (double)ls.spectators);
+    metrics_family(t, "conclave_actions_accepted_total", "counter",
+                   "Actions accepted (players' and bots'), by game.");
+    for (unsigned g = 0; g < ls.ngames; g++) {
+        const struct metrics_label l[] = {{"game", ls.game_ids[g]}, {NULL, NULL}};
+        metrics_sample(t, "conclave_actions_accepted_total", l, (double)ls.actions[g]);
+    }
+    metrics_family(t, "conclave_bot_actions_total", "counter",
+                   "Actions accepted from bots, by level.");
+    for (int l = 0; l < BOT_NLEVELS; l++) {
+        const struct metrics_label lab[] = {{"level", bot_level_names[l]}, {NULL, NULL}};
+        metrics_sample(t, "conclave_bot_actions_total", lab, (double)ls.bot_moves[l]);
+    }
+    metrics_family(t, "conclave_bot_searches", "gauge", "Bot searches under way.");
+    metrics_sample(t, "conclave_bot_searches", NULL, (double)ls.bots_thinking);
+    metrics_family(t, "conclave_rooms_restored_total", "counter",
+                   "Rooms rebuilt from their journals when the server started.");
+    metrics_sample(t, "conclave_rooms_restored_total", NULL, (double)ls.restored);
+}
+
+static void metrics_net(struct metrics_text *t, struct net_server *srv, const struct sess_hub *hub)
+{
+    struct net_stats ns = net_server_stats(srv);
+    const struct sess_stats *ss = &hub->stats;
+
+    metrics_family(t, "conclave_connections", "gauge", "Client connections open, by transport.");
+    for (int k = 0; k < NET_NTRANSPORTS; k++) {
+        const struct metrics_label l[] = {{"transport", net_transport_names[k]}, {NULL, NULL}};
+        metrics_sample(t, "conclave_connections", l, (double)ns.open[k]);
+    }
+    metrics_family(t, "conclave_connections_accepted_total", "counter",
+                   "Client connections the limits admitted, by transport.");
+    for (int k = 0; k < NET_NTRANSPORTS; k++) {
+        const struct metrics_label l[] = {{"transport", net_transport_names[k]}, {NULL, NULL}};
+        metrics_sample(t, "conclave_connections_accepted_total", l, (double)ns.accepted[k]);
+    }
+    metrics_family(t, "conclave_connections_refused_total", "counter",
+                   "Client connections the limits turned away, by transport.");
+    for (int k = 0; k < NET_NTRANSPORTS; k++) {
+        const struct metrics_label l[] = {{"transport", net_transport_names[k]}, {NULL, NULL}};
+        metrics_sample(t, "conclave_connections_refused_total", l, (double)ns.refused[k]);
+    }
+    metrics_family(t, "conclave_received_bytes_total", "counter",
+                   "Protocol bytes received from clients, by transport.");
+    for (int k = 0; k < NET_NTRANSPORTS; k++) {
+        const struct metrics_label l[] = {{"transport", net_transport_names[k]}, {NULL, NULL}};
+        metrics_sample(t, "conclave_received_bytes_total", l, (double)ns.bytes_in[k]);
+    }
+    metrics_family(t, "conclave_sent_bytes_total", "counter",
+                   "Protocol bytes sent to clients, by transport.");
+    for (int k = 0; k < NET_NTRANSPORTS; k++) {
+        const struct metrics_label l[] = {{"transport", net_transport_names[k]}, {NULL, NULL}};
+        metrics_sample(t, "conclave_sent_bytes_total", l, (double)ns.bytes_out[k]);
+    }
+    metrics_family(t, "conclave_requests_total", "counter", "Request lines handled.");
+    metrics_sample(t, "conclave_requests_total", NULL, (double)ss->requests);
+    metrics_family(t, "conclave_requests_refused_total", "counter",
+                   "Requests answered with an error, by error code.");
+    for (int c = 1; c < PROTO_ERR__COUNT; c++) {
+        if (ss->refused[c]) {
+            const struct metrics_label l[] = {{"code", proto_err_name(c)}, {NULL, NULL}};
+            metrics_sample(t, "conclave_requests_refused_total", l, (double)ss->refused[c]);
+        }
+    }
+    metrics_family(t, "conclave_rate_limited_total", "counter",
+                   "Requests refused for going over a connection's request rate.");
+    metrics_sample(t, "conclave_rate_limited_total", NULL, (double)ss->rate_limited);
+    metrics_family(t, "conclave_act_requests_total", "counter",
+                   "`act` requests, by result: ok, or the error code of the refusal.");
+    {
+        const struct metrics_label l[] = {{"result", "ok"}, {NULL, NULL}};
+        metrics_sample(t, "conclave_act_requests_total", l, (double)ss->acts);
+    }
+    for (int c = 1; c < PROTO_ERR__COUNT; c++) {
+        if (ss->act_refused[c]) {
+            const struct metrics_label l[] = {{"result", proto_err_name(c)}, {NULL, NULL}};
+            metrics_sample(t, "conclave_act_requests_total", l, (double)ss->act_refused[c]);
+        }
+    }
+}
+
+/* The lobby's, the transports' and the store's counters, and the
+ * process's memory, in the Prometheus text format. */
+static int metrics_write(void *ctx, char **ret_text, size_t *ret_len)
+{
+    struct runtime *rt = ctx;
+    struct metrics_text t = {0};
+    struct store_stats ss = store_stats(rt->store);
+
+    metrics_net(&t, rt->srv, rt->hub);
+    metrics_lobby(&t, rt->lobby);
+    metrics_store(&t, &ss);
+    metrics_family(&t, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.");
+    metrics_sample(&t, "process_resident_memory_bytes", NULL, resident_bytes());
+    if (t.err || !t.data) {
+        metrics_text_free(&t);
+        return -1;
+    }
+    *ret_text = t.data;
+    *ret_len = t.len;
+    return 0;
+}
 
 /* ---- The bots' searches and the lobby ----
  * The lobby hands a search to the pool; its answer comes back here, on the
@@ -653,6 +833,9 @@ int main(int argc, char **argv)
     lobby_set_bots(lobby, &(const struct lobby_bots){.think = bots_think, .ctx = &rt});
     opt.sess.idle_ms = opt.net.idle_ms;
     sess_hub_init(&hub, lobby, &opt.sess);
+    rt.hub = &hub;
+    opt.web.metrics = metrics_write;
+    opt.web.metrics_ctx = &rt;
     rc = net_server_start(&loop, &opt.net, &hub, &rt.srv, bound, sizeof(bound));
     if (rc != 0) {
         fprintf(stderr, "conclaved: cannot listen on %s:%d: %s\n", opt.net.host, opt.net.port,

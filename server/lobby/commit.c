@@ -182,6 +182,9 @@ int lobby__commit(struct lobby *lobby, struct room *room, int seat, const json_t
     room->state = room->scratch;
     room->scratch = before;
     room->rev++;
+    for (unsigned g = 0; !lobby->restoring && g < LOBBY_STATS_GAMES && lobby->cfg.games[g]; g++) {
+        lobby->actions[g] += lobby->cfg.games[g] == room->game;
+    }
     lobby__reply_rev(room, peer, id, room->rev);
     lobby__views_publish(room, room->game->changed(before, room->state));
     if (room->game->active(room->state) == 0) {
@@ -284,6 +287,8 @@ static void bot_play(struct lobby *lobby, struct room *room, int seat, const jso
 
     if (lobby__commit(lobby, room, seat, action, NULL, NULL, now, msg) != PROTO_OK) {
         log_debug("room %s: seat %d's bot move was not taken: %s", room->code, seat, msg);
+    } else {
+        lobby->bot_moves[room->seats[seat].level]++;
     }
 }
 

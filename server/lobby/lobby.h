@@ -137,6 +137,24 @@ void lobby_free(struct lobby *lobby);
 /* Number of rooms held. */
 unsigned lobby_room_count(const struct lobby *lobby);
 
+#define LOBBY_STATS_GAMES 16
+
+/* The lobby now and since the start, for /metrics. Games are counted in
+ * the order of lobby_config.games (the first LOBBY_STATS_GAMES). */
+struct lobby_stats {
+    unsigned ngames;
+    const char *game_ids[LOBBY_STATS_GAMES];
+    uint64_t rooms[LOBBY_STATS_GAMES][3]; /* held now, by game and enum room_status */
+    uint64_t seats_connected;             /* players' seats with a connection now */
+    uint64_t spectators;                  /* watching now */
+    uint64_t actions[LOBBY_STATS_GAMES];  /* actions accepted, players' and bots', by game */
+    uint64_t bot_moves[BOT_NLEVELS];      /* of which bots', by level */
+    uint64_t bots_thinking;               /* bot searches under way now */
+    uint64_t restored;                    /* rooms rebuilt from their journals */
+};
+
+void lobby_stats(const struct lobby *lobby, struct lobby_stats *ret);
+
 /* Runs what is due at `now`: bot moves and room expiry. Returns the absolute
  * time of the next due item, or UINT64_MAX when nothing is scheduled. */
 uint64_t lobby_run_due(struct lobby *lobby, uint64_t now);

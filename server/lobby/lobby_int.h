@@ -120,7 +120,10 @@ struct lobby {
     bool has_store;
     struct lobby_bots bots;
     bool has_bots;
-    uint64_t serials;  /* rooms made */
+    uint64_t serials; /* rooms made */
+    uint64_t actions[LOBBY_STATS_GAMES];
+    uint64_t bot_moves[BOT_NLEVELS];
+    uint64_t restored;
     uint64_t durable;  /* highest journal sequence number on disk */
     bool restoring;    /* replaying journals: no journal writes, no sends */
     uint64_t next_due; /* no room has work before this (it may be early) */

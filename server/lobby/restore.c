@@ -178,5 +178,6 @@ int lobby_restore(struct lobby *lobby, const json_t *records, uint64_t now, uint
     }
     lobby__room_touch(room, now);
     lobby__schedule_bots(lobby, room, now);
+    lobby->restored++;
     return 0;
 }

@@ -440,6 +440,28 @@ unsigned lobby_room_count(const struct lobby *lobby)
     return lobby->nrooms;
 }
 
+void lobby_stats(const struct lobby *lobby, struct lobby_stats *ret)
+{
+    memset(ret, 0, sizeof(*ret));
+    while (ret->ngames < LOBBY_STATS_GAMES && lobby->cfg.games[ret->ngames]) {
+        ret->game_ids[ret->ngames] = lobby->cfg.games[ret->ngames]->id;
+        ret->ngames++;
+    }
+    for (const struct room *r = lobby->rooms; r; r = r->next) {
+        for (unsigned g = 0; g < ret->ngames; g++) {
+            ret->rooms[g][r->status] += lobby->cfg.games[g] == r->game;
+        }
+        for (int i = 0; i < r->nseats; i++) {
+            ret->seats_connected += r->seats[i].kind == SEAT_HUMAN && r->seats[i].peer;
+        }
+        ret->spectators += r->nspecs;
+        ret->bots_thinking += r->thinking != NULL;
+    }
+    memcpy(ret->actions, lobby->actions, sizeof(ret->actions));
+    memcpy(ret->bot_moves, lobby->bot_moves, sizeof(ret->bot_moves));
+    ret->restored = lobby->restored;
+}
+
 json_t *lobby_games_json(const struct lobby *lobby)
 {
     json_t *games = json_array();

@@ -73,6 +73,7 @@ struct net_server {
     unsigned nconns;        /* TCP connections */
     struct net_link *links; /* connections of every transport */
     unsigned nlinks;
+    struct net_stats stats;
     uint64_t next_id;
     uint64_t due_armed; /* when the due timer fires, UINT64_MAX: idle */
     bool stopping;
@@ -269,6 +270,7 @@ static void conn_flush(struct conn *c)
         uv_buf_t buf = uv_buf_init(c->out.data, (unsigned)c->out.len);
         int n = uv_try_write(stream, &buf, 1);
 
+        net_count_bytes(c->srv, NET_TCP, 0, c->out.len);
         if (n == UV_EAGAIN) {
             n = 0;
         } else if (n < 0) {
@@ -451,6 +453,7 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
     if (nread == 0 || c->closing) {
         return; /* a closing connection drops its input */
     }
+    net_count_bytes(srv, NET_TCP, (size_t)nread, 0);
     rc = proto_framer_feed(&c->framer, buf->base, (size_t)nread);
     while (rc >= 0 && !c->closing) {
         rc = proto_framer_next(&c->framer, &line, &len);
@@ -526,15 +529,30 @@ static unsigned conns_from(const struct net_server *srv, const char *addr)
     return n;
 }
 
-const char *net_link_add(struct net_server *srv, struct net_link *link, uint64_t now)
+const char *const net_transport_names[NET_NTRANSPORTS] = {"tcp", "websocket"};
+
+struct net_stats net_server_stats(const struct net_server *srv)
 {
-    link->prev = NULL;
-    link->next = srv->links;
-    if (srv->links) {
-        srv->links->prev = link;
+    struct net_stats s = srv->stats;
+
+    for (int t = 0; t < NET_NTRANSPORTS; t++) {
+        s.open[t] = 0;
     }
-    srv->links = link;
-    srv->nlinks++;
+    for (const struct net_link *l = srv->links; l; l = l->next) {
+        s.open[l->transport] += !l->closing;
+    }
+    return s;
+}
+
+void net_count_bytes(struct net_server *srv, enum net_transport t, size_t in, size_t out)
+{
+    srv->stats.bytes_in[t] += in;
+    srv->stats.bytes_out[t] += out;
+}
+
+/* Why the limits turn a new link away, or NULL. */
+static const char *link_refusal(struct net_server *srv, struct net_link *link, uint64_t now)
+{
     if (srv->nlinks > srv->cfg->max_conns) {
         return "the server has as many connections as it may";
     }
@@ -545,6 +563,24 @@ const char *net_link_add(struct net_server *srv, struct net_link *link, uint64_t
         return "too many connections from your address";
     }
     return NULL;
+}
+
+const char *net_link_add(struct net_server *srv, struct net_link *link, uint64_t now)
+{
+    link->prev = NULL;
+    link->next = srv->links;
+    if (srv->links) {
+        srv->links->prev = link;
+    }
+    srv->links = link;
+    srv->nlinks++;
+    const char *why = link_refusal(srv, link, now);
+    if (why) {
+        srv->stats.refused[link->transport]++;
+    } else {
+        srv->stats.accepted[link->transport]++;
+    }
+    return why;
 }
 
 void net_link_remove(struct net_server *srv, struct net_link *link)

@@ -59,11 +59,34 @@ void net_server_free(struct net_server *srv);
  * One client connection of any transport, as the connection limits count
  * it: --max-connections, --max-per-address and --connect-rate hold for
  * TCP and WebSocket connections together. */
+enum net_transport {
+    NET_TCP,
+    NET_WEBSOCKET,
+    NET_NTRANSPORTS,
+};
+
+extern const char *const net_transport_names[NET_NTRANSPORTS]; /* "tcp", "websocket" */
+
 struct net_link {
     struct net_link *prev, *next;
     char addr[64]; /* the peer's address, as sess_set_address() got it */
     bool closing;  /* being closed: no longer counted per address */
+    enum net_transport transport;
 };
+
+/* What the transports have done since the start, for /metrics. */
+struct net_stats {
+    uint64_t open[NET_NTRANSPORTS];     /* connections open now */
+    uint64_t accepted[NET_NTRANSPORTS]; /* connections the limits admitted */
+    uint64_t refused[NET_NTRANSPORTS];  /* connections the limits turned away */
+    uint64_t bytes_in[NET_NTRANSPORTS]; /* protocol bytes received (WebSocket: message payloads) */
+    uint64_t bytes_out[NET_NTRANSPORTS];
+};
+
+struct net_stats net_server_stats(const struct net_server *srv);
+
+/* Counts bytes a transport received or sent on a client connection. */
+void net_count_bytes(struct net_server *srv, enum net_transport t, size_t in, size_t out);
 
 /* Counts `link` (its `addr` set) as a connection of `srv`. Returns NULL
  * when the limits admit it, else why not (the message of a server_busy

@@ -66,7 +66,7 @@ struct wconn {
 struct http_req {
     const unsigned char *body;
     size_t len, off;
-    unsigned char *owned; /* a file read from web_dir */
+    unsigned char *owned; /* a file read from web_dir, or the metrics */
 };
 
 struct web_server {
@@ -266,6 +266,15 @@ static int on_http(struct web_server *web, struct lws *wsi, struct http_req *req
     }
     if (strcmp(path, "/healthz") == 0) {
         return http_text(wsi, req, 200, web->stopping ? "stopping\n" : "ok\n", head);
+    }
+    if (strcmp(path, "/metrics") == 0 && web->cfg->metrics) {
+        char *text = NULL;
+        if (web->cfg->metrics(web->cfg->metrics_ctx, &text, &len) != 0) {
+            return http_text(wsi, req, 500, "metrics unavailable\n", head);
+        }
+        req->owned = (unsigned char *)text;
+        return http_answer(wsi, req, 200, "text/plain; version=0.0.4; charset=utf-8", req->owned,
+                           len, "no-store", 0, head);
     }
     if (!path_plain(path)) {
         return http_text(wsi, req, 404, "not found\n", head);
@@ -556,6 +565,7 @@ static int on_ws_established(struct web_server *web, struct lws *wsi, struct wco
     c->in_session = true;
     sess_set_address(&c->sess, c->link.addr);
     log_debug("%s: WebSocket connection", c->link.addr);
+    c->link.transport = NET_WEBSOCKET;
     const char *refused =
         web->stopping ? "the server is stopping" : net_link_add(net, &c->link, now);
     if (refused) {
@@ -574,6 +584,7 @@ static int on_ws_receive(struct wconn *c, struct lws *wsi, const char *in, size_
     size_t llen;
     int rc;
 
+    net_count_bytes(c->web->net, NET_WEBSOCKET, len, 0);
     if (c->closing) {
         return 0; /* a closing connection drops its input */
     }
@@ -638,6 +649,7 @@ static int on_ws_writeable(struct wconn *c, struct lws *wsi)
         if (lws_write(wsi, web->scratch + LWS_PRE, n, LWS_WRITE_TEXT) < (int)n) {
             return -1;
         }
+        net_count_bytes(web->net, NET_WEBSOCKET, 0, n);
         c->sent += n + (nl != NULL);
     }
     if (c->sent < c->out.len) {

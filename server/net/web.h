@@ -2,7 +2,7 @@
 /*
  * web.h - HTTP and WebSocket on the server's own libuv loop, through
  * libwebsockets: the browser client's files (embedded at build time, or
- * read from a directory), /healthz, and protocol v1 over WebSocket
+ * read from a directory), /healthz, /metrics, and protocol v1 over WebSocket
  * (subprotocol "conclave.v1", one text frame per line) into the same
  * sessions, limits and close rules as TCP (net.h).
  */
@@ -30,6 +30,11 @@ struct web_config {
      * the request was sent to), e.g. "https://games.example.org". */
     char origins[WEB_ORIGINS_MAX][256];
     unsigned norigins;
+    /* GET /metrics: writes the Prometheus text exposition into a new
+     * buffer (*ret_text, freed with free()); 0, or -1 (the answer is then
+     * 500). NULL: /metrics is not found. */
+    int (*metrics)(void *ctx, char **ret_text, size_t *ret_len);
+    void *metrics_ctx;
 };
 
 /* One file of the page: its path under / and its bytes. */

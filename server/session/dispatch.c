@@ -251,6 +251,17 @@ void sess_handle_line(struct sess *s, const char *line, size_t len, uint64_t now
     if (rc != PROTO_OK) {
         send_error(s, req.id, rc, msg);
     }
+    if (s->stats) {
+        bool act = op && strcmp(op->name, "act") == 0;
+        s->stats->requests++;
+        s->stats->rate_limited += rc == PROTO_ERR_RATE_LIMITED;
+        if (rc > PROTO_OK && rc < PROTO_ERR__COUNT) {
+            s->stats->refused[rc]++;
+            s->stats->act_refused[rc] += act;
+        } else {
+            s->stats->acts += act && rc == PROTO_OK;
+        }
+    }
     proto_request_fini(&req);
 }
 

@@ -6,8 +6,11 @@
  */
 #include "session.h"
 
+#include <string.h>
+
 void sess_hub_init(struct sess_hub *hub, struct lobby *lobby, const struct sess_config *cfg)
 {
+    memset(hub, 0, sizeof(*hub));
     hub->lobby = lobby;
     hub->cfg = cfg;
 }
@@ -16,6 +19,7 @@ void sess_hub_open(struct sess_hub *hub, struct sess *s, uint64_t id, const stru
                    void *io_ctx, uint64_t now)
 {
     sess_init(s, id, hub->lobby, hub->cfg, io, io_ctx, now);
+    s->stats = &hub->stats;
 }
 
 uint64_t sess_hub_run_due(struct sess_hub *hub, uint64_t now)

@@ -35,8 +35,18 @@ struct sess_io {
     void (*close)(void *ctx);
 };
 
+/* What the sessions of a hub have answered since the start, for /metrics. */
+struct sess_stats {
+    uint64_t requests;                      /* request lines handled */
+    uint64_t rate_limited;                  /* requests refused for the rate */
+    uint64_t refused[PROTO_ERR__COUNT];     /* requests answered with an error, by code */
+    uint64_t acts;                          /* `act` requests accepted */
+    uint64_t act_refused[PROTO_ERR__COUNT]; /* `act` requests refused, by code */
+};
+
 struct sess {
-    struct lobby_peer peer; /* the session as a member of a room */
+    struct lobby_peer peer;   /* the session as a member of a room */
+    struct sess_stats *stats; /* the hub's, or NULL */
     struct lobby *lobby;
     const struct sess_config *cfg;
     const struct sess_io *io;
@@ -74,6 +84,7 @@ void sess_fini(struct sess *s, uint64_t now);
 struct sess_hub {
     struct lobby *lobby;
     const struct sess_config *cfg;
+    struct sess_stats stats;
 };
 
 /* Initialises `hub` (caller memory). `lobby` and `cfg` are borrowed and must

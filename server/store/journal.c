@@ -93,7 +93,8 @@ struct job {
     char dir[PATH_MAX];
     struct jent *ents;
     size_t n;
-    uint64_t seq; /* durable once this job succeeds */
+    uint64_t seq;     /* durable once this job succeeds */
+    uint64_t records; /* records appended since the job before */
     enum store_fsync policy;
     uint64_t fsyncs;
     bool force_sync; /* an earlier sync failed: sync even with nothing new */
@@ -113,6 +114,7 @@ struct store {
     struct jent *forgets;        /* closed files to unlink in the next job */
     size_t nforgets, capforgets;
     uint64_t next_seq;
+    uint64_t job_seq; /* next_seq when the last job started */
     uint64_t durable;
     uint64_t held_bytes; /* appended and not yet written to a file */
     uint64_t unwritten;  /* records appended and not yet written to a file */
@@ -407,6 +409,12 @@ static void after_work(uv_work_t *req, int status)
         bucket++;
     }
     st->stats.job_us[bucket]++;
+    st->stats.job_us_sum += us;
+    for (bucket = 0; bucket < STORE_JOB_BUCKETS - 1 && job->records >= (UINT64_C(1) << bucket);) {
+        bucket++;
+    }
+    st->stats.job_records[bucket]++;
+    st->stats.job_records_sum += job->records;
     st->stats.fsyncs += job->fsyncs;
     for (size_t i = 0; i < job->n; i++) {
         struct jent *e = &job->ents[i];
@@ -527,6 +535,8 @@ static void job_start(struct store *st)
     job->st = st;
     job->policy = st->cfg.fsync;
     job->seq = st->next_seq;
+    job->records = job->seq - st->job_seq;
+    st->job_seq = job->seq;
     job->force_sync = st->sync_owed;
     if (st->fault.sync_fails > 0 && job->policy != STORE_FSYNC_NEVER) {
         job->sync_fault = st->fault.sync_errno ? st->fault.sync_errno : EIO;

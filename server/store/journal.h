@@ -103,6 +103,11 @@ struct store_stats {
      * their report back (writes and flush included): bucket k counts the
      * jobs under 2^k microseconds, the last one every longer job. */
     uint64_t job_us[STORE_JOB_BUCKETS];
+    uint64_t job_us_sum;
+    /* Write jobs by the records they took: bucket k counts the jobs of
+     * fewer than 2^k records (bucket 0: none, a flush alone). */
+    uint64_t job_records[STORE_JOB_BUCKETS];
+    uint64_t job_records_sum;
 };
 
 /* Test hook: failures to inject, for tests that show a failing disk is
