@@ -701,7 +701,7 @@ static void on_signal(uv_signal_t *sig, int signum)
 {
     struct runtime *rt = sig->data;
 
-    log_info("signal %d: stopping", signum);
+    log_event(LOG_INFO, "stopping", "signal=%d", signum);
     rt->stopping = true;
     bot_pool_stop_all(rt->bots);
     uv_close((uv_handle_t *)&rt->sigint, NULL);
@@ -815,7 +815,9 @@ int main(int argc, char **argv)
         int n = store_load(rt.store, uv_now(&loop), opt.lobby.ended_ttl_ms);
         lobby_set_store(lobby, &ops);
         if (n > 0) {
-            log_info("restored %d room%s from %s", n, n == 1 ? "" : "s", opt.data_dir);
+            char q[LOG_QUOTE_MAX];
+            log_event(LOG_INFO, "rooms_restored", "rooms=%d data_dir=%s", n,
+                      log_quote(q, sizeof(q), opt.data_dir));
         }
     }
     rt.lobby = lobby;
@@ -871,16 +873,21 @@ int main(int argc, char **argv)
     printf("listening on %s\n", bound);
     if (rt.web) {
         printf("http on %s\n", url);
-        log_info("serving the browser client on %s", url);
+        log_event(LOG_INFO, "http_listening", "url=%s", url);
     }
     fflush(stdout);
-    log_info("conclaved %s listening on %s, data in %s", CONCLAVE_VERSION, bound, opt.data_dir);
+    {
+        char q[LOG_QUOTE_MAX];
+        log_event(LOG_INFO, "listening", "version=%s addr=%s data_dir=%s", CONCLAVE_VERSION, bound,
+                  log_quote(q, sizeof(q), opt.data_dir));
+    }
 
     uv_run(&loop, UV_RUN_DEFAULT);
 
     struct store_stats ss = store_stats(rt.store);
-    log_info("journal: %llu records in %llu writes, %llu fsyncs, %llu failed writes, "
-             "%llu records refused; write jobs took under %.3f ms (median), %.3f ms (p99)",
+    log_event(LOG_INFO, "journal_summary",
+              "records=%llu writes=%llu fsyncs=%llu failed_writes=%llu refused=%llu "
+              "job_ms_p50=%.3f job_ms_p99=%.3f",
              (unsigned long long)ss.records, (unsigned long long)ss.writes,
              (unsigned long long)ss.fsyncs, (unsigned long long)ss.failures,
              (unsigned long long)ss.refused, (double)store_job_quantile_us(&ss, 0.5) / 1000,
@@ -891,6 +898,6 @@ int main(int argc, char **argv)
     store_free(rt.store);
     lobby_free(lobby);
     rc = uv_loop_close(&loop);
-    log_info("stopped");
+    log_event(LOG_INFO, "stopped", "status=%d", rc == 0 ? 0 : 1);
     return rc == 0 ? 0 : 1;
 }

@@ -65,11 +65,10 @@ static bool room_over_bound(struct room *room)
     if (over != room->stalled) {
         room->stalled = over;
         if (over) {
-            log_warn("room %s: %zu bytes wait for the journal; refusing actions until it "
-                     "is durable again",
-                     room->code, room->out_bytes);
+            log_event(LOG_WARN, "room_stalled", "room=%s held_bytes=%zu", room->code,
+                      room->out_bytes);
         } else {
-            log_info("room %s: the journal caught up; taking actions again", room->code);
+            log_event(LOG_INFO, "room_unstalled", "room=%s", room->code);
         }
     }
     return over;
@@ -89,7 +88,7 @@ static void room_end(struct room *room, uint64_t now)
     /* The end is also implied by the actions, which replay knows; a lost
      * end record costs nothing but the note. */
     if (lobby__journal(room, json_pack("{s:s}", "t", "end")) != 0) {
-        log_warn("room %s: the end record was not journaled", room->code);
+        log_event(LOG_WARN, "journal_record_lost", "room=%s record=end", room->code);
     }
     result = lobby__views_result(room, &len);
     if (result) {
@@ -173,8 +172,8 @@ int lobby__commit(struct lobby *lobby, struct room *room, int seat, const json_t
             snprintf(msg, GAME_MSG_MAX, "an action holds integers only, never real numbers");
             return PROTO_ERR_BAD_ACTION;
         }
-        log_warn("room %s: an action was refused: its journal record was not taken (%s)",
-                 room->code, rc == -ENOMEM ? "out of memory" : "the journal failed");
+        log_event(LOG_WARN, "action_not_journaled", "room=%s cause=%s", room->code,
+                  rc == -ENOMEM ? "out_of_memory" : "journal_failed");
         return PROTO_ERR_INTERNAL;
     }
     /* Committed: the scratch copy becomes the state. */
@@ -286,7 +285,9 @@ static void bot_play(struct lobby *lobby, struct room *room, int seat, const jso
     char msg[GAME_MSG_MAX] = "";
 
     if (lobby__commit(lobby, room, seat, action, NULL, NULL, now, msg) != PROTO_OK) {
-        log_debug("room %s: seat %d's bot move was not taken: %s", room->code, seat, msg);
+        char q[LOG_QUOTE_MAX];
+        log_event(LOG_DEBUG, "bot_move_not_taken", "room=%s seat=%d reason=%s", room->code, seat,
+                  log_quote(q, sizeof(q), msg));
     } else {
         lobby->bot_moves[room->seats[seat].level]++;
     }
@@ -362,8 +363,9 @@ void lobby_bot_done(struct lobby *lobby, struct bot_job *job, uint64_t now)
     }
     int seat = job->ask.seat;
     if (job->action && room->rev == job->rev && bot_seat(room) == seat) {
-        log_debug("room %s: seat %d's bot (%s) decided in %.1f ms over %u passes", room->code, seat,
-                  bot_level_names[room->seats[seat].level], job->stats.ms, job->stats.passes);
+        log_event(LOG_DEBUG, "bot_decided", "room=%s seat=%d bot_level=%s ms=%.1f passes=%u",
+                  room->code, seat, bot_level_names[room->seats[seat].level], job->stats.ms,
+                  job->stats.passes);
         bot_play(lobby, room, seat, job->action, now);
     }
     /* An answer for an older rev is dropped: the position moved on. */

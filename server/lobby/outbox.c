@@ -333,7 +333,7 @@ int lobby__journal_seat(struct room *room, int seat)
     }
     rc = lobby__journal(room, rec);
     if (rc != 0) {
-        log_warn("room %s: seat %d's change was not journaled", room->code, seat);
+        log_event(LOG_WARN, "journal_record_lost", "room=%s record=seat seat=%d", room->code, seat);
     }
     return rc;
 }
@@ -343,7 +343,7 @@ int lobby__journal_host(struct room *room)
     int rc = lobby__journal(room, json_pack("{s:s, s:i}", "t", "host", "seat", room->host));
 
     if (rc != 0) {
-        log_warn("room %s: the new host was not journaled", room->code);
+        log_event(LOG_WARN, "journal_record_lost", "room=%s record=host", room->code);
     }
     return rc;
 }
@@ -376,11 +376,9 @@ void lobby_journal_failing(struct lobby *lobby, const char *code, bool failing)
     }
     room->journal_failing = failing;
     if (failing) {
-        log_warn("room %s: its journal cannot be written; its lines wait and its actions "
-                 "are refused until it can",
-                 room->code);
+        log_event(LOG_WARN, "room_journal_failing", "room=%s", room->code);
     } else {
-        log_info("room %s: its journal is written again", room->code);
+        log_event(LOG_INFO, "room_journal_ok", "room=%s", room->code);
         room_flush(room);
     }
 }

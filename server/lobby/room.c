@@ -890,8 +890,8 @@ int lobby_start(struct lobby *lobby, struct lobby_peer *peer, const struct lobby
     lobby__reply_ok(room, peer, id, json_pack("{s:I}", "rev", (json_int_t)room->rev));
     for (int i = 0; i < room->nseats; i++) {
         if (room->seats[i].kind == SEAT_BOT) {
-            log_info("room %s: seat %d is a bot at level %s", room->code, i,
-                     bot_level_names[room->seats[i].level]);
+            log_event(LOG_INFO, "bot_seat", "room=%s seat=%d bot_level=%s", room->code, i,
+                      bot_level_names[room->seats[i].level]);
         }
     }
     lobby__room_announce(room);

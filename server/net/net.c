@@ -341,8 +341,8 @@ static void conn_cut_off(struct conn *c, size_t wanted)
     char *line = NULL;
     size_t len;
 
-    log_warn("%s: %zu bytes of output unsent, over the bound of %zu; cutting off a slow reader",
-             c->link.addr, wanted, max);
+    log_event(LOG_WARN, "slow_reader_cut_off", "addr=%s transport=tcp unsent_bytes=%zu bound=%zu",
+              c->link.addr, wanted, max);
     snprintf(msg, sizeof(msg), "more than %zu bytes of output went unread; closing", max);
     ev = proto_event_error(PROTO_ERR_SERVER_BUSY, msg);
     if (ev) {
@@ -418,7 +418,8 @@ static void on_idle(uv_timer_t *t)
 {
     struct conn *c = t->data;
 
-    log_info("%s: closing after %s", c->link.addr, c->sess.hello ? "idle timeout" : "no hello");
+    log_event(LOG_INFO, "connection_timed_out", "addr=%s transport=tcp reason=%s", c->link.addr,
+              c->sess.hello ? "idle" : "no_hello");
     conn_close(c, true);
 }
 

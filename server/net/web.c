@@ -416,9 +416,8 @@ static void wconn_cut_off(struct wconn *c, size_t wanted)
     char *line = NULL;
     size_t len;
 
-    log_warn("%s: %zu bytes of output unsent, over the bound of %zu; cutting off a slow reader "
-             "(WebSocket)",
-             c->link.addr, wanted, max);
+    log_event(LOG_WARN, "slow_reader_cut_off",
+              "addr=%s transport=websocket unsent_bytes=%zu bound=%zu", c->link.addr, wanted, max);
     snprintf(msg, sizeof(msg), "more than %zu bytes of output went unread; closing", max);
     ev = proto_event_error(PROTO_ERR_SERVER_BUSY, msg);
     if (ev) {
@@ -527,8 +526,9 @@ static int on_ws_filter(struct web_server *web, struct lws *wsi)
     if (!origin_allowed(web, wsi)) {
         char origin[256] = "";
         lws_hdr_copy(wsi, origin, sizeof(origin), WSI_TOKEN_ORIGIN);
-        log_warn("WebSocket from origin %s refused (not this server's page; see --allow-origin)",
-                 origin);
+        char q[LOG_QUOTE_MAX];
+        log_event(LOG_WARN, "websocket_origin_refused", "origin=%s",
+                  log_quote(q, sizeof(q), origin));
         return 1;
     }
     return 0;
@@ -564,7 +564,7 @@ static int on_ws_established(struct web_server *web, struct lws *wsi, struct wco
     sess_hub_open(net_server_hub(net), &c->sess, net_server_next_id(net), &wconn_io, c, now);
     c->in_session = true;
     sess_set_address(&c->sess, c->link.addr);
-    log_debug("%s: WebSocket connection", c->link.addr);
+    log_event(LOG_DEBUG, "websocket_open", "addr=%s", c->link.addr);
     c->link.transport = NET_WEBSOCKET;
     const char *refused =
         web->stopping ? "the server is stopping" : net_link_add(net, &c->link, now);
@@ -707,8 +707,8 @@ static int cb_ws(struct lws *wsi, enum lws_callback_reasons reason, void *user, 
         if (c->closing) {
             return -1; /* the grace period is over */
         }
-        log_info("%s: closing after %s (WebSocket)", c->link.addr,
-                 c->sess.hello ? "idle timeout" : "no hello");
+        log_event(LOG_INFO, "connection_timed_out", "addr=%s transport=websocket reason=%s",
+                  c->link.addr, c->sess.hello ? "idle" : "no_hello");
         wconn_close(c, true);
         return 0;
     case LWS_CALLBACK_CLOSED:
@@ -732,7 +732,7 @@ static const struct lws_protocols protocols[] = {
 
 static void lws_log(int level, const char *line)
 {
-    char buf[512];
+    char buf[512], q[LOG_QUOTE_MAX];
     size_t n = strlen(line);
 
     while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) {
@@ -740,11 +740,11 @@ static void lws_log(int level, const char *line)
     }
     snprintf(buf, sizeof(buf), "%.*s", (int)n, line);
     if (level & LLL_ERR) {
-        log_error("http: %s", buf);
+        log_event(LOG_ERROR, "libwebsockets", "msg=%s", log_quote(q, sizeof(q), buf));
     } else if (level & LLL_WARN) {
-        log_warn("http: %s", buf);
+        log_event(LOG_WARN, "libwebsockets", "msg=%s", log_quote(q, sizeof(q), buf));
     } else {
-        log_debug("http: %s", buf);
+        log_event(LOG_DEBUG, "libwebsockets", "msg=%s", log_quote(q, sizeof(q), buf));
     }
 }
 
@@ -758,7 +758,7 @@ int web_server_start(uv_loop_t *loop, const struct web_config *cfg, struct net_s
 
     if (!web || !(web->etags = calloc(web_nassets ? web_nassets : 1, sizeof(*web->etags)))) {
         free(web);
-        log_error("http: out of memory");
+        log_event(LOG_ERROR, "http_out_of_memory", "during=%s", "start");
         return -1;
     }
     for (size_t i = 0; i < web_nassets; i++) {
@@ -789,8 +789,8 @@ int web_server_start(uv_loop_t *loop, const struct web_config *cfg, struct net_s
     }
     web->ctx = lws_create_context(&info);
     if (!web->ctx) {
-        log_error("http: cannot serve on %s:%d%s", cfg->host, cfg->port,
-                  tls ? " with the certificate and key given" : "");
+        log_event(LOG_ERROR, "http_listen_failed", "host=%s port=%d tls=%s", cfg->host, cfg->port,
+                  tls ? "yes" : "no");
         web_server_free(web);
         return -1;
     }

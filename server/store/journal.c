@@ -370,7 +370,7 @@ static void file_set_failing(struct store *st, struct jfile *f, bool failing)
     f->failing = failing;
     st->nfailing += failing ? 1 : -1;
     if (!failing) {
-        log_info("journal %s: written again", f->code);
+        log_event(LOG_INFO, "journal_written_again", "room=%s", f->code);
     }
     if (st->hooks.failing) {
         st->hooks.failing(st->hooks.ctx, f->code, failing);
@@ -397,6 +397,7 @@ static void keep_unwritten(struct store *st, struct jent *e)
 
 static void after_work(uv_work_t *req, int status)
 {
+    char q[LOG_QUOTE_MAX];
     struct job *job = req->data;
     struct store *st = job->st;
     bool failed = status != 0;
@@ -420,7 +421,8 @@ static void after_work(uv_work_t *req, int status)
         struct jent *e = &job->ents[i];
         if (e->forget) {
             if (e->err) {
-                log_warn("journal %s: cannot remove its file: %s", e->code, strerror(e->err));
+                log_event(LOG_WARN, "journal_remove_failed", "room=%s error=%s", e->code,
+                          log_quote(q, sizeof(q), strerror(e->err)));
             }
             continue;
         }
@@ -445,8 +447,10 @@ static void after_work(uv_work_t *req, int status)
         }
         if (e->err || status != 0) {
             st->stats.failures++;
-            log_error("journal %s: %s; %zu bytes kept, retrying", f->code,
-                      e->err ? strerror(e->err) : "write cancelled", e->len - e->written);
+            log_event(LOG_ERROR, "journal_write_failed", "room=%s error=%s kept_bytes=%zu",
+                      f->code,
+                      log_quote(q, sizeof(q), e->err ? strerror(e->err) : "write cancelled"),
+                      e->len - e->written);
             if (e->written == e->len) {
                 st->unwritten -= e->nrec;
             }
@@ -476,8 +480,8 @@ static void after_work(uv_work_t *req, int status)
         failed = true;
         st->stats.failures++;
         st->sync_owed = true;
-        log_error("journal: sync failed (%s); acknowledgements wait until it succeeds",
-                  strerror(job->sync_err));
+        log_event(LOG_ERROR, "journal_sync_failed", "error=%s",
+                  log_quote(q, sizeof(q), strerror(job->sync_err)));
     } else if (status == 0 && !job->sync_err && job->force_sync) {
         st->sync_owed = false;
     }
@@ -509,7 +513,7 @@ static void after_work(uv_work_t *req, int status)
     } else if (!st->stopping) {
         arm(st, retry_ms(st));
     } else {
-        log_error("journal: stopping with %llu records not on disk",
+        log_event(LOG_ERROR, "journal_stopped_unsynced", "records=%llu",
                   (unsigned long long)(st->next_seq - st->durable));
     }
 }
@@ -528,7 +532,7 @@ static void job_start(struct store *st)
     job = calloc(1, sizeof(*job));
     if (!job || !(job->ents = calloc(n ? n : 1, sizeof(*job->ents)))) {
         free(job);
-        log_error("journal: out of memory starting a write; retrying");
+        log_event(LOG_ERROR, "journal_out_of_memory", "during=write");
         arm(st, retry_ms(st));
         return;
     }
@@ -726,7 +730,7 @@ void store_forget(void *ctx, const char *code)
         size_t cap = st->capforgets ? st->capforgets * 2 : 8;
         struct jent *n = realloc(st->forgets, cap * sizeof(*n));
         if (!n) {
-            log_error("journal %s: out of memory; the file stays", code);
+            log_event(LOG_ERROR, "journal_out_of_memory", "during=forget room=%s", code);
             return;
         }
         st->forgets = n;
@@ -857,13 +861,16 @@ static void set_aside(const char *path)
 
     snprintf(bad, sizeof(bad), "%s.bad", path);
     if (rename(path, bad) != 0) {
-        log_error("journal: cannot set %s aside: %s", path, strerror(errno));
+        char q[LOG_QUOTE_MAX], qp[LOG_QUOTE_MAX];
+        log_event(LOG_ERROR, "journal_set_aside_failed", "path=%s error=%s",
+                  log_quote(qp, sizeof(qp), path), log_quote(q, sizeof(q), strerror(errno)));
     }
 }
 
 /* Reads every journal back through the `restore` hook; see journal.h. */
 int store_load(struct store *st, uint64_t now, uint64_t ended_ttl_ms)
 {
+    char q[LOG_QUOTE_MAX], qp[LOG_QUOTE_MAX];
     DIR *d;
     struct dirent *de;
     int restored = 0;
@@ -873,7 +880,8 @@ int store_load(struct store *st, uint64_t now, uint64_t ended_ttl_ms)
     }
     d = opendir(st->rooms_dir);
     if (!d) {
-        log_error("journal: cannot read %s: %s", st->rooms_dir, strerror(errno));
+        log_event(LOG_ERROR, "journal_read_failed", "path=%s error=%s",
+                  log_quote(qp, sizeof(qp), st->rooms_dir), log_quote(q, sizeof(q), strerror(errno)));
         return 0;
     }
     while ((de = readdir(d))) {
@@ -895,22 +903,22 @@ int store_load(struct store *st, uint64_t now, uint64_t ended_ttl_ms)
         }
         char *data = read_all(path, &len, &mtime);
         if (!data) {
-            log_error("journal: cannot read %s: %s", path, strerror(errno));
+            log_event(LOG_ERROR, "journal_read_failed", "path=%s error=%s",
+                      log_quote(qp, sizeof(qp), path), log_quote(q, sizeof(q), strerror(errno)));
             continue;
         }
         int rc = store_journal_parse(data, len, &records, &good);
         free(data);
         if (rc < 0) {
-            log_error("journal %s: cannot read it (out of memory, or a record that is not "
-                      "JSON); left as it is",
-                      code);
+            log_event(LOG_ERROR, "journal_unreadable", "room=%s kept=yes", code);
             continue;
         }
         if (rc == 1) {
-            log_warn("journal %s: dropped a torn or corrupt tail of %zu bytes after %zu records",
-                     code, len - good, json_array_size(records));
+            log_event(LOG_WARN, "journal_tail_dropped", "room=%s bytes=%zu records_kept=%zu", code,
+                      len - good, json_array_size(records));
             if (truncate(path, (off_t)good) != 0) {
-                log_error("journal %s: cannot truncate: %s", code, strerror(errno));
+                log_event(LOG_ERROR, "journal_truncate_failed", "room=%s error=%s", code,
+                          log_quote(q, sizeof(q), strerror(errno)));
             }
         }
         time_t wall = time(NULL);
@@ -925,7 +933,8 @@ int store_load(struct store *st, uint64_t now, uint64_t ended_ttl_ms)
         }
         if (st->hooks.restore(st->hooks.ctx, records, now, age_ms, err, sizeof(err)) != 0) {
             err[sizeof(err) - 1] = '\0';
-            log_error("journal %s does not replay (%s); set aside as .bad", code, err);
+            log_event(LOG_ERROR, "journal_does_not_replay", "room=%s reason=%s set_aside=.bad",
+                      code, log_quote(q, sizeof(q), err));
             set_aside(path);
         } else {
             restored++;

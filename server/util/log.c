@@ -1,47 +1,81 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * log.c - timestamped lines on stderr. Never used by protocol/ or games/.
+ * log.c - key=value lines on stderr (see log.h). Never used by protocol/
+ * or games/.
  */
 #include "log.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
-static int min_level = 1;
+static int min_level = LOG_INFO;
+
+static const char *const level_names[] = {"debug", "info", "warn", "error"};
 
 void log_set_level(int level)
 {
     min_level = level;
 }
 
-static void vlog(int level, const char *tag, const char *fmt, va_list ap)
+void log_event(enum log_level level, const char *event, const char *fields, ...)
 {
-    char stamp[32];
+    char stamp[32], line[2048];
     time_t t;
     struct tm tm;
+    va_list ap;
 
-    if (level < min_level) {
+    if ((int)level < min_level) {
         return;
     }
     t = time(NULL);
     gmtime_r(&t, &tm);
     strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
-    fprintf(stderr, "%s %s ", stamp, tag);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    int n = snprintf(line, sizeof(line), "ts=%s level=%s event=%s", stamp,
+                     level_names[level <= LOG_ERROR ? level : LOG_ERROR], event);
+    if (n > 0 && (size_t)n < sizeof(line) - 2 && fields[0]) {
+        line[n++] = ' ';
+        va_start(ap, fields);
+        int m = vsnprintf(line + n, sizeof(line) - (size_t)n - 1, fields, ap);
+        va_end(ap);
+        n += m < 0 ? 0 : m;
+        if ((size_t)n > sizeof(line) - 2) {
+            n = (int)sizeof(line) - 2;
+        }
+    }
+    line[n++] = '\n';
+    /* One write per line, so that lines of one process never interleave. */
+    fwrite(line, 1, (size_t)n, stderr);
+    fflush(stderr);
 }
 
-#define LOG_FN(fn, level, tag)                                                                     \
-    void fn(const char *fmt, ...)                                                                  \
-    {                                                                                              \
-        va_list ap;                                                                                \
-        va_start(ap, fmt);                                                                         \
-        vlog(level, tag, fmt, ap);                                                                 \
-        va_end(ap);                                                                                \
-    }
+const char *log_quote(char *buf, size_t len, const char *s)
+{
+    bool plain = s[0] != '\0';
+    size_t o = 0;
 
-LOG_FN(log_debug, 0, "debug")
-LOG_FN(log_info, 1, "info")
-LOG_FN(log_warn, 2, "warn")
-LOG_FN(log_error, 3, "error")
+    for (const char *p = s; *p && plain; p++) {
+        plain = (unsigned char)*p > ' ' && *p != '"' && *p != '=' && *p != '\\' && *p != 0x7f;
+    }
+    if (plain) {
+        snprintf(buf, len, "%s", s);
+        return buf;
+    }
+    buf[o++] = '"';
+    for (const char *p = s; *p && o + 5 < len; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c == '"' || c == '\\') {
+            buf[o++] = '\\';
+            buf[o++] = (char)c;
+        } else if (c < ' ' || c == 0x7f) {
+            o += (size_t)snprintf(buf + o, len - o, "\\x%02x", c);
+        } else {
+            buf[o++] = (char)c;
+        }
+    }
+    buf[o++] = '"';
+    buf[o] = '\0';
+    return buf;
+}

@@ -53,7 +53,7 @@ class Levels(ServerTest):
         a.pump(lambda x: room_seats(x)[1]["kind"] == "bot")
         self.assertEqual(room_seats(a)[1]["level"], "easy")
         log = self.srv.log_bytes().decode(errors="replace")
-        self.assertRegex(log, r"room %s: seat 2 is a bot at level hard" % a.room)
+        self.assertRegex(log, r"level=info event=bot_seat room=%s seat=2 bot_level=hard" % a.room)
 
 
 class Capped(ServerTest):

@@ -23,7 +23,7 @@ except ImportError:  # an interpreter of its own (pyenv, venv): Debian's package
     sys.path.append("/usr/lib/python3/dist-packages")
     from prometheus_client.parser import text_string_to_metric_families
 
-from harness import CONCLAVED, LIVENESS, Client, Server, WsClient
+from harness import CONCLAVED, LIVENESS, Client, HandshakeRefused, Server, WsClient, ws_connect
 
 
 def scrape(port):
@@ -171,6 +171,40 @@ class Metrics(unittest.TestCase):
         total = value(s, "conclave_actions_accepted_total", game="sorcerers")
         self.assertEqual(bots, total)  # only the bot has acted (the harness's bots are random)
         self.assertEqual(value(s, "conclave_bot_actions_total", level="hard"), 0)
+
+
+# One event per line: ts, level and event first, then key=value fields whose
+# values are plain words or double-quoted with \" and \\ escaped.
+LINE = re.compile(r'ts=\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ level=(debug|info|warn|error) '
+                  r'event=[a-z_]+( [a-z][a-z0-9_]*=([^\s"=\\]+|"([^"\\]|\\.)*"))*')
+
+
+class Logs(unittest.TestCase):
+    def test_every_line_is_one_event_of_key_value_fields(self):
+        srv = Server("--bot-delay", "0", "--verbose", http=True)
+        try:
+            a = Client(srv.port, "Ann")
+            a.ok("create", game="stones", seats=3)
+            a.ok("start", bots=True)
+            a.pump(lambda x: x.view is not None)
+            # An origin with a space and a quote is logged as one quoted value.
+            with self.assertRaises(HandshakeRefused):
+                ws_connect(srv.http_port, origin='http://evil.example/a "b"')
+            a.close()
+            srv.proc.send_signal(signal.SIGTERM)
+            self.assertEqual(srv.proc.wait(LIVENESS), 0)
+            lines = srv.log_bytes().decode().splitlines()
+        finally:
+            srv.stop()
+        self.assertGreater(len(lines), 3)
+        for line in lines:
+            self.assertRegex(line, "^" + LINE.pattern + "$")
+        events = [re.search(r" event=(\S+)", l).group(1) for l in lines]
+        for want in ("listening", "http_listening", "bot_seat", "websocket_origin_refused",
+                     "stopping", "journal_summary", "stopped"):
+            self.assertIn(want, events)
+        refused = [l for l in lines if "event=websocket_origin_refused" in l][0]
+        self.assertIn('origin="http://evil.example/a \\"b\\""', refused)
 
 
 class Restored(unittest.TestCase):

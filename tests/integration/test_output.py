@@ -10,7 +10,7 @@ import time
 
 from harness import ServerTest, main, wait_until
 
-CUT_OFF_LOG = b"cutting off a slow reader"
+CUT_OFF_LOG = b"event=slow_reader_cut_off"
 
 
 class Output(ServerTest):

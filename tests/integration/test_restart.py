@@ -185,7 +185,7 @@ class Restart(unittest.TestCase):
         size = os.path.getsize(path)
         self.boot()
         log = open(os.path.join(self.dir, "server.log")).read()
-        self.assertIn("torn or corrupt tail", log)
+        self.assertIn("event=journal_tail_dropped", log)
         self.assertLess(os.path.getsize(path), size)
         n = self.client("Ann")
         n.ok("resume", token=a.token)

@@ -176,7 +176,8 @@ class Hostile(WebTest):
         burst = ws_frame(b'{"op":"sync"}\n' * 200)
 
         def cut_off():
-            if b"cutting off a slow reader (WebSocket)" in self.srv.log_bytes():
+            if b"event=slow_reader_cut_off addr=" in self.srv.log_bytes() and \
+                    b"transport=websocket" in self.srv.log_bytes():
                 return True
             try:
                 slow.sock.settimeout(5)
