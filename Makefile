@@ -8,10 +8,10 @@ HTTP       ?= 127.0.0.1:7718
 DATA_DIR   ?= conclave-data
 DEPS       := meson ninja-build pkg-config libuv1-dev libjansson-dev libsodium-dev check \
               libedit-dev binutils clang-format libwebsockets-dev libwebsockets-evlib-uv openssl \
-              python3-prometheus-client
+              python3-prometheus-client podman
 BROWSER_DEPS := chromium nodejs
 
-.PHONY: install all deps browser-deps build run test bench bench-bots fuzz clean
+.PHONY: install all deps browser-deps build run test bench bench-bots fuzz clean image
 
 all: build
 
@@ -60,11 +60,22 @@ run: build
 $(TEST_BUILD)/build.ninja:
 	meson setup $(TEST_BUILD) -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false
 
-test: deps browser-deps $(TEST_BUILD)/build.ninja
+# The image test (tests/image) packs the release build's conclaved.
+test: deps browser-deps build $(TEST_BUILD)/build.ninja
 	@ninja -C $(TEST_BUILD) || { echo "0 passed, 1 failed (the build failed)"; exit 1; }
-	@status=0; meson test -C $(TEST_BUILD) --print-errorlogs --num-processes 3 || status=$$?; \
+	@status=0; CONCLAVED_RELEASE=$(CURDIR)/$(BUILD)/server/conclaved \
+	  meson test -C $(TEST_BUILD) --print-errorlogs --num-processes 3 || status=$$?; \
 	python3 tests/meta/summary.py $(TEST_BUILD)/meson-logs/testlog.json; \
 	exit $$status
+
+# make image: the conclaved container image (deploy/container), built by
+# podman from the local build alone: no base image is pulled.
+IMAGE   ?= conclave
+VERSION := $(shell sed -n "s/^  version: '\(.*\)',$$/\1/p" meson.build)
+image: build
+	deploy/container/stage.sh $(BUILD)/server/conclaved $(BUILD)/image
+	podman build -t $(IMAGE):$(VERSION) -t $(IMAGE):latest -f deploy/container/Containerfile \
+	  $(BUILD)/image
 
 # make install: conclave and conclaved into $(PREFIX)/bin (default
 # /usr/local), so that `conclave` is on the PATH.

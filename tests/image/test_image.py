@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The container image: built with podman from nothing but conclaved and
+the libraries it loads (deploy/container), saved as an archive, its layers
+unpacked, and its entrypoint run under chroot as the image's user (a
+container cannot be started on every build machine); then a whole game is
+played through it over TCP and the journal is in the volume."""
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tarfile
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "integration"))
+from harness import LIVENESS, Client  # noqa: E402
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+BINARY = os.environ.get("CONCLAVED_RELEASE", os.path.join(ROOT, "build", "server", "conclaved"))
+STAGE = os.path.join(ROOT, "deploy", "container", "stage.sh")
+CONTAINERFILE = os.path.join(ROOT, "deploy", "container", "Containerfile")
+
+
+def run(*args, **kw):
+    return subprocess.run(args, check=True, capture_output=True, text=True, timeout=600, **kw)
+
+
+class Image(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        if os.geteuid() != 0:
+            raise AssertionError("the image test needs root (podman build, chroot, mknod)")
+        if not os.path.exists(BINARY):
+            raise AssertionError("no %s: build it first (make build)" % BINARY)
+        cls.work = tempfile.mkdtemp(prefix="conclave-image-")
+        cls.tag = "localhost/conclave-test:%d" % os.getpid()
+        ctx = os.path.join(cls.work, "context")
+        run(STAGE, BINARY, ctx)
+        run("podman", "build", "--quiet", "-t", cls.tag, "-f", CONTAINERFILE, ctx)
+        archive = os.path.join(cls.work, "image.tar")
+        run("podman", "save", "--format", "docker-archive", "-o", archive, cls.tag)
+        run("podman", "rmi", cls.tag)
+        cls.root = os.path.join(cls.work, "root")
+        os.mkdir(cls.root)
+        with tarfile.open(archive) as t:
+            manifest = json.load(t.extractfile("manifest.json"))[0]
+            cls.config = json.load(t.extractfile(manifest["Config"]))["config"]
+            for layer in manifest["Layers"]:
+                with tarfile.open(fileobj=t.extractfile(layer)) as lt:
+                    lt.extractall(cls.root, numeric_owner=True)
+        cls.files = []
+        for d, _, names in os.walk(cls.root):
+            cls.files += [os.path.relpath(os.path.join(d, n), cls.root) for n in names]
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.work, ignore_errors=True)
+
+    def test_image_holds_the_server_alone(self):
+        self.assertEqual(self.config["User"], "10001:10001")
+        self.assertIn("/data", self.config["Volumes"])
+        self.assertEqual(self.config["Entrypoint"][:3], ["/usr/bin/conclaved", "--listen",
+                                                           "0.0.0.0:7717"])
+        self.assertIn("usr/bin/conclaved", self.files)
+        self.assertNotIn("bin/sh", self.files)
+        for f in self.files:
+            self.assertRegex(f, r"^(usr/bin/conclaved|usr/lib/[^/]+/lib[^/]+\.so[.0-9]*|"
+                                r"lib64/ld-linux[^/]*|etc/(passwd|group))$")
+        self.assertEqual(os.stat(os.path.join(self.root, "data")).st_uid, 10001)
+
+    def test_entrypoint_plays_a_game_under_chroot(self):
+        # What a container runtime provides: device nodes.
+        dev = os.path.join(self.root, "dev")
+        os.makedirs(dev, exist_ok=True)
+        for name, minor in (("null", 3), ("urandom", 9)):
+            path = os.path.join(dev, name)
+            if not os.path.exists(path):
+                os.mknod(path, 0o666 | 0o020000, os.makedev(1, minor))
+        user = self.config["User"]
+        # The image's entrypoint, on loopback ports of our choosing (a later
+        # option wins).
+        args = ["chroot", "--userspec=" + user, self.root] + self.config["Entrypoint"] + \
+            ["--listen", "127.0.0.1:0", "--http", "127.0.0.1:0"]
+        p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            m = re.match(rb"listening on 127\.0\.0\.1:(\d+)", p.stdout.readline())
+            self.assertTrue(m, p.stderr.read(2000) if p.poll() is not None else "no listening line")
+            port = int(m.group(1))
+            c = Client(port, "Ann")
+            c.ok("create", game="sorcerers", seats=2, options={"bot_level": "easy"})
+            c.ok("start", bots=True)
+            c.pump(lambda x: x.view is not None, timeout=LIVENESS)
+            rng = random.Random(7)
+            while c.view["result"] is None:
+                rev = c.rev
+                if c.seat in c.view["active"]:
+                    acts = c.ok("legal")["actions"]
+                    r = c.req("act", action=rng.choice(acts), rev=rev)
+                    if not r.get("ok"):
+                        self.assertEqual(r["error"]["code"], "stale")
+                c.pump(lambda x: x.rev > rev, timeout=LIVENESS)
+            c.pump(lambda x: x.ended is not None, timeout=LIVENESS)
+            c.close()
+            journals = os.listdir(os.path.join(self.root, "data", "rooms"))
+            self.assertEqual(len(journals), 1, journals)
+            st = os.stat(os.path.join(self.root, "data", "rooms", journals[0]))
+            self.assertEqual(st.st_uid, 10001)
+        finally:
+            p.send_signal(signal.SIGTERM)
+            rc = p.wait(LIVENESS)
+            p.stdout.close()
+            p.stderr.close()
+        self.assertEqual(rc, 0)
+
+
+if __name__ == "__main__":
+    unittest.main()
