@@ -888,10 +888,10 @@ int main(int argc, char **argv)
     log_event(LOG_INFO, "journal_summary",
               "records=%llu writes=%llu fsyncs=%llu failed_writes=%llu refused=%llu "
               "job_ms_p50=%.3f job_ms_p99=%.3f",
-             (unsigned long long)ss.records, (unsigned long long)ss.writes,
-             (unsigned long long)ss.fsyncs, (unsigned long long)ss.failures,
-             (unsigned long long)ss.refused, (double)store_job_quantile_us(&ss, 0.5) / 1000,
-             (double)store_job_quantile_us(&ss, 0.99) / 1000);
+              (unsigned long long)ss.records, (unsigned long long)ss.writes,
+              (unsigned long long)ss.fsyncs, (unsigned long long)ss.failures,
+              (unsigned long long)ss.refused, (double)store_job_quantile_us(&ss, 0.5) / 1000,
+              (double)store_job_quantile_us(&ss, 0.99) / 1000);
     web_server_free(rt.web);
     net_server_free(rt.srv);
     bot_pool_free(rt.bots);

@@ -447,8 +447,7 @@ static void after_work(uv_work_t *req, int status)
         }
         if (e->err || status != 0) {
             st->stats.failures++;
-            log_event(LOG_ERROR, "journal_write_failed", "room=%s error=%s kept_bytes=%zu",
-                      f->code,
+            log_event(LOG_ERROR, "journal_write_failed", "room=%s error=%s kept_bytes=%zu", f->code,
                       log_quote(q, sizeof(q), e->err ? strerror(e->err) : "write cancelled"),
                       e->len - e->written);
             if (e->written == e->len) {
@@ -881,7 +880,8 @@ int store_load(struct store *st, uint64_t now, uint64_t ended_ttl_ms)
     d = opendir(st->rooms_dir);
     if (!d) {
         log_event(LOG_ERROR, "journal_read_failed", "path=%s error=%s",
-                  log_quote(qp, sizeof(qp), st->rooms_dir), log_quote(q, sizeof(q), strerror(errno)));
+                  log_quote(qp, sizeof(qp), st->rooms_dir),
+                  log_quote(q, sizeof(q), strerror(errno)));
         return 0;
     }
     while ((de = readdir(d))) {

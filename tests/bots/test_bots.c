@@ -39,7 +39,7 @@
 #define DECIDE_EVERY 3    /* every so many positions: compare decisions */
 #define DECIDE_PASSES 24  /* search passes of a compared decision */
 #define PLAYOUT_CAP 20000 /* actions of a redrawn position played out */
-#define MIN_GAMES 20      /* games per game at least, over its configurations */
+#define MIN_GAMES 12      /* games per game at least, over its configurations */
 
 static const char *only_game;
 static int games_per_config; /* 0: enough for MIN_GAMES */

@@ -311,7 +311,7 @@ class Journal(ServerTest):
             for _ in range(3):
                 move([a, b])
             log = os.path.join(data, "server.log")
-            wait_until(lambda: b"cannot be written" in open(log, "rb").read(),
+            wait_until(lambda: b"event=room_journal_failing" in open(log, "rb").read(),
                        lambda: "the failing journal was never reported")
             # Room B's create is not acknowledged while its journal fails.
             cy.sock.settimeout(0.3)

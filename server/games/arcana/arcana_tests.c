@@ -309,5 +309,5 @@ const struct game_tests arcana_tests = {
     .alloc_setups = alloc_setups,
     .nalloc_setups = sizeof(alloc_setups) / sizeof(alloc_setups[0]),
     .fuzz_options = fuzz_options,
-    .playouts_per_config = 2,
+    .playouts_per_config = 1,
 };

@@ -776,9 +776,9 @@ const struct game_tests sorc_tests = {
     .probe_reached = probe_reached,
     .nplants = PLANT_COUNT,
     .plant = plant,
-    .leak_games_per_config = 6,
+    .leak_games_per_config = 3,
     .alloc_setups = alloc_setups,
     .nalloc_setups = sizeof(alloc_setups) / sizeof(alloc_setups[0]),
     .fuzz_options = fuzz_options,
-    .playouts_per_config = 240,
+    .playouts_per_config = 120,
 };

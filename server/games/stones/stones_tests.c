@@ -482,9 +482,9 @@ const struct game_tests stones_tests = {
     .probe_reached = NULL,
     .nplants = PLANT_COUNT,
     .plant = plant,
-    .leak_games_per_config = 2, /* stepwise casts make games about three times longer */
+    .leak_games_per_config = 1, /* stepwise casts make games about three times longer */
     .alloc_setups = alloc_setups,
     .nalloc_setups = sizeof(alloc_setups) / sizeof(alloc_setups[0]),
     .fuzz_options = fuzz_options,
-    .playouts_per_config = 120,
+    .playouts_per_config = 60,
 };
