@@ -20,6 +20,7 @@
 #include <sodium.h>
 #include <uv.h>
 
+#include "agones.h"
 #include "bot.h"
 #include "lobby.h"
 #include "log.h"
@@ -37,6 +38,9 @@ struct options {
     struct lobby_config lobby;
     struct store_config store;
     unsigned bot_threads; /* searches at once */
+    bool agones;          /* an Agones game server: speak to the SDK sidecar */
+    struct agones_config agones_cfg;
+    uint64_t drain_ms; /* with --agones, how long SIGTERM waits for games to end */
     char data_dir[PATH_MAX];
     int log_level;
 };
@@ -61,6 +65,13 @@ static const char usage[] =
     "  --bot-max-level LEVEL    the strongest bot level offered: random, easy, normal or\n"
     "                           hard (default hard)\n"
     "  --bot-threads N          bot searches run at once, on the thread pool (default 2)\n"
+    "  --agones                 run as an Agones game server: Ready, Health, the rooms\n"
+    "                           Counter and List through the SDK sidecar's REST API\n"
+    "                           (127.0.0.1:$AGONES_SDK_HTTP_PORT, default 9358); SIGTERM\n"
+    "                           then drains: no new rooms, running games go on\n"
+    "  --agones-health MS       how often Health is sent (default 2000)\n"
+    "  --drain-timeout S        with --agones, the longest SIGTERM waits for running\n"
+    "                           games to end (default 600)\n"
     "  --max-connections N      connections in all (default 1024)\n"
     "  --max-per-address N      connections per client address (default 64)\n"
     "  --max-rooms N            rooms held at once (default 1000)\n"
@@ -114,6 +125,10 @@ static void options_default(struct options *o)
     o->lobby.bot_delay_ms = 300;
     o->lobby.bot_level_max = BOT_HARD;
     o->bot_threads = 2;
+    snprintf(o->agones_cfg.host, sizeof(o->agones_cfg.host), "127.0.0.1");
+    o->agones_cfg.port = 9358;
+    o->agones_cfg.health_ms = 2000;
+    o->drain_ms = 600000;
     snprintf(o->data_dir, sizeof(o->data_dir), "conclave-data");
     o->store.fsync = STORE_FSYNC_BATCH;
     o->store.batch_ms = 2;
@@ -247,6 +262,14 @@ static int option_set(struct options *o, const char *key, const char *val, char 
         o->log_level = 0;
         return 0;
     }
+    if (strcmp(key, "agones") == 0) {
+        if (strcmp(val, "true") != 0 && strcmp(val, "false") != 0) {
+            snprintf(why, whylen, "true or false");
+            return -EINVAL;
+        }
+        o->agones = strcmp(val, "true") == 0;
+        return 0;
+    }
     static const struct {
         const char *key;
         uint64_t min, max, scale;
@@ -255,6 +278,8 @@ static int option_set(struct options *o, const char *key, const char *val, char 
     } num[] = {
         {"bot-delay", 0, 3600000, 1, 0, offsetof(struct options, lobby.bot_delay_ms)},
         {"bot-threads", 1, 64, 1, 1, offsetof(struct options, bot_threads)},
+        {"agones-health", 100, 600000, 1, 0, offsetof(struct options, agones_cfg.health_ms)},
+        {"drain-timeout", 0, 86400, 1000, 0, offsetof(struct options, drain_ms)},
         {"fsync-delay", 0, 1000, 1, 0, offsetof(struct options, store.batch_ms)},
         {"max-connections", 1, 1000000, 1, 1, offsetof(struct options, net.max_conns)},
         {"max-per-address", 1, 1000000, 1, 1, offsetof(struct options, net.max_conns_per_addr)},
@@ -421,6 +446,10 @@ static int parse_args(struct options *o, int argc, char **argv)
             o->log_level = 0;
             continue;
         }
+        if (strcmp(a, "--agones") == 0) {
+            o->agones = true;
+            continue;
+        }
         if (strcmp(a, "--config") != 0 && !option_known(o, a + 2)) {
             fprintf(stderr, "conclaved: unknown option %s\n", a);
             return -1;
@@ -494,7 +523,15 @@ struct runtime {
     struct sess_hub *hub;
     uv_loop_t *loop;
     bool stopping;
+    /* With --agones: the sidecar's client, the timer that tells it the
+     * rooms held, and the drain after SIGTERM. */
+    struct agones *agones;
+    uv_timer_t fleet;
+    uint64_t drain_ms;
+    uint64_t drain_until; /* 0: not draining */
 };
+
+_Static_assert(AGONES_CODE_LEN == PROTO_ROOM_CODE_LEN, "room codes");
 
 /* ---- /metrics ----
  * Gathered from each module's own counters when asked; nothing is counted
@@ -697,11 +734,18 @@ static void bots_done(void *ud, struct bot_job *job)
     }
 }
 
-static void on_signal(uv_signal_t *sig, int signum)
+static void agones_told(void *ud)
 {
-    struct runtime *rt = sig->data;
+    struct runtime *rt = ud;
 
-    log_event(LOG_INFO, "stopping", "signal=%d", signum);
+    agones_close(rt->agones);
+}
+
+/* Stops everything: connections (after their pending writes), bots, the
+ * journal (its last records flushed), and with --agones tells the sidecar
+ * the server is going away. */
+static void stop_all(struct runtime *rt)
+{
     rt->stopping = true;
     bot_pool_stop_all(rt->bots);
     uv_close((uv_handle_t *)&rt->sigint, NULL);
@@ -711,6 +755,59 @@ static void on_signal(uv_signal_t *sig, int signum)
         web_server_stop(rt->web, 1500);
     }
     store_stop(rt->store);
+    if (rt->agones) {
+        uv_close((uv_handle_t *)&rt->fleet, NULL);
+        agones_shutdown(rt->agones, agones_told, rt);
+    }
+}
+
+/* Every half second with --agones: the rooms held go to the sidecar and,
+ * while draining, the server stops once no game runs or the drain is over. */
+static void on_fleet(uv_timer_t *t)
+{
+    struct runtime *rt = t->data;
+    char(*codes)[PROTO_ROOM_CODE_LEN + 1] = NULL;
+    size_t n = lobby_room_codes(rt->lobby, NULL, 0);
+
+    if (n == 0 || (codes = calloc(n, sizeof(*codes)))) {
+        lobby_room_codes(rt->lobby, codes, n);
+        agones_rooms(rt->agones, (const char(*)[AGONES_CODE_LEN + 1]) codes, n);
+        free(codes);
+    }
+    if (rt->drain_until) {
+        struct lobby_stats ls;
+        uint64_t playing = 0;
+        lobby_stats(rt->lobby, &ls);
+        for (unsigned g = 0; g < ls.ngames; g++) {
+            playing += ls.rooms[g][ROOM_PLAYING];
+        }
+        if (playing == 0 || uv_now(rt->loop) >= rt->drain_until) {
+            log_event(LOG_INFO, "drained", "games_running=%llu", (unsigned long long)playing);
+            stop_all(rt);
+        }
+    }
+}
+
+static void on_signal(uv_signal_t *sig, int signum)
+{
+    struct runtime *rt = sig->data;
+
+    if (rt->stopping) {
+        return;
+    }
+    if (rt->agones && signum == SIGTERM && !rt->drain_until) {
+        /* Agones asks a game server to go with SIGTERM: no new rooms, and
+         * the games under way go on until they end or the drain is over.
+         * A second signal stops at once. */
+        log_event(LOG_INFO, "draining", "signal=%d timeout_s=%llu", signum,
+                  (unsigned long long)(rt->drain_ms / 1000));
+        lobby_set_draining(rt->lobby, true);
+        rt->drain_until = uv_now(rt->loop) + rt->drain_ms + 1;
+        on_fleet(&rt->fleet);
+        return;
+    }
+    log_event(LOG_INFO, "stopping", "signal=%d", signum);
+    stop_all(rt);
 }
 
 /* Descriptors the server needs besides one per connection and one per
@@ -870,6 +967,20 @@ int main(int argc, char **argv)
     uv_signal_start(&rt.sigint, on_signal, SIGINT);
     uv_signal_start(&rt.sigterm, on_signal, SIGTERM);
 
+    if (opt.agones) {
+        const char *port = getenv("AGONES_SDK_HTTP_PORT");
+        if (port && atoi(port) > 0 && atoi(port) < 65536) {
+            opt.agones_cfg.port = atoi(port);
+        }
+        rt.drain_ms = opt.drain_ms;
+        rt.agones = agones_new(&loop, &opt.agones_cfg);
+        if (rt.agones) {
+            uv_timer_init(&loop, &rt.fleet);
+            rt.fleet.data = &rt;
+            uv_timer_start(&rt.fleet, on_fleet, 500, 500);
+            agones_ready(rt.agones);
+        }
+    }
     printf("listening on %s\n", bound);
     if (rt.web) {
         printf("http on %s\n", url);
@@ -893,6 +1004,7 @@ int main(int argc, char **argv)
               (unsigned long long)ss.refused, (double)store_job_quantile_us(&ss, 0.5) / 1000,
               (double)store_job_quantile_us(&ss, 0.99) / 1000);
     web_server_free(rt.web);
+    agones_free(rt.agones);
     net_server_free(rt.srv);
     bot_pool_free(rt.bots);
     store_free(rt.store);

@@ -155,6 +155,14 @@ struct lobby_stats {
 
 void lobby_stats(const struct lobby *lobby, struct lobby_stats *ret);
 
+/* Writes the codes of the rooms held (at most `max`) into `codes`; returns
+ * how many rooms are held. */
+size_t lobby_room_codes(const struct lobby *lobby, char (*codes)[PROTO_ROOM_CODE_LEN + 1],
+                        size_t max);
+
+/* A draining lobby creates no rooms (server_busy); the others go on. */
+void lobby_set_draining(struct lobby *lobby, bool draining);
+
 /* Runs what is due at `now`: bot moves and room expiry. Returns the absolute
  * time of the next due item, or UINT64_MAX when nothing is scheduled. */
 uint64_t lobby_run_due(struct lobby *lobby, uint64_t now);

@@ -124,6 +124,7 @@ struct lobby {
     uint64_t actions[LOBBY_STATS_GAMES];
     uint64_t bot_moves[BOT_NLEVELS];
     uint64_t restored;
+    bool draining;     /* no new rooms: the server is going away */
     uint64_t durable;  /* highest journal sequence number on disk */
     bool restoring;    /* replaying journals: no journal writes, no sends */
     uint64_t next_due; /* no room has work before this (it may be early) */

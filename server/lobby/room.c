@@ -440,6 +440,24 @@ unsigned lobby_room_count(const struct lobby *lobby)
     return lobby->nrooms;
 }
 
+size_t lobby_room_codes(const struct lobby *lobby, char (*codes)[PROTO_ROOM_CODE_LEN + 1],
+                        size_t max)
+{
+    size_t n = 0;
+
+    for (const struct room *r = lobby->rooms; r; r = r->next, n++) {
+        if (n < max) {
+            memcpy(codes[n], r->code, sizeof(codes[n]));
+        }
+    }
+    return n;
+}
+
+void lobby_set_draining(struct lobby *lobby, bool draining)
+{
+    lobby->draining = draining;
+}
+
 void lobby_stats(const struct lobby *lobby, struct lobby_stats *ret)
 {
     memset(ret, 0, sizeof(*ret));
@@ -611,6 +629,13 @@ int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
         snprintf(msg, GAME_MSG_MAX, "%s", gerr.message);
         json_decref(options);
         return lobby__game_status_to_proto(gerr.status);
+    }
+    if (lobby->draining) {
+        json_decref(options);
+        snprintf(msg, GAME_MSG_MAX,
+                 "this server is shutting down and opens no new rooms; create it again "
+                 "to have it placed on another");
+        return PROTO_ERR_SERVER_BUSY;
     }
     if (lobby->nrooms >= lobby->cfg.max_rooms) {
         json_decref(options);

@@ -170,6 +170,8 @@ static void conn_close_now(struct conn *c, bool reset)
     if (c->in_session) {
         c->in_session = false;
         sess_fini(&c->sess, uv_now(srv->loop));
+        /* Leaving may start a room's expiry clock (nobody connected). */
+        net_due_poke(srv);
     }
     if (!uv_is_closing((uv_handle_t *)&c->tcp)) {
         /* libuv allows no reset once a shutdown has been asked for. */

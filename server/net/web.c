@@ -673,6 +673,7 @@ static void on_ws_closed(struct wconn *c)
     if (c->in_session) {
         c->in_session = false;
         sess_fini(&c->sess, uv_now(web->loop));
+        net_due_poke(web->net); /* a room's expiry clock may have started */
     }
     net_link_remove(web->net, &c->link);
     conn_unlist(c);

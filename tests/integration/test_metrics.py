@@ -23,7 +23,8 @@ except ImportError:  # an interpreter of its own (pyenv, venv): Debian's package
     sys.path.append("/usr/lib/python3/dist-packages")
     from prometheus_client.parser import text_string_to_metric_families
 
-from harness import CONCLAVED, LIVENESS, Client, HandshakeRefused, Server, WsClient, ws_connect
+from harness import (CONCLAVED, LIVENESS, Client, HandshakeRefused, Server, WsClient, wait_until,
+                     ws_connect)
 
 
 def scrape(port):
@@ -157,6 +158,22 @@ class Metrics(unittest.TestCase):
         self.assertEqual(value(s, "conclave_journal_records_per_flush_sum"),
                          value(s, "conclave_journal_records_total"))
         self.assertEqual(value(s, "conclave_journal_flush_seconds_bucket", le="+Inf"), jobs)
+
+    def test_a_lobby_left_alone_expires_without_other_traffic(self):
+        # Only HTTP scrapes reach the server after the creator goes: the
+        # lobby's expiry clock must start when its last connection closes.
+        srv = Server("--lobby-ttl", "1", http=True)
+        try:
+            c = Client(srv.port, "Ann")
+            c.ok("create", game="stones", seats=2)
+            s, _ = scrape(srv.http_port)
+            self.assertEqual(value(s, "conclave_rooms", game="stones", status="lobby"), 1)
+            c.close()
+            wait_until(lambda: value(scrape(srv.http_port)[0], "conclave_rooms", game="stones",
+                                     status="lobby") == 0,
+                       lambda: "the lobby was never dropped", timeout=LIVENESS)
+        finally:
+            self.assertEqual(srv.stop(), 0)
 
     def test_bot_actions_by_level(self):
         a = self.tcp("Ann")
