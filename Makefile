@@ -8,7 +8,7 @@ HTTP       ?= 127.0.0.1:7718
 DATA_DIR   ?= conclave-data
 DEPS       := meson ninja-build pkg-config libuv1-dev libjansson-dev libsodium-dev check \
               libedit-dev binutils clang-format libwebsockets-dev libwebsockets-evlib-uv openssl \
-              python3-prometheus-client podman
+              python3-prometheus-client podman python3-jsonschema python3-yaml
 BROWSER_DEPS := chromium nodejs
 
 .PHONY: install all deps browser-deps build run test bench bench-bots fuzz clean image
