@@ -18,7 +18,7 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "integration"))
-from harness import LIVENESS, Client  # noqa: E402
+from harness import LIVENESS, Client, play_out  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BINARY = os.environ.get("CONCLAVED_RELEASE", os.path.join(ROOT, "build", "server", "conclaved"))
@@ -95,16 +95,7 @@ class Image(unittest.TestCase):
             c.ok("create", game="sorcerers", seats=2, options={"bot_level": "easy"})
             c.ok("start", bots=True)
             c.pump(lambda x: x.view is not None, timeout=LIVENESS)
-            rng = random.Random(7)
-            while c.view["result"] is None:
-                rev = c.rev
-                if c.seat in c.view["active"]:
-                    acts = c.ok("legal")["actions"]
-                    r = c.req("act", action=rng.choice(acts), rev=rev)
-                    if not r.get("ok"):
-                        self.assertEqual(r["error"]["code"], "stale")
-                c.pump(lambda x: x.rev > rev, timeout=LIVENESS)
-            c.pump(lambda x: x.ended is not None, timeout=LIVENESS)
+            play_out(self, c, random.Random(7))
             c.close()
             journals = os.listdir(os.path.join(self.root, "data", "rooms"))
             self.assertEqual(len(journals), 1, journals)

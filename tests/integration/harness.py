@@ -384,6 +384,27 @@ class WsClient(Client):
         return msg
 
 
+def play_out(test, c, rng, limit=5000):
+    """Plays c's seat with random legal actions until its game ends, while
+    bots (or others) play the other seats, and waits for the `ended` event.
+    An act that finds the room moved on (a seat acting at the same time
+    went first) is `stale` and is not an error. Returns the acts sent."""
+    made = 0
+    while c.view["result"] is None:
+        test.assertLess(made, limit, "the game does not end")
+        rev = c.rev
+        if c.seat in c.view["active"]:
+            acts = c.ok("legal")["actions"]
+            if acts:
+                r = c.req("act", action=rng.choice(acts), rev=rev)
+                if not r.get("ok"):
+                    test.assertEqual(r["error"]["code"], "stale", r)
+                made += 1
+        c.pump(lambda x: x.rev > rev or x.view["result"] is not None, timeout=LIVENESS)
+    c.pump(lambda x: x.ended is not None, timeout=LIVENESS)
+    return made
+
+
 def public(view):
     return {k: v for k, v in view.items() if k != "you"}
 

@@ -24,7 +24,7 @@ import threading
 import unittest
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from harness import CONCLAVED, LIVENESS, Client, wait_until
+from harness import CONCLAVED, LIVENESS, Client, play_out, wait_until
 
 
 class Sidecar:
@@ -113,19 +113,6 @@ class Sidecar:
         self.httpd.server_close()
 
 
-def play_out(c, rng):
-    """c's seat plays random legal actions until its game ends."""
-    while c.view["result"] is None:
-        rev = c.rev
-        if c.seat in c.view["active"]:
-            acts = c.ok("legal")["actions"]
-            r = c.req("act", action=rng.choice(acts), rev=rev)
-            if not r.get("ok"):
-                assert r["error"]["code"] == "stale", r
-        c.pump(lambda x: x.rev > rev, timeout=LIVENESS)
-    c.pump(lambda x: x.ended is not None, timeout=LIVENESS)
-
-
 class Agones(unittest.TestCase):
     def setUp(self):
         self.side = Sidecar()
@@ -194,7 +181,7 @@ class Agones(unittest.TestCase):
         # An end: the finished room is dropped after --ended-ttl 1.
         c.ok("start", bots=True)
         c.pump(lambda x: x.view is not None)
-        play_out(c, rng)
+        play_out(self, c, rng)
         c.close()
         self.wait_state(1, [kept], "after a game ended")
 
@@ -208,7 +195,7 @@ class Agones(unittest.TestCase):
         d = self.client("Dee")
         d.err("create", "server_busy", game="stones", seats=2)
         self.assertIsNone(self.proc.poll())
-        play_out(a, rng)
+        play_out(self, a, rng)
         self.assertEqual(self.proc.wait(LIVENESS), 0)
         paths = self.side.paths()
         self.assertEqual(paths[-1], "/shutdown")

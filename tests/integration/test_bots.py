@@ -12,7 +12,7 @@ import subprocess
 import tempfile
 import unittest
 
-from harness import CONCLAVED, LIVENESS, Client, ServerTest, public
+from harness import CONCLAVED, LIVENESS, Client, ServerTest, play_out, public
 
 LEVELS = ["random", "easy", "normal", "hard"]
 
@@ -74,29 +74,6 @@ class Capped(ServerTest):
         self.assertEqual(room_seats(a)[1]["level"], "easy")
 
 
-def play_to_the_end(test, c, rng, limit=3000):
-    """Plays c's seat with random legal actions until the game ends; the
-    bots play the other seats. Returns how many actions c made."""
-    made = 0
-    while c.view["result"] is None:
-        test.assertLess(made, limit, "the game does not end")
-        if c.seat in c.view["active"]:
-            acts = c.ok("legal")["actions"]
-            if acts:
-                rev = c.rev
-                r = c.req("act", action=rng.choice(acts), rev=rev)
-                # A bot acting at the same time (sealed choices) may move
-                # the room on first: then the listing is stale.
-                if not r.get("ok"):
-                    test.assertEqual(r["error"]["code"], "stale", r)
-                made += 1
-                c.pump(lambda x: x.rev > rev, timeout=LIVENESS)
-                continue
-        rev = c.rev
-        c.pump(lambda x: x.rev > rev or x.view["result"] is not None, timeout=LIVENESS)
-    return made
-
-
 class Games(ServerTest):
     server_args = ("--bot-delay", "0", "--bot-max-level", "hard", "--bot-threads", "2",
                    "--rate", "100000", "--rate-burst", "100000")
@@ -114,8 +91,7 @@ class Games(ServerTest):
                 self.assertEqual(room_seats(a)[1]["level"], level)
                 watcher = self.client("Sam")
                 watcher.ok("spectate", room=a.room)
-                play_to_the_end(self, a, rng)
-                a.pump(lambda x: x.ended is not None, timeout=LIVENESS)
+                play_out(self, a, rng)
                 # Every bot move went through the same pipeline: the
                 # spectator's view is the public part of the player's.
                 watcher.pump(lambda x: x.rev == a.rev, timeout=LIVENESS)
