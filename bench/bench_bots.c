@@ -45,6 +45,7 @@ struct run {
     pthread_mutex_t lock;
     double wins;  /* of the tested level */
     int finished; /* games that reached the end */
+    int played;   /* games over, for the progress lines */
     int refused;  /* listed actions refused: must stay 0 */
     struct times t[BOT_NLEVELS];
     char titles[MAX_TITLES][48];
@@ -187,6 +188,11 @@ static void play(struct run *r, int k)
     r->refused += refused;
     r->value_sum += v[tested];
     note_title(r, res);
+    if (++r->played % 10 == 0) {
+        /* A long run says how it goes, so that a stopped one is not lost. */
+        fprintf(stderr, "after %d of %d games: %.1f won by the tested level\n", r->played, r->games,
+                r->wins);
+    }
     pthread_mutex_unlock(&r->lock);
     json_decref(res);
     free(st);
