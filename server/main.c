@@ -627,40 +627,32 @@ static void metrics_lobby(struct metrics_text *t, const struct lobby *lobby)
     metrics_sample(t, "conclave_rooms_restored_total", NULL, (double)ls.restored);
 }
 
+/* A family with one sample per transport. */
+static void by_transport(struct metrics_text *t, const char *name, const char *type,
+                         const char *help, const uint64_t v[NET_NTRANSPORTS])
+{
+    metrics_family(t, name, type, help);
+    for (int k = 0; k < NET_NTRANSPORTS; k++) {
+        const struct metrics_label l[] = {{"transport", net_transport_names[k]}, {NULL, NULL}};
+        metrics_sample(t, name, l, (double)v[k]);
+    }
+}
+
 static void metrics_net(struct metrics_text *t, struct net_server *srv, const struct sess_hub *hub)
 {
     struct net_stats ns = net_server_stats(srv);
     const struct sess_stats *ss = &hub->stats;
 
-    metrics_family(t, "conclave_connections", "gauge", "Client connections open, by transport.");
-    for (int k = 0; k < NET_NTRANSPORTS; k++) {
-        const struct metrics_label l[] = {{"transport", net_transport_names[k]}, {NULL, NULL}};
-        metrics_sample(t, "conclave_connections", l, (double)ns.open[k]);
-    }
-    metrics_family(t, "conclave_connections_accepted_total", "counter",
-                   "Client connections the limits admitted, by transport.");
-    for (int k = 0; k < NET_NTRANSPORTS; k++) {
-        const struct metrics_label l[] = {{"transport", net_transport_names[k]}, {NULL, NULL}};
-        metrics_sample(t, "conclave_connections_accepted_total", l, (double)ns.accepted[k]);
-    }
-    metrics_family(t, "conclave_connections_refused_total", "counter",
-                   "Client connections the limits turned away, by transport.");
-    for (int k = 0; k < NET_NTRANSPORTS; k++) {
-        const struct metrics_label l[] = {{"transport", net_transport_names[k]}, {NULL, NULL}};
-        metrics_sample(t, "conclave_connections_refused_total", l, (double)ns.refused[k]);
-    }
-    metrics_family(t, "conclave_received_bytes_total", "counter",
-                   "Protocol bytes received from clients, by transport.");
-    for (int k = 0; k < NET_NTRANSPORTS; k++) {
-        const struct metrics_label l[] = {{"transport", net_transport_names[k]}, {NULL, NULL}};
-        metrics_sample(t, "conclave_received_bytes_total", l, (double)ns.bytes_in[k]);
-    }
-    metrics_family(t, "conclave_sent_bytes_total", "counter",
-                   "Protocol bytes sent to clients, by transport.");
-    for (int k = 0; k < NET_NTRANSPORTS; k++) {
-        const struct metrics_label l[] = {{"transport", net_transport_names[k]}, {NULL, NULL}};
-        metrics_sample(t, "conclave_sent_bytes_total", l, (double)ns.bytes_out[k]);
-    }
+    by_transport(t, "conclave_connections", "gauge", "Client connections open, by transport.",
+                 ns.open);
+    by_transport(t, "conclave_connections_accepted_total", "counter",
+                 "Client connections the limits admitted, by transport.", ns.accepted);
+    by_transport(t, "conclave_connections_refused_total", "counter",
+                 "Client connections the limits turned away, by transport.", ns.refused);
+    by_transport(t, "conclave_received_bytes_total", "counter",
+                 "Protocol bytes received from clients, by transport.", ns.bytes_in);
+    by_transport(t, "conclave_sent_bytes_total", "counter",
+                 "Protocol bytes sent to clients, by transport.", ns.bytes_out);
     metrics_family(t, "conclave_requests_total", "counter", "Request lines handled.");
     metrics_sample(t, "conclave_requests_total", NULL, (double)ss->requests);
     metrics_family(t, "conclave_requests_refused_total", "counter",
