@@ -528,4 +528,8 @@ extern const struct game_tests sorc_tests;
 
 extern const struct game_bot sorc_bot;
 
+/* Clears the sealed data of `cb` to what it is when the sealed state
+ * `phase` opens; false (nothing done) when `phase` is not sealed. */
+bool sorc__sealed_clear(struct sorc_combo *cb, int phase);
+
 #endif

@@ -188,31 +188,38 @@ static void redraw_answer(struct sorc_state *st, int side, struct game_rng *rng)
 
 /* The other side's sealed data in a sealed state: cleared to what it was
  * when the state opened, then, if it has answered, answered afresh. */
+bool sorc__sealed_clear(struct sorc_combo *cb, int phase)
+{
+    switch (phase) {
+    case SORC_P_ENCOUNTER:
+        cb->enc_choice = SORC_ENC_KEEP;
+        cb->enc_sorc = SORC_NONE;
+        return true;
+    case SORC_P_DUEL_COMBO:
+        memset(cb->slot, SORC_NONE, sizeof(cb->slot));
+        cb->steps = 0;
+        cb->namp = 0;
+        cb->sacrifice = 0;
+        cb->betray = SORC_NONE;
+        return true;
+    case SORC_P_DUEL_NEGATE:
+        cb->neg_target[0] = SORC_NONE;
+        cb->neg_target[1] = SORC_NONE;
+        return true;
+    case SORC_P_DUEL_DEFENSE:
+        cb->def_card = SORC_NONE;
+        return true;
+    default:
+        return false;
+    }
+}
+
 static void redraw_sealed(struct sorc_state *st, int side, struct game_rng *rng)
 {
     int opp = side ^ 1;
     struct sorc_combo *k = &st->combo[opp];
 
-    switch (st->phase) {
-    case SORC_P_ENCOUNTER:
-        k->enc_choice = SORC_ENC_KEEP;
-        k->enc_sorc = SORC_NONE;
-        break;
-    case SORC_P_DUEL_COMBO:
-        memset(k->slot, SORC_NONE, sizeof(k->slot));
-        k->steps = 0;
-        k->namp = 0;
-        k->sacrifice = 0;
-        k->betray = SORC_NONE;
-        break;
-    case SORC_P_DUEL_NEGATE:
-        k->neg_target[0] = SORC_NONE;
-        k->neg_target[1] = SORC_NONE;
-        break;
-    case SORC_P_DUEL_DEFENSE:
-        k->def_card = SORC_NONE;
-        break;
-    default:
+    if (!sorc__sealed_clear(k, st->phase)) {
         return;
     }
     if (k->asked && k->submitted) {

@@ -442,34 +442,6 @@ static bool sealed_state(int phase)
            phase == SORC_P_DUEL_DEFENSE;
 }
 
-/* Clears the sealed data of `cb` to what it is when the sealed state
- * `phase` opens. */
-static void sealed_clear(struct sorc_combo *cb, int phase)
-{
-    switch (phase) {
-    case SORC_P_ENCOUNTER:
-        cb->enc_choice = SORC_ENC_KEEP;
-        cb->enc_sorc = SORC_NONE;
-        break;
-    case SORC_P_DUEL_COMBO:
-        memset(cb->slot, SORC_NONE, sizeof(cb->slot));
-        cb->steps = 0;
-        cb->namp = 0;
-        cb->sacrifice = 0;
-        cb->betray = SORC_NONE;
-        break;
-    case SORC_P_DUEL_NEGATE:
-        cb->neg_target[0] = SORC_NONE;
-        cb->neg_target[1] = SORC_NONE;
-        break;
-    case SORC_P_DUEL_DEFENSE:
-        cb->def_card = SORC_NONE;
-        break;
-    default:
-        break;
-    }
-}
-
 /* Gives `side`, asked in the current sealed state, another sealed answer
  * (or, while it builds its combo, another draft of as many steps) made of
  * uniform legal choices from its current hand, so that the position stays
@@ -520,7 +492,7 @@ static int perturb_side(struct sorc_state *st, const struct knowledge *k, int si
 
     /* The answer is cleared first: it may name the hand card that moves. */
     if (sealed) {
-        sealed_clear(cb, st->phase);
+        (void)sorc__sealed_clear(cb, st->phase);
     }
     if (st->ndeck > 0 && st->nhand[side] > 0) {
         int i = (int)game_rng_below(rng, st->nhand[side]);
