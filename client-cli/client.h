@@ -15,6 +15,8 @@
 
 #include "proto.h"
 
+#define CLI_SERVER_MAX 300 /* "HOST:PORT" */
+
 struct cli_conn {
     int fd;
     struct proto_framer framer;

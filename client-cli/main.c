@@ -347,6 +347,66 @@ static json_t *session_choose(const struct args *a)
     return pick;
 }
 
+/* Sends `op` (its `fields` are taken) and, while the answer is
+ * room_elsewhere, connects to the server it names and asks again there,
+ * at most a few times: a fleet of servers looks like one to the player.
+ * a->server then names the server that answered (kept in `moved_to`).
+ * *status is -1 when a connection failed (the reason is printed). */
+static json_t *follow_rooms(struct cli_conn *c, struct args *a, const char *op, json_t *fields,
+                            const json_t *saved, char moved_to[CLI_SERVER_MAX], int *status)
+{
+    json_t *reply = NULL;
+
+    for (int hops = 0;; hops++) {
+        json_incref(fields);
+        reply = roundtrip(c, a, op, fields);
+        const json_t *err = json_object_get(reply, "error");
+        const char *code = json_string_value(json_object_get(err, "code"));
+        const char *there = json_string_value(json_object_get(err, "server"));
+        if (!code || strcmp(code, "room_elsewhere") != 0 || !there || hops >= 3 ||
+            strlen(there) >= CLI_SERVER_MAX) {
+            break;
+        }
+        if (!a->json) {
+            fprintf(stderr, "conclave: the room is on %s; going there\n", there);
+        }
+        if (saved) {
+            /* The seat is kept under the server that holds it. */
+            (void)cli_session_forget(a->server, json_string_value(json_object_get(saved, "room")),
+                                     (int)json_integer_value(json_object_get(saved, "seat")));
+        }
+        snprintf(moved_to, CLI_SERVER_MAX, "%s", there);
+        a->server = moved_to;
+        json_decref(reply);
+        reply = NULL;
+        cli_conn_close(c);
+        if (cli_conn_open(c, a->server) != 0) {
+            *status = -1;
+            break;
+        }
+        reply = roundtrip(c, a, "hello",
+                          json_pack("{s:i, s:s}", "proto", PROTO_VERSION, "name", a->name));
+        if (!reply || !json_is_true(json_object_get(reply, "ok"))) {
+            if (reply) {
+                print_error(reply);
+            } else {
+                fprintf(stderr, "conclave: no answer from %s\n", a->server);
+            }
+            *status = -1;
+            break;
+        }
+        c->idle_timeout_s = (long)json_integer_value(json_object_get(reply, "idle_timeout"));
+        json_decref(reply);
+        reply = NULL;
+    }
+    json_decref(fields);
+    if (*status == -1) {
+        json_decref(reply);
+        return NULL;
+    }
+    return reply;
+}
+
 int main(int argc, char **argv)
 {
     struct args a;
@@ -354,6 +414,7 @@ int main(int argc, char **argv)
     json_t *reply = NULL, *fields = NULL;
     const char *op = NULL;
     int status = 1;
+    char moved_to[CLI_SERVER_MAX];
 
     if (parse_args(&a, argc, argv) != 0) {
         fputs(usage, stderr);
@@ -427,6 +488,7 @@ int main(int argc, char **argv)
     if (cli_conn_open(&c, a.server) != 0) {
         json_decref(saved);
         json_decref(a.options);
+        json_decref(a.early);
         return 1;
     }
     if (a.json && !a.cmd) {
@@ -470,14 +532,23 @@ int main(int argc, char **argv)
         }
     } else if (strcmp(a.cmd, "resume") == 0) {
         op = "resume";
+        /* The room too: another server of a fleet can then say where it is. */
         fields = json_pack("{s:O}", "token", json_object_get(saved, "token"));
+        if (fields && json_is_string(json_object_get(saved, "room"))) {
+            json_object_set(fields, "room", json_object_get(saved, "room"));
+        }
     } else {
         fprintf(stderr, "conclave: unknown command \"%s\"\n\n", a.cmd);
         fputs(usage, stderr);
         status = 2;
         goto out;
     }
-    reply = roundtrip(&c, &a, op, fields);
+    reply = follow_rooms(&c, &a, op, fields, saved, moved_to, &status);
+    fields = NULL;
+    if (status == -1) {
+        status = 1;
+        goto out;
+    }
     if (a.json && reply) {
         /* Scripted: the reply as it came, then everything passes through. */
         print_line(reply);

@@ -55,6 +55,7 @@
     XX(UNKNOWN_GAME, "unknown_game", "no such game")                                               \
     XX(BAD_OPTION, "bad_option", "an option or the seat count is not valid")                       \
     XX(SERVER_BUSY, "server_busy", "the server is at capacity; try again later")                   \
+    XX(ROOM_ELSEWHERE, "room_elsewhere", "the room is on another server of the fleet")             \
     XX(INTERNAL, "internal", "internal server error")
 
 enum proto_err {

@@ -21,6 +21,7 @@
 #include <uv.h>
 
 #include "agones.h"
+#include "allocator.h"
 #include "bot.h"
 #include "lobby.h"
 #include "log.h"
@@ -40,7 +41,8 @@ struct options {
     unsigned bot_threads; /* searches at once */
     bool agones;          /* an Agones game server: speak to the SDK sidecar */
     struct agones_config agones_cfg;
-    uint64_t drain_ms; /* with --agones, how long SIGTERM waits for games to end */
+    struct allocator_config alloc_cfg; /* url empty: no lookups in a fleet */
+    uint64_t drain_ms;                 /* with --agones, how long SIGTERM waits for games to end */
     char data_dir[PATH_MAX];
     int log_level;
 };
@@ -70,6 +72,14 @@ static const char usage[] =
     "                           (127.0.0.1:$AGONES_SDK_HTTP_PORT, default 9358); SIGTERM\n"
     "                           then drains: no new rooms, running games go on\n"
     "  --agones-health MS       how often Health is sent (default 2000)\n"
+    "  --agones-allocator URL   look up rooms this server does not hold through the Agones\n"
+    "                           allocator service (https://HOST:PORT): join, spectate and\n"
+    "                           resume then answer room_elsewhere with the server holding it\n"
+    "  --agones-allocator-cert FILE  the client certificate (PEM) the allocator requires\n"
+    "  --agones-allocator-key FILE   its private key (PEM)\n"
+    "  --agones-allocator-ca FILE    the CA of the allocator's certificate (PEM)\n"
+    "  --agones-namespace NS    the fleet's namespace (default default)\n"
+    "  --agones-fleet NAME      the fleet's name (default conclave)\n"
     "  --drain-timeout S        with --agones, the longest SIGTERM waits for running\n"
     "                           games to end (default 600)\n"
     "  --max-connections N      connections in all (default 1024)\n"
@@ -128,6 +138,11 @@ static void options_default(struct options *o)
     snprintf(o->agones_cfg.host, sizeof(o->agones_cfg.host), "127.0.0.1");
     o->agones_cfg.port = 9358;
     o->agones_cfg.health_ms = 2000;
+    snprintf(o->alloc_cfg.ns, sizeof(o->alloc_cfg.ns), "default");
+    snprintf(o->alloc_cfg.fleet, sizeof(o->alloc_cfg.fleet), "conclave");
+    snprintf(o->alloc_cfg.game_port, sizeof(o->alloc_cfg.game_port), "game");
+    snprintf(o->alloc_cfg.http_port, sizeof(o->alloc_cfg.http_port), "http");
+    o->alloc_cfg.timeout_ms = 5000;
     o->drain_ms = 600000;
     snprintf(o->data_dir, sizeof(o->data_dir), "conclave-data");
     o->store.fsync = STORE_FSYNC_BATCH;
@@ -217,6 +232,34 @@ static int option_set(struct options *o, const char *key, const char *val, char 
     }
     if (strcmp(key, "tls-key") == 0) {
         return set_path(o->web.tls_key, sizeof(o->web.tls_key), val, why, whylen);
+    }
+    if (strcmp(key, "agones-allocator") == 0) {
+        if ((strncmp(val, "https://", 8) != 0 && strncmp(val, "http://", 7) != 0) ||
+            strlen(val) >= sizeof(o->alloc_cfg.url)) {
+            snprintf(why, whylen, "https://HOST:PORT");
+            return -EINVAL;
+        }
+        snprintf(o->alloc_cfg.url, sizeof(o->alloc_cfg.url), "%s", val);
+        return 0;
+    }
+    if (strcmp(key, "agones-allocator-cert") == 0) {
+        return set_path(o->alloc_cfg.cert, sizeof(o->alloc_cfg.cert), val, why, whylen);
+    }
+    if (strcmp(key, "agones-allocator-key") == 0) {
+        return set_path(o->alloc_cfg.key, sizeof(o->alloc_cfg.key), val, why, whylen);
+    }
+    if (strcmp(key, "agones-allocator-ca") == 0) {
+        return set_path(o->alloc_cfg.ca, sizeof(o->alloc_cfg.ca), val, why, whylen);
+    }
+    if (strcmp(key, "agones-namespace") == 0 || strcmp(key, "agones-fleet") == 0) {
+        char *dst = key[7] == 'n' ? o->alloc_cfg.ns : o->alloc_cfg.fleet;
+        size_t n = strspn(val, "abcdefghijklmnopqrstuvwxyz0123456789-.");
+        if (!*val || val[n] != '\0' || n > 63) {
+            snprintf(why, whylen, "a Kubernetes name (lower case letters, digits, '-', '.')");
+            return -EINVAL;
+        }
+        snprintf(dst, 64, "%s", val);
+        return 0;
     }
     if (strcmp(key, "allow-origin") == 0) {
         size_t n = strlen(val);
@@ -526,6 +569,8 @@ struct runtime {
     /* With --agones: the sidecar's client, the timer that tells it the
      * rooms held, and the drain after SIGTERM. */
     struct agones *agones;
+    struct allocator *alloc; /* with --agones-allocator */
+    struct sess_finder finder;
     uv_timer_t fleet;
     uint64_t drain_ms;
     uint64_t drain_until; /* 0: not draining */
@@ -726,6 +771,35 @@ static void bots_done(void *ud, struct bot_job *job)
     }
 }
 
+/* ---- Rooms held elsewhere in the fleet (--agones-allocator) ---- */
+
+static void alloc_done(void *arg, enum allocator_answer answer, const char *server, const char *web)
+{
+    struct sess *s = arg;
+    struct runtime *rt = s->finder->ctx;
+
+    sess_found(s,
+               answer == ALLOCATOR_FOUND       ? SESS_FOUND_ELSEWHERE
+               : answer == ALLOCATOR_NOT_FOUND ? SESS_FOUND_NOWHERE
+                                               : SESS_FOUND_UNKNOWN,
+               server, web);
+    /* The lines that waited may have made work for later. */
+    net_due_poke(rt->srv);
+}
+
+static void *alloc_find(void *ctx, const char *code, struct sess *s)
+{
+    struct runtime *rt = ctx;
+
+    return allocator_find(rt->alloc, code, alloc_done, s);
+}
+
+static void alloc_cancel(void *ctx, void *handle)
+{
+    (void)ctx;
+    allocator_cancel(handle);
+}
+
 static void agones_told(void *ud)
 {
     struct runtime *rt = ud;
@@ -747,6 +821,7 @@ static void stop_all(struct runtime *rt)
         web_server_stop(rt->web, 1500);
     }
     store_stop(rt->store);
+    allocator_close(rt->alloc);
     if (rt->agones) {
         uv_close((uv_handle_t *)&rt->fleet, NULL);
         agones_shutdown(rt->agones, agones_told, rt);
@@ -927,12 +1002,32 @@ int main(int argc, char **argv)
     rt.hub = &hub;
     opt.web.metrics = metrics_write;
     opt.web.metrics_ctx = &rt;
+    if (opt.alloc_cfg.url[0]) {
+        char err[256] = "";
+        const char *self = getenv("HOSTNAME");
+        snprintf(opt.alloc_cfg.self, sizeof(opt.alloc_cfg.self), "%s", self ? self : "");
+        rt.alloc = allocator_new(&loop, &opt.alloc_cfg, err);
+        if (!rt.alloc) {
+            fprintf(stderr, "conclaved: --agones-allocator: %s\n", err);
+            store_stop(rt.store);
+            uv_run(&loop, UV_RUN_DEFAULT);
+            bot_pool_free(rt.bots);
+            store_free(rt.store);
+            lobby_free(lobby);
+            uv_loop_close(&loop);
+            return 1;
+        }
+        rt.finder = (struct sess_finder){.find = alloc_find, .cancel = alloc_cancel, .ctx = &rt};
+        sess_hub_set_finder(&hub, &rt.finder);
+    }
     rc = net_server_start(&loop, &opt.net, &hub, &rt.srv, bound, sizeof(bound));
     if (rc != 0) {
         fprintf(stderr, "conclaved: cannot listen on %s:%d: %s\n", opt.net.host, opt.net.port,
                 uv_strerror(rc));
+        allocator_close(rt.alloc);
         store_stop(rt.store);
         uv_run(&loop, UV_RUN_DEFAULT);
+        allocator_free(rt.alloc);
         bot_pool_free(rt.bots);
         store_free(rt.store);
         lobby_free(lobby);
@@ -942,10 +1037,12 @@ int main(int argc, char **argv)
     char url[400] = "";
     if (opt.http && web_server_start(&loop, &opt.web, rt.srv, &rt.web, url, sizeof(url)) != 0) {
         fprintf(stderr, "conclaved: cannot serve HTTP on %s:%d\n", opt.web.host, opt.web.port);
+        allocator_close(rt.alloc);
         net_server_stop(rt.srv, 0);
         store_stop(rt.store);
         uv_run(&loop, UV_RUN_DEFAULT);
         net_server_free(rt.srv);
+        allocator_free(rt.alloc);
         bot_pool_free(rt.bots);
         store_free(rt.store);
         lobby_free(lobby);
@@ -997,6 +1094,7 @@ int main(int argc, char **argv)
               (double)store_job_quantile_us(&ss, 0.99) / 1000);
     web_server_free(rt.web);
     agones_free(rt.agones);
+    allocator_free(rt.alloc);
     net_server_free(rt.srv);
     bot_pool_free(rt.bots);
     store_free(rt.store);

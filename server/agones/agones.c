@@ -384,7 +384,9 @@ void agones_rooms(struct agones *ag, const char (*codes)[AGONES_CODE_LEN + 1], s
     if (grow(&ag->want, &ag->capwant, n) != 0) {
         return; /* kept as it was; tried again at the next call */
     }
-    memcpy(ag->want, codes, n * sizeof(*codes));
+    if (n > 0) {
+        memcpy(ag->want, codes, n * sizeof(*codes));
+    }
     ag->nwant = n;
     next(ag);
 }

@@ -160,6 +160,10 @@ void lobby_stats(const struct lobby *lobby, struct lobby_stats *ret);
 size_t lobby_room_codes(const struct lobby *lobby, char (*codes)[PROTO_ROOM_CODE_LEN + 1],
                         size_t max);
 
+/* Whether the lobby holds room `code` (normalised, as proto_room_code_parse()
+ * gives it). */
+bool lobby_holds(struct lobby *lobby, const char *code);
+
 /* A draining lobby creates no rooms (server_busy); the others go on. */
 void lobby_set_draining(struct lobby *lobby, bool draining);
 

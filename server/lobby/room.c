@@ -287,6 +287,11 @@ static void seat_take(struct room *room, int seat, struct lobby_peer *peer, cons
     lobby__room_announce(room);
 }
 
+bool lobby_holds(struct lobby *lobby, const char *code)
+{
+    return lobby__room_find(lobby, code) != NULL;
+}
+
 /* Finds the room named by the request's "room" (typed loosely). PROTO_OK
  * with *ret_room set, or an error with a message. */
 static int room_lookup(struct lobby *lobby, const json_t *req, struct room **ret_room, char *msg)

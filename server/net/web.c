@@ -32,6 +32,7 @@
 #include <libwebsockets.h>
 
 #include "log.h"
+#include "lwslog.h"
 #include "outbuf.h"
 #include "session.h"
 
@@ -731,24 +732,6 @@ static const struct lws_protocols protocols[] = {
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
-static void lws_log(int level, const char *line)
-{
-    char buf[512], q[LOG_QUOTE_MAX];
-    size_t n = strlen(line);
-
-    while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) {
-        n--;
-    }
-    snprintf(buf, sizeof(buf), "%.*s", (int)n, line);
-    if (level & LLL_ERR) {
-        log_event(LOG_ERROR, "libwebsockets", "msg=%s", log_quote(q, sizeof(q), buf));
-    } else if (level & LLL_WARN) {
-        log_event(LOG_WARN, "libwebsockets", "msg=%s", log_quote(q, sizeof(q), buf));
-    } else {
-        log_event(LOG_DEBUG, "libwebsockets", "msg=%s", log_quote(q, sizeof(q), buf));
-    }
-}
-
 int web_server_start(uv_loop_t *loop, const struct web_config *cfg, struct net_server *net,
                      struct web_server **ret, char *url, size_t urllen)
 {
@@ -768,7 +751,7 @@ int web_server_start(uv_loop_t *loop, const struct web_config *cfg, struct net_s
     web->loop = loop;
     web->cfg = cfg;
     web->net = net;
-    lws_set_log_level(LLL_ERR | LLL_WARN, lws_log);
+    lwslog_route();
 
     memset(&info, 0, sizeof(info));
     info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_DISABLE_OS_CA_CERTS;

@@ -14,6 +14,15 @@
 
 enum op_flags {
     OP_BEFORE_HELLO = 1 << 0, /* allowed before hello */
+    OP_FLEET = 1 << 1,        /* names a room that may live on another server */
+};
+
+/* A request line that waits for a lookup's answer. */
+struct sess_line {
+    struct sess_line *next;
+    uint64_t now;
+    size_t len;
+    char text[];
 };
 
 typedef int (*op_session_fn)(struct sess *s, const json_t *req, const json_t *id, char *msg);
@@ -126,9 +135,9 @@ static const struct op ops[] = {
     {"hello", op_hello, NULL, OP_BEFORE_HELLO, 0},
     {"ping", op_ping, NULL, OP_BEFORE_HELLO, 0},
     {"create", NULL, lobby_create, 0, 0},
-    {"join", NULL, lobby_join, 0, 0},
-    {"spectate", NULL, lobby_spectate, 0, 0},
-    {"resume", NULL, lobby_resume, 0, 0},
+    {"join", NULL, lobby_join, OP_FLEET, 0},
+    {"spectate", NULL, lobby_spectate, OP_FLEET, 0},
+    {"resume", NULL, lobby_resume, OP_FLEET, 0},
     {"list", NULL, lobby_list, 0, 0},
     {"start", NULL, lobby_start, 0, ROOM},
     {"leave", NULL, lobby_leave, 0, ROOM},
@@ -191,6 +200,137 @@ static bool rate_take(struct sess *s, uint64_t now, double cost)
     return true;
 }
 
+static void count_refusal(struct sess *s, enum proto_err rc, bool act)
+{
+    if (s->stats && rc > PROTO_OK && rc < PROTO_ERR__COUNT) {
+        s->stats->rate_limited += rc == PROTO_ERR_RATE_LIMITED;
+        s->stats->refused[rc]++;
+        s->stats->act_refused[rc] += act;
+    }
+}
+
+/* A join, spectate or resume that this server refused for want of the
+ * room: when the room is named and not held here, and a finder is set, the
+ * fleet is asked where it lives and the reply waits for the answer
+ * (PROTO_OK). Otherwise the refusal stands (`rc`), or server_busy when no
+ * lookup can start now. */
+static int look_elsewhere(struct sess *s, const struct op *op, const json_t *req, const json_t *id,
+                          int rc, char *msg)
+{
+    const char *typed = json_string_value(json_object_get(req, "room"));
+    char code[PROTO_ROOM_CODE_LEN + 1];
+    bool resume = op->lobby == lobby_resume;
+
+    if (!s->finder || !(op->flags & OP_FLEET) || !typed ||
+        rc != (resume ? PROTO_ERR_BAD_TOKEN : PROTO_ERR_ROOM_NOT_FOUND) ||
+        proto_room_code_parse(typed, code) != 0 || lobby_holds(s->lobby, code)) {
+        return rc;
+    }
+    s->finding = s->finder->find(s->finder->ctx, code, s);
+    if (!s->finding) {
+        snprintf(msg, GAME_MSG_MAX, "too many rooms are being looked for in the fleet; try again");
+        return PROTO_ERR_SERVER_BUSY;
+    }
+    memcpy(s->find_code, code, sizeof(code));
+    s->find_id = id ? json_incref((json_t *)id) : NULL;
+    return PROTO_OK;
+}
+
+/* Keeps a line until the lookup under way has its answer. */
+static void wait_line(struct sess *s, const char *line, size_t len, uint64_t now)
+{
+    struct sess_line *l = NULL;
+
+    if (s->nwaiting < SESS_WAIT_LINES && s->waiting_bytes + len <= SESS_WAIT_BYTES) {
+        l = malloc(sizeof(*l) + len);
+    }
+    if (!l) {
+        struct proto_request req = {0};
+        char msg[GAME_MSG_MAX];
+        if (len <= SESS_BYTES_PER_REQUEST) {
+            (void)proto_request_parse(line, len, &req, msg, sizeof(msg));
+        }
+        snprintf(msg, sizeof(msg),
+                 "at most %d requests may wait while a room is looked for in the fleet",
+                 SESS_WAIT_LINES);
+        send_error(s, req.id, PROTO_ERR_RATE_LIMITED, msg);
+        if (s->stats) {
+            s->stats->requests++;
+        }
+        count_refusal(s, PROTO_ERR_RATE_LIMITED, false);
+        proto_request_fini(&req);
+        return;
+    }
+    l->next = NULL;
+    l->now = now;
+    l->len = len;
+    memcpy(l->text, line, len);
+    if (s->waiting_last) {
+        s->waiting_last->next = l;
+    } else {
+        s->waiting = l;
+    }
+    s->waiting_last = l;
+    s->nwaiting++;
+    s->waiting_bytes += len;
+}
+
+static struct sess_line *unwait_line(struct sess *s)
+{
+    struct sess_line *l = s->waiting;
+
+    if (l) {
+        s->waiting = l->next;
+        if (!s->waiting) {
+            s->waiting_last = NULL;
+        }
+        s->nwaiting--;
+        s->waiting_bytes -= l->len;
+    }
+    return l;
+}
+
+void sess_found(struct sess *s, enum sess_found answer, const char *server, const char *web)
+{
+    char msg[GAME_MSG_MAX];
+    enum proto_err code;
+    struct sess_line *l;
+
+    s->finding = NULL;
+    switch (answer) {
+    case SESS_FOUND_ELSEWHERE:
+        code = PROTO_ERR_ROOM_ELSEWHERE;
+        snprintf(msg, sizeof(msg), "room %s is on server %s", s->find_code, server);
+        break;
+    case SESS_FOUND_NOWHERE:
+        code = PROTO_ERR_ROOM_NOT_FOUND;
+        snprintf(msg, sizeof(msg), "no room %s", s->find_code);
+        break;
+    default:
+        code = PROTO_ERR_SERVER_BUSY;
+        snprintf(msg, sizeof(msg), "the fleet could not be asked where room %s is; try again",
+                 s->find_code);
+        break;
+    }
+    json_t *r = proto_reply_error(s->find_id, code, msg);
+    json_t *err = json_object_get(r, "error");
+    if (err && code == PROTO_ERR_ROOM_ELSEWHERE) {
+        json_object_set_new(err, "server", json_string(server));
+        if (web && *web) {
+            json_object_set_new(err, "web", json_string(web));
+        }
+    }
+    sess_send_json(s, r);
+    json_decref(r);
+    json_decref(s->find_id);
+    s->find_id = NULL;
+    count_refusal(s, code, false);
+    while (!s->finding && !s->closing && (l = unwait_line(s))) {
+        sess_handle_line(s, l->text, l->len, l->now);
+        free(l);
+    }
+}
+
 void sess_handle_line(struct sess *s, const char *line, size_t len, uint64_t now)
 {
     struct proto_request req = {0};
@@ -199,6 +339,10 @@ void sess_handle_line(struct sess *s, const char *line, size_t len, uint64_t now
     const struct op *op = NULL;
 
     if (s->closing) {
+        return;
+    }
+    if (s->finding) {
+        wait_line(s, line, len, now);
         return;
     }
     /* A request costs one, and one more per KiB: charged before parsing,
@@ -246,6 +390,9 @@ void sess_handle_line(struct sess *s, const char *line, size_t len, uint64_t now
                 rc = op->session ? op->session(s, req.msg, req.id, msg)
                                  : op->lobby(s->lobby, &s->peer, &lreq);
             }
+            if (rc != PROTO_OK) {
+                rc = look_elsewhere(s, op, req.msg, req.id, rc, msg);
+            }
         }
     }
     if (rc != PROTO_OK) {
@@ -254,18 +401,24 @@ void sess_handle_line(struct sess *s, const char *line, size_t len, uint64_t now
     if (s->stats) {
         bool act = op && strcmp(op->name, "act") == 0;
         s->stats->requests++;
-        s->stats->rate_limited += rc == PROTO_ERR_RATE_LIMITED;
-        if (rc > PROTO_OK && rc < PROTO_ERR__COUNT) {
-            s->stats->refused[rc]++;
-            s->stats->act_refused[rc] += act;
-        } else {
-            s->stats->acts += act && rc == PROTO_OK;
-        }
+        s->stats->acts += act && rc == PROTO_OK;
+        count_refusal(s, rc, act);
     }
     proto_request_fini(&req);
 }
 
 void sess_fini(struct sess *s, uint64_t now)
 {
+    struct sess_line *l;
+
+    if (s->finding) {
+        s->finder->cancel(s->finder->ctx, s->finding);
+        s->finding = NULL;
+    }
+    json_decref(s->find_id);
+    s->find_id = NULL;
+    while ((l = unwait_line(s))) {
+        free(l);
+    }
     lobby_peer_gone(s->lobby, &s->peer, now);
 }

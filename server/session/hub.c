@@ -20,6 +20,12 @@ void sess_hub_open(struct sess_hub *hub, struct sess *s, uint64_t id, const stru
 {
     sess_init(s, id, hub->lobby, hub->cfg, io, io_ctx, now);
     s->stats = &hub->stats;
+    s->finder = hub->finder;
+}
+
+void sess_hub_set_finder(struct sess_hub *hub, const struct sess_finder *finder)
+{
+    hub->finder = finder;
 }
 
 uint64_t sess_hub_run_due(struct sess_hub *hub, uint64_t now)

@@ -44,6 +44,33 @@ struct sess_stats {
     uint64_t act_refused[PROTO_ERR__COUNT]; /* `act` requests refused, by code */
 };
 
+/* The answer of a lookup in the fleet (struct sess_finder). */
+enum sess_found {
+    SESS_FOUND_ELSEWHERE, /* another server holds the room */
+    SESS_FOUND_NOWHERE,   /* no server does */
+    SESS_FOUND_UNKNOWN,   /* the fleet could not be asked */
+};
+
+struct sess;
+
+/* Where rooms this server does not hold are looked for: the other servers
+ * of a fleet. `find` starts a lookup of room `code` for `s` and returns a
+ * handle (NULL when it cannot start one); its answer comes later, from the
+ * loop, through sess_found(), unless `cancel` is called first. */
+struct sess_finder {
+    void *(*find)(void *ctx, const char *code, struct sess *s);
+    void (*cancel)(void *ctx, void *handle);
+    void *ctx;
+};
+
+/* Request lines that arrive while a lookup is under way wait for its
+ * answer, so that replies keep the order of requests; beyond these bounds
+ * a line is refused at once with rate_limited. */
+#define SESS_WAIT_LINES 32
+#define SESS_WAIT_BYTES (256 * 1024)
+
+struct sess_line;
+
 struct sess {
     struct lobby_peer peer;   /* the session as a member of a room */
     struct sess_stats *stats; /* the hub's, or NULL */
@@ -56,6 +83,12 @@ struct sess {
     double tokens;   /* requests that may run now */
     double patience; /* refusals left before the connection is closed */
     uint64_t last_ms;
+    const struct sess_finder *finder; /* the hub's, or NULL */
+    void *finding;                    /* the finder's handle while a lookup is under way */
+    json_t *find_id;                  /* the id of the request it answers */
+    char find_code[PROTO_ROOM_CODE_LEN + 1];
+    struct sess_line *waiting, *waiting_last; /* lines that arrived meanwhile */
+    size_t nwaiting, waiting_bytes;
 };
 
 /* Initialises `s` (caller memory) for a new connection. `cfg`, `io` and
@@ -73,6 +106,11 @@ void sess_handle_line(struct sess *s, const char *line, size_t len, uint64_t now
 /* Sends one message (borrowed) to the client. */
 void sess_send_json(struct sess *s, const json_t *msg);
 
+/* The answer of the lookup that `s`'s finder started: the request gets
+ * room_elsewhere (with `server` and `web`, "host:port"), room_not_found or
+ * server_busy, and the lines that waited are handled. */
+void sess_found(struct sess *s, enum sess_found answer, const char *server, const char *web);
+
 /* The connection is gone: leaves the room as a disconnect. */
 void sess_fini(struct sess *s, uint64_t now);
 
@@ -85,6 +123,7 @@ struct sess_hub {
     struct lobby *lobby;
     const struct sess_config *cfg;
     struct sess_stats stats;
+    const struct sess_finder *finder;
 };
 
 /* Initialises `hub` (caller memory). `lobby` and `cfg` are borrowed and must
@@ -95,6 +134,10 @@ void sess_hub_init(struct sess_hub *hub, struct lobby *lobby, const struct sess_
  * does. `hub`, `io` and `io_ctx` are borrowed and must outlive the session. */
 void sess_hub_open(struct sess_hub *hub, struct sess *s, uint64_t id, const struct sess_io *io,
                    void *io_ctx, uint64_t now);
+
+/* Rooms this server does not hold are looked for through `finder`
+ * (borrowed; NULL: nowhere) by the sessions opened from now on. */
+void sess_hub_set_finder(struct sess_hub *hub, const struct sess_finder *finder);
 
 /* Runs the work due at `now` (bot moves, room expiry); it may send lines to
  * sessions and ask for connections to be closed. Returns the absolute time

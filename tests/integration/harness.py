@@ -88,7 +88,7 @@ def patch_apply(doc, patch):
 
 
 class Server:
-    def __init__(self, *extra, http=None):
+    def __init__(self, *extra, http=None, env=None):
         """With http (default: when $CONCLAVE_TRANSPORT is ws) the server
         also serves HTTP and WebSocket; http_port is then its port. Its bots
         play at random (--bot-max-level random) unless `extra` names
@@ -103,7 +103,8 @@ class Server:
             args += ["--http", "127.0.0.1:0"]
         if "--bot-max-level" not in extra:
             args += ["--bot-max-level", "random"]
-        self.proc = subprocess.Popen(args + list(extra), stdout=subprocess.PIPE, stderr=self.log)
+        self.proc = subprocess.Popen(args + list(extra), stdout=subprocess.PIPE, stderr=self.log,
+                                     env=env)
         line = self.proc.stdout.readline().decode()
         m = re.fullmatch(r"listening on 127\.0\.0\.1:(\d+)\n", line)
         assert m, "no listening line: %r" % line
