@@ -278,10 +278,24 @@ async function joinRoom(code) {
   }
   const r = await conn.request('join', { room: typed });
   if (r.ok) return enterRoom(r, false);
+  if (followElsewhere(r.error, typed, false)) return;
   showError(r.error);
   if (r.error?.code === 'already_started' || r.error?.code === 'room_full') {
     offerWatch(typed);
   }
+}
+
+// The room lives on another server of the fleet: the page moves to that
+// server's own page, whose link (#CODE or #CODE/watch) then joins or
+// watches as usual, with that server's WebSocket and saved seats; the
+// player's name goes along (?name=), as that page has none saved.
+function followElsewhere(err, code, watch) {
+  if (err?.code !== 'room_elsewhere' || typeof err.web !== 'string') return false;
+  if (!/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/.test(err.web)) return false;
+  showError(`Room ${normCode(code)} is on another server of this site; going there…`);
+  const name = encodeURIComponent(S.name || '');
+  location.assign(`${location.protocol}//${err.web}/?name=${name}#${normCode(code)}${watch ? '/watch' : ''}`);
+  return true;
 }
 
 function offerWatch(code) {
@@ -300,7 +314,7 @@ async function watchRoom(code) {
     return;
   }
   const r = await conn.request('spectate', { room: typed });
-  if (!r.ok) return showError(r.error);
+  if (!r.ok) return followElsewhere(r.error, typed, true) || showError(r.error);
   enterRoom(r, true);
 }
 
@@ -1017,6 +1031,13 @@ function init() {
   log = new Log(E.log);
 
   S.name = store.loadName();
+  // A name brought from another server of the fleet (followElsewhere).
+  const brought = checkName(new URLSearchParams(location.search).get('name') || '').name;
+  if (brought) {
+    S.name = brought;
+    store.saveName(brought);
+    history.replaceState(null, '', location.pathname + location.hash);
+  }
   if (!checkName(S.name).name) {
     S.name = guestName();
     store.saveName(S.name);

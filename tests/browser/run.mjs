@@ -31,7 +31,9 @@
 // seed check passed and a downloadable record. Screenshots of each board
 // at 1366x768 and 390x844 go to OUTDIR. Finally a second conclaved with a
 // self-signed certificate serves the page over https, and the page must
-// connect over wss and create a room.
+// connect over wss and create a room. A fleet check: a player on a second
+// server's page joins a room of the first; the page must follow the
+// room_elsewhere answer to the first server's page and take the seat.
 //
 // One line per check on stdout ("ok - ..."); on a failure "FAIL - ..." and
 // exit status 1. Every wait is for an event with a generous deadline, never
@@ -39,6 +41,7 @@
 
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import puppeteer from 'puppeteer-core';
@@ -130,8 +133,8 @@ function rng(seed) {
 
 // ---- The server ----
 
-// Starts conclaved and resolves with { url, proc } once it prints its
-// http line.
+// Starts conclaved and resolves with { url, addr, proc } once it prints
+// its http line (addr: its protocol listener, HOST:PORT).
 function startServer(name, extra = []) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `conclave-browser-${name}-`));
   cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
@@ -155,7 +158,8 @@ function startServer(name, extra = []) {
       if (m) {
         waiting = false;
         clearTimeout(timer);
-        resolve({ url: m[1].endsWith('/') ? m[1] : `${m[1]}/`, proc });
+        const addr = /listening on (\S+)/.exec(text)?.[1];
+        resolve({ url: m[1].endsWith('/') ? m[1] : `${m[1]}/`, addr, proc });
       }
     };
     proc.stdout.on('data', take);
@@ -578,6 +582,68 @@ async function botSeats(browser, base) {
   }
 }
 
+// ---- A fleet ----
+
+// A room on server A, a player on server B's page: B answers the join with
+// room_elsewhere (it asks a stand-in of the Agones allocator service, plain
+// HTTP here: the mTLS client is tested in tests/integration/test_fleet.py),
+// and the page goes to A's page by itself and takes the seat there.
+async function fleetJoin(browser) {
+  const a = await startServer('fleet-a', ['--bot-max-level', 'random']);
+  let room = null;
+  const alloc = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => { body += d; });
+    req.on('end', () => {
+      let want = null;
+      try {
+        want = JSON.parse(body).gameServerSelectors[0].lists.rooms.containsValue;
+      } catch { /* answered as no match */ }
+      const web = new URL(a.url);
+      if (req.url === '/gameserverallocation' && want && want === room) {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ gameServerName: 'conclave-a', address: '127.0.0.1', ports: [
+          { name: 'game', port: Number(a.addr.split(':').pop()) },
+          { name: 'http', port: Number(web.port) }] }));
+      } else {
+        res.writeHead(429, { 'Content-Type': 'text/plain' });
+        res.end('there is no available GameServer to allocate');
+      }
+    });
+  });
+  await new Promise((resolve) => alloc.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => alloc.close());
+  const b = await startServer('fleet-b', ['--agones-allocator', `http://127.0.0.1:${alloc.address().port}`]);
+  const host = await newPlayer(browser, 'fleet-host');
+  const guest = await newPlayer(browser, 'fleet-guest');
+  try {
+    await host.page.goto(a.url, { waitUntil: 'load' });
+    await waitOpen(host.page);
+    await typeInto(host.page, '#name', 'Ann');
+    await host.page.waitForSelector('#game option[value="sorcerers"]');
+    await host.page.select('#game', 'sorcerers');
+    await host.page.click('#create');
+    await host.page.waitForFunction(() => document.body.dataset.phase === 'room');
+    room = await textOf(host.page, '#room-code');
+
+    await guest.page.goto(b.url, { waitUntil: 'load' });
+    await waitOpen(guest.page);
+    await typeInto(guest.page, '#name', 'Bo');
+    await typeInto(guest.page, '#join-code', room.toLowerCase());
+    await guest.page.click('#join');
+    await guest.page.waitForFunction((origin) => location.origin === origin && document.body.dataset.phase === 'room',
+      { timeout: STEP_MS }, new URL(a.url).origin);
+    await guest.page.waitForSelector('.seat.mine');
+    check(await mySeat(guest.page) === '1', `fleet: the guest's page went to the room's server and took seat 1 (${guest.page.url()})`);
+    await host.page.waitForFunction(() => [...document.querySelectorAll('.seat[data-seat="1"] .seat-name')]
+      .some((el) => el.textContent === 'Bo'), { timeout: STEP_MS });
+    ok('fleet: the host sees the guest who came through the other server');
+  } finally {
+    await guest.context.close();
+    await host.context.close();
+  }
+}
+
 // ---- Main ----
 
 async function main() {
@@ -617,6 +683,7 @@ async function main() {
   }
 
   await botSeats(browser, base);
+  if (!flags.url) await fleetJoin(browser);
 
   if (genericBoards.size) console.log(`# no board module yet (the generic board stood in): ${[...genericBoards].join(', ')}`);
   if (flags.url) console.log('# TLS check skipped: --url given');
