@@ -18,14 +18,14 @@ static const char *const names[] = {
     "seat_taken",  "already_started", "not_host",       "not_enough_players", "not_in_room",
     "not_in_game", "not_your_turn",   "illegal_action", "bad_action",         "stale",
     "game_over",   "game_not_over",   "bad_token",      "unknown_game",       "bad_option",
-    "server_busy", "internal",
+    "server_busy", "room_elsewhere",  "internal",
 };
 
 #define NAME_COUNT (sizeof(names) / sizeof(names[0]))
 
 START_TEST(test_names_match_protocol)
 {
-    ck_assert_uint_eq(NAME_COUNT, 27);
+    ck_assert_uint_eq(NAME_COUNT, 28);
     ck_assert_int_eq(PROTO_ERR__COUNT - 1, (int)NAME_COUNT);
     for (size_t i = 0; i < NAME_COUNT; i++) {
         ck_assert_str_eq(proto_err_name((enum proto_err)(i + 1)), names[i]);
