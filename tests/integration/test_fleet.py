@@ -162,6 +162,7 @@ class Fleet(unittest.TestCase):
         stranger = make_ca(cls.dir, "stranger-ca")
         cls.certs = {
             "ca": ca,
+            "stranger-ca": stranger,
             "server": make_cert(cls.dir, "allocator", ca,
                                 "subjectAltName=IP:127.0.0.1,DNS:localhost"),
             "client": make_cert(cls.dir, "conclaved", ca, "extendedKeyUsage=clientAuth"),
@@ -189,14 +190,14 @@ class Fleet(unittest.TestCase):
             s.close()
         self.alloc.close()
 
-    def server(self, name, cert="client", url=None):
+    def server(self, name, cert="client", url=None, ca="ca"):
         side = Sidecar()
         self.sidecars.append(side)
         key, crt = self.certs[cert]
         env = dict(os.environ, AGONES_SDK_HTTP_PORT=str(side.port), HOSTNAME=name)
         srv = Server("--agones", "--agones-allocator", url or self.alloc.url,
                      "--agones-allocator-cert", crt, "--agones-allocator-key", key,
-                     "--agones-allocator-ca", self.certs["ca"][1],
+                     "--agones-allocator-ca", self.certs[ca][1],
                      "--agones-namespace", NAMESPACE, "--agones-fleet", FLEET,
                      "--bot-delay", "0", http=True, env=env)
         self.servers.append(srv)
@@ -299,6 +300,9 @@ class Fleet(unittest.TestCase):
     def test_an_untrusted_or_absent_allocator_is_server_busy(self):
         c = self.server("conclave-c", cert="stranger")
         self.client(c, "Cy").err("join", "server_busy", room="K7QF2M")
+        # An allocator whose certificate is not signed by the CA given.
+        e = self.server("conclave-e", ca="stranger-ca")
+        self.client(e, "Eve").err("join", "server_busy", room="K7QF2M")
         self.assertEqual(self.alloc.requests, [])
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
