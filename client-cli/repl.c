@@ -910,6 +910,13 @@ int cli_repl(struct cli_conn *c, const json_t *first, const json_t *early, const
             }
             break;
         }
+        if (r.edit && (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL))) {
+            /* The terminal is gone (a closed window, a dropped ssh): what
+             * was typed has ended; the seat waits for a resume. */
+            stdin_eof = true;
+            r.typed_eof = true;
+            continue;
+        }
         if (pfd[0].revents && r.edit) {
             rl_callback_read_char();
         } else if (pfd[0].revents) {

@@ -593,6 +593,34 @@ class Cli(ServerTest):
             if bob:
                 bob.finish()
 
+    def test_a_client_whose_terminal_goes_away_ends(self):
+        """A closed terminal window or a dropped ssh session: the client
+        ends (the seat waits for a resume) rather than spinning on it."""
+        import pty
+        import select
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execve(CONCLAVE, [CONCLAVE, "--server", self.srv.addr, "--name", "Ann", "create",
+                                 "stones", "--seats", "2"], self.env)
+        screen = b""
+        try:
+            deadline = time.time() + LIVENESS
+            while b"Share the code" not in screen and time.time() < deadline:
+                if select.select([fd], [], [], 0.2)[0]:
+                    screen += os.read(fd, 65536)
+            self.assertIn(b"Share the code", screen)
+        finally:
+            os.close(fd)
+        reaped = False
+        try:
+            wait_until(lambda: os.waitpid(pid, os.WNOHANG)[0] == pid,
+                       lambda: "the client runs on without its terminal")
+            reaped = True
+        finally:
+            if not reaped:
+                os.kill(pid, 9)
+                os.waitpid(pid, 0)
+
     def test_usage_errors_say_what_was_wrong(self):
         cases = [(["join", "abc"], '"abc" is not a room code: a code has six characters'),
                  (["join"], "join needs a room code"),
