@@ -486,5 +486,5 @@ const struct game_tests stones_tests = {
     .alloc_setups = alloc_setups,
     .nalloc_setups = sizeof(alloc_setups) / sizeof(alloc_setups[0]),
     .fuzz_options = fuzz_options,
-    .playouts_per_config = 60,
+    .playouts_per_config = 40,
 };
