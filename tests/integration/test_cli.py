@@ -86,6 +86,27 @@ class Player:
         return self.proc.returncode
 
 
+def reap(pid):
+    """The exit status of a client whose terminal was closed, once it has
+    ended; one that runs on is killed and the test fails, rather than
+    hanging the suite."""
+    status = []
+
+    def ended():
+        got, st = os.waitpid(pid, os.WNOHANG)
+        if got == pid:
+            status.append(st)
+        return bool(status)
+
+    try:
+        wait_until(ended, lambda: "the client runs on without its terminal")
+    finally:
+        if not status:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+    return status[0]
+
+
 class Cli(ServerTest):
     def assertSeen(self, needle, text):
         """assertIn that shows only the end of a long terminal output."""
@@ -503,8 +524,8 @@ class Cli(ServerTest):
                     break
                 screen += chunk
         finally:
-            _, status = os.waitpid(pid, 0)
             os.close(fd)
+            status = reap(pid)
         self.assertEqual(os.waitstatus_to_exitcode(status), 0)
         return screen
 
@@ -589,7 +610,7 @@ class Cli(ServerTest):
             os.write(fd, b"quit\r")
         finally:
             os.close(fd)
-            os.waitpid(pid, 0)
+            reap(pid)
             if bob:
                 bob.finish()
 
@@ -611,15 +632,7 @@ class Cli(ServerTest):
             self.assertIn(b"Share the code", screen)
         finally:
             os.close(fd)
-        reaped = False
-        try:
-            wait_until(lambda: os.waitpid(pid, os.WNOHANG)[0] == pid,
-                       lambda: "the client runs on without its terminal")
-            reaped = True
-        finally:
-            if not reaped:
-                os.kill(pid, 9)
-                os.waitpid(pid, 0)
+        reap(pid)
 
     def test_usage_errors_say_what_was_wrong(self):
         cases = [(["join", "abc"], '"abc" is not a room code: a code has six characters'),
