@@ -121,7 +121,7 @@ static void draw_board(FILE *out, const json_t *view, const struct render_style 
     for (int rank = SIDE; rank >= 1; rank--) {
         fprintf(out, "%3d  ", rank);
         for (int file = 0; file < SIDE; file++) {
-            char sq[4];
+            char sq[16];
             snprintf(sq, sizeof(sq), "%c%d", 'a' + file, rank);
             draw_square(out, view, sq, st);
         }

@@ -75,7 +75,7 @@ START_TEST(one_kind_is_listed_whole_with_the_same_numbers)
     char *text = printed(l, "move");
 
     for (int i = 1; i <= 16; i++) {
-        char want[8];
+        char want[16];
         snprintf(want, sizeof(want), "#%d ", i);
         ck_assert_msg(strstr(text, want), "%s missing:\n%s", want, text);
     }

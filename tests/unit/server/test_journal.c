@@ -399,7 +399,7 @@ START_TEST(many_journals_each_get_their_own_records)
     /* 300 rooms, then a second round for a few of them, then some
      * forgotten and their codes reused: every journal ends up with exactly
      * its own records, and each write job's duration is counted once. */
-    char codes[300][8];
+    char codes[300][16];
     open_store(STORE_FSYNC_BATCH, 5);
     for (int i = 0; i < 300; i++) {
         snprintf(codes[i], sizeof(codes[i]), "R%05d", i);
