@@ -23,11 +23,25 @@ except ImportError:  # an interpreter of its own (pyenv, venv): Debian's package
     import yaml
 
 SCHEMAS = {
+    ("v1", "Service"): "kubernetes-1.34/service-v1.json",
     ("agones.dev/v1", "Fleet"): "agones-1.56.0/fleet.agones.dev-v1.json",
     ("autoscaling.agones.dev/v1", "FleetAutoscaler"):
         "agones-1.56.0/fleetautoscaler.autoscaling.agones.dev-v1.json",
 }
 ALLOCATION = "agones-1.56.0/allocation.swagger.json"
+
+
+def as_the_api_server_reads(schema):
+    """Kubernetes' own definitions (an OpenAPI v2 subset) as the API server
+    applies them: an int-or-string field takes either, and an object takes
+    no member it does not define (strict field validation)."""
+    defs = schema.get("definitions", {})
+    for name, d in defs.items():
+        if d.get("format") == "int-or-string":
+            defs[name] = {"oneOf": [{"type": "integer"}, {"type": "string"}]}
+        elif name.startswith("io.k8s.") and d.get("type") == "object" and "properties" in d:
+            d.setdefault("additionalProperties", False)
+    return schema
 
 
 def errors_of(doc, schema):
@@ -53,7 +67,7 @@ def check(root, docs=None, request=None):
             problems.append("%s: no vendored schema for %s %s" % (name, key[0], key[1]))
             continue
         with open(os.path.join(sdir, SCHEMAS[key])) as f:
-            schema = json.load(f)
+            schema = as_the_api_server_reads(json.load(f))
         problems += ["%s (%s): %s" % (name, key[1], e) for e in errors_of(d, schema)]
         if not d.get("metadata", {}).get("name"):
             problems.append("%s (%s): no metadata.name" % (name, key[1]))
@@ -87,6 +101,9 @@ def self_test(root):
     def scaler(ds):
         return next(d for _, d in ds if d["kind"] == "FleetAutoscaler")
 
+    def service(ds):
+        return next(d for _, d in ds if d["kind"] == "Service")
+
     plants = {
         "replicas as a string": lambda ds, r: fleet(ds)["spec"].__setitem__("replicas", "two"),
         "a List over its maximum capacity":
@@ -98,7 +115,11 @@ def self_test(root):
         "a Counter policy without maxCapacity":
             lambda ds, r: scaler(ds)["spec"]["policy"]["counter"].pop("maxCapacity"),
         "an unknown kind": lambda ds, r: ds.append(("x.yaml", {"apiVersion": "v1",
-                                                               "kind": "Service"})),
+                                                               "kind": "ConfigMap"})),
+        "a Service port as a word": lambda ds, r: service(ds)["spec"]["ports"][0]
+            .__setitem__("port", "seven"),
+        "a Service member Kubernetes does not define":
+            lambda ds, r: service(ds)["spec"].__setitem__("selectr", {"app": "conclave"}),
         "a list selector with a misspelt member":
             lambda ds, r: r["gameServerSelectors"][0]["lists"]["rooms"]
             .__setitem__("contains", "K7QF2M"),
