@@ -725,6 +725,24 @@ static void metrics_net(struct metrics_text *t, struct net_server *srv, const st
     }
 }
 
+/* With --agones-allocator: the lookups of rooms in the fleet. */
+static void metrics_fleet(struct metrics_text *t, const struct allocator *alloc)
+{
+    static const char *const answers[] = {"elsewhere", "nowhere", "failed"};
+    struct allocator_stats as;
+
+    allocator_stats(alloc, &as);
+    metrics_family(t, "conclave_fleet_lookups_total", "counter",
+                   "Rooms looked for in the fleet, by answer: held by another server, by "
+                   "none, or the allocator could not be asked.");
+    for (int k = 0; k < 3; k++) {
+        const struct metrics_label l[] = {{"answer", answers[k]}, {NULL, NULL}};
+        metrics_sample(t, "conclave_fleet_lookups_total", l, (double)as.answers[k]);
+    }
+    metrics_family(t, "conclave_fleet_lookups", "gauge", "Lookups in the fleet under way.");
+    metrics_sample(t, "conclave_fleet_lookups", NULL, (double)as.pending);
+}
+
 /* The lobby's, the transports' and the store's counters, and the
  * process's memory, in the Prometheus text format. */
 static int metrics_write(void *ctx, char **ret_text, size_t *ret_len)
@@ -735,6 +753,9 @@ static int metrics_write(void *ctx, char **ret_text, size_t *ret_len)
 
     metrics_net(&t, rt->srv, rt->hub);
     metrics_lobby(&t, rt->lobby);
+    if (rt->alloc) {
+        metrics_fleet(&t, rt->alloc);
+    }
     metrics_store(&t, &ss);
     metrics_family(&t, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.");
     metrics_sample(&t, "process_resident_memory_bytes", NULL, resident_bytes());

@@ -62,6 +62,7 @@ struct allocator {
     uv_timer_t stop_timer;
     bool closing, destroyed;
     uint64_t next_serial;
+    uint64_t answers[3]; /* by enum allocator_answer */
     struct allocator_query slots[NSLOTS];
 };
 
@@ -110,6 +111,7 @@ static void query_answer(struct allocator_query *q, enum allocator_answer answer
         return;
     }
     q->answer = answer;
+    q->a->answers[answer]++;
     q->state = SLOT_ANSWERED;
     q->serial = 0;
     if (q->wsi) {
@@ -471,14 +473,13 @@ void allocator_cancel(struct allocator_query *q)
     }
 }
 
-unsigned allocator_pending(const struct allocator *a)
+void allocator_stats(const struct allocator *a, struct allocator_stats *ret)
 {
-    unsigned n = 0;
-
-    for (size_t i = 0; a && i < NSLOTS; i++) {
-        n += a->slots[i].state != SLOT_FREE;
+    memset(ret, 0, sizeof(*ret));
+    memcpy(ret->answers, a->answers, sizeof(ret->answers));
+    for (size_t i = 0; i < NSLOTS; i++) {
+        ret->pending += a->slots[i].state == SLOT_ASKING;
     }
-    return n;
 }
 
 static void on_stop(uv_timer_t *t)

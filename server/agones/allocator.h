@@ -62,8 +62,14 @@ struct allocator_query *allocator_find(struct allocator *a, const char *code,
 /* `done` will not be called for `q`. */
 void allocator_cancel(struct allocator_query *q);
 
-/* Lookups under way, for /metrics. */
-unsigned allocator_pending(const struct allocator *a);
+/* The lookups since the start, by answer, and those under way, for
+ * /metrics. */
+struct allocator_stats {
+    uint64_t answers[3]; /* by enum allocator_answer */
+    unsigned pending;
+};
+
+void allocator_stats(const struct allocator *a, struct allocator_stats *ret);
 
 /* Cancels every lookup and closes the client's handles (the loop then
  * ends); free after the loop. */

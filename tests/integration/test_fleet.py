@@ -31,6 +31,7 @@ import jsonschema
 
 from harness import CONCLAVE, LIVENESS, Client, Server, wait_until
 from test_agones import Sidecar
+from test_metrics import scrape, value
 
 SWAGGER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "deploy",
                        "kubernetes", "schemas", "agones-1.56.0", "allocation.swagger.json")
@@ -249,6 +250,14 @@ class Fleet(unittest.TestCase):
         self.assertEqual(len(self.alloc.requests), asked + 1)
         bo.err("join", "room_not_found", room="not a code")
         self.assertEqual(len(self.alloc.requests), asked + 1)
+        # The lookups are counted by answer on /metrics.
+        samples, types = scrape(b.http_port)
+        self.assertEqual(types["conclave_fleet_lookups"], "gauge")
+        self.assertEqual(value(samples, "conclave_fleet_lookups_total", answer="elsewhere"), 2)
+        self.assertEqual(value(samples, "conclave_fleet_lookups_total", answer="nowhere"), 1)
+        self.assertEqual(value(samples, "conclave_fleet_lookups_total", answer="failed"), 0)
+        self.assertEqual(value(samples, "conclave_fleet_lookups"), 0)
+        self.assertEqual(value(samples, "conclave_requests_refused_total", code="room_elsewhere"), 2)
 
         # Bo goes there; a resume of his seat through B is sent to A too,
         # when it names the room; without it B cannot know and says so.
@@ -304,6 +313,8 @@ class Fleet(unittest.TestCase):
         e = self.server("conclave-e", ca="stranger-ca")
         self.client(e, "Eve").err("join", "server_busy", room="K7QF2M")
         self.assertEqual(self.alloc.requests, [])
+        samples, _ = scrape(e.http_port)
+        self.assertEqual(value(samples, "conclave_fleet_lookups_total", answer="failed"), 1)
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             closed = "https://127.0.0.1:%d" % s.getsockname()[1]
