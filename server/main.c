@@ -202,8 +202,22 @@ static int set_path(char *dst, size_t cap, const char *val, char *why, size_t wh
     return 0;
 }
 
-/* Applies one setting by name. Returns 0, or -1 for an unknown key or a bad
- * value. */
+/* A Kubernetes object name: lower case letters, digits, '-' and '.'. */
+static int set_k8s_name(char *dst, size_t cap, const char *val, char *why, size_t whylen)
+{
+    size_t n = strspn(val, "abcdefghijklmnopqrstuvwxyz0123456789-.");
+
+    if (!*val || val[n] != '\0' || n >= cap) {
+        snprintf(why, whylen,
+                 "a Kubernetes name of at most %zu lower case letters, digits, "
+                 "'-' and '.'",
+                 cap - 1);
+        return -EINVAL;
+    }
+    snprintf(dst, cap, "%s", val);
+    return 0;
+}
+
 /* Sets option `key` (its long name without the dashes) from `val`. 0;
  * -ENOENT for a key that is no option; -EINVAL for a value it does not
  * take, with what it takes in `why`. */
@@ -224,42 +238,31 @@ static int option_set(struct options *o, const char *key, const char *val, char 
         o->http = true;
         return 0;
     }
-    if (strcmp(key, "web-dir") == 0) {
-        return set_path(o->web.web_dir, sizeof(o->web.web_dir), val, why, whylen);
-    }
-    if (strcmp(key, "tls-cert") == 0) {
-        return set_path(o->web.tls_cert, sizeof(o->web.tls_cert), val, why, whylen);
-    }
-    if (strcmp(key, "tls-key") == 0) {
-        return set_path(o->web.tls_key, sizeof(o->web.tls_key), val, why, whylen);
-    }
-    if (strcmp(key, "agones-allocator") == 0) {
-        if ((strncmp(val, "https://", 8) != 0 && strncmp(val, "http://", 7) != 0) ||
-            strlen(val) >= sizeof(o->alloc_cfg.url)) {
-            snprintf(why, whylen, "https://HOST:PORT");
-            return -EINVAL;
+    /* Paths and names taken as they are (the allocator's URL is checked
+     * when its client starts). */
+    static const struct {
+        const char *key;
+        size_t offset, cap;
+    } text[] = {
+        {"web-dir", offsetof(struct options, web.web_dir), sizeof(o->web.web_dir)},
+        {"tls-cert", offsetof(struct options, web.tls_cert), sizeof(o->web.tls_cert)},
+        {"tls-key", offsetof(struct options, web.tls_key), sizeof(o->web.tls_key)},
+        {"agones-allocator", offsetof(struct options, alloc_cfg.url), sizeof(o->alloc_cfg.url)},
+        {"agones-allocator-cert", offsetof(struct options, alloc_cfg.cert),
+         sizeof(o->alloc_cfg.cert)},
+        {"agones-allocator-key", offsetof(struct options, alloc_cfg.key), sizeof(o->alloc_cfg.key)},
+        {"agones-allocator-ca", offsetof(struct options, alloc_cfg.ca), sizeof(o->alloc_cfg.ca)},
+    };
+    for (size_t i = 0; i < sizeof(text) / sizeof(text[0]); i++) {
+        if (strcmp(key, text[i].key) == 0) {
+            return set_path((char *)o + text[i].offset, text[i].cap, val, why, whylen);
         }
-        snprintf(o->alloc_cfg.url, sizeof(o->alloc_cfg.url), "%s", val);
-        return 0;
     }
-    if (strcmp(key, "agones-allocator-cert") == 0) {
-        return set_path(o->alloc_cfg.cert, sizeof(o->alloc_cfg.cert), val, why, whylen);
+    if (strcmp(key, "agones-namespace") == 0) {
+        return set_k8s_name(o->alloc_cfg.ns, sizeof(o->alloc_cfg.ns), val, why, whylen);
     }
-    if (strcmp(key, "agones-allocator-key") == 0) {
-        return set_path(o->alloc_cfg.key, sizeof(o->alloc_cfg.key), val, why, whylen);
-    }
-    if (strcmp(key, "agones-allocator-ca") == 0) {
-        return set_path(o->alloc_cfg.ca, sizeof(o->alloc_cfg.ca), val, why, whylen);
-    }
-    if (strcmp(key, "agones-namespace") == 0 || strcmp(key, "agones-fleet") == 0) {
-        char *dst = key[7] == 'n' ? o->alloc_cfg.ns : o->alloc_cfg.fleet;
-        size_t n = strspn(val, "abcdefghijklmnopqrstuvwxyz0123456789-.");
-        if (!*val || val[n] != '\0' || n > 63) {
-            snprintf(why, whylen, "a Kubernetes name (lower case letters, digits, '-', '.')");
-            return -EINVAL;
-        }
-        snprintf(dst, 64, "%s", val);
-        return 0;
+    if (strcmp(key, "agones-fleet") == 0) {
+        return set_k8s_name(o->alloc_cfg.fleet, sizeof(o->alloc_cfg.fleet), val, why, whylen);
     }
     if (strcmp(key, "allow-origin") == 0) {
         size_t n = strlen(val);

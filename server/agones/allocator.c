@@ -53,7 +53,6 @@ struct allocator_query {
 };
 
 struct allocator {
-    uv_loop_t *loop;
     struct allocator_config cfg;
     char host[256];
     int port;
@@ -358,7 +357,6 @@ struct allocator *allocator_new(uv_loop_t *loop, const struct allocator_config *
         snprintf(err, 256, "out of memory");
         return NULL;
     }
-    a->loop = loop;
     a->cfg = *cfg;
     if (parse_url(a, err) != 0) {
         free(a);
@@ -454,7 +452,6 @@ struct allocator_query *allocator_find(struct allocator *a, const char *code,
     ci.ssl_connection = a->tls ? LCCSCF_USE_SSL : 0;
     ci.path = PATH;
     ci.host = a->host;
-    ci.origin = a->host;
     ci.method = "POST";
     ci.protocol = protocols[0].name;
     ci.alpn = "http/1.1";
