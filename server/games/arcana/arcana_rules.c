@@ -1341,6 +1341,27 @@ static void match_start_game(struct arc_core *c, int first)
     item_phase(c);
 }
 
+/* R-arcana-10.2, [I-24]: the cards of a finished game are gathered up and
+ * every deck is shuffled anew before anyone sees it again, so nothing a
+ * seat knew of a hidden zone survives: the known tops of its own deck and
+ * of the monument deck, its last look, and the cards of a look. */
+static void forget_hidden(struct arc_core *c)
+{
+    for (int s = 0; s < c->nseats; s++) {
+        struct arc_seat *p = &c->seat[s];
+        memset(p->known_own, 0, sizeof(p->known_own));
+        p->known_own_n = 0;
+        memset(p->known_mon, 0, sizeof(p->known_mon));
+        p->known_mon_n = 0;
+        p->looked_deck = -1;
+        p->looked_n = 0;
+    }
+    memset(c->res.look_cards, 0, sizeof(c->res.look_cards));
+    c->res.look_deck = -1;
+    c->res.look_n = 0;
+    c->res.look_done = 0;
+}
+
 static void match_game_over(struct arc_core *c)
 {
     struct arc_match *m = &c->match;
@@ -1356,6 +1377,7 @@ static void match_game_over(struct arc_core *c)
         c->phase = ARC_PH_ENDED;
         return;
     }
+    forget_hidden(c);
     /* The 16 artifacts of this game: dealt to the seats, wherever they are. */
     for (int i = 0; i < ARC_NART; i++) {
         int l = c->card[i].loc;
