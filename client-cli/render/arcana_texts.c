@@ -45,7 +45,7 @@ const struct arcana_text arcana_texts[] = {
     {"fountain_of_youth", "Fountain of Youth", "artifact", "C1 D1", "0", "",
      "Fountain of Youth (fountain_of_youth): artifact. Cost: 1 Calm + 1 Death.\nCollect: gain 1 Life.\nPower 0: pay 2 Death -> put 1 Life + 2 Calm on this.\nFirst game: preset 4."},
     {"guard_dog", "Guard Dog", "artifact", "E1", "0", "1",
-     "Guard Dog (guard_dog): artifact, Creature. Cost: 1 Elan.\nPower 0 (only while this is turned): pay 1 Elan -> straighten this.\nPower 1 (react when a rival's effect would make you lose Life): turn this ->\n    ignore that life loss.\nNote: Power 0 is the exception to the straight-only rule: it can be used ONLY\n    while the Dog is turned (it is still an action)."},
+     "Guard Dog (guard_dog): artifact, Creature. Cost: 1 Elan.\nPower 0: pay 1 Elan -> straighten this.\nPower 1 (react when a rival's effect would make you lose Life): turn this ->\n    ignore that life loss.\nNote: Power 0 is the exception to the straight-only rule: it has no turn cost\n    and can be used while the Dog is turned as well as while it is straight\n    (it is still an action; used while straight it only costs the Elan)."},
     {"hand_of_glory", "Hand of Glory", "artifact", "L1 D1", "0", "",
      "Hand of Glory (hand_of_glory): artifact. Cost: 1 Life + 1 Death.\nPower 0: turn this -> gain 2 Death; each rival gains 1 Death.\nFirst game: preset 1."},
     {"hawk", "Hawk", "artifact", "L1 C1", "01", "",

@@ -281,10 +281,30 @@ static bool type_is(const json_t *a, const char *type)
     return t && strcmp(t, type) == 0;
 }
 
+/* Whether listed power `a` would only straighten a component that is
+ * already straight (the Guard Dog's power 0 used while straight, D-1 of
+ * docs/rules/arcana.md): legal, but it spends essences for nothing. */
+static bool is_idle_power(const struct arc_core *c, const json_t *a)
+{
+    int card = arc__card_find(json_string_value(json_object_get(a, "card")));
+    json_int_t p = json_integer_value(json_object_get(a, "power"));
+    if (card < 0 || p < 0 || p >= arc_cards[card].npw || c->card[card].turned) {
+        return false;
+    }
+    const struct arc_power *pw = &arc_cards[card].pw[p];
+    for (int i = 0; i < pw->neff; i++) {
+        if (pw->eff[i].op != ARC_OP_STRAIGHTEN_SELF) {
+            return false;
+        }
+    }
+    return pw->neff > 0;
+}
+
 /* At the top of a turn, points (a monument, a Place of Power) come first
  * most of the time, then any building (an artifact too), then powers; a
- * pass only when little else is left. A Collect takes the essences, a
- * Golden Statue is used. Everything else is uniform. */
+ * pass only when little else is left; an idle power counts as nothing
+ * useful. A Collect takes the essences, a Golden Statue is used.
+ * Everything else is uniform. */
 static size_t playout(const void *state, int seat, const json_t *legal, struct game_rng *rng)
 {
     const struct arc_core *c = &((const struct arc_state *)state)->c;
@@ -311,7 +331,7 @@ static size_t playout(const void *state, int seat, const json_t *legal, struct g
             } else if (type_is(a, "place")) {
                 build[nb++] = i;
                 useful[nu++] = i;
-            } else if (type_is(a, "power")) {
+            } else if (type_is(a, "power") && !is_idle_power(c, a)) {
                 useful[nu++] = i;
             } else if (type_is(a, "pass")) {
                 pass = i;

@@ -173,7 +173,7 @@ const struct arc_card arc_cards[ARC_NCARDS] = {
         0, {{0}},
         0, {{0}}, {0, 0, 0},
         0, {{0}},
-        2, {{ARC_PW_ACTION, 0, ARC_W_TURNED, 1, 1, {{ARC_OP_PAY, {1, 0, 0, 0, 0}, 0, 0, 0, 0, 0, 0}}, {{ARC_OP_STRAIGHTEN_SELF, {0, 0, 0, 0, 0}, 0, 0, 0, 0, 0, 0}}}, {ARC_PW_REACT, ARC_TR_LIFE, ARC_W_STRAIGHT, 1, 1, {{ARC_OP_TURN_SELF, {0, 0, 0, 0, 0}, 0, 0, 0, 0, 0, 0}}, {{ARC_OP_IGNORE, {0, 0, 0, 0, 0}, 0, 0, 0, 0, 0, 0}}}},
+        2, {{ARC_PW_ACTION, 0, ARC_W_EITHER, 1, 1, {{ARC_OP_PAY, {1, 0, 0, 0, 0}, 0, 0, 0, 0, 0, 0}}, {{ARC_OP_STRAIGHTEN_SELF, {0, 0, 0, 0, 0}, 0, 0, 0, 0, 0, 0}}}, {ARC_PW_REACT, ARC_TR_LIFE, ARC_W_STRAIGHT, 1, 1, {{ARC_OP_TURN_SELF, {0, 0, 0, 0, 0}, 0, 0, 0, 0, 0, 0}}, {{ARC_OP_IGNORE, {0, 0, 0, 0, 0}, 0, 0, 0, 0, 0, 0}}}},
         0, 0, 0, 0,
     },
     [ARC_ID_HAND_OF_GLORY] = {
