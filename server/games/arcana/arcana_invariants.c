@@ -3,14 +3,31 @@
  * arcana_invariants.c - the invariants of R-arcana-11.7, checked by the
  * property tests after every action: every card in exactly one place, one
  * mage and one magic item per seat once set up, the monument display full
- * as far as the deck allows, one face per Place of Power, one First Player
- * and every count between 0 and the cap.
+ * as far as the deck allows, one face per Place of Power, one First Player,
+ * every count between 0 and the cap, and every known deck top ([I-24])
+ * naming the cards that really lie on top of that deck.
  */
 #include "arcana.h"
 
 static int fail(struct game_error *err, const char *what)
 {
     return game_error_set(err, GAME_E_ILLEGAL, "invariant: %s", what), -1;
+}
+
+/* [I-24]: `known` (top first) is the top of zone `loc` of `owner`. */
+static bool known_ok(const struct arc_core *c, const int8_t *known, int n, int loc, int owner)
+{
+    int8_t v[ARC_NCARDS];
+    int nv = arc__zone(c, loc, owner, v);
+    if (n > 3 || n > nv) {
+        return false;
+    }
+    for (int j = 0; j < n; j++) {
+        if (known[j] != v[nv - 1 - j]) {
+            return false;
+        }
+    }
+    return true;
 }
 
 int arc__check_invariants(const void *state, struct game_error *err)
@@ -44,10 +61,15 @@ int arc__check_invariants(const void *state, struct game_error *err)
         return fail(err, "two cards are being placed");
     }
     for (int s = 0; s < n; s++) {
+        const struct arc_seat *p = &c->seat[s];
         for (int e = 0; e < ARC_NESS; e++) {
-            if (c->seat[s].pool[e] < 0 || c->seat[s].pool[e] > ARC_CAP) {
+            if (p->pool[e] < 0 || p->pool[e] > ARC_CAP) {
                 return fail(err, "a pool count is out of range");
             }
+        }
+        if (!known_ok(c, p->known_own, p->known_own_n, ARC_L_DECK, s) ||
+            !known_ok(c, p->known_mon, p->known_mon_n, ARC_L_MDECK, -1)) {
+            return fail(err, "a known deck top is not the top of that deck");
         }
     }
     bool set_up =
