@@ -24,6 +24,7 @@ import argparse
 import check_data
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -293,7 +294,35 @@ def format_(args, res, tmp):
     return None
 
 
-KINDS = {"symbols": symbols, "data": data, "includes": includes, "generated": generated,
+def web(args, res, tmp):
+    if not args.web_assets:
+        print("no --web-assets given; the web plant is skipped")
+        return SKIP
+    with open(args.web_assets, encoding="utf-8") as f:
+        original = f.read()
+    assets = os.path.join(tmp, "web_assets.c")
+    argv = check("check_web_assets.py") + [
+        assets, os.path.join(args.source_root, "web"),
+        os.path.join(args.source_root, "server", "games", "games.def")]
+    with open(assets, "w", encoding="utf-8") as f:
+        f.write(original)
+    rc, out = run(argv)
+    res.expect("the built page passes check_web_assets.py", rc, out, 0)
+    with open(assets, "w", encoding="utf-8") as f:
+        f.write(re.sub(r'^\s*\{"/lib/patch.js", .*\n', "", original, count=1, flags=re.M))
+    rc, out = run(argv)
+    res.expect("a module the page imports but the build does not embed is caught", rc, out, 1,
+               "uses lib/patch.js")
+    with open(assets, "w", encoding="utf-8") as f:
+        f.write(original.replace("    {NULL, NULL, 0},",
+                                 '    {"/package.json", asset0, 1},\n    {NULL, NULL, 0},', 1))
+    rc, out = run(argv)
+    res.expect("an embedded file the page never loads is caught", rc, out, 1,
+               "package.json is embedded")
+    return None
+
+
+KINDS = {"web": web, "symbols": symbols, "data": data, "includes": includes, "generated": generated,
          "format": format_}
 
 
@@ -308,6 +337,7 @@ def main():
     ap.add_argument("--objdump")
     ap.add_argument("--clang-format")
     ap.add_argument("--python")
+    ap.add_argument("--web-assets")
     args = ap.parse_args()
     args.source_root = os.path.realpath(args.source_root)
     if args.kind in ("symbols", "data", "includes") and not args.compdb:
