@@ -939,6 +939,69 @@ static int fd_limit_ready(const struct options *o)
     return 0;
 }
 
+static void on_probe_closed(uv_handle_t *h)
+{
+    free(h);
+}
+
+/* Why HOST:PORT cannot be listened on, found by trying it: 0 when it can
+ * be (the failure lay elsewhere), else a libuv error code. libwebsockets
+ * reports a failed listen without its cause; this names it. */
+static int listen_probe(uv_loop_t *loop, const char *host, int port)
+{
+    struct sockaddr_storage ss;
+    uv_tcp_t *t = malloc(sizeof(*t));
+    int rc;
+
+    if (!t) {
+        return UV_ENOMEM;
+    }
+    if (uv_ip4_addr(host, port, (struct sockaddr_in *)&ss) != 0 &&
+        uv_ip6_addr(host, port, (struct sockaddr_in6 *)&ss) != 0) {
+        free(t);
+        return UV_EINVAL;
+    }
+    uv_tcp_init(loop, t);
+    rc = uv_tcp_bind(t, (struct sockaddr *)&ss, 0);
+    if (rc == 0) {
+        rc = uv_listen((uv_stream_t *)t, 1, NULL);
+    }
+    uv_close((uv_handle_t *)t, on_probe_closed);
+    return rc;
+}
+
+/* Says that conclaved cannot `what` HOST:PORT, why (`rc`, a libuv error
+ * code, 0 when unknown), and, for a port that is taken, which option (and
+ * which `make run` variable) picks another. */
+static void listen_failed(const char *what, const char *host, int port, int rc, const char *option,
+                          const char *make_var)
+{
+    bool v6 = strchr(host, ':') != NULL;
+
+    fprintf(stderr, "conclaved: cannot %s %s%s%s:%d", what, v6 ? "[" : "", host, v6 ? "]" : "",
+            port);
+    if (rc != 0) {
+        fprintf(stderr, ": %s", uv_strerror(rc));
+    }
+    if (rc == UV_EADDRINUSE) {
+        fprintf(stderr,
+                "\n  another program (another conclaved?) listens there: pick another port "
+                "with %s HOST:PORT (make run %s=HOST:PORT), or stop that program",
+                option, make_var);
+    } else if (rc == UV_EACCES) {
+        fprintf(stderr,
+                "\n  ports below 1024 need root: pick another with %s HOST:PORT "
+                "(make run %s=HOST:PORT)",
+                option, make_var);
+    } else if (rc == UV_EADDRNOTAVAIL) {
+        fprintf(stderr,
+                "\n  no interface of this machine has that address: pick another with %s "
+                "HOST:PORT (make run %s=HOST:PORT)",
+                option, make_var);
+    }
+    fputc('\n', stderr);
+}
+
 int main(int argc, char **argv)
 {
     struct options opt;
@@ -1046,8 +1109,7 @@ int main(int argc, char **argv)
     }
     rc = net_server_start(&loop, &opt.net, &hub, &rt.srv, bound, sizeof(bound));
     if (rc != 0) {
-        fprintf(stderr, "conclaved: cannot listen on %s:%d: %s\n", opt.net.host, opt.net.port,
-                uv_strerror(rc));
+        listen_failed("listen on", opt.net.host, opt.net.port, rc, "--listen", "LISTEN");
         allocator_close(rt.alloc);
         store_stop(rt.store);
         uv_run(&loop, UV_RUN_DEFAULT);
@@ -1060,18 +1122,16 @@ int main(int argc, char **argv)
     }
     char url[400] = "";
     if (opt.http && web_server_start(&loop, &opt.web, rt.srv, &rt.web, url, sizeof(url)) != 0) {
-        fprintf(stderr, "conclaved: cannot serve HTTP on %s:%d\n", opt.web.host, opt.web.port);
-        allocator_close(rt.alloc);
-        net_server_stop(rt.srv, 0);
-        store_stop(rt.store);
-        uv_run(&loop, UV_RUN_DEFAULT);
-        net_server_free(rt.srv);
-        allocator_free(rt.alloc);
-        bot_pool_free(rt.bots);
-        store_free(rt.store);
-        lobby_free(lobby);
-        uv_loop_close(&loop);
-        return 1;
+        /* The loop must not run again (web.h): leave at once. Nothing has
+         * been accepted yet, and the journals are as they were read. */
+        rc = listen_probe(&loop, opt.web.host, opt.web.port);
+        listen_failed("serve HTTP on", opt.web.host, opt.web.port, rc, "--http", "HTTP");
+        if (rc == 0 && opt.web.tls_cert[0]) {
+            fprintf(stderr, "  the port is free: check that --tls-cert and --tls-key are a PEM "
+                            "certificate and its key (the log says what failed)\n");
+        }
+        fflush(NULL);
+        _exit(1);
     }
     uv_signal_init(&loop, &rt.sigint);
     uv_signal_init(&loop, &rt.sigterm);

@@ -754,10 +754,16 @@ int web_server_start(uv_loop_t *loop, const struct web_config *cfg, struct net_s
     lwslog_route();
 
     memset(&info, 0, sizeof(info));
-    info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_DISABLE_OS_CA_CERTS;
+    info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_DISABLE_OS_CA_CERTS |
+                   LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND;
     info.foreign_loops = loops;
     info.port = cfg->port;
     info.iface = cfg->host;
+    if (!strchr(cfg->host, ':')) {
+        /* An IPv4 address: without this libwebsockets opens a dual-stack
+         * IPv6 socket that listens on every interface. */
+        info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
+    }
     info.protocols = protocols;
     info.user = web;
     info.pcontext = &web->ctx;
@@ -771,15 +777,21 @@ int web_server_start(uv_loop_t *loop, const struct web_config *cfg, struct net_s
          * HTTP/2 streams for the page's files. */
         info.alpn = "http/1.1";
     }
-    web->ctx = lws_create_context(&info);
-    if (!web->ctx) {
+    /* With FAIL_UPON_UNABLE_TO_BIND a port that is taken fails the
+     * context, as a certificate that cannot be loaded does. libwebsockets
+     * then tears the context down itself, but leaves its handles on the
+     * loop: the caller must not run the loop again (web.h). */
+    struct lws_context *ctx = lws_create_context(&info);
+    struct lws_vhost *vh = ctx ? lws_get_vhost_by_name(ctx, "conclave") : NULL;
+    if (!vh) {
         log_event(LOG_ERROR, "http_listen_failed", "host=%s port=%d tls=%s", cfg->host, cfg->port,
                   tls ? "yes" : "no");
+        web->ctx = NULL;
         web_server_free(web);
         return -1;
     }
-    struct lws_vhost *vh = lws_get_vhost_by_name(web->ctx, "conclave");
-    int port = vh ? lws_get_vhost_listen_port(vh) : cfg->port;
+    web->ctx = ctx;
+    int port = lws_get_vhost_listen_port(vh);
     bool v6 = strchr(cfg->host, ':') != NULL;
     snprintf(url, urllen, "%s://%s%s%s:%d/", tls ? "https" : "http", v6 ? "[" : "", cfg->host,
              v6 ? "]" : "", port);

@@ -53,8 +53,9 @@ struct web_server;
 /* Starts HTTP (HTTPS with a certificate) on cfg->host:cfg->port; its
  * WebSocket connections are sessions of `net`'s hub, counted by `net`'s
  * connection limits. Writes the URL served, "http://HOST:PORT/", into
- * `url`. Returns 0, or -1 after logging why. Borrowed pointers must outlive
- * the server. */
+ * `url`. Returns 0, or -1 after logging why: the loop then holds handles
+ * of a context libwebsockets has already torn down, and must not be run
+ * again (the process leaves). Borrowed pointers must outlive the server. */
 int web_server_start(uv_loop_t *loop, const struct web_config *cfg, struct net_server *net,
                      struct web_server **ret, char *url, size_t urllen);
 

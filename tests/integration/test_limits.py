@@ -137,6 +137,54 @@ class Lifecycle(ServerTest):
         out = subprocess.run([CONCLAVED, "--listen", "nonsense"], capture_output=True, text=True)
         self.assertEqual(out.returncode, 2)
 
+    def refused_start(self, *args):
+        """Runs a second conclaved that must fail to start: its stderr,
+        after it has exited with status 1 (not a signal)."""
+        out = subprocess.run([CONCLAVED, "--data-dir", self.srv.dir + "/second"] + list(args),
+                             capture_output=True, text=True, timeout=LIVENESS)
+        self.assertEqual(out.returncode, 1, out.stderr[-2000:])
+        return out.stderr
+
+    def test_a_port_in_use_names_the_option_that_picks_another(self):
+        err = self.refused_start("--listen", self.srv.addr)
+        self.assertIn("cannot listen on %s: address already in use" % self.srv.addr, err)
+        self.assertIn("--listen HOST:PORT", err)
+        self.assertIn("make run LISTEN=HOST:PORT", err)
+
+    def test_an_http_port_in_use_is_refused_not_waited_on(self):
+        web = Server(http=True)
+        try:
+            taken = "127.0.0.1:%d" % web.http_port
+            # libwebsockets on its own would retry the bind for ever.
+            err = self.refused_start("--listen", "127.0.0.1:0", "--http", taken)
+            self.assertIn("cannot serve HTTP on %s: address already in use" % taken, err)
+            self.assertIn("--http HOST:PORT", err)
+            self.assertIn("make run HTTP=HOST:PORT", err)
+        finally:
+            self.assertEqual(web.stop(), 0)
+
+    def test_http_listens_on_the_address_given_only(self):
+        web = Server(http=True)
+        try:
+            with socket.create_connection(("127.0.0.1", web.http_port), timeout=10):
+                pass
+            # Every 127.x address reaches this machine: a listener on all
+            # interfaces would take this connection too.
+            with self.assertRaises(ConnectionRefusedError):
+                socket.create_connection(("127.0.0.2", web.http_port), timeout=10).close()
+        finally:
+            self.assertEqual(web.stop(), 0)
+
+    def test_a_certificate_that_cannot_be_loaded_fails_the_start_cleanly(self):
+        junk = os.path.join(self.srv.dir, "junk.pem")
+        with open(junk, "w") as f:
+            f.write("not a certificate\n")
+        err = self.refused_start("--listen", "127.0.0.1:0", "--http", "127.0.0.1:0",
+                                 "--tls-cert", junk, "--tls-key", junk)
+        self.assertIn("cannot serve HTTP on 127.0.0.1:0", err)
+        self.assertIn("--tls-cert and --tls-key", err)
+        self.assertNotIn("Sanitizer", err)
+
 
 if __name__ == "__main__":
     main()
