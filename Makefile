@@ -6,12 +6,24 @@ TEST_BUILD ?= build-test
 LISTEN     ?= 127.0.0.1:7717
 HTTP       ?= 127.0.0.1:7718
 DATA_DIR   ?= conclave-data
-DEPS       := meson ninja-build pkg-config libuv1-dev libjansson-dev libsodium-dev check \
-              libedit-dev binutils clang-format libwebsockets-dev libwebsockets-evlib-uv openssl \
-              python3-prometheus-client podman python3-jsonschema python3-yaml
+# What building and running needs (make deps, for make run and make build):
+# the compiler, meson and ninja, the libraries conclaved and conclave link,
+# python3 for the build's generators, and check for the unit tests, which
+# every build configures.
+DEPS       := gcc libc6-dev python3 meson ninja-build pkg-config libuv1-dev \
+              libjansson-dev libsodium-dev check libedit-dev libwebsockets-dev \
+              libwebsockets-evlib-uv
+# What only the tests add (make test-deps, for make test): nm and objdump
+# for the boundary checks, clang-format, openssl for the tests'
+# certificates, the Prometheus parser and the schema checks, podman for
+# the image test.
+TEST_DEPS  := binutils clang-format openssl python3-prometheus-client python3-jsonschema \
+              python3-yaml podman
+# And the browser suites' (make browser-deps, for make test): Debian's
+# Chromium and Node.js.
 BROWSER_DEPS := chromium nodejs
 
-.PHONY: install all deps browser-deps build run test bench bench-bots fuzz clean image
+.PHONY: install all deps test-deps browser-deps build run test bench bench-bots fuzz clean image
 
 all: build
 
@@ -29,18 +41,29 @@ NEED = need() { \
 	  fi; \
 	}
 
+# INSTALLED = installed PKG...: installs those of the Debian packages
+# PKG... that are missing (dpkg -s says "Status: install ok installed" only
+# of a package really there, not of one removed with its configuration
+# left).
+INSTALLED = installed() { \
+	  missing=""; \
+	  for p in "$$@"; do \
+	    dpkg -s $$p 2>/dev/null | grep -q '^Status: install ok installed' || missing="$$missing $$p"; \
+	  done; \
+	  [ -z "$$missing" ] || need $$missing; \
+	}
+
 deps:
-	@$(NEED); missing=""; \
-	for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	[ -z "$$missing" ] || need $$missing
+	@$(NEED); $(INSTALLED); installed $(DEPS)
+
+test-deps:
+	@$(NEED); $(INSTALLED); installed $(TEST_DEPS)
 
 # The browser tests: Debian's chromium and Node.js, and puppeteer-core at
 # the version pinned in tests/browser/package-lock.json (no browser
 # download: the tests drive /usr/bin/chromium).
 browser-deps:
-	@$(NEED); missing=""; \
-	for p in $(BROWSER_DEPS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	[ -z "$$missing" ] || need $$missing || exit 1; \
+	@$(NEED); $(INSTALLED); installed $(BROWSER_DEPS) || exit 1; \
 	command -v npm >/dev/null 2>&1 || need npm || exit 1; \
 	if [ ! -f tests/browser/node_modules/.package-lock.json ] || \
 	   [ tests/browser/package-lock.json -nt tests/browser/node_modules/.package-lock.json ]; then \
@@ -62,7 +85,7 @@ $(TEST_BUILD)/build.ninja:
 
 # The image test (tests/image) packs the release build's conclaved (only
 # that target of $(BUILD) is built here).
-test: deps browser-deps $(BUILD)/build.ninja $(TEST_BUILD)/build.ninja
+test: deps test-deps browser-deps $(BUILD)/build.ninja $(TEST_BUILD)/build.ninja
 	@ninja -C $(BUILD) server/conclaved || { echo "0 passed, 1 failed (the build failed)"; exit 1; }
 	@ninja -C $(TEST_BUILD) || { echo "0 passed, 1 failed (the build failed)"; exit 1; }
 	@status=0; CONCLAVED_RELEASE=$(CURDIR)/$(BUILD)/server/conclaved \
