@@ -251,25 +251,40 @@ static json_t *seat_reply(const struct room *room, int seat, const char *token)
     return r;
 }
 
-/* Claims empty seat `seat` for a human named `name` with a fresh token
- * (into `token`, 48 bytes) and journals it. 0, or -1 with the seat left
- * empty when the record was not taken. */
+/* Claims seat `seat` (empty, or held by nobody: see seat_reclaimable())
+ * for a human named `name` with a fresh token (into `token`, 48 bytes),
+ * voiding any older one, and journals it. 0, or -1 with the seat as it was
+ * when the record was not taken. */
 static int seat_claim(struct room *room, int seat, const char *name, char *token)
 {
     struct seat *s = &room->seats[seat];
+    const struct seat was = *s;
 
     lobby_token_new(token, s->token_hash);
     s->has_token = true;
     s->kind = SEAT_HUMAN;
     snprintf(s->name, sizeof(s->name), "%s", name);
     if (lobby__journal_seat(room, seat) != 0) {
-        s->has_token = false;
-        s->kind = SEAT_EMPTY;
-        s->name[0] = '\0';
+        s->has_token = was.has_token;
+        s->kind = was.kind;
+        memcpy(s->token_hash, was.token_hash, sizeof(s->token_hash));
+        memcpy(s->name, was.name, sizeof(s->name));
         sodium_memzero(token, 48);
         return -1;
     }
     return 0;
+}
+
+/* True when seat `seat` of a room not yet started is held by nobody under
+ * the name `name`: its holder's connection has gone, perhaps before the
+ * reply that carried its token arrived. Joining again with the same name
+ * takes it back with a new token. */
+static bool seat_reclaimable(const struct room *room, int seat, const char *name)
+{
+    const struct seat *s = &room->seats[seat];
+
+    return room->status == ROOM_LOBBY && s->kind == SEAT_HUMAN && !s->peer &&
+           strcmp(s->name, name) == 0;
 }
 
 /* Seats `peer` at the seat it claimed (with `token`, wiped here) and
@@ -573,6 +588,36 @@ static bool rooms_created_over(const struct lobby *lobby, const struct lobby_pee
     return false;
 }
 
+/* Makes room for a new room on a full server: drops the lobby nobody has
+ * been connected to for longest, else the finished game nobody watches
+ * that ended first. Such rooms hold a slot only while nobody needs it, so
+ * connections that create rooms and go cannot fill the server; what stays
+ * is bounded per address by max_rooms_per_addr (open rooms it created).
+ * False when every room is in use. */
+static bool room_evict(struct lobby *lobby)
+{
+    struct room *lobby_room = NULL, *ended = NULL;
+
+    for (struct room *r = lobby->rooms; r; r = r->next) {
+        if (!r->idle_since) {
+            continue; /* someone is connected */
+        }
+        if (r->status == ROOM_LOBBY && (!lobby_room || r->idle_since < lobby_room->idle_since)) {
+            lobby_room = r;
+        } else if (r->status == ROOM_ENDED && (!ended || r->ended_at < ended->ended_at)) {
+            ended = r;
+        }
+    }
+    struct room *victim = lobby_room ? lobby_room : ended;
+    if (!victim) {
+        return false;
+    }
+    log_event(LOG_INFO, "room_evicted", "room=%s status=%s rooms=%u", victim->code,
+              lobby__status_names[victim->status], lobby->nrooms);
+    lobby_drop(lobby, victim);
+    return true;
+}
+
 int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *rq)
 {
     const json_t *req = rq->args;
@@ -642,7 +687,7 @@ int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
                  "to have it placed on another");
         return PROTO_ERR_SERVER_BUSY;
     }
-    if (lobby->nrooms >= lobby->cfg.max_rooms) {
+    if (lobby->nrooms >= lobby->cfg.max_rooms && !room_evict(lobby)) {
         json_decref(options);
         snprintf(msg, GAME_MSG_MAX, "this server holds as many rooms as it may (%u)",
                  lobby->cfg.max_rooms);
@@ -722,15 +767,22 @@ int lobby_join(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_
             return PROTO_ERR_BAD_REQUEST;
         }
         seat = (int)json_integer_value(jseat);
-        if (room->seats[seat].kind != SEAT_EMPTY) {
+        if (room->seats[seat].kind != SEAT_EMPTY && !seat_reclaimable(room, seat, peer->name)) {
             snprintf(msg, GAME_MSG_MAX, "seat %d of %s is taken", seat, code);
             return PROTO_ERR_SEAT_TAKEN;
         }
     } else {
-        for (int i = 0; i < room->nseats; i++) {
+        /* The seat this name holds with nobody connected first: the same
+         * player joining again (the reply to its first join may never have
+         * reached it). Then the first empty one. */
+        for (int i = 0; i < room->nseats && seat < 0; i++) {
+            if (seat_reclaimable(room, i, peer->name)) {
+                seat = i;
+            }
+        }
+        for (int i = 0; i < room->nseats && seat < 0; i++) {
             if (room->seats[i].kind == SEAT_EMPTY) {
                 seat = i;
-                break;
             }
         }
         if (seat < 0) {
@@ -743,9 +795,13 @@ int lobby_join(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_
         return PROTO_ERR_SEAT_TAKEN;
     }
     char token[48];
+    bool reclaimed = room->seats[seat].kind != SEAT_EMPTY;
     if (seat_claim(room, seat, peer->name, token) != 0) {
         snprintf(msg, GAME_MSG_MAX, "the seat could not be recorded; try again");
         return PROTO_ERR_INTERNAL;
+    }
+    if (reclaimed) {
+        log_event(LOG_INFO, "seat_reclaimed", "room=%s seat=%d", room->code, seat);
     }
     peer_detach(lobby, peer, false, now);
     seat_take(room, seat, peer, id, token, now);
@@ -801,11 +857,20 @@ void lobby__schedule_bots(struct lobby *lobby, struct room *room, uint64_t now)
     lobby__note_due(room);
 }
 
+/* A seat a bot may take at the start: empty, or a human's that nobody
+ * holds (its player's connection has gone). */
+static bool seat_open_at_start(const struct seat *s)
+{
+    return s->kind == SEAT_EMPTY || (s->kind == SEAT_HUMAN && !s->peer);
+}
+
 /* Reads start's "bots" into fill[seat]: the level of the bot that takes
- * each empty seat, -1 for none. "bots" is absent or false (no bots), true
- * (every empty seat, at the room's bot_level), a level (every empty seat,
- * at that level) or an array with one entry per seat: a level for an empty
- * seat to fill, null for a seat to leave. PROTO_OK or bad_request. */
+ * each open seat (seat_open_at_start()), -1 for none. "bots" is absent or
+ * false (no bots), true (every open seat, at the room's bot_level), a
+ * level (every open seat, at that level) or an array with one entry per
+ * seat: a level for an open seat to fill, null for a seat to leave. A bot
+ * keeps a human's seat, name and token: its player takes it back by
+ * resuming. PROTO_OK or bad_request. */
 static int start_bots(const struct room *room, const json_t *jb, int fill[GAME_MAX_SEATS],
                       char *msg)
 {
@@ -838,7 +903,7 @@ static int start_bots(const struct room *room, const json_t *jb, int fill[GAME_M
         if (level < 0) {
             return PROTO_ERR_BAD_REQUEST;
         }
-        if (room->seats[i].kind != SEAT_EMPTY) {
+        if (!seat_open_at_start(&room->seats[i])) {
             if (json_is_array(jb)) {
                 snprintf(msg, GAME_MSG_MAX, "seat %d is taken: its entry in \"bots\" is null", i);
                 return PROTO_ERR_BAD_REQUEST;
@@ -883,10 +948,27 @@ int lobby_start(struct lobby *lobby, struct lobby_peer *peer, const struct lobby
         return PROTO_ERR_NOT_ENOUGH_PLAYERS;
     }
     for (int i = 0; i < room->nseats; i++) {
+        const struct seat *s = &room->seats[i];
+        if (s->kind == SEAT_HUMAN && !s->peer && fill[i] < 0) {
+            /* A game would wait for ever on a seat whose player may never
+             * have received its token. */
+            snprintf(msg, GAME_MSG_MAX,
+                     "seat %d (%.32s) has nobody connected: wait for them to join again with "
+                     "the same name, or start with bots to have one keep the seat",
+                     i, s->name);
+            return PROTO_ERR_NOT_ENOUGH_PLAYERS;
+        }
+    }
+    bool kept[GAME_MAX_SEATS] = {false}; /* humans' seats a bot keeps */
+    for (int i = 0; i < room->nseats; i++) {
         struct seat *s = &room->seats[i];
-        if (s->kind == SEAT_EMPTY) {
-            s->kind = SEAT_BOT;
-            s->level = (enum bot_level)fill[i];
+        if (fill[i] < 0) {
+            continue;
+        }
+        kept[i] = s->kind == SEAT_HUMAN;
+        s->kind = SEAT_BOT;
+        s->level = (enum bot_level)fill[i];
+        if (!kept[i]) {
             snprintf(s->name, sizeof(s->name), "Bot %d", ++nbots);
         }
     }
@@ -909,8 +991,10 @@ int lobby_start(struct lobby *lobby, struct lobby_peer *peer, const struct lobby
         }
         for (int i = 0; i < room->nseats; i++) {
             if (room->seats[i].kind == SEAT_BOT) {
-                room->seats[i].kind = SEAT_EMPTY;
-                room->seats[i].name[0] = '\0';
+                room->seats[i].kind = kept[i] ? SEAT_HUMAN : SEAT_EMPTY;
+                if (!kept[i]) {
+                    room->seats[i].name[0] = '\0';
+                }
                 (void)lobby__journal_seat(room, i);
             }
         }
@@ -920,8 +1004,8 @@ int lobby_start(struct lobby *lobby, struct lobby_peer *peer, const struct lobby
     lobby__reply_ok(room, peer, id, json_pack("{s:I}", "rev", (json_int_t)room->rev));
     for (int i = 0; i < room->nseats; i++) {
         if (room->seats[i].kind == SEAT_BOT) {
-            log_event(LOG_INFO, "bot_seat", "room=%s seat=%d bot_level=%s", room->code, i,
-                      bot_level_names[room->seats[i].level]);
+            log_event(LOG_INFO, "bot_seat", "room=%s seat=%d bot_level=%s kept=%s", room->code, i,
+                      bot_level_names[room->seats[i].level], kept[i] ? "yes" : "no");
         }
     }
     lobby__room_announce(room);

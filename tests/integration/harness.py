@@ -146,8 +146,11 @@ class Closed(Exception):
 
 
 class Client:
-    def __init__(self, port, name=None):
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    def __init__(self, port, name=None, source=None):
+        """source: the loopback address to connect from (127.x.y.z: each is
+        another client address to the server's per-address limits)."""
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10,
+                                             source_address=(source, 0) if source else None)
         self.buf = b""
         self.reset()
         if name:
@@ -404,6 +407,26 @@ def play_out(test, c, rng, limit=5000):
         c.pump(lambda x: x.rev > rev or x.view["result"] is not None, timeout=LIVENESS)
     c.pump(lambda x: x.ended is not None, timeout=LIVENESS)
     return made
+
+
+def random_requests(c, rng, n):
+    """Sends n random room requests as a careless or hostile client would:
+    create (a random game), start with or without bots, leave, join or
+    spectate its own room. Returns how many creates were refused."""
+    refused = 0
+    for _ in range(n):
+        op = rng.choice(["create", "create", "start", "leave", "join", "spectate"])
+        if op == "create":
+            r = c.req("create", game=rng.choice(["stones", "sorcerers", "element"]),
+                      seats=rng.choice([2, 2, 3]))
+            refused += not r.get("ok")
+        elif op == "start":
+            c.req("start", bots=rng.choice([True, False]))
+        elif op in ("join", "spectate") and c.room:
+            c.req(op, room=c.room)
+        else:
+            c.req(op)
+    return refused
 
 
 def public(view):

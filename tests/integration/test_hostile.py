@@ -8,7 +8,7 @@ import random
 import socket
 import time
 
-from harness import Client, Closed, ServerTest, main
+from harness import LIVENESS, Client, Closed, ServerTest, main, random_requests
 
 
 class Hostile(ServerTest):
@@ -122,6 +122,70 @@ class Hostile(ServerTest):
         c2.send_raw(b'{"op":"ping","s":"\\ud800"}\n')
         self.assertFalse(c2.read()["ok"])
         c2.ok("ping")
+
+
+class RoomSlots(ServerTest):
+    """Connections that create rooms and go cannot fill the server: a room
+    nobody is connected to holds its slot only until a new room needs it.
+    Each client address is its own loopback address (127.0.0.x)."""
+    server_args = ("--bot-delay", "0", "--max-rooms", "12", "--max-rooms-per-address", "4",
+                   "--connect-rate", "100000", "--max-per-address", "200")
+
+    def tcp(self, name, source):
+        c = Client(self.srv.port, name, source=source)
+        self.clients.append(c)
+        return c
+
+    def control_creates(self):
+        """A player from an address of its own can open a room."""
+        c = self.tcp("Control", "127.0.0.2")
+        c.ok("create", game="stones", seats=2)
+        c.ok("leave")  # an empty lobby: gone at its next expiry check
+        c.close()
+
+    def evictions(self):
+        return self.srv.log_bytes().count(b"event=room_evicted")
+
+    def test_lobbies_nobody_is_in_do_not_hold_slots(self):
+        watcher = self.tcp("Watcher", "127.0.0.13")
+        for host in range(10, 13):
+            for i in range(4):
+                c = self.tcp("H%d" % i, "127.0.0.%d" % host)
+                code = c.ok("create", game="stones", seats=2)["room"]
+                c.close()
+                # Seen gone by the server: the seat shows nobody connected.
+                watcher.ok("spectate", room=code)
+                watcher.pump(lambda x: any(e["ev"] == "room" and e["room"] == code and
+                                           not e["seats"][0]["connected"] for e in x.events))
+                watcher.ok("leave")
+        # The server is full of lobbies whose creators have gone.
+        self.control_creates()
+        self.assertEqual(self.evictions(), 1)
+        self.assertRegex(self.srv.log_bytes(), rb"event=room_evicted room=\w{6} status=lobby")
+
+    def test_finished_games_nobody_watches_do_not_hold_slots(self):
+        c = self.tcp("Churn", "127.0.0.3")
+        for _ in range(12):
+            c.ok("create", game="sorcerers", seats=2)
+            c.ok("start", bots=True)
+            # Watching instead: a bot takes the seat, the game plays out.
+            c.ok("spectate", room=c.room)
+            c.ended = None
+            c.pump(lambda x: x.ended is not None, timeout=LIVENESS)
+            c.ok("leave")
+        self.control_creates()
+        self.assertGreaterEqual(self.evictions(), 1)
+
+    def test_a_random_stream_of_connections_leaves_room_for_others(self):
+        rng = random.Random(2026)
+        for n in range(150):
+            c = self.tcp("R%d" % n, "127.0.0.%d" % rng.randrange(20, 24))
+            random_requests(c, rng, rng.randrange(1, 5))
+            c.close()
+            if n % 25 == 24:
+                self.control_creates()
+        self.control_creates()
+        self.assertTrue(self.srv.alive())
 
 
 if __name__ == "__main__":
