@@ -551,12 +551,12 @@ static int journal_restore(void *ctx, const json_t *records, uint64_t now, uint6
                            char *err, size_t errlen)
 {
     char msg[GAME_MSG_MAX] = "";
+    int rc = lobby_restore(ctx, records, now, age_ms, msg);
 
-    if (lobby_restore(ctx, records, now, age_ms, msg) != 0) {
+    if (rc < 0) {
         snprintf(err, errlen, "%s", msg);
-        return -1;
     }
-    return 0;
+    return rc;
 }
 
 struct runtime {
@@ -1063,7 +1063,7 @@ int main(int argc, char **argv)
             .forget = store_forget,
             .ctx = rt.store,
         };
-        int n = store_load(rt.store, uv_now(&loop), opt.lobby.ended_ttl_ms);
+        int n = store_load(rt.store, uv_now(&loop));
         lobby_set_store(lobby, &ops);
         if (n > 0) {
             char q[LOG_QUOTE_MAX];

@@ -1,14 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * commit.c - the one path every action takes, whoever makes it (a player or
- * a bot; boot replay takes the same game_try() and commit without the
- * journal), the checks every request shares, legal lists cached per
- * (rev, seat), and bot moves.
- *
- * An action is tried on the room's scratch copy of the flat state; its
- * journal record is built and appended; only then is the copy committed,
- * the rev bumped and the change published. Whatever fails before the commit
- * leaves the room exactly as it was, and nothing is acknowledged.
+ * commit.c - actions, whoever makes them (a player or a bot): the room's
+ * bounds, then the act event through the one commit of event.c (tried on
+ * the scratch copy, journaled, applied) and the end that may follow; the
+ * checks every request shares, legal lists cached per (rev, seat), and
+ * bot moves. Whatever fails before the commit leaves the room exactly as
+ * it was, and nothing is acknowledged.
  */
 #include "lobby_int.h"
 
@@ -74,74 +71,11 @@ static bool room_over_bound(struct room *room)
     return over;
 }
 
-/* Once the game is over: the end record and the result event, written
- * around the published "result" (the seed revealed in it). */
-static void room_end(struct room *room, uint64_t now)
-{
-    struct proto_text t = {0};
-    const char *result;
-    size_t len;
-    char *line;
-
-    room->status = ROOM_ENDED;
-    room->ended_at = now ? now : 1;
-    /* The end is also implied by the actions, which replay knows; a lost
-     * end record costs nothing but the note. */
-    if (lobby__journal(room, json_pack("{s:s}", "t", "end")) != 0) {
-        log_event(LOG_WARN, "journal_record_lost", "room=%s record=end", room->code);
-    }
-    result = lobby__views_result(room, &len);
-    if (result) {
-        proto_text_str(&t, "{\"ev\":\"ended\",\"result\":");
-        proto_text_add(&t, result, len);
-        proto_text_str(&t, ",\"room\":\"");
-        proto_text_str(&t, room->code);
-        proto_text_str(&t, "\"}\n");
-        line = proto_text_take(&t, PROTO_OUT_LINE_MAX, &len);
-        if (line) {
-            lobby__broadcast_line(room, line, len);
-            free(line);
-        }
-    }
-    /* Without it (out of memory) the members have the result in their
-     * views, and were closed to resume to it. */
-    lobby__room_announce(room);
-}
-
-/* The action's journal record, {"action":...,"seat":n,"t":"act"}, written
- * from the action's canonical text. 0, -EDOM for an action holding a real
- * number, or another negative errno. */
-static int journal_act(struct room *room, int seat, const json_t *action)
-{
-    struct proto_text t = {0};
-    char *line;
-    size_t len;
-    int rc;
-
-    proto_text_str(&t, "{\"action\":");
-    proto_text_canonical(&t, action);
-    proto_text_str(&t, ",\"seat\":");
-    proto_text_int(&t, seat);
-    proto_text_str(&t, ",\"t\":\"act\"}");
-    if (t.err == -EINVAL) {
-        proto_text_free(&t);
-        return -EDOM;
-    }
-    line = proto_text_take(&t, SIZE_MAX, &len);
-    if (!line) {
-        return -ENOMEM;
-    }
-    rc = lobby__journal_text(room, line, len);
-    free(line);
-    return rc;
-}
-
 int lobby__commit(struct lobby *lobby, struct room *room, int seat, const json_t *action,
                   struct lobby_peer *peer, const json_t *id, uint64_t now, char *msg)
 {
-    struct game_error gerr = {0};
-    json_t *entry;
-    void *before;
+    struct room_event ev = {.type = ROOM_EV_ACT, .index = seat, .act.action = action};
+    struct room_commit c = {.now = now, .msg = msg};
     int rc;
 
     if (room->journal_failing) {
@@ -156,40 +90,24 @@ int lobby__commit(struct lobby *lobby, struct room *room, int seat, const json_t
                  "try again shortly");
         return PROTO_ERR_SERVER_BUSY;
     }
-    rc = game_try(room->game, room->state, room->scratch, seat, action, &gerr);
-    if (rc != GAME_OK) {
-        snprintf(msg, GAME_MSG_MAX, "%s", gerr.message);
-        return lobby__game_status_to_proto(rc);
+    rc = lobby__event_commit(room, &ev, &c);
+    if (rc != PROTO_OK) {
+        return rc;
     }
-    entry = json_pack("{s:i, s:O}", "seat", seat, "action", action);
-    if (!entry || json_array_append_new(room->actions, entry) != 0) {
-        return PROTO_ERR_INTERNAL;
-    }
-    rc = journal_act(room, seat, action);
-    if (rc != 0) {
-        json_array_remove(room->actions, json_array_size(room->actions) - 1);
-        if (rc == -EDOM) {
-            snprintf(msg, GAME_MSG_MAX, "an action holds integers only, never real numbers");
-            return PROTO_ERR_BAD_ACTION;
+    if (room->status == ROOM_ENDED) {
+        /* The server's end record marks the finished room; the end is
+         * implied by the actions, so a lost one costs nothing but the
+         * note. */
+        struct room_event end = {.type = ROOM_EV_END};
+        char endmsg[GAME_MSG_MAX];
+        struct room_commit ec = {.now = now, .msg = endmsg};
+        if (lobby__event_commit(room, &end, &ec) != PROTO_OK) {
+            log_event(LOG_WARN, "journal_record_lost", "room=%s record=end", room->code);
         }
-        log_event(LOG_WARN, "action_not_journaled", "room=%s cause=%s", room->code,
-                  rc == -ENOMEM ? "out_of_memory" : "journal_failed");
-        return PROTO_ERR_INTERNAL;
-    }
-    /* Committed: the scratch copy becomes the state. */
-    before = room->state;
-    room->state = room->scratch;
-    room->scratch = before;
-    room->rev++;
-    for (unsigned g = 0; !lobby->restoring && g < LOBBY_STATS_GAMES && lobby->cfg.games[g]; g++) {
-        lobby->actions[g] += lobby->cfg.games[g] == room->game;
     }
     lobby__reply_rev(room, peer, id, room->rev);
-    lobby__views_publish(room, room->game->changed(before, room->state));
-    if (room->game->active(room->state) == 0) {
-        room_end(room, now);
-    }
-    lobby__schedule_bots(lobby, room, now);
+    lobby__commit_tail(room, &c);
+    (void)lobby;
     return PROTO_OK;
 }
 

@@ -124,10 +124,12 @@ void lobby_durable(struct lobby *lobby, uint64_t seq);
 void lobby_journal_failing(struct lobby *lobby, const char *code, bool failing);
 
 /* Rebuilds one room from its journal records (an array of record objects,
- * borrowed) by replaying them through the rules core. `age_ms` is how long
- * ago the journal was last written (for the expiry of finished rooms).
- * Returns 0, or -1 with a reason in `err` (GAME_MSG_MAX bytes) when the
- * records do not make a room; nothing is kept then. */
+ * borrowed) by committing each one's event, as in play. `age_ms` is how
+ * long ago the journal was last written: a finished game older than
+ * ended_ttl_ms is not kept. Returns 0 (restored), 1 (finished and expired:
+ * nothing kept, the journal may go) or -1 with a reason in `err`
+ * (GAME_MSG_MAX bytes) when the records do not make a room; nothing is
+ * kept then. */
 int lobby_restore(struct lobby *lobby, const json_t *records, uint64_t now, uint64_t age_ms,
                   char *err);
 

@@ -133,6 +133,100 @@ struct lobby {
     struct game_text scratch;
 };
 
+/* ---- event.c: the room's events and the one path that commits them ---- */
+
+/* What the tail (lobby__commit_tail()) does after an event. */
+#define EV_ANNOUNCE 1u /* the room event to every member */
+#define EV_PUBLISH 2u  /* the views' diffs of the parts changed */
+#define EV_ENDED 4u    /* the game is over: the `ended` event */
+#define EV_BOTS 8u     /* a bot may have to move */
+
+/* Every change of a room: X(NAME, name, flags). `name` is the record's
+ * "t" and the prefix of the event's functions in event.c (name_encode,
+ * name_decode, name_check, name_discard, name_apply); `flags` what its
+ * commit asks of the tail (an apply may add more). An event is one line
+ * here, its functions and its test. */
+#define ROOM_EVENT_MAP(X)                                                                          \
+    X(CREATE, create, 0)                                                                           \
+    X(SEAT, seat, EV_ANNOUNCE | EV_BOTS)                                                           \
+    X(HOST, host, EV_ANNOUNCE)                                                                     \
+    X(LEAVE, leave, EV_ANNOUNCE)                                                                   \
+    X(START, start, EV_ANNOUNCE | EV_PUBLISH | EV_BOTS)                                            \
+    X(ACT, act, EV_PUBLISH | EV_BOTS)                                                              \
+    X(END, end, 0)
+
+enum room_ev {
+#define X(NAME, name, flags) ROOM_EV_##NAME,
+    ROOM_EVENT_MAP(X)
+#undef X
+};
+
+/* A seat as a seat event leaves it. */
+struct seat_change {
+    enum seat_kind kind;
+    enum bot_level level;
+    char name[GAME_NAME_MAX];
+    bool has_token;
+    uint8_t token_hash[32];
+};
+
+/* A seat a bot takes at the start: an empty one ("Bot 1", ...) or a
+ * human's whose player has gone (its name and token kept). */
+struct start_fill {
+    int seat;
+    enum bot_level level;
+    char name[GAME_NAME_MAX];
+};
+
+struct room_event {
+    enum room_ev type;
+    int index; /* the seat it concerns: seat, host (-1: nobody), leave, act */
+    union {
+        struct {
+            const struct game_ops *game;
+            const json_t *options; /* borrowed */
+            json_t *options_copy;  /* the room's own, made by the check */
+            bool is_public;
+            enum bot_level bot_level;
+            int nseats;
+            uint8_t seed[GAME_SEED_BYTES];
+        } create;
+        struct seat_change seat;
+        struct {
+            int nfill;
+            struct start_fill fill[GAME_MAX_SEATS];
+            void *state, *scratch; /* the game built by the check */
+        } start;
+        struct {
+            const json_t *action; /* borrowed */
+        } act;
+    };
+};
+
+/* What the events committed by one request (or bot move, or restore) ask
+ * of the members, done once by lobby__commit_tail(). */
+struct room_commit {
+    uint64_t now;
+    char *msg;        /* GAME_MSG_MAX bytes, for a refusal */
+    unsigned flags;   /* EV_* */
+    uint64_t changed; /* the views' parts changed (a game change mask) */
+};
+
+/* The one commit of every event: its check, its record appended to the
+ * journal (not while restoring), its apply. PROTO_OK, or an error with a
+ * message in c->msg and the room exactly as it was: refused by the check,
+ * or `internal` when the record was not taken. */
+int lobby__event_commit(struct room *room, struct room_event *ev, struct room_commit *c);
+
+/* Reads a journal record into `ev` (zeroed first; it may borrow from
+ * `rec`). 0, or -1 with a reason in `err` (GAME_MSG_MAX bytes). */
+int lobby__event_decode(struct room *room, const json_t *rec, struct room_event *ev, char *err);
+
+/* After the caller's reply: the room event (before the views, after the
+ * `ended` event when the game ended), the views' diffs, the `ended`
+ * event, the bots; then c is ready for more. Nothing while restoring. */
+void lobby__commit_tail(struct room *room, struct room_commit *c);
+
 extern const char *const lobby__status_names[];
 extern const char *const lobby__kind_names[];
 
@@ -172,35 +266,27 @@ void lobby__id_add(struct proto_text *t, const json_t *id);
 void lobby__broadcast_line(struct room *room, const char *line, size_t len);
 void lobby__broadcast(struct room *room, const json_t *msg);
 
-/* Appends record `rec` (stolen; NULL counts as ENOMEM) to the room's
- * journal; what the room sends afterwards waits until it is durable.
- * Returns 0, or a negative errno when the record was not taken (-EDOM:
- * it holds a real number, which the wire never carries). Restoring or
- * without a store: 0. */
-int lobby__journal(struct room *room, json_t *rec);
-
-/* Appends one record already written as a compact JSON object (`len`
- * bytes, no newline). 0 or a negative errno. */
+/* Appends one record written as a compact JSON object (`len` bytes, no
+ * newline) to the room's journal; what the room sends afterwards waits
+ * until it is durable. 0, or a negative errno when the record was not
+ * taken. Restoring or without a store: 0. Only lobby__event_commit()
+ * writes records. */
 int lobby__journal_text(struct room *room, const char *line, size_t len);
-int lobby__journal_seat(struct room *room, int seat);
-int lobby__journal_host(struct room *room);
 
 /* ---- room.c: rooms ---- */
 
 struct room *lobby__room_find(struct lobby *lobby, const char *code);
 
-/* A new room in the lobby's list, in the lobby state. Steals `options`
- * (freed on failure too). NULL on ENOMEM. */
 /* Takes `room` out of the lobby's list and index (it is not freed). */
 void lobby__room_unlink(struct lobby *lobby, struct room *room);
 
-struct room *lobby__room_new(struct lobby *lobby, const char *code, const struct game_ops *game,
-                             json_t *options, bool is_public, int nseats,
-                             const uint8_t seed[GAME_SEED_BYTES]);
+/* A new room named `code` in the lobby's list, in the lobby state, with
+ * nothing else yet: its create event makes it. NULL on ENOMEM. */
+struct room *lobby__room_new(struct lobby *lobby, const char *code);
 
-/* Builds the game from the seats as they are and moves the room to playing
- * at rev 1. GAME_OK or the game's refusal. */
-int lobby__room_begin(struct room *room, struct game_error *gerr);
+/* The level of a bot the room picks itself: its bot_level, within what
+ * the lobby runs. */
+enum bot_level lobby__room_level(const struct room *room);
 
 /* Frees a room already out of the lobby's list. Accepts NULL. */
 void lobby__room_free(struct room *room);

@@ -3,7 +3,8 @@
  * outbox.c - everything a room sends goes through here. While a journal
  * record of the room is not yet durable, the lines that follow it wait in
  * the room's queue, in order, tagged with the record they follow;
- * lobby_durable() releases them. Also the room's journal records. Never
+ * lobby_durable() releases them. Also the journal's gate, through which
+ * event.c appends the room's records. Never
  * touches a socket: peers carry their own send and close.
  */
 #include "lobby_int.h"
@@ -264,11 +265,6 @@ void lobby__broadcast_line(struct room *room, const char *line, size_t len)
 
 /* ---- Journal ---- */
 
-static void token_hex(const struct seat *s, char out[65])
-{
-    proto_hex(s->token_hash, sizeof(s->token_hash), out);
-}
-
 int lobby__journal_text(struct room *room, const char *line, size_t len)
 {
     struct lobby *lobby = room->lobby;
@@ -286,66 +282,6 @@ int lobby__journal_text(struct room *room, const char *line, size_t len)
         room->jseq = seq;
     }
     return 0;
-}
-
-/* Appends record `rec` (stolen) to the room's journal. Lines sent after
- * this wait until the record is durable. 0 or a negative errno. */
-int lobby__journal(struct room *room, json_t *rec)
-{
-    struct lobby *lobby = room->lobby;
-    size_t len;
-    char *line;
-    int rc;
-
-    if (lobby->restoring || !lobby->has_store) {
-        json_decref(rec);
-        return 0;
-    }
-    if (!rec) {
-        return -ENOMEM;
-    }
-    line = proto_line_dump(rec, &len);
-    rc = line ? 0 : errno == EINVAL ? -EDOM : -ENOMEM;
-    json_decref(rec);
-    if (!line) {
-        return rc;
-    }
-    /* The store takes the line without its newline. */
-    rc = lobby__journal_text(room, line, len - 1);
-    free(line);
-    return rc;
-}
-
-int lobby__journal_seat(struct room *room, int seat)
-{
-    const struct seat *s = &room->seats[seat];
-    char hex[65];
-    json_t *rec = json_pack("{s:s, s:i, s:s, s:s}", "t", "seat", "seat", seat, "kind",
-                            lobby__kind_names[s->kind], "name", s->name);
-    int rc;
-
-    if (rec && s->kind == SEAT_BOT) {
-        json_object_set_new(rec, "level", json_string(bot_level_names[s->level]));
-    }
-    if (rec && s->has_token) {
-        token_hex(s, hex);
-        json_object_set_new(rec, "token", json_string(hex));
-    }
-    rc = lobby__journal(room, rec);
-    if (rc != 0) {
-        log_event(LOG_WARN, "journal_record_lost", "room=%s record=seat seat=%d", room->code, seat);
-    }
-    return rc;
-}
-
-int lobby__journal_host(struct room *room)
-{
-    int rc = lobby__journal(room, json_pack("{s:s, s:i}", "t", "host", "seat", room->host));
-
-    if (rc != 0) {
-        log_event(LOG_WARN, "journal_record_lost", "room=%s record=host", room->code);
-    }
-    return rc;
 }
 
 void lobby__broadcast(struct room *room, const json_t *msg)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * restore.c - rebuilds a room from its journal records at start, by
- * replaying them through the rules core: the same game_try() and commit as
- * in play, so the rebuilt room has the same state, rev and views. Sends
- * nothing and writes no journal while it replays.
+ * restore.c - rebuilds a room from its journal at start: each record is
+ * decoded into its event and committed through the one path of event.c,
+ * as in play (the action tried by the rules core, the same apply), so the
+ * rebuilt room has the same state, rev and views. The lobby writes no
+ * journal and sends nothing while it replays.
  */
 #include "lobby_int.h"
 
@@ -13,121 +14,50 @@
 
 #include <sodium.h>
 
-/* Applies one journal record to a room being rebuilt. 0 or -1. */
-static int restore_record(struct room *room, const json_t *rec, char *err)
+/* Decodes and commits every record of `records` into `room`. 0, or -1
+ * with the reason in `err`. */
+static int replay(struct room *room, const json_t *records, uint64_t now, char *err)
 {
-    const char *t = json_string_value(json_object_get(rec, "t"));
-    struct game_error gerr = {0};
-    long seat = -1;
+    struct room_commit c = {.now = now, .msg = err};
+    struct room_event ev;
+    const json_t *rec;
+    size_t i;
+    int rc = 0;
 
-    if (!t) {
-        snprintf(err, GAME_MSG_MAX, "a record without a type");
-        return -1;
-    }
-    if (strcmp(t, "seat") == 0 || strcmp(t, "host") == 0) {
-        json_t *js = json_object_get(rec, "seat");
-        if (!json_is_integer(js) || json_integer_value(js) < -1 ||
-            json_integer_value(js) >= room->nseats) {
-            snprintf(err, GAME_MSG_MAX, "a %s record with a bad seat", t);
+    json_array_foreach(records, i, rec) {
+        if (lobby__event_decode(room, rec, &ev, err) != 0) {
+            rc = -1;
+        } else if ((i == 0) != (ev.type == ROOM_EV_CREATE)) {
+            snprintf(err, GAME_MSG_MAX, "%s",
+                     i == 0 ? "the journal does not begin with a create"
+                            : "a second create record");
+            rc = -1;
+        } else if (lobby__event_commit(room, &ev, &c) != PROTO_OK) {
+            /* The check's reason is in err; say which record it was. */
+            char why[GAME_MSG_MAX];
+            snprintf(why, sizeof(why), "%s", err);
+            snprintf(err, GAME_MSG_MAX, "record %zu (rev %lld) refused on replay: %.180s", i + 1,
+                     (long long)room->rev, why);
+            rc = -1;
+        }
+        sodium_memzero(&ev, sizeof(ev)); /* a create's seed */
+        if (rc != 0) {
             return -1;
         }
-        seat = (long)json_integer_value(js);
     }
-    if (strcmp(t, "host") == 0) {
-        room->host = (int)seat;
-        return 0;
-    }
-    if (strcmp(t, "seat") == 0) {
-        const char *kind = json_string_value(json_object_get(rec, "kind"));
-        const char *name = json_string_value(json_object_get(rec, "name"));
-        const char *token = json_string_value(json_object_get(rec, "token"));
-        struct seat *s;
-        size_t len = 0;
-        if (seat < 0 || !kind || !name) {
-            snprintf(err, GAME_MSG_MAX, "a seat record without seat, kind or name");
-            return -1;
-        }
-        s = &room->seats[seat];
-        s->kind = strcmp(kind, "human") == 0 ? SEAT_HUMAN
-                  : strcmp(kind, "bot") == 0 ? SEAT_BOT
-                                             : SEAT_EMPTY;
-        snprintf(s->name, sizeof(s->name), "%s", name);
-        /* Journals from before bot levels have none: the default. */
-        int level = bot_level_parse(json_string_value(json_object_get(rec, "level")));
-        s->level = level >= 0 ? (enum bot_level)level : room->bot_level;
-        if (s->level > room->lobby->cfg.bot_level_max) {
-            s->level = room->lobby->cfg.bot_level_max; /* the server runs no stronger */
-        }
-        s->has_token = token &&
-                       sodium_hex2bin(s->token_hash, sizeof(s->token_hash), token, strlen(token),
-                                      NULL, &len, NULL) == 0 &&
-                       len == sizeof(s->token_hash);
-        return 0;
-    }
-    if (strcmp(t, "start") == 0) {
-        if (room->status != ROOM_LOBBY || lobby__room_begin(room, &gerr) != GAME_OK) {
-            snprintf(err, GAME_MSG_MAX, "the game does not start: %.200s", gerr.message);
-            return -1;
-        }
-        return 0;
-    }
-    if (strcmp(t, "act") == 0) {
-        json_t *js = json_object_get(rec, "seat");
-        json_t *action = json_object_get(rec, "action");
-        if (room->status != ROOM_PLAYING || !json_is_integer(js)) {
-            snprintf(err, GAME_MSG_MAX, "an action outside a running game");
-            return -1;
-        }
-        if (game_try(room->game, room->state, room->scratch, (int)json_integer_value(js), action,
-                     &gerr) != GAME_OK) {
-            snprintf(err, GAME_MSG_MAX, "action %lld refused on replay: %.200s",
-                     (long long)room->rev, gerr.message);
-            return -1;
-        }
-        if (json_array_append_new(room->actions,
-                                  json_pack("{s:O, s:O}", "seat", js, "action", action)) != 0) {
-            snprintf(err, GAME_MSG_MAX, "out of memory");
-            return -1;
-        }
-        void *before = room->state;
-        room->state = room->scratch;
-        room->scratch = before;
-        room->rev++;
-        if (room->game->active(room->state) == 0) {
-            room->status = ROOM_ENDED;
-        }
-        return 0;
-    }
-    if (strcmp(t, "end") == 0) {
-        return 0;
-    }
-    snprintf(err, GAME_MSG_MAX, "an unknown record type \"%.20s\"", t);
-    return -1;
+    return 0;
 }
 
 int lobby_restore(struct lobby *lobby, const json_t *records, uint64_t now, uint64_t age_ms,
                   char *err)
 {
-    const json_t *c = json_array_get(records, 0);
-    const char *t = json_string_value(json_object_get(c, "t"));
-    const char *typed = json_string_value(json_object_get(c, "room"));
-    const struct game_ops *game =
-        game_find_in(lobby->cfg.games, json_string_value(json_object_get(c, "game")));
-    const char *seed_hex = json_string_value(json_object_get(c, "seed"));
-    json_t *jseats = json_object_get(c, "seats");
-    json_t *opts = json_object_get(c, "options");
+    const json_t *first = json_array_get(records, 0);
+    const char *typed = json_string_value(json_object_get(first, "room"));
     char code[PROTO_ROOM_CODE_LEN + 1];
-    uint8_t seed[GAME_SEED_BYTES];
-    struct game_error gerr = {0};
-    size_t len = 0, i;
     struct room *room;
-    const json_t *rec;
-    int rc = 0;
+    int rc;
 
-    if (!t || strcmp(t, "create") != 0 || !typed || proto_room_code_parse(typed, code) != 0 ||
-        !game || !seed_hex || !json_is_integer(jseats) || !json_is_object(opts) ||
-        sodium_hex2bin(seed, sizeof(seed), seed_hex, strlen(seed_hex), NULL, &len, NULL) != 0 ||
-        len != sizeof(seed)) {
+    if (!typed || proto_room_code_parse(typed, code) != 0) {
         snprintf(err, GAME_MSG_MAX, "the journal does not begin with a valid create record");
         return -1;
     }
@@ -135,41 +65,30 @@ int lobby_restore(struct lobby *lobby, const json_t *records, uint64_t now, uint
         snprintf(err, GAME_MSG_MAX, "room %s exists twice", code);
         return -1;
     }
-    int nseats = (int)json_integer_value(jseats);
-    if (nseats < 1 || nseats > GAME_MAX_SEATS ||
-        game->check_options(opts, nseats, &gerr) != GAME_OK) {
-        snprintf(err, GAME_MSG_MAX, "the room's options are refused: %.200s", gerr.message);
-        return -1;
-    }
-    json_t *options = json_deep_copy(opts);
-    if (!options) {
-        snprintf(err, GAME_MSG_MAX, "out of memory");
-        return -1;
-    }
-    room = lobby__room_new(lobby, code, game, options, json_is_true(json_object_get(c, "public")),
-                           nseats, seed);
-    sodium_memzero(seed, sizeof(seed));
+    room = lobby__room_new(lobby, code);
     if (!room) {
         snprintf(err, GAME_MSG_MAX, "out of memory");
         return -1;
     }
-    int level = bot_level_parse(json_string_value(json_object_get(c, "bot_level")));
-    room->bot_level = level >= 0 ? (enum bot_level)level : BOT_LEVEL_DEFAULT;
     lobby->restoring = true;
-    json_array_foreach(records, i, rec) {
-        if (i > 0 && (rc = restore_record(room, rec, err)) != 0) {
-            break;
+    rc = replay(room, records, now, err);
+    lobby->restoring = false;
+    if (rc == 0 && room->status == ROOM_PLAYING && room->game->active(room->state) == 0) {
+        /* The last action ended the game; its end record was lost. */
+        room->status = ROOM_ENDED;
+    }
+    if (rc == 0 && room->status == ROOM_ENDED) {
+        room->ended_at = now > age_ms ? now - age_ms : 1;
+        if (age_ms >= lobby->cfg.ended_ttl_ms) {
+            rc = 1; /* finished long enough ago: the journal goes */
         }
     }
-    lobby->restoring = false;
     if (rc != 0) {
-        /* Unlink without forgetting the journal: it stays for inspection. */
+        /* Unlink without forgetting the journal: the store keeps it for
+         * inspection, or removes an expired one itself. */
         lobby__room_unlink(lobby, room);
         lobby__room_free(room);
-        return -1;
-    }
-    if (room->status == ROOM_ENDED) {
-        room->ended_at = now > age_ms ? now - age_ms : 1;
+        return rc;
     }
     if (room->status != ROOM_LOBBY) {
         /* Views as they were, so that the next action is a diff. A room

@@ -21,8 +21,6 @@
 const char *const lobby__status_names[] = {"lobby", "playing", "ended"};
 const char *const lobby__kind_names[] = {"empty", "human", "bot"};
 
-static enum bot_level room_level(const struct room *room);
-
 void lobby__room_announce(struct room *room)
 {
     json_t *ev = proto_event_new("room");
@@ -161,6 +159,7 @@ static void spec_remove(struct room *room, struct lobby_peer *peer)
 static void peer_detach(struct lobby *lobby, struct lobby_peer *peer, bool gone, uint64_t now)
 {
     struct room *room = peer->room;
+    char msg[GAME_MSG_MAX];
 
     if (gone) {
         /* Nobody is left to send its lines to. After a `leave` they still
@@ -170,6 +169,7 @@ static void peer_detach(struct lobby *lobby, struct lobby_peer *peer, bool gone,
     if (!room) {
         return;
     }
+    struct room_commit c = {.now = now, .msg = msg, .flags = EV_ANNOUNCE};
     if (peer->spectator) {
         spec_remove(room, peer);
     } else if (peer->seat >= 0 && peer->seat < room->nseats) {
@@ -177,38 +177,20 @@ static void peer_detach(struct lobby *lobby, struct lobby_peer *peer, bool gone,
         if (s->peer == peer) {
             s->peer = NULL;
         }
-        if (room->status == ROOM_LOBBY && !gone) {
-            /* Leaving a lobby frees the seat and voids its token. */
-            s->kind = SEAT_EMPTY;
-            s->has_token = false;
-            s->name[0] = '\0';
-            (void)lobby__journal_seat(room, peer->seat);
-            if (room->host == peer->seat) {
-                room->host = -1;
-                for (int k = 1; k <= room->nseats; k++) {
-                    int c = (peer->seat + k) % room->nseats;
-                    if (room->seats[c].kind == SEAT_HUMAN) {
-                        room->host = c;
-                        break;
-                    }
-                }
-                (void)lobby__journal_host(room);
-            }
-        } else if (room->status == ROOM_PLAYING && !gone && s->kind == SEAT_HUMAN) {
-            /* Leaving a running game: a bot plays the seat until its token
-             * resumes it. A lost connection just waits for the player. */
-            s->kind = SEAT_BOT;
-            s->level = room_level(room);
-            lobby__seat_forget(s);
-            (void)lobby__journal_seat(room, peer->seat);
-            lobby__schedule_bots(lobby, room, now);
+        if (!gone && s->kind == SEAT_HUMAN && room->status != ROOM_ENDED) {
+            /* A leave (event.c): a lobby's seat is freed, a running
+             * game's kept by a bot. Not recorded, it is not made: the
+             * seat then waits for its player, as after a lost
+             * connection. */
+            struct room_event ev = {.type = ROOM_EV_LEAVE, .index = peer->seat};
+            (void)lobby__event_commit(room, &ev, &c);
         }
     }
     peer->room = NULL;
     peer->seat = -1;
     peer->spectator = false;
     lobby__room_touch(room, now);
-    lobby__room_announce(room);
+    lobby__commit_tail(room, &c);
 }
 
 /* Binds `peer` to seat `seat` of `room`, replacing any older connection. */
@@ -253,26 +235,24 @@ static json_t *seat_reply(const struct room *room, int seat, const char *token)
 
 /* Claims seat `seat` (empty, or held by nobody: see seat_reclaimable())
  * for a human named `name` with a fresh token (into `token`, 48 bytes),
- * voiding any older one, and journals it. 0, or -1 with the seat as it was
- * when the record was not taken. */
-static int seat_claim(struct room *room, int seat, const char *name, char *token)
+ * voiding any older one: a seat event. PROTO_OK, or the commit's error
+ * with the seat as it was. */
+static int seat_claim(struct room *room, int seat, const char *name, char *token,
+                      struct room_commit *c)
 {
-    struct seat *s = &room->seats[seat];
-    const struct seat was = *s;
+    struct room_event ev = {.type = ROOM_EV_SEAT, .index = seat};
+    int rc;
 
-    lobby_token_new(token, s->token_hash);
-    s->has_token = true;
-    s->kind = SEAT_HUMAN;
-    snprintf(s->name, sizeof(s->name), "%s", name);
-    if (lobby__journal_seat(room, seat) != 0) {
-        s->has_token = was.has_token;
-        s->kind = was.kind;
-        memcpy(s->token_hash, was.token_hash, sizeof(s->token_hash));
-        memcpy(s->name, was.name, sizeof(s->name));
+    ev.seat.kind = SEAT_HUMAN;
+    ev.seat.level = room->seats[seat].level;
+    snprintf(ev.seat.name, sizeof(ev.seat.name), "%s", name);
+    ev.seat.has_token = true;
+    lobby_token_new(token, ev.seat.token_hash);
+    rc = lobby__event_commit(room, &ev, c);
+    if (rc != PROTO_OK) {
         sodium_memzero(token, 48);
-        return -1;
     }
-    return 0;
+    return rc;
 }
 
 /* True when seat `seat` of a room not yet started is held by nobody under
@@ -287,19 +267,15 @@ static bool seat_reclaimable(const struct room *room, int seat, const char *name
            strcmp(s->name, name) == 0;
 }
 
-/* Seats `peer` at the seat it claimed (with `token`, wiped here) and
- * replies. */
+/* Seats `peer` at the seat it claimed (with `token`, wiped here),
+ * replies, and tells the room. */
 static void seat_take(struct room *room, int seat, struct lobby_peer *peer, const json_t *id,
-                      char *token, uint64_t now)
+                      char *token, struct room_commit *c)
 {
-    seat_bind(room, seat, peer, now);
-    if (room->host < 0) {
-        room->host = seat;
-        (void)lobby__journal_host(room);
-    }
+    seat_bind(room, seat, peer, c->now);
     lobby__reply_ok(room, peer, id, seat_reply(room, seat, token));
     sodium_memzero(token, 48);
-    lobby__room_announce(room);
+    lobby__commit_tail(room, c);
 }
 
 bool lobby_holds(struct lobby *lobby, const char *code)
@@ -354,36 +330,25 @@ int lobby__game_status_to_proto(int status)
     }
 }
 
-/* A new room in the lobby's list, in the lobby state. Steals `options`
- * (freed on failure too). NULL on ENOMEM. */
-struct room *lobby__room_new(struct lobby *lobby, const char *code, const struct game_ops *game,
-                             json_t *options, bool is_public, int nseats,
-                             const uint8_t seed[GAME_SEED_BYTES])
+/* A new room named `code` in the lobby's list, in the lobby state, with
+ * nothing else yet: its create event makes it. NULL on ENOMEM. */
+struct room *lobby__room_new(struct lobby *lobby, const char *code)
 {
     struct room *room = calloc(1, sizeof(*room));
-    uint8_t h[32];
 
     if (!room || !(room->actions = json_array())) {
         free(room);
-        json_decref(options);
         return NULL;
     }
     room->lobby = lobby;
     snprintf(room->code, sizeof(room->code), "%s", code);
-    room->game = game;
-    room->options = options;
-    room->is_public = is_public;
     room->bot_level = BOT_LEVEL_DEFAULT;
     room->serial = ++lobby->serials;
-    room->nseats = nseats;
     room->host = -1;
     room->status = ROOM_LOBBY;
     for (int i = 0; i < GAME_MAX_SEATS; i++) {
         lobby__seat_forget(&room->seats[i]);
     }
-    memcpy(room->seed, seed, GAME_SEED_BYTES);
-    crypto_generichash(h, sizeof(h), room->seed, sizeof(room->seed), NULL, 0);
-    proto_hex(h, sizeof(h), room->seed_commit);
     if (proto_code_map_put(&lobby->index, room->code, room) != 0) {
         lobby__room_free(room);
         return NULL;
@@ -392,39 +357,6 @@ struct room *lobby__room_new(struct lobby *lobby, const char *code, const struct
     lobby->rooms = room;
     lobby->nrooms++;
     return room;
-}
-
-/* Builds the game from the seats as they are (no empty seat left) and
- * moves the room to playing at rev 1. GAME_OK or the game's refusal. */
-int lobby__room_begin(struct room *room, struct game_error *gerr)
-{
-    struct game_setup setup;
-
-    room->state = malloc(room->game->state_size);
-    room->scratch = malloc(room->game->state_size);
-    if (!room->state || !room->scratch) {
-        free(room->state);
-        free(room->scratch);
-        room->state = room->scratch = NULL;
-        return game_error_set(gerr, GAME_E_NOMEM, "out of memory");
-    }
-    memset(&setup, 0, sizeof(setup));
-    setup.nseats = room->nseats;
-    memcpy(setup.seed, room->seed, sizeof(setup.seed));
-    for (int i = 0; i < room->nseats; i++) {
-        snprintf(setup.names[i], sizeof(setup.names[i]), "%s", room->seats[i].name);
-    }
-    int rc = game_start(room->game, room->state, room->options, &setup, gerr);
-    sodium_memzero(&setup.seed, sizeof(setup.seed));
-    if (rc != GAME_OK) {
-        free(room->state);
-        free(room->scratch);
-        room->state = room->scratch = NULL;
-        return rc;
-    }
-    room->status = ROOM_PLAYING;
-    room->rev = 1;
-    return GAME_OK;
 }
 
 /* ---- Lobby ---- */
@@ -550,9 +482,7 @@ static int level_wanted(const struct lobby *lobby, const json_t *j, char *msg)
     return level;
 }
 
-/* The level of a bot the room picks itself: its bot_level, within what the
- * lobby runs. */
-static enum bot_level room_level(const struct room *room)
+enum bot_level lobby__room_level(const struct room *room)
 {
     return room->bot_level < room->lobby->cfg.bot_level_max ? room->bot_level
                                                             : room->lobby->cfg.bot_level_max;
@@ -697,42 +627,41 @@ int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
         json_decref(options);
         return PROTO_ERR_SERVER_BUSY;
     }
-    uint8_t seed[GAME_SEED_BYTES];
     char code[PROTO_ROOM_CODE_LEN + 1];
-    randombytes_buf(seed, sizeof(seed));
     do {
         proto_room_code_encode(randombytes_uniform(1u << 30), code);
     } while (lobby__room_find(lobby, code));
-    room = lobby__room_new(lobby, code, game, options, json_is_true(pub), nseats, seed);
+    room = lobby__room_new(lobby, code);
     if (!room) {
+        json_decref(options);
         return PROTO_ERR_INTERNAL;
     }
-    room->creator = peer->id;
-    room->bot_level = (enum bot_level)level;
-    snprintf(room->creator_addr, sizeof(room->creator_addr), "%s", peer->addr);
-    char seed_hex[GAME_SEED_BYTES * 2 + 1];
-    proto_hex(seed, sizeof(seed), seed_hex);
-    rc = lobby__journal(room,
-                        json_pack("{s:s, s:s, s:s, s:O, s:b, s:s, s:i, s:s}", "t", "create", "room",
-                                  code, "game", game->id, "options", options, "public",
-                                  room->is_public, "bot_level", bot_level_names[room->bot_level],
-                                  "seats", nseats, "seed", seed_hex));
-    sodium_memzero(seed, sizeof(seed));
-    sodium_memzero(seed_hex, sizeof(seed_hex));
-    char token[48];
-    if (rc == 0 && seat_claim(room, 0, peer->name, token) != 0) {
-        lobby_drop(lobby, room);
-        rc = -1;
-    } else if (rc != 0) {
+    struct room_event ev = {.type = ROOM_EV_CREATE};
+    struct room_commit c = {.now = now, .msg = msg};
+    ev.create.game = game;
+    ev.create.options = options;
+    ev.create.is_public = json_is_true(pub);
+    ev.create.bot_level = (enum bot_level)level;
+    ev.create.nseats = nseats;
+    randombytes_buf(ev.create.seed, sizeof(ev.create.seed));
+    rc = lobby__event_commit(room, &ev, &c);
+    sodium_memzero(ev.create.seed, sizeof(ev.create.seed));
+    json_decref(options);
+    if (rc != PROTO_OK) {
         lobby__room_unlink(lobby, room);
         lobby__room_free(room);
+        return rc;
     }
-    if (rc != 0) {
-        snprintf(msg, GAME_MSG_MAX, "the room could not be recorded; try again");
-        return PROTO_ERR_INTERNAL;
+    room->creator = peer->id;
+    snprintf(room->creator_addr, sizeof(room->creator_addr), "%s", peer->addr);
+    char token[48];
+    rc = seat_claim(room, 0, peer->name, token, &c);
+    if (rc != PROTO_OK) {
+        lobby_drop(lobby, room);
+        return rc;
     }
     peer_detach(lobby, peer, false, now);
-    seat_take(room, 0, peer, id, token, now);
+    seat_take(room, 0, peer, id, token, &c);
     return PROTO_OK;
 }
 
@@ -796,15 +725,16 @@ int lobby_join(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_
     }
     char token[48];
     bool reclaimed = room->seats[seat].kind != SEAT_EMPTY;
-    if (seat_claim(room, seat, peer->name, token) != 0) {
-        snprintf(msg, GAME_MSG_MAX, "the seat could not be recorded; try again");
-        return PROTO_ERR_INTERNAL;
+    struct room_commit c = {.now = now, .msg = msg};
+    rc = seat_claim(room, seat, peer->name, token, &c);
+    if (rc != PROTO_OK) {
+        return rc;
     }
     if (reclaimed) {
         log_event(LOG_INFO, "seat_reclaimed", "room=%s seat=%d", room->code, seat);
     }
     peer_detach(lobby, peer, false, now);
-    seat_take(room, seat, peer, id, token, now);
+    seat_take(room, seat, peer, id, token, &c);
     return PROTO_OK;
 }
 
@@ -883,7 +813,7 @@ static int start_bots(const struct room *room, const json_t *jb, int fill[GAME_M
         return PROTO_OK;
     }
     if (json_is_true(jb)) {
-        all = (int)room_level(room);
+        all = (int)lobby__room_level(room);
     } else if (json_is_string(jb)) {
         if ((all = level_wanted(room->lobby, jb, msg)) < 0) {
             return PROTO_ERR_BAD_REQUEST;
@@ -923,7 +853,6 @@ int lobby_start(struct lobby *lobby, struct lobby_peer *peer, const struct lobby
     char *msg = rq->msg;
     struct room *room = peer->room;
     int fill[GAME_MAX_SEATS];
-    struct game_error gerr = {0};
     int filled = 0, nbots = 0;
 
     if (peer->spectator || peer->seat != room->host) {
@@ -959,47 +888,25 @@ int lobby_start(struct lobby *lobby, struct lobby_peer *peer, const struct lobby
             return PROTO_ERR_NOT_ENOUGH_PLAYERS;
         }
     }
+    struct room_event ev = {.type = ROOM_EV_START};
     bool kept[GAME_MAX_SEATS] = {false}; /* humans' seats a bot keeps */
     for (int i = 0; i < room->nseats; i++) {
-        struct seat *s = &room->seats[i];
-        if (fill[i] < 0) {
-            continue;
-        }
-        kept[i] = s->kind == SEAT_HUMAN;
-        s->kind = SEAT_BOT;
-        s->level = (enum bot_level)fill[i];
-        if (!kept[i]) {
-            snprintf(s->name, sizeof(s->name), "Bot %d", ++nbots);
-        }
-    }
-    rc = lobby__room_begin(room, &gerr);
-    for (int i = 0; rc == GAME_OK && i < room->nseats; i++) {
-        if (room->seats[i].kind == SEAT_BOT && lobby__journal_seat(room, i) != 0) {
-            rc = game_error_set(&gerr, GAME_E_NOMEM, "the start could not be recorded; try again");
-        }
-    }
-    if (rc == GAME_OK && lobby__journal(room, json_pack("{s:s}", "t", "start")) != 0) {
-        rc = game_error_set(&gerr, GAME_E_NOMEM, "the start could not be recorded; try again");
-    }
-    if (rc != GAME_OK) {
-        if (room->state) {
-            free(room->state);
-            free(room->scratch);
-            room->state = room->scratch = NULL;
-            room->status = ROOM_LOBBY;
-            room->rev = 0;
-        }
-        for (int i = 0; i < room->nseats; i++) {
-            if (room->seats[i].kind == SEAT_BOT) {
-                room->seats[i].kind = kept[i] ? SEAT_HUMAN : SEAT_EMPTY;
-                if (!kept[i]) {
-                    room->seats[i].name[0] = '\0';
-                }
-                (void)lobby__journal_seat(room, i);
+        if (fill[i] >= 0) {
+            struct start_fill *f = &ev.start.fill[ev.start.nfill++];
+            kept[i] = room->seats[i].kind == SEAT_HUMAN;
+            f->seat = i;
+            f->level = (enum bot_level)fill[i];
+            if (kept[i]) {
+                memcpy(f->name, room->seats[i].name, sizeof(f->name));
+            } else {
+                snprintf(f->name, sizeof(f->name), "Bot %d", ++nbots);
             }
         }
-        snprintf(msg, GAME_MSG_MAX, "%s", gerr.message);
-        return lobby__game_status_to_proto(gerr.status);
+    }
+    struct room_commit c = {.now = now, .msg = msg};
+    rc = lobby__event_commit(room, &ev, &c);
+    if (rc != PROTO_OK) {
+        return rc;
     }
     lobby__reply_ok(room, peer, id, json_pack("{s:I}", "rev", (json_int_t)room->rev));
     for (int i = 0; i < room->nseats; i++) {
@@ -1008,9 +915,7 @@ int lobby_start(struct lobby *lobby, struct lobby_peer *peer, const struct lobby
                       bot_level_names[room->seats[i].level], kept[i] ? "yes" : "no");
         }
     }
-    lobby__room_announce(room);
-    lobby__views_publish(room, GAME_CHANGED_ALL);
-    lobby__schedule_bots(lobby, room, now);
+    lobby__commit_tail(room, &c);
     return PROTO_OK;
 }
 
@@ -1061,20 +966,30 @@ int lobby_resume(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
         snprintf(msg, GAME_MSG_MAX, "\"rev\" must be an integer, 0 or more");
         return PROTO_ERR_BAD_REQUEST;
     }
-    if (peer->room != found || peer->seat != seat) {
-        peer_detach(lobby, peer, false, now);
-    }
+    struct room_commit c = {.now = now, .msg = msg, .flags = EV_ANNOUNCE};
     if (found->seats[seat].kind == SEAT_BOT) {
         /* The player is back: the bot that kept the seat steps aside. */
-        found->seats[seat].kind = SEAT_HUMAN;
-        (void)lobby__journal_seat(found, seat);
+        const struct seat *s = &found->seats[seat];
+        struct room_event ev = {.type = ROOM_EV_SEAT, .index = seat};
+        ev.seat.kind = SEAT_HUMAN;
+        ev.seat.level = s->level;
+        memcpy(ev.seat.name, s->name, sizeof(ev.seat.name));
+        ev.seat.has_token = true;
+        memcpy(ev.seat.token_hash, s->token_hash, sizeof(ev.seat.token_hash));
+        int rc = lobby__event_commit(found, &ev, &c);
+        if (rc != PROTO_OK) {
+            return rc;
+        }
+    }
+    if (peer->room != found || peer->seat != seat) {
+        peer_detach(lobby, peer, false, now);
     }
     /* A resume is the same player: the connection takes the seat's name,
      * the one the game's log and the other players know. */
     snprintf(peer->name, sizeof(peer->name), "%s", found->seats[seat].name);
     seat_bind(found, seat, peer, now);
     lobby__reply_ok(found, peer, id, seat_reply(found, seat, NULL));
-    lobby__room_announce(found);
+    lobby__commit_tail(found, &c);
     if (found->status == ROOM_LOBBY) {
         return PROTO_OK;
     }

@@ -867,7 +867,7 @@ static void set_aside(const char *path)
 }
 
 /* Reads every journal back through the `restore` hook; see journal.h. */
-int store_load(struct store *st, uint64_t now, uint64_t ended_ttl_ms)
+int store_load(struct store *st, uint64_t now)
 {
     char q[LOG_QUOTE_MAX], qp[LOG_QUOTE_MAX];
     DIR *d;
@@ -923,19 +923,19 @@ int store_load(struct store *st, uint64_t now, uint64_t ended_ttl_ms)
         }
         time_t wall = time(NULL);
         uint64_t age_ms = wall > mtime ? (uint64_t)(wall - mtime) * 1000 : 0;
-        const json_t *last = json_array_get(records, json_array_size(records) - 1);
-        const char *lt = json_string_value(json_object_get(last, "t"));
-        if ((lt && strcmp(lt, "end") == 0 && age_ms >= ended_ttl_ms) ||
-            json_array_size(records) == 0) {
+        if (json_array_size(records) == 0) {
             (void)unlink(path);
             json_decref(records);
             continue;
         }
-        if (st->hooks.restore(st->hooks.ctx, records, now, age_ms, err, sizeof(err)) != 0) {
+        rc = st->hooks.restore(st->hooks.ctx, records, now, age_ms, err, sizeof(err));
+        if (rc < 0) {
             err[sizeof(err) - 1] = '\0';
             log_event(LOG_ERROR, "journal_does_not_replay", "room=%s reason=%s set_aside=.bad",
                       code, log_quote(q, sizeof(q), err));
             set_aside(path);
+        } else if (rc > 0) {
+            (void)unlink(path);
         } else {
             restored++;
         }

@@ -65,9 +65,10 @@ struct store_hooks {
     void (*durable)(void *ctx, uint64_t seq);
     /* Rebuilds one room from its journal's records (an array of JSON
      * objects, borrowed) during store_load(). `age_ms` is how long ago the
-     * file was last written. Returns 0, or -1 with a reason (a C string
-     * of at most errlen bytes) in `err` when the records do not make a
-     * room. Required for store_load(). */
+     * file was last written. Returns 0; 1 when the room is not to be kept
+     * (the journal is then removed); or -1 with a reason (a C string of at
+     * most errlen bytes) in `err` when the records do not make a room.
+     * Required for store_load(). */
     int (*restore)(void *ctx, const json_t *records, uint64_t now, uint64_t age_ms, char *err,
                    size_t errlen);
     /* Room `code`'s journal cannot be written (`failing` true): records
@@ -145,11 +146,11 @@ int store_open(uv_loop_t *loop, const struct store_config *cfg, const struct sto
                struct store **ret_store);
 
 /* Rebuilds every room from its journal through the `restore` hook. Drops
- * torn tails (with a warning, truncating the file), removes finished rooms
- * (last record {"t":"end"}) older than `ended_ttl_ms` and empty journals,
- * and sets journals that do not replay aside as <CODE>.journal.bad.
+ * torn tails (with a warning, truncating the file), removes empty
+ * journals and those the hook does not keep, and sets journals that do not
+ * replay aside as <CODE>.journal.bad. The store reads no record's meaning.
  * Returns the number of rooms restored. */
-int store_load(struct store *st, uint64_t now, uint64_t ended_ttl_ms);
+int store_load(struct store *st, uint64_t now);
 
 /* Appends one record (`len` bytes of `line`, a compact JSON object without
  * newline, copied) to room `code`'s journal. `ctx` is the struct store.

@@ -528,6 +528,8 @@ struct tstore {
     bool attached;
     long fail_next; /* refuse this many appends from now */
     uint64_t seq;
+    json_t *lines; /* with keep_lines: every record taken, parsed */
+    bool keep_lines;
 };
 
 static struct tstore store;
@@ -543,6 +545,12 @@ static int ts_append(void *ctx, const char *code, const char *line, size_t len, 
     ts->records++;
     *ret_seq = ++ts->seq;
     journal_seq = ts->seq;
+    if (ts->keep_lines) {
+        json_error_t err;
+        json_t *rec = json_loadb(line, len, 0, &err);
+        ck_assert_msg(json_is_object(rec), "a record that is no object: %.*s", (int)len, line);
+        json_array_append_new(ts->lines, rec);
+    }
     return 0;
 }
 
@@ -564,6 +572,9 @@ static void store_fini(void)
 {
     store.attached = false;
     journal_seq = 0;
+    json_decref(store.lines);
+    store.lines = NULL;
+    store.keep_lines = false;
 }
 
 /* Everything each peer holds, to compare before and after a refusal. */
@@ -1022,6 +1033,237 @@ START_TEST(bot_answers_for_a_dropped_room_are_dropped)
 }
 END_TEST
 
+/* ---- Events: every room change is a record that replays ---- */
+
+/* What a newcomer sees of room `code` in lobby `l`: the spectator's view
+ * and rev (or the room event before the start), as one JSON value (new
+ * reference). */
+static json_t *seen_by_spectator(struct lobby *l, const char *code)
+{
+    struct lobby *saved = lobby;
+    struct tpeer t = {0};
+    char msg[GAME_MSG_MAX];
+
+    t.peer.id = 99;
+    t.peer.seat = -1;
+    t.peer.send = tp_send;
+    t.peer.close = tp_close;
+    snprintf(t.peer.name, sizeof(t.peer.name), "Watcher");
+    t.msgs = json_array();
+    lobby = l;
+    json_t *req = json_pack("{s:s}", "room", code);
+    ck_assert_int_eq(run_op(lobby_spectate, 0, &t.peer, req, msg), PROTO_OK);
+    json_decref(req);
+    lobby_durable(l, UINT64_MAX);
+    json_t *room = json_deep_copy(last_room_event(&t));
+    json_object_del(room, "spectators");
+    size_t i;
+    json_t *seat;
+    json_array_foreach(json_object_get(room, "seats"), i, seat) {
+        json_object_del(seat, "connected"); /* who is here is no part of the record */
+    }
+    track(&t);
+    json_t *seen = json_pack("{s:o, s:O*, s:i}", "room", room, "view", t.view, "rev", t.rev);
+    lobby_peer_gone(l, &t.peer, clock_ms);
+    lobby = saved;
+    json_decref(t.msgs);
+    json_decref(t.view);
+    return seen;
+}
+
+/* Restores `records` into a new lobby (returned) and checks it took them. */
+static struct lobby *restored(const json_t *records)
+{
+    struct lobby *l = lobby_new(&cfg);
+    char err[GAME_MSG_MAX] = "";
+
+    ck_assert_msg(lobby_restore(l, records, clock_ms, 0, err) == 0, "restore: %s", err);
+    return l;
+}
+
+/* Plays the room of peers[0] until its game ends: the humans seated add
+ * 1 when it is their turn, the bots move when due. */
+static void play_to_the_end(void)
+{
+    for (int guard = 0; guard < 200 && count_ev(&peers[0], "ended") == 0; guard++) {
+        track(&peers[0]);
+        for (int p = 0; p < 5; p++) {
+            struct lobby_peer *lp = &peers[p].peer;
+            if (lp->room && !lp->spectator && lp->seat >= 0 &&
+                lobby_check(lp, PLAYING | LOBBY_NEED_TURN, (char[GAME_MSG_MAX]){0}) == PROTO_OK) {
+                ck_assert_int_eq(call_act(&peers[p], 1, -1), PROTO_OK);
+            }
+        }
+        settle();
+        clock_ms += 10;
+        (void)lobby_run_due(lobby, clock_ms);
+        settle();
+    }
+    ck_assert_int_eq(count_ev(&peers[0], "ended"), 1);
+}
+
+START_TEST(every_event_replays_to_the_same_room)
+{
+    char msg[GAME_MSG_MAX];
+    store_attach(lobby);
+    store.lines = json_array();
+    store.keep_lines = true;
+
+    /* create, seat (join), leave (in the lobby), seat again, a seat whose
+     * player has gone, start with a bot keeping that seat and one filling
+     * an empty seat, act, leave (in the game: a bot keeps it), seat (a
+     * resume hands it back), the end. */
+    ck_assert_int_eq(call_create(&peers[0], 4, NULL), PROTO_OK);
+    char code[8];
+    snprintf(code, sizeof(code), "%s", room_code(&peers[0]));
+    ck_assert_int_eq(call_join(&peers[1], code, -1), PROTO_OK);
+    char token1[64];
+    snprintf(token1, sizeof(token1), "%s",
+             json_string_value(json_object_get(last_reply(&peers[1]), "token")));
+    ck_assert_int_eq(call_join(&peers[2], code, -1), PROTO_OK);
+    ck_assert_int_eq(run_op(lobby_leave, ROOM, &peers[2].peer, NULL, msg), PROTO_OK);
+    ck_assert_int_eq(call_join(&peers[2], code, -1), PROTO_OK);
+    lobby_peer_gone(lobby, &peers[1].peer, clock_ms);
+    ck_assert_int_eq(call_start(&peers[0], true), PROTO_OK);
+    json_t *room = last_room_event(&peers[0]);
+    ck_assert_str_eq(json_string_value(json_object_get(
+                         json_array_get(json_object_get(room, "seats"), 1), "name")),
+                     "P1");
+    ck_assert_str_eq(json_string_value(json_object_get(
+                         json_array_get(json_object_get(room, "seats"), 1), "kind")),
+                     "bot");
+    ck_assert_int_eq(call_act(&peers[0], 1, -1), PROTO_OK);
+    settle();
+    ck_assert_int_eq(run_op(lobby_leave, ROOM, &peers[2].peer, NULL, msg), PROTO_OK);
+    json_t *req = json_pack("{s:s}", "token", token1);
+    ck_assert_int_eq(run_op(lobby_resume, 0, &peers[3].peer, req, msg), PROTO_OK);
+    json_decref(req);
+    settle();
+
+    /* Midway and at the end, a room rebuilt from the records is the
+     * room: the same seats, host, status, rev and view. */
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            play_to_the_end();
+        }
+        struct lobby *again = restored(store.lines);
+        json_t *want = seen_by_spectator(lobby, code);
+        json_t *got = seen_by_spectator(again, code);
+        char *w = json_dumps(want, JSON_SORT_KEYS), *g = json_dumps(got, JSON_SORT_KEYS);
+        ck_assert_msg(json_equal(want, got), "restored room differs:\n%s\n%s", w, g);
+        free(w);
+        free(g);
+        json_decref(want);
+        json_decref(got);
+        lobby_free(again);
+    }
+    /* Every kind of record the room wrote was one of the events. */
+    const char *kinds[] = {"create", "seat", "leave", "start", "act", "end"};
+    for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+        bool seen = false;
+        size_t i;
+        json_t *r;
+        json_array_foreach(store.lines, i, r) {
+            seen |= strcmp(json_string_value(json_object_get(r, "t")), kinds[k]) == 0;
+        }
+        ck_assert_msg(seen, "no %s record", kinds[k]);
+    }
+    store_fini();
+}
+END_TEST
+
+START_TEST(journals_of_the_older_records_replay)
+{
+    /* Before leave and start's bots were events of their own, a room
+     * wrote a seat record for each bot and for each leave, and a host
+     * record after it. */
+    json_error_t jerr;
+    const char *seed = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+    char text[2048];
+    snprintf(text, sizeof(text),
+             "[{\"t\":\"create\",\"room\":\"K7QF2M\",\"game\":\"fake\",\"options\":{},"
+             "\"public\":false,\"seats\":3,\"seed\":\"%s\"},"
+             "{\"t\":\"seat\",\"seat\":0,\"kind\":\"human\",\"name\":\"Ann\"},"
+             "{\"t\":\"host\",\"seat\":0},"
+             "{\"t\":\"seat\",\"seat\":1,\"kind\":\"human\",\"name\":\"Bo\"},"
+             "{\"t\":\"seat\",\"seat\":0,\"kind\":\"empty\",\"name\":\"\"},"
+             "{\"t\":\"host\",\"seat\":1},"
+             "{\"t\":\"seat\",\"seat\":0,\"kind\":\"bot\",\"name\":\"Bot 1\"},"
+             "{\"t\":\"seat\",\"seat\":2,\"kind\":\"bot\",\"name\":\"Bot 2\","
+             "\"level\":\"random\"},"
+             "{\"t\":\"start\"},"
+             "{\"action\":{\"n\":1,\"type\":\"add\"},\"seat\":0,\"t\":\"act\"}]",
+             seed);
+    json_t *records = json_loads(text, 0, &jerr);
+    ck_assert_ptr_nonnull(records);
+    struct lobby *l = restored(records);
+    json_t *seen = seen_by_spectator(l, "K7QF2M");
+    json_t *room = json_object_get(seen, "room");
+    ck_assert_int_eq(json_integer_value(json_object_get(room, "host")), 1);
+    ck_assert_str_eq(json_string_value(json_object_get(room, "status")), "playing");
+    ck_assert_int_eq(json_integer_value(json_object_get(seen, "rev")), 2);
+    const char *names[] = {"Bot 1", "Bo", "Bot 2"}, *kinds[] = {"bot", "human", "bot"};
+    for (int i = 0; i < 3; i++) {
+        json_t *s = json_array_get(json_object_get(room, "seats"), (size_t)i);
+        ck_assert_str_eq(json_string_value(json_object_get(s, "name")), names[i]);
+        ck_assert_str_eq(json_string_value(json_object_get(s, "kind")), kinds[i]);
+    }
+    json_decref(seen);
+    lobby_free(l);
+    /* A record the events do not know is refused, naming it. */
+    json_array_append_new(records, json_pack("{s:s}", "t", "teleport"));
+    l = lobby_new(&cfg);
+    char err[GAME_MSG_MAX] = "";
+    ck_assert_int_eq(lobby_restore(l, records, clock_ms, 0, err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "teleport"));
+    ck_assert_int_eq(lobby_room_count(l), 0);
+    lobby_free(l);
+    json_decref(records);
+}
+END_TEST
+
+START_TEST(a_record_not_taken_changes_nothing)
+{
+    char msg[GAME_MSG_MAX];
+    struct snapshot sn;
+    store_attach(lobby);
+
+    /* create */
+    store.fail_next = 1;
+    snap(&sn);
+    ck_assert_int_eq(call_create(&peers[0], 3, NULL), PROTO_ERR_INTERNAL);
+    ck_assert_int_eq(lobby_room_count(lobby), 0);
+    ck_assert_int_eq(call_create(&peers[0], 3, NULL), PROTO_OK);
+    char code[8];
+    snprintf(code, sizeof(code), "%s", room_code(&peers[0]));
+    /* seat: the join is refused, nobody is told, the seat stays free */
+    store.fail_next = 1;
+    track(&peers[0]);
+    snap(&sn);
+    ck_assert_int_eq(call_join(&peers[1], code, -1), PROTO_ERR_INTERNAL);
+    ck_assert_uint_eq(json_array_size(peers[0].msgs), sn.msgs[0]);
+    ck_assert_int_eq(call_join(&peers[1], code, -1), PROTO_OK);
+    ck_assert_int_eq(json_integer_value(json_object_get(last_reply(&peers[1]), "seat")), 1);
+    /* start: still a lobby, with no bot in it */
+    store.fail_next = 1;
+    ck_assert_int_eq(call_start(&peers[0], true), PROTO_ERR_INTERNAL);
+    json_t *room = last_room_event(&peers[0]);
+    ck_assert_str_eq(json_string_value(json_object_get(room, "status")), "lobby");
+    ck_assert_str_eq(json_string_value(json_object_get(
+                         json_array_get(json_object_get(room, "seats"), 2), "kind")),
+                     "empty");
+    /* leave in the lobby: the seat waits for its player, as after a lost
+     * connection */
+    store.fail_next = 1;
+    ck_assert_int_eq(run_op(lobby_leave, ROOM, &peers[1].peer, NULL, msg), PROTO_OK);
+    room = last_room_event(&peers[0]);
+    json_t *seat1 = json_array_get(json_object_get(room, "seats"), 1);
+    ck_assert_str_eq(json_string_value(json_object_get(seat1, "kind")), "human");
+    ck_assert(!json_is_true(json_object_get(seat1, "connected")));
+    store_fini();
+}
+END_TEST
+
 int main(void)
 {
     const struct ck_case cases[] = {
@@ -1050,6 +1292,9 @@ int main(void)
         {"bot_levels", bot_levels_per_seat},
         {"bot_stale_answer", bot_answers_for_an_old_rev_are_dropped},
         {"bot_dropped_room", bot_answers_for_a_dropped_room_are_dropped},
+        {"events_replay", every_event_replays_to_the_same_room},
+        {"older_records", journals_of_the_older_records_replay},
+        {"record_not_taken", a_record_not_taken_changes_nothing},
     };
     return CK_RUN("lobby", cases, setup, teardown);
 }

@@ -1,0 +1,685 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * event.c - the room's events and the one path that commits them.
+ *
+ * Every change of a room is an event of ROOM_EVENT_MAP (lobby_int.h): a
+ * player's request, a bot's move or the server's own decision. Each event
+ * has an encoder (its journal record), a decoder (the record back), an
+ * optional check (what must hold, and the work that may fail, done where
+ * nothing shows: an action is tried on the scratch copy, a start builds
+ * its game aside) and an apply that cannot fail. lobby__event_commit() runs
+ * them in that order, appending the record between check and apply, so a
+ * record that is not taken leaves the room exactly as it was. Restoring a
+ * room from its journal is decoding each record and committing it through
+ * the same function (the lobby then writes no journal and sends nothing).
+ * What a change means for the members (the room event, the views' diffs,
+ * the end of the game, the bots) is gathered in a struct room_commit and
+ * done once by lobby__commit_tail(), after the caller's reply.
+ */
+#include "lobby_int.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "log.h"
+
+/* ---- Records ---- */
+
+/* A record written as a jansson object: its compact line without the
+ * newline. NULL (errno set) when it cannot be; steals `rec`. */
+static char *record_text(json_t *rec, size_t *ret_len)
+{
+    char *line;
+
+    if (!rec) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    line = proto_line_dump(rec, ret_len);
+    json_decref(rec);
+    if (line) {
+        line[--*ret_len] = '\0'; /* the store takes the line without its newline */
+    } else if (errno == EINVAL) {
+        errno = EDOM; /* a real number, which the wire never carries */
+    }
+    return line;
+}
+
+/* A seat number of `room` in member "seat" of `rec`, -1 allowed when
+ * `nobody` is. -2 when it is missing or out of range. */
+static int record_seat(const struct room *room, const json_t *rec, bool nobody)
+{
+    const json_t *js = json_object_get(rec, "seat");
+
+    if (!json_is_integer(js) || json_integer_value(js) < (nobody ? -1 : 0) ||
+        json_integer_value(js) >= room->nseats) {
+        return -2;
+    }
+    return (int)json_integer_value(js);
+}
+
+/* A bot level of a record, as this server runs it: levels stronger than
+ * it runs play at its strongest; journals from before bot levels have
+ * none and get `dflt`. */
+static enum bot_level record_level(const struct room *room, const json_t *j, enum bot_level dflt)
+{
+    int level = bot_level_parse(json_string_value(j));
+    enum bot_level l = level >= 0 ? (enum bot_level)level : dflt;
+
+    return l > room->lobby->cfg.bot_level_max ? room->lobby->cfg.bot_level_max : l;
+}
+
+/* ---- create ---- */
+
+static char *create_encode(const struct room *room, const struct room_event *ev, size_t *len)
+{
+    char seed_hex[GAME_SEED_BYTES * 2 + 1];
+    json_t *rec;
+
+    proto_hex(ev->create.seed, sizeof(ev->create.seed), seed_hex);
+    rec = json_pack("{s:s, s:s, s:s, s:O, s:b, s:s, s:i, s:s}", "t", "create", "room", room->code,
+                    "game", ev->create.game->id, "options", ev->create.options, "public",
+                    ev->create.is_public, "bot_level", bot_level_names[ev->create.bot_level],
+                    "seats", ev->create.nseats, "seed", seed_hex);
+    sodium_memzero(seed_hex, sizeof(seed_hex));
+    return record_text(rec, len);
+}
+
+static int create_decode(const struct room *room, const json_t *rec, struct room_event *ev,
+                         char *err)
+{
+    const char *typed = json_string_value(json_object_get(rec, "room"));
+    const char *seed_hex = json_string_value(json_object_get(rec, "seed"));
+    const json_t *jseats = json_object_get(rec, "seats");
+    const json_t *opts = json_object_get(rec, "options");
+    char code[PROTO_ROOM_CODE_LEN + 1];
+    struct game_error gerr = {0};
+    size_t len = 0;
+
+    ev->create.game =
+        game_find_in(room->lobby->cfg.games, json_string_value(json_object_get(rec, "game")));
+    if (!typed || proto_room_code_parse(typed, code) != 0 || strcmp(code, room->code) != 0 ||
+        !ev->create.game || !seed_hex || !json_is_integer(jseats) || !json_is_object(opts) ||
+        sodium_hex2bin(ev->create.seed, sizeof(ev->create.seed), seed_hex, strlen(seed_hex), NULL,
+                       &len, NULL) != 0 ||
+        len != sizeof(ev->create.seed)) {
+        snprintf(err, GAME_MSG_MAX, "the journal does not begin with a valid create record");
+        return -1;
+    }
+    ev->create.nseats = (int)json_integer_value(jseats);
+    if (ev->create.nseats < 1 || ev->create.nseats > GAME_MAX_SEATS ||
+        ev->create.game->check_options(opts, ev->create.nseats, &gerr) != GAME_OK) {
+        snprintf(err, GAME_MSG_MAX, "the room's options are refused: %.200s", gerr.message);
+        return -1;
+    }
+    ev->create.options = opts;
+    ev->create.is_public = json_is_true(json_object_get(rec, "public"));
+    ev->create.bot_level = BOT_LEVEL_DEFAULT;
+    int level = bot_level_parse(json_string_value(json_object_get(rec, "bot_level")));
+    if (level >= 0) {
+        ev->create.bot_level = (enum bot_level)level;
+    }
+    return 0;
+}
+
+static int create_check(struct room *room, struct room_event *ev, char *msg)
+{
+    if (room->game) {
+        snprintf(msg, GAME_MSG_MAX, "the room exists already");
+        return PROTO_ERR_INTERNAL;
+    }
+    ev->create.options_copy = json_deep_copy(ev->create.options);
+    return ev->create.options_copy ? PROTO_OK : PROTO_ERR_INTERNAL;
+}
+
+static void create_discard(struct room *room, struct room_event *ev)
+{
+    json_decref(ev->create.options_copy);
+    ev->create.options_copy = NULL;
+    (void)room;
+}
+
+static void create_apply(struct room *room, struct room_event *ev, struct room_commit *c)
+{
+    uint8_t h[32];
+
+    room->game = ev->create.game;
+    room->options = ev->create.options_copy;
+    ev->create.options_copy = NULL;
+    room->is_public = ev->create.is_public;
+    room->bot_level = ev->create.bot_level;
+    room->nseats = ev->create.nseats;
+    memcpy(room->seed, ev->create.seed, GAME_SEED_BYTES);
+    crypto_generichash(h, sizeof(h), room->seed, sizeof(room->seed), NULL, 0);
+    proto_hex(h, sizeof(h), room->seed_commit);
+    (void)c;
+}
+
+/* ---- seat ---- */
+
+static char *seat_encode(const struct room *room, const struct room_event *ev, size_t *len)
+{
+    const struct seat_change *s = &ev->seat;
+    json_t *rec = json_pack("{s:s, s:i, s:s, s:s}", "t", "seat", "seat", ev->index, "kind",
+                            lobby__kind_names[s->kind], "name", s->name);
+    char hex[65];
+
+    if (rec && s->kind == SEAT_BOT) {
+        json_object_set_new(rec, "level", json_string(bot_level_names[s->level]));
+    }
+    if (rec && s->has_token) {
+        proto_hex(s->token_hash, sizeof(s->token_hash), hex);
+        json_object_set_new(rec, "token", json_string(hex));
+    }
+    (void)room;
+    return record_text(rec, len);
+}
+
+static int seat_decode(const struct room *room, const json_t *rec, struct room_event *ev, char *err)
+{
+    const char *kind = json_string_value(json_object_get(rec, "kind"));
+    const char *name = json_string_value(json_object_get(rec, "name"));
+    const char *token = json_string_value(json_object_get(rec, "token"));
+    struct seat_change *s = &ev->seat;
+    size_t len = 0;
+
+    ev->index = record_seat(room, rec, false);
+    if (ev->index < 0 || !kind || !name) {
+        snprintf(err, GAME_MSG_MAX, "a seat record without seat, kind or name");
+        return -1;
+    }
+    s->kind = strcmp(kind, "human") == 0 ? SEAT_HUMAN
+              : strcmp(kind, "bot") == 0 ? SEAT_BOT
+                                         : SEAT_EMPTY;
+    snprintf(s->name, sizeof(s->name), "%s", name);
+    s->level = record_level(room, json_object_get(rec, "level"), room->bot_level);
+    s->has_token = token &&
+                   sodium_hex2bin(s->token_hash, sizeof(s->token_hash), token, strlen(token), NULL,
+                                  &len, NULL) == 0 &&
+                   len == sizeof(s->token_hash);
+    return 0;
+}
+
+/* The seat becomes what the event says; a human's seat given to nobody
+ * before makes it the host. */
+static void seat_apply(struct room *room, struct room_event *ev, struct room_commit *c)
+{
+    struct seat *s = &room->seats[ev->index];
+
+    s->kind = ev->seat.kind;
+    s->level = ev->seat.level;
+    memcpy(s->name, ev->seat.name, sizeof(s->name));
+    s->has_token = ev->seat.has_token;
+    memcpy(s->token_hash, ev->seat.token_hash, sizeof(s->token_hash));
+    if (s->kind != SEAT_HUMAN) {
+        lobby__seat_forget(s);
+    }
+    if (s->kind == SEAT_HUMAN && room->host < 0) {
+        room->host = ev->index;
+    }
+    (void)c;
+}
+
+/* ---- host (written by journals of older versions: host changes now
+ * follow from seat and leave) ---- */
+
+static int host_decode(const struct room *room, const json_t *rec, struct room_event *ev, char *err)
+{
+    ev->index = record_seat(room, rec, true);
+    if (ev->index < -1) {
+        snprintf(err, GAME_MSG_MAX, "a host record with a bad seat");
+        return -1;
+    }
+    return 0;
+}
+
+static void host_apply(struct room *room, struct room_event *ev, struct room_commit *c)
+{
+    room->host = ev->index;
+    (void)c;
+}
+
+/* ---- leave ---- */
+
+static char *leave_encode(const struct room *room, const struct room_event *ev, size_t *len)
+{
+    (void)room;
+    return record_text(json_pack("{s:s, s:i}", "t", "leave", "seat", ev->index), len);
+}
+
+static int leave_decode(const struct room *room, const json_t *rec, struct room_event *ev,
+                        char *err)
+{
+    ev->index = record_seat(room, rec, false);
+    if (ev->index < 0) {
+        snprintf(err, GAME_MSG_MAX, "a leave record with a bad seat");
+        return -1;
+    }
+    return 0;
+}
+
+static int leave_check(struct room *room, struct room_event *ev, char *msg)
+{
+    if (room->seats[ev->index].kind != SEAT_HUMAN || room->status == ROOM_ENDED) {
+        snprintf(msg, GAME_MSG_MAX, "seat %d has no player to leave", ev->index);
+        return PROTO_ERR_NOT_IN_GAME;
+    }
+    return PROTO_OK;
+}
+
+/* In a lobby the seat is freed, its token void, and a leaving host hands
+ * the room to the next human seat; in a running game a bot keeps the seat
+ * (at the room's level) until its token resumes it. */
+static void leave_apply(struct room *room, struct room_event *ev, struct room_commit *c)
+{
+    struct seat *s = &room->seats[ev->index];
+
+    if (room->status == ROOM_PLAYING) {
+        s->kind = SEAT_BOT;
+        s->level = lobby__room_level(room);
+        lobby__seat_forget(s);
+        c->flags |= EV_BOTS;
+        return;
+    }
+    s->kind = SEAT_EMPTY;
+    s->has_token = false;
+    s->name[0] = '\0';
+    if (room->host == ev->index) {
+        room->host = -1;
+        for (int k = 1; k <= room->nseats; k++) {
+            int i = (ev->index + k) % room->nseats;
+            if (room->seats[i].kind == SEAT_HUMAN) {
+                room->host = i;
+                break;
+            }
+        }
+    }
+}
+
+/* ---- start ---- */
+
+static char *start_encode(const struct room *room, const struct room_event *ev, size_t *len)
+{
+    json_t *rec = json_pack("{s:s}", "t", "start");
+    json_t *bots = ev->start.nfill ? json_array() : NULL;
+
+    for (int i = 0; rec && i < ev->start.nfill; i++) {
+        const struct start_fill *f = &ev->start.fill[i];
+        if (!bots || json_array_append_new(bots, json_pack("{s:i, s:s, s:s}", "seat", f->seat,
+                                                           "level", bot_level_names[f->level],
+                                                           "name", f->name)) != 0) {
+            json_decref(rec);
+            rec = NULL;
+        }
+    }
+    if (rec && bots && json_object_set(rec, "bots", bots) != 0) {
+        json_decref(rec);
+        rec = NULL;
+    }
+    json_decref(bots);
+    (void)room;
+    return record_text(rec, len);
+}
+
+static int start_decode(const struct room *room, const json_t *rec, struct room_event *ev,
+                        char *err)
+{
+    const json_t *bots = json_object_get(rec, "bots");
+    size_t i;
+    const json_t *b;
+
+    ev->start.nfill = 0;
+    if (bots && (!json_is_array(bots) || json_array_size(bots) > (size_t)room->nseats)) {
+        snprintf(err, GAME_MSG_MAX, "a start record with bad bots");
+        return -1;
+    }
+    json_array_foreach(bots, i, b) {
+        struct start_fill *f = &ev->start.fill[ev->start.nfill++];
+        const char *name = json_string_value(json_object_get(b, "name"));
+        f->seat = record_seat(room, b, false);
+        if (f->seat < 0 || !name) {
+            snprintf(err, GAME_MSG_MAX, "a start record with a bad bot");
+            return -1;
+        }
+        f->level = record_level(room, json_object_get(b, "level"), room->bot_level);
+        snprintf(f->name, sizeof(f->name), "%s", name);
+    }
+    return 0;
+}
+
+static void start_discard(struct room *room, struct room_event *ev)
+{
+    free(ev->start.state);
+    free(ev->start.scratch);
+    ev->start.state = ev->start.scratch = NULL;
+    (void)room;
+}
+
+/* Builds the game aside from the seats as they will be. */
+static int start_check(struct room *room, struct room_event *ev, char *msg)
+{
+    struct game_setup setup;
+    struct game_error gerr = {0};
+
+    if (room->status != ROOM_LOBBY) {
+        snprintf(msg, GAME_MSG_MAX, "the game has already started");
+        return PROTO_ERR_ALREADY_STARTED;
+    }
+    memset(&setup, 0, sizeof(setup));
+    setup.nseats = room->nseats;
+    for (int i = 0; i < room->nseats; i++) {
+        snprintf(setup.names[i], sizeof(setup.names[i]), "%s", room->seats[i].name);
+    }
+    for (int i = 0; i < ev->start.nfill; i++) {
+        const struct start_fill *f = &ev->start.fill[i];
+        snprintf(setup.names[f->seat], sizeof(setup.names[f->seat]), "%s", f->name);
+    }
+    ev->start.state = malloc(room->game->state_size);
+    ev->start.scratch = malloc(room->game->state_size);
+    if (!ev->start.state || !ev->start.scratch) {
+        start_discard(room, ev);
+        snprintf(msg, GAME_MSG_MAX, "out of memory");
+        return PROTO_ERR_INTERNAL;
+    }
+    memcpy(setup.seed, room->seed, sizeof(setup.seed));
+    int rc = game_start(room->game, ev->start.state, room->options, &setup, &gerr);
+    sodium_memzero(&setup.seed, sizeof(setup.seed));
+    if (rc != GAME_OK) {
+        start_discard(room, ev);
+        snprintf(msg, GAME_MSG_MAX, "%s", gerr.message);
+        return lobby__game_status_to_proto(rc);
+    }
+    return PROTO_OK;
+}
+
+static void start_apply(struct room *room, struct room_event *ev, struct room_commit *c)
+{
+    for (int i = 0; i < ev->start.nfill; i++) {
+        const struct start_fill *f = &ev->start.fill[i];
+        struct seat *s = &room->seats[f->seat];
+        s->kind = SEAT_BOT;
+        s->level = f->level;
+        memcpy(s->name, f->name, sizeof(s->name));
+        lobby__seat_forget(s);
+    }
+    room->state = ev->start.state;
+    room->scratch = ev->start.scratch;
+    ev->start.state = ev->start.scratch = NULL;
+    room->status = ROOM_PLAYING;
+    room->rev = 1;
+    c->changed = GAME_CHANGED_ALL;
+}
+
+/* ---- act ---- */
+
+/* {"action":...,"seat":n,"t":"act"}, written from the action's canonical
+ * text. */
+static char *act_encode(const struct room *room, const struct room_event *ev, size_t *len)
+{
+    struct proto_text t = {0};
+
+    proto_text_str(&t, "{\"action\":");
+    proto_text_canonical(&t, ev->act.action);
+    proto_text_str(&t, ",\"seat\":");
+    proto_text_int(&t, ev->index);
+    proto_text_str(&t, ",\"t\":\"act\"}");
+    (void)room;
+    if (t.err == -EINVAL) {
+        proto_text_free(&t);
+        errno = EDOM;
+        return NULL;
+    }
+    errno = ENOMEM;
+    return proto_text_take(&t, SIZE_MAX, len);
+}
+
+static int act_decode(const struct room *room, const json_t *rec, struct room_event *ev, char *err)
+{
+    ev->index = record_seat(room, rec, false);
+    ev->act.action = json_object_get(rec, "action");
+    if (ev->index < 0 || !json_is_object(ev->act.action)) {
+        snprintf(err, GAME_MSG_MAX, "an act record without seat or action");
+        return -1;
+    }
+    return 0;
+}
+
+/* Tries the action on the scratch copy, and puts its entry at the end of
+ * the room's record (act_discard takes it out again). */
+static int act_check(struct room *room, struct room_event *ev, char *msg)
+{
+    struct game_error gerr = {0};
+    json_t *entry;
+    int rc;
+
+    if (room->status != ROOM_PLAYING) {
+        snprintf(msg, GAME_MSG_MAX, "the game is not running");
+        return room->status == ROOM_ENDED ? PROTO_ERR_GAME_OVER : PROTO_ERR_NOT_IN_GAME;
+    }
+    rc = game_try(room->game, room->state, room->scratch, ev->index, ev->act.action, &gerr);
+    if (rc != GAME_OK) {
+        snprintf(msg, GAME_MSG_MAX, "%s", gerr.message);
+        return lobby__game_status_to_proto(rc);
+    }
+    entry = json_pack("{s:i, s:O}", "seat", ev->index, "action", ev->act.action);
+    if (!entry || json_array_append_new(room->actions, entry) != 0) {
+        snprintf(msg, GAME_MSG_MAX, "out of memory");
+        return PROTO_ERR_INTERNAL;
+    }
+    return PROTO_OK;
+}
+
+static void act_discard(struct room *room, struct room_event *ev)
+{
+    json_array_remove(room->actions, json_array_size(room->actions) - 1);
+    (void)ev;
+}
+
+/* The scratch copy becomes the state. A game the action ends is over:
+ * the room ends with it (the end record that follows marks it). */
+static void act_apply(struct room *room, struct room_event *ev, struct room_commit *c)
+{
+    struct lobby *lobby = room->lobby;
+    void *before = room->state;
+
+    room->state = room->scratch;
+    room->scratch = before;
+    room->rev++;
+    for (unsigned g = 0; !lobby->restoring && g < LOBBY_STATS_GAMES && lobby->cfg.games[g]; g++) {
+        lobby->actions[g] += lobby->cfg.games[g] == room->game;
+    }
+    c->changed |= room->game->changed(before, room->state);
+    if (room->game->active(room->state) == 0) {
+        room->status = ROOM_ENDED;
+        room->ended_at = c->now ? c->now : 1;
+        c->flags |= EV_ENDED | EV_ANNOUNCE;
+    }
+    (void)ev;
+}
+
+/* ---- end ---- */
+
+static char *end_encode(const struct room *room, const struct room_event *ev, size_t *len)
+{
+    (void)room;
+    (void)ev;
+    return record_text(json_pack("{s:s}", "t", "end"), len);
+}
+
+static int end_decode(const struct room *room, const json_t *rec, struct room_event *ev, char *err)
+{
+    (void)room;
+    (void)rec;
+    (void)ev;
+    (void)err;
+    return 0;
+}
+
+static int end_check(struct room *room, struct room_event *ev, char *msg)
+{
+    (void)ev;
+    if (room->status == ROOM_LOBBY ||
+        (room->status == ROOM_PLAYING && room->game->active(room->state) != 0)) {
+        snprintf(msg, GAME_MSG_MAX, "an end record of a game that is not over");
+        return PROTO_ERR_INTERNAL;
+    }
+    return PROTO_OK;
+}
+
+static void end_apply(struct room *room, struct room_event *ev, struct room_commit *c)
+{
+    if (room->status != ROOM_ENDED) {
+        room->status = ROOM_ENDED;
+        room->ended_at = c->now ? c->now : 1;
+        c->flags |= EV_ENDED | EV_ANNOUNCE;
+    }
+    (void)ev;
+}
+
+/* ---- The table ---- */
+
+struct event_def {
+    const char *name; /* the record's "t" */
+    unsigned flags;   /* what the tail does after it (EV_*) */
+    /* The record of `ev` (a compact JSON object without newline, malloc'd),
+     * or NULL with errno set (EDOM: it holds a real number). NULL encode:
+     * the event is only read from older journals. */
+    char *(*encode)(const struct room *room, const struct room_event *ev, size_t *len);
+    int (*decode)(const struct room *room, const json_t *rec, struct room_event *ev, char *err);
+    /* What must hold, and the work that may fail, without changing the
+     * room. PROTO_OK or an error with a message. NULL: nothing. */
+    int (*check)(struct room *room, struct room_event *ev, char *msg);
+    /* Releases what check prepared, when the event is not applied. */
+    void (*discard)(struct room *room, struct room_event *ev);
+    void (*apply)(struct room *room, struct room_event *ev, struct room_commit *c);
+};
+
+#define host_encode NULL
+#define seat_check NULL
+#define host_check NULL
+#define seat_discard NULL
+#define host_discard NULL
+#define leave_discard NULL
+#define end_discard NULL
+
+static const struct event_def events[] = {
+#define X(NAME, name, flags)                                                                       \
+    [ROOM_EV_##NAME] = {#name,        flags,          name##_encode, name##_decode,                \
+                        name##_check, name##_discard, name##_apply},
+    ROOM_EVENT_MAP(X)
+#undef X
+};
+
+/* ---- The one path ---- */
+
+int lobby__event_commit(struct room *room, struct room_event *ev, struct room_commit *c)
+{
+    const struct event_def *d = &events[ev->type];
+    struct lobby *lobby = room->lobby;
+    int rc = d->check ? d->check(room, ev, c->msg) : PROTO_OK;
+
+    if (rc != PROTO_OK) {
+        return rc;
+    }
+    if (!lobby->restoring && lobby->has_store) {
+        size_t len = 0;
+        char *line = d->encode ? d->encode(room, ev, &len) : NULL;
+        int err = line ? lobby__journal_text(room, line, len) : errno == EDOM ? -EDOM : -ENOMEM;
+        free(line);
+        if (err != 0) {
+            if (d->discard) {
+                d->discard(room, ev);
+            }
+            if (err == -EDOM) {
+                snprintf(c->msg, GAME_MSG_MAX, "an action holds integers only, never real numbers");
+                return PROTO_ERR_BAD_ACTION;
+            }
+            log_event(LOG_WARN, "event_not_journaled", "room=%s event=%s cause=%s", room->code,
+                      d->name, err == -ENOMEM ? "out_of_memory" : "journal_failed");
+            snprintf(c->msg, GAME_MSG_MAX, "the change could not be recorded; try again");
+            return PROTO_ERR_INTERNAL;
+        }
+    }
+    d->apply(room, ev, c);
+    c->flags |= d->flags;
+    return PROTO_OK;
+}
+
+int lobby__event_decode(struct room *room, const json_t *rec, struct room_event *ev, char *err)
+{
+    const char *t = json_string_value(json_object_get(rec, "t"));
+
+    memset(ev, 0, sizeof(*ev));
+    if (!t) {
+        snprintf(err, GAME_MSG_MAX, "a record without a type");
+        return -1;
+    }
+    for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+        if (strcmp(t, events[i].name) == 0) {
+            ev->type = (enum room_ev)i;
+            return events[i].decode(room, rec, ev, err);
+        }
+    }
+    snprintf(err, GAME_MSG_MAX, "an unknown record type \"%.20s\"", t);
+    return -1;
+}
+
+/* The `ended` event, written around the published "result" (the seed
+ * revealed in it). */
+static void send_ended(struct room *room)
+{
+    struct proto_text t = {0};
+    const char *result;
+    size_t len;
+    char *line;
+
+    result = lobby__views_result(room, &len);
+    if (!result) {
+        /* Out of memory: the members have the result in their views, and
+         * were closed to resume to it. */
+        return;
+    }
+    proto_text_str(&t, "{\"ev\":\"ended\",\"result\":");
+    proto_text_add(&t, result, len);
+    proto_text_str(&t, ",\"room\":\"");
+    proto_text_str(&t, room->code);
+    proto_text_str(&t, "\"}\n");
+    line = proto_text_take(&t, PROTO_OUT_LINE_MAX, &len);
+    if (line) {
+        lobby__broadcast_line(room, line, len);
+        free(line);
+    }
+}
+
+void lobby__commit_tail(struct room *room, struct room_commit *c)
+{
+    if (room->lobby->restoring) {
+        return;
+    }
+    /* The room event comes before the views (a start: the game has
+     * begun, then its state), but after the end (the last diff, the
+     * result, then the room as it now is). */
+    bool late = c->flags & EV_ENDED;
+    if ((c->flags & EV_ANNOUNCE) && !late) {
+        lobby__room_announce(room);
+    }
+    if (c->flags & EV_PUBLISH) {
+        lobby__views_publish(room, c->changed);
+    }
+    if (c->flags & EV_ENDED) {
+        send_ended(room);
+    }
+    if ((c->flags & EV_ANNOUNCE) && late) {
+        lobby__room_announce(room);
+    }
+    if (c->flags & EV_BOTS) {
+        lobby__schedule_bots(room->lobby, room, c->now);
+    }
+    lobby__note_due(room);
+    c->flags = 0;
+    c->changed = 0;
+}
