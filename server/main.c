@@ -1061,6 +1061,7 @@ int main(int argc, char **argv)
         const struct lobby_store ops = {
             .append = store_append,
             .forget = store_forget,
+            .read = store_read,
             .ctx = rt.store,
         };
         int n = store_load(rt.store, uv_now(&loop));

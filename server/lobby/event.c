@@ -448,12 +448,10 @@ static int act_decode(const struct room *room, const json_t *rec, struct room_ev
     return 0;
 }
 
-/* Tries the action on the scratch copy, and puts its entry at the end of
- * the room's record (act_discard takes it out again). */
+/* Tries the action on the scratch copy. */
 static int act_check(struct room *room, struct room_event *ev, char *msg)
 {
     struct game_error gerr = {0};
-    json_t *entry;
     int rc;
 
     if (room->status != ROOM_PLAYING) {
@@ -465,18 +463,7 @@ static int act_check(struct room *room, struct room_event *ev, char *msg)
         snprintf(msg, GAME_MSG_MAX, "%s", gerr.message);
         return lobby__game_status_to_proto(rc);
     }
-    entry = json_pack("{s:i, s:O}", "seat", ev->index, "action", ev->act.action);
-    if (!entry || json_array_append_new(room->actions, entry) != 0) {
-        snprintf(msg, GAME_MSG_MAX, "out of memory");
-        return PROTO_ERR_INTERNAL;
-    }
     return PROTO_OK;
-}
-
-static void act_discard(struct room *room, struct room_event *ev)
-{
-    json_array_remove(room->actions, json_array_size(room->actions) - 1);
-    (void)ev;
 }
 
 /* The scratch copy becomes the state. A game the action ends is over:
@@ -564,6 +551,7 @@ struct event_def {
 #define seat_discard NULL
 #define host_discard NULL
 #define leave_discard NULL
+#define act_discard NULL
 #define end_discard NULL
 
 static const struct event_def events[] = {

@@ -20,7 +20,11 @@
 #include "game.h"
 #include "proto.h"
 
-#define LOBBY_DIFF_KEEP 64 /* diffs kept per seat for resume */
+#define LOBBY_DIFF_KEEP 64 /* diffs kept per seat for resume, at most */
+/* Bytes of diffs a room keeps for resume, its seats sharing them equally:
+ * a resume from further back gets the whole view instead. Nothing else a
+ * room keeps grows with its game. */
+#define LOBBY_RESUME_BYTES 16384
 #define LOBBY_TOKEN_BYTES 32
 
 struct room;
@@ -57,6 +61,7 @@ struct lobby_config {
     unsigned max_rooms_per_addr;  /* open rooms one client address may have created */
     unsigned max_spectators;      /* per room */
     size_t outbox_max;            /* bytes a room may hold back for its journal */
+    size_t resume_bytes;          /* diffs a room keeps for resume; 0: LOBBY_RESUME_BYTES */
     uint64_t lobby_ttl_ms;        /* a lobby nobody is connected to is dropped after this */
     uint64_t ended_ttl_ms;        /* a finished room is dropped after this */
     uint64_t abandoned_ttl_ms;    /* a running game with no human connected */
@@ -86,6 +91,10 @@ enum seat_kind {
 struct lobby_store {
     int (*append)(void *ctx, const char *code, const char *line, size_t len, uint64_t *ret_seq);
     void (*forget)(void *ctx, const char *code);
+    /* Every record of room `code` appended so far, in order (a new array
+     * in *ret_records), or a negative errno: the room's record is read
+     * from its journal, never kept in memory. */
+    int (*read)(void *ctx, const char *code, json_t **ret_records);
     void *ctx;
 };
 

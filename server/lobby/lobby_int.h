@@ -35,6 +35,7 @@ struct seat {
     size_t legal_len;
     int64_t legal_rev;
     struct diff_line hist[LOBBY_DIFF_KEEP];
+    size_t hist_bytes; /* of the lines in hist */
 };
 
 /* A line that waits for the journal before it may go out. */
@@ -104,7 +105,6 @@ struct room {
     struct room_view view;
     struct lobby_peer **specs;
     size_t nspecs, capspecs;
-    json_t *actions;     /* the record: [{"seat", "action"}] */
     uint64_t idle_since; /* when the last human left, 0 while someone is here */
     uint64_t ended_at;
     uint64_t bot_due; /* 0: no bot move pending */

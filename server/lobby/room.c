@@ -102,7 +102,6 @@ void lobby__room_free(struct room *room)
     free(room->specs);
     lobby__views_reset(room);
     json_decref(room->options);
-    json_decref(room->actions);
     free(room->state);
     free(room->scratch);
     free(room);
@@ -336,8 +335,7 @@ struct room *lobby__room_new(struct lobby *lobby, const char *code)
 {
     struct room *room = calloc(1, sizeof(*room));
 
-    if (!room || !(room->actions = json_array())) {
-        free(room);
+    if (!room) {
         return NULL;
     }
     room->lobby = lobby;
@@ -1095,17 +1093,53 @@ int lobby_sync(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_
     return PROTO_OK;
 }
 
+/* The game's actions, [{"seat", "action"}], read from the room's journal:
+ * the record is kept on disk, never in memory. NULL with a message when
+ * it cannot be read. */
+static json_t *record_actions(struct room *room, char *msg)
+{
+    struct lobby *lobby = room->lobby;
+    json_t *records = NULL, *actions;
+    const json_t *r;
+    size_t i;
+    int rc = lobby->has_store && lobby->store.read
+                 ? lobby->store.read(lobby->store.ctx, room->code, &records)
+                 : -ENOENT;
+
+    if (rc != 0) {
+        snprintf(msg, GAME_MSG_MAX, "the game's journal cannot be read (%s)", strerror(-rc));
+        return NULL;
+    }
+    actions = json_array();
+    json_array_foreach(records, i, r) {
+        const char *t = json_string_value(json_object_get(r, "t"));
+        if (actions && t && strcmp(t, "act") == 0 &&
+            json_array_append_new(actions,
+                                  json_pack("{s:O, s:O}", "seat", json_object_get(r, "seat"),
+                                            "action", json_object_get(r, "action"))) != 0) {
+            json_decref(actions);
+            actions = NULL;
+        }
+    }
+    json_decref(records);
+    return actions;
+}
+
 int lobby_record(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *rq)
 {
     const json_t *id = rq->id;
     char *msg = rq->msg;
     struct room *room = peer->room;
     char hex[GAME_SEED_BYTES * 2 + 1];
-    json_t *seats, *rec;
+    json_t *seats, *rec, *actions;
 
     if (room->status != ROOM_ENDED) {
         snprintf(msg, GAME_MSG_MAX, "the record is available once the game has ended");
         return PROTO_ERR_GAME_NOT_OVER;
+    }
+    actions = record_actions(room, msg);
+    if (!actions) {
+        return PROTO_ERR_INTERNAL;
     }
     seats = json_array();
     for (int i = 0; seats && i < room->nseats; i++) {
@@ -1117,9 +1151,12 @@ int lobby_record(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
         }
     }
     proto_hex(room->seed, sizeof(room->seed), hex);
-    rec = seats ? json_pack("{s:s, s:O, s:o, s:s, s:O}", "game", room->game->id, "options",
-                            room->options, "seats", seats, "seed", hex, "actions", room->actions)
+    rec = seats ? json_pack("{s:s, s:O, s:o, s:s, s:o}", "game", room->game->id, "options",
+                            room->options, "seats", seats, "seed", hex, "actions", actions)
                 : NULL;
+    if (!seats) {
+        json_decref(actions);
+    }
     json_t *reply = rec ? proto_reply_ok(id) : NULL;
     char *line = NULL;
     size_t len = 0;

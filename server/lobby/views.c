@@ -337,14 +337,35 @@ void lobby__views_send_state(struct room *room, struct lobby_peer *peer)
 
 /* ---- Diffs ---- */
 
-static void hist_push(struct seat *s, int64_t rev, char *line, size_t len)
+static void hist_drop(struct seat *s, struct diff_line *d)
+{
+    s->hist_bytes -= d->line ? d->len : 0;
+    free(d->line);
+    d->line = NULL;
+    d->rev = -1;
+}
+
+/* Keeps the diff of `rev` for a resume, within the seat's share of the
+ * room's LOBBY_RESUME_BYTES: the oldest go first (the newest stays). */
+static void hist_push(const struct room *room, struct seat *s, int64_t rev, char *line, size_t len)
 {
     struct diff_line *d = &s->hist[rev % LOBBY_DIFF_KEEP];
+    size_t share =
+        (room->lobby->cfg.resume_bytes ? room->lobby->cfg.resume_bytes : LOBBY_RESUME_BYTES) /
+        (size_t)room->nseats;
 
-    free(d->line);
+    hist_drop(s, d);
     d->rev = rev;
     d->line = line;
     d->len = len;
+    s->hist_bytes += len;
+    for (int64_t r = rev - LOBBY_DIFF_KEEP + 1; r < rev && s->hist_bytes > share; r++) {
+        struct diff_line *old =
+            &s->hist[((r % LOBBY_DIFF_KEEP) + LOBBY_DIFF_KEEP) % LOBBY_DIFF_KEEP];
+        if (old->rev == r) {
+            hist_drop(s, old);
+        }
+    }
 }
 
 static void hist_clear(struct seat *s)
@@ -354,6 +375,7 @@ static void hist_clear(struct seat *s)
         s->hist[i].line = NULL;
         s->hist[i].rev = -1;
     }
+    s->hist_bytes = 0;
 }
 
 /* The `diff` line of one recipient from the shared public ops and its own. */
@@ -508,7 +530,7 @@ void lobby__views_publish(struct room *room, uint64_t changed)
             return;
         }
         lobby__out(room, s->peer, line, len);
-        hist_push(s, room->rev, line, len);
+        hist_push(room, s, room->rev, line, len);
     }
     if (room->nspecs > 0) {
         size_t len;

@@ -58,7 +58,14 @@ struct jfile {
     /* next_seq when a job last took `buf`: every record still in `buf` has
      * a higher sequence number. */
     uint64_t taken_seq;
-    bool in_job;    /* a write job holds this file's fd and a buffer */
+    bool in_job; /* a write job holds this file's fd and a buffer */
+    /* What store_read() puts together, on the loop thread: the file's
+     * first `done` bytes are written and complete; while in a job, the
+     * job's bytes job_buf[job_off, job_len) follow (read, never written,
+     * here), then the retry tail, then `buf`. */
+    uint64_t done;
+    const char *job_buf;
+    size_t job_off, job_len;
     bool forgotten; /* its room was dropped while in a job: free afterwards */
     /* Its last write failed: its room's records are not on disk, though
      * the sequence numbers of other rooms' records pass them. The file is
@@ -123,6 +130,7 @@ struct store {
     bool sync_owed; /* bytes are written but their sync failed */
     bool failing;
     bool job_running;
+    struct job *running; /* the job on the thread pool, or NULL */
     bool timer_armed;
     bool stopping;
     bool timer_closed;
@@ -433,6 +441,8 @@ static void after_work(uv_work_t *req, int status)
         st->held_bytes -= e->written - e->off;
         f->fd = e->fd;
         f->in_job = false;
+        f->done += e->written - e->off;
+        f->job_buf = NULL;
         if (f->forgotten) {
             /* Its room is gone; what was not written is dropped. */
             st->held_bytes -= e->len - e->written;
@@ -486,6 +496,7 @@ static void after_work(uv_work_t *req, int status)
     }
     free(job->ents);
     st->job_running = false;
+    st->running = NULL;
     st->failing = failed;
     uint64_t seq = job->seq;
     free(job);
@@ -586,12 +597,16 @@ static void job_start(struct store *st)
             e->fault_partial = st->fault.write_partial;
         }
         f->in_job = true;
+        f->job_buf = e->buf;
+        f->job_off = e->off;
+        f->job_len = e->len;
         memcpy(e->code, f->code, sizeof(e->code));
         file_held_update(st, f);
     }
     job->req.data = job;
     job->started = uv_hrtime();
     st->job_running = true;
+    st->running = job;
     if (uv_queue_work(st->loop, &job->req, work, after_work) != 0) {
         /* Cannot happen with a valid loop; treat as a failed write. */
         after_work(&job->req, UV_ECANCELED);
@@ -643,6 +658,38 @@ static void file_unlink(struct jfile *f)
     }
 }
 
+/* True when room `code`'s file is to be removed, or is being removed, by
+ * a write job. */
+static bool forget_pending(const struct store *st, const char *code)
+{
+    for (size_t i = 0; i < st->nforgets; i++) {
+        if (strcmp(st->forgets[i].code, code) == 0) {
+            return true;
+        }
+    }
+    for (size_t i = 0; st->running && i < st->running->n; i++) {
+        if (st->running->ents[i].forget && strcmp(st->running->ents[i].code, code) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The bytes of room `code`'s file as the loop thread first sees it: those
+ * of a journal restored at start, 0 for a new room (or one whose old file
+ * a job is about to remove). */
+static uint64_t file_size_now(const struct store *st, const char *code)
+{
+    char path[PATH_MAX];
+    struct stat sb;
+
+    if (forget_pending(st, code) || journal_path(st, code, path, sizeof(path)) != 0 ||
+        stat(path, &sb) != 0) {
+        return 0;
+    }
+    return (uint64_t)sb.st_size;
+}
+
 static struct jfile *file_get(struct store *st, const char *code)
 {
     struct jfile *f = proto_code_map_get(&st->index, code);
@@ -661,6 +708,7 @@ static struct jfile *file_get(struct store *st, const char *code)
     }
     f->fd = -1;
     f->taken_seq = st->next_seq;
+    f->done = file_size_now(st, code);
     file_link(st, f);
     return f;
 }
@@ -714,6 +762,84 @@ int store_append(void *ctx, const char *code, const char *line, size_t len, uint
     file_held_update(st, f);
     schedule(st);
     return 0;
+}
+
+/* Appends n bytes of `b` to data[*len...] (room for them was made). */
+static void take(char *data, size_t *len, const char *b, size_t n)
+{
+    if (n) {
+        memcpy(data + *len, b, n);
+        *len += n;
+    }
+}
+
+int store_read(void *ctx, const char *code, json_t **ret_records)
+{
+    struct store *st = ctx;
+    char path[PATH_MAX];
+    struct stat sb;
+    size_t len = 0, good = 0;
+    int fd, rc;
+
+    if (!is_code(code) || journal_path(st, code, path, sizeof(path)) != 0) {
+        return -EINVAL;
+    }
+    struct jfile *f = proto_code_map_get(&st->index, code);
+    if (!f && forget_pending(st, code)) {
+        return -ENOENT;
+    }
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 && (errno != ENOENT || !f)) {
+        return -errno;
+    }
+    uint64_t disk = 0;
+    if (fd >= 0) {
+        if (fstat(fd, &sb) != 0) {
+            rc = -errno;
+            close(fd);
+            return rc;
+        }
+        /* A job may be appending past what is known to be written. */
+        disk = f && f->done < (uint64_t)sb.st_size ? f->done : (uint64_t)sb.st_size;
+    }
+    size_t mem = f ? (f->in_job && f->job_buf ? f->job_len - f->job_off : 0) +
+                         (f->retry ? f->retry_len - f->retry_off : 0) + f->len
+                   : 0;
+    char *data = malloc((size_t)disk + mem + 1);
+    if (!data) {
+        if (fd >= 0) {
+            close(fd);
+        }
+        return -ENOMEM;
+    }
+    while (len < disk) {
+        ssize_t r = read(fd, data + len, (size_t)disk - len);
+        if (r < 0 && errno == EINTR) {
+            continue;
+        }
+        if (r <= 0) {
+            rc = r < 0 ? -errno : -EIO;
+            close(fd);
+            free(data);
+            return rc;
+        }
+        len += (size_t)r;
+    }
+    if (fd >= 0) {
+        close(fd);
+    }
+    if (f && f->in_job && f->job_buf) {
+        take(data, &len, f->job_buf + f->job_off, f->job_len - f->job_off);
+    }
+    if (f && f->retry) {
+        take(data, &len, f->retry + f->retry_off, f->retry_len - f->retry_off);
+    }
+    if (f) {
+        take(data, &len, f->buf, f->len);
+    }
+    rc = store_journal_parse(data, len, ret_records, &good);
+    free(data);
+    return rc < 0 ? -EIO : 0;
 }
 
 /* Schedules the removal of room `code`'s journal; see journal.h. */

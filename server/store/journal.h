@@ -162,6 +162,15 @@ int store_load(struct store *st, uint64_t now);
  * `append`. */
 int store_append(void *ctx, const char *code, const char *line, size_t len, uint64_t *ret_seq);
 
+/* Reads room `code`'s journal as it stands: every record appended so far,
+ * those on disk (read on the loop thread, up to what write jobs have
+ * finished writing) and those still in memory, in order. `ctx` is the
+ * struct store. Returns 0 and sets *ret_records (a new array of the
+ * records' objects), or a negative errno: -ENOENT for a room without a
+ * journal, -EIO for one that does not parse. Has the shape of the lobby's
+ * `read`. */
+int store_read(void *ctx, const char *code, json_t **ret_records);
+
 /* Removes room `code`'s journal (in the next write job); records of it
  * not yet written are dropped. `ctx` is the struct store. Has the shape of
  * the lobby's `forget`. */

@@ -795,6 +795,61 @@ START_TEST(load_removes_a_journal_its_owner_does_not_keep)
 }
 END_TEST
 
+/* store_read() of room `code` gives exactly records n = first .. last. */
+static void expect_read(const char *code, int first, int last)
+{
+    json_t *r = NULL;
+
+    ck_assert_int_eq(store_read(st, code, &r), 0);
+    ck_assert_uint_eq(json_array_size(r), (size_t)(last - first + 1));
+    for (int n = first; n <= last; n++) {
+        json_t *rec = json_array_get(r, (size_t)(n - first));
+        ck_assert_int_eq(json_integer_value(json_object_get(rec, "n")), n);
+    }
+    json_decref(r);
+}
+
+START_TEST(read_gives_every_record_wherever_it_is)
+{
+    json_t *r = NULL;
+
+    /* Appended, not yet written. */
+    open_store(STORE_FSYNC_BATCH, 600000);
+    append("AAAAAA", 1);
+    append("AAAAAA", 2);
+    expect_read("AAAAAA", 1, 2);
+    ck_assert_int_eq(store_read(st, "BBBBBB", &r), -ENOENT);
+    close_store();
+
+    /* On disk, then half of a record on disk and its other half kept for
+     * the retry, then more behind it in memory. */
+    open_store(STORE_FSYNC_ALWAYS, 1);
+    expect_read("AAAAAA", 1, 2);
+    const struct store_fault fault = {.write_fails = 1, .write_partial = true};
+    store_set_fault(st, &fault);
+    append("AAAAAA", 3);
+    expect_read("AAAAAA", 1, 3); /* while its write job may be running */
+    run_until_failures(1);
+    expect_read("AAAAAA", 1, 3);
+    append("AAAAAA", 4);
+    expect_read("AAAAAA", 1, 4);
+    run_until(&durable_seq, 2);
+    expect_read("AAAAAA", 1, 4);
+    for (int n = 5; n <= 40; n++) {
+        append("AAAAAA", n);
+        expect_read("AAAAAA", 1, n);
+    }
+    run_until(&durable_seq, 38);
+    expect_journal("AAAAAA", 1, 40);
+    expect_read("AAAAAA", 1, 40);
+
+    /* A forgotten room has none. */
+    store_forget(st, "AAAAAA");
+    ck_assert_int_eq(store_read(st, "AAAAAA", &r), -ENOENT);
+    ck_assert_int_eq(store_read(st, "no/such", &r), -EINVAL);
+}
+END_TEST
+
 int main(void)
 {
     const struct ck_case cases[] = {
@@ -830,6 +885,7 @@ int main(void)
         {"load_truncates_a_torn_tail", load_truncates_a_torn_tail},
         {"load_sets_aside_a_journal_that_does_not_replay",
          load_sets_aside_a_journal_that_does_not_replay},
+        {"read_gives_every_record_wherever_it_is", read_gives_every_record_wherever_it_is},
         {"load_removes_a_journal_its_owner_does_not_keep",
          load_removes_a_journal_its_owner_does_not_keep},
     };
