@@ -101,9 +101,12 @@ static const char usage[] =
     "  --rate N                 requests per second per connection (default 50)\n"
     "  --rate-burst N           burst allowance (default 100)\n"
     "  --lobby-ttl S            drop a lobby nobody is connected to after S (default 600)\n"
-    "  --ended-ttl S            drop a finished room after S (default 1800)\n"
-    "  --abandoned-ttl S        drop a running game no human is connected to after S (default "
-    "86400)\n"
+    "  --ended-ttl S            keep a finished game's record (on disk) for S (default 7776000,\n"
+    "                           90 days)\n"
+    "  --abandoned-ttl S        drop a running game no human is connected to after S (default\n"
+    "                           0: never)\n"
+    "  --sleep-after S          a started or finished room nobody is in sleeps on disk after S\n"
+    "                           (default 300)\n"
     "  --verbose                log debug lines\n"
     "  --help                   this text\n"
     "  --version                print the version\n";
@@ -130,8 +133,9 @@ static void options_default(struct options *o)
     o->lobby.max_spectators = 64;
     o->lobby.outbox_max = 4u * 1024u * 1024u;
     o->lobby.lobby_ttl_ms = 600000;
-    o->lobby.ended_ttl_ms = 1800000;
-    o->lobby.abandoned_ttl_ms = 86400000;
+    o->lobby.ended_ttl_ms = UINT64_C(7776000000); /* 90 days */
+    o->lobby.abandoned_ttl_ms = 0;                /* never */
+    o->lobby.sleep_after_ms = 300000;
     o->lobby.bot_delay_ms = 300;
     o->lobby.bot_level_max = BOT_HARD;
     o->bot_threads = 2;
@@ -345,7 +349,8 @@ static int option_set(struct options *o, const char *key, const char *val, char 
         {"rate-burst", 1, 1000000, 1, 3, offsetof(struct options, sess.rate_burst)},
         {"lobby-ttl", 1, 31536000, 1000, 0, offsetof(struct options, lobby.lobby_ttl_ms)},
         {"ended-ttl", 1, 31536000, 1000, 0, offsetof(struct options, lobby.ended_ttl_ms)},
-        {"abandoned-ttl", 1, 31536000, 1000, 0, offsetof(struct options, lobby.abandoned_ttl_ms)},
+        {"abandoned-ttl", 0, 31536000, 1000, 0, offsetof(struct options, lobby.abandoned_ttl_ms)},
+        {"sleep-after", 1, 31536000, 1000, 0, offsetof(struct options, lobby.sleep_after_ms)},
     };
     for (size_t i = 0; i < sizeof(num) / sizeof(num[0]); i++) {
         if (strcmp(key, num[i].key) != 0) {
@@ -673,6 +678,12 @@ static void metrics_lobby(struct metrics_text *t, const struct lobby *lobby)
     metrics_family(t, "conclave_rooms_restored_total", "counter",
                    "Rooms rebuilt from their journals when the server started.");
     metrics_sample(t, "conclave_rooms_restored_total", NULL, (double)ls.restored);
+    metrics_family(t, "conclave_rooms_sleeping", "gauge",
+                   "Rooms asleep on disk (counted in conclave_rooms too).");
+    metrics_sample(t, "conclave_rooms_sleeping", NULL, (double)ls.sleeping);
+    metrics_family(t, "conclave_rooms_woken_total", "counter",
+                   "Rooms woken from their journals by a spectate or a resume.");
+    metrics_sample(t, "conclave_rooms_woken_total", NULL, (double)ls.woken);
 }
 
 /* A family with one sample per transport. */
@@ -1062,10 +1073,11 @@ int main(int argc, char **argv)
             .append = store_append,
             .forget = store_forget,
             .read = store_read,
+            .release = store_release,
             .ctx = rt.store,
         };
-        int n = store_load(rt.store, uv_now(&loop));
         lobby_set_store(lobby, &ops);
+        int n = store_load(rt.store, uv_now(&loop));
         if (n > 0) {
             char q[LOG_QUOTE_MAX];
             log_event(LOG_INFO, "rooms_restored", "rooms=%d data_dir=%s", n,
@@ -1154,6 +1166,12 @@ int main(int argc, char **argv)
             uv_timer_start(&rt.fleet, on_fleet, 500, 500);
             agones_ready(rt.agones);
         }
+    }
+    if (opt.lobby.abandoned_ttl_ms) {
+        /* Running games nobody is connected to are dropped, records and
+         * all: operators who set it are told at every start. */
+        log_event(LOG_WARN, "abandoned_games_dropped", "after_s=%llu",
+                  (unsigned long long)(opt.lobby.abandoned_ttl_ms / 1000));
     }
     printf("listening on %s\n", bound);
     if (rt.web) {

@@ -57,15 +57,16 @@ struct lobby_peer {
 struct lobby_config {
     const struct game_ops *const *games; /* NULL-terminated; borrowed */
     unsigned max_rooms;
-    unsigned max_rooms_per_conn;  /* open rooms one connection may have created */
-    unsigned max_rooms_per_addr;  /* open rooms one client address may have created */
-    unsigned max_spectators;      /* per room */
-    size_t outbox_max;            /* bytes a room may hold back for its journal */
-    size_t resume_bytes;          /* diffs a room keeps for resume; 0: LOBBY_RESUME_BYTES */
-    uint64_t lobby_ttl_ms;        /* a lobby nobody is connected to is dropped after this */
-    uint64_t ended_ttl_ms;        /* a finished room is dropped after this */
-    uint64_t abandoned_ttl_ms;    /* a running game with no human connected */
-    uint64_t bot_delay_ms;        /* pause before a bot acts */
+    unsigned max_rooms_per_conn; /* open rooms one connection may have created */
+    unsigned max_rooms_per_addr; /* open rooms one client address may have created */
+    unsigned max_spectators;     /* per room */
+    size_t outbox_max;           /* bytes a room may hold back for its journal */
+    size_t resume_bytes;         /* diffs a room keeps for resume; 0: LOBBY_RESUME_BYTES */
+    uint64_t lobby_ttl_ms;       /* a lobby nobody is connected to is dropped after this */
+    uint64_t ended_ttl_ms;       /* a finished room is dropped after this */
+    uint64_t abandoned_ttl_ms;   /* a running game with no human connected; 0: never */
+    uint64_t sleep_after_ms; /* a started room nobody is in sleeps on disk after this; 0: never */
+    uint64_t bot_delay_ms;   /* pause before a bot acts */
     enum bot_level bot_level_max; /* the strongest level this server runs */
 };
 
@@ -95,6 +96,9 @@ struct lobby_store {
      * in *ret_records), or a negative errno: the room's record is read
      * from its journal, never kept in memory. */
     int (*read)(void *ctx, const char *code, json_t **ret_records);
+    /* Room `code` sleeps: its journal's file may be closed until the next
+     * append or read. May be NULL. */
+    void (*release)(void *ctx, const char *code);
     void *ctx;
 };
 
@@ -162,6 +166,8 @@ struct lobby_stats {
     uint64_t bot_moves[BOT_NLEVELS];      /* of which bots', by level */
     uint64_t bots_thinking;               /* bot searches under way now */
     uint64_t restored;                    /* rooms rebuilt from their journals */
+    uint64_t sleeping;                    /* rooms asleep now (counted in `rooms` too) */
+    uint64_t woken;                       /* rooms woken from their journals */
 };
 
 void lobby_stats(const struct lobby *lobby, struct lobby_stats *ret);

@@ -110,12 +110,32 @@ struct room {
     uint64_t bot_due; /* 0: no bot move pending */
 };
 
+/* A room asleep (sleep.c): what is kept of it in memory. */
+struct sleeper {
+    struct sleeper *next, **prev;
+    char code[PROTO_ROOM_CODE_LEN + 1];
+    uint8_t status; /* enum room_status: playing or ended */
+    uint8_t nseats;
+    uint8_t has_token; /* bit per seat */
+    uint8_t kinds[GAME_MAX_SEATS];
+    const struct game_ops *game;
+    uint8_t token_hash[GAME_MAX_SEATS][32];
+    uint64_t creator;
+    char creator_addr[48];
+    uint64_t idle_since, ended_at;
+};
+
 struct lobby {
     struct lobby_config cfg;
     struct room *rooms;
     unsigned nrooms;
-    struct proto_code_map index; /* every room of `rooms`, by code */
-    struct room *waiting;        /* rooms whose queue holds lines */
+    struct sleeper *sleepers; /* rooms asleep */
+    unsigned nsleeping;
+    struct proto_code_map sleeping; /* every sleeper, by code */
+    uint64_t sleep_due;             /* no sleeper expires before this */
+    uint64_t woken;                 /* rooms woken from their journals */
+    struct proto_code_map index;    /* every room of `rooms`, by code */
+    struct room *waiting;           /* rooms whose queue holds lines */
     struct lobby_store store;
     bool has_store;
     struct lobby_bots bots;
@@ -299,6 +319,47 @@ int lobby__game_status_to_proto(int status);
 
 /* Frees a seat's published view, diff history and legal list. */
 void lobby__seat_forget(struct seat *s);
+
+/* ---- sleep.c: rooms that sleep on disk ---- */
+
+/* When `room` may go to sleep (UINT64_MAX: not while it is as it is). */
+uint64_t lobby__sleep_time(const struct room *room);
+
+/* Puts `room` to sleep: a sleeper takes its place, the room is freed.
+ * Out of memory, it stays awake. */
+void lobby__room_sleep(struct lobby *lobby, struct room *room);
+
+struct sleeper *lobby__sleeper_find(struct lobby *lobby, const char *code);
+
+/* The sleeper a seat of which token hash `hash` opens (*ret_seat set), or
+ * NULL. */
+struct sleeper *lobby__sleeper_by_token(struct lobby *lobby, const uint8_t hash[32], int *ret_seat);
+
+/* When a sleeper's room is dropped: a finished game --ended-ttl after its
+ * end, a running one --abandoned-ttl after its last player left (never
+ * without one). */
+uint64_t lobby__sleeper_expiry(const struct lobby *lobby, const struct sleeper *z);
+
+/* Frees a sleeper (forget: and removes its journal). */
+void lobby__sleeper_drop(struct lobby *lobby, struct sleeper *z, bool forget);
+
+/* Wakes a sleeper's room from its journal (the sleeper is freed): the
+ * room, or NULL with a message when its journal cannot be read back. */
+struct room *lobby__room_wake(struct lobby *lobby, struct sleeper *z, uint64_t now, char *msg);
+
+/* The room of `code`, woken when it sleeps; NULL with *ret_err and a
+ * message (room_not_found, or internal when it cannot be woken). */
+struct room *lobby__room_get(struct lobby *lobby, const char *code, uint64_t now, char *msg,
+                             int *ret_err);
+
+/* Drops the sleepers whose time has come. */
+void lobby__sleepers_run_due(struct lobby *lobby, uint64_t now);
+
+/* ---- restore.c ---- */
+
+/* Decodes and commits every record of `records` into `room` (the lobby
+ * restoring). 0, or -1 with the reason in `err`. */
+int lobby__replay(struct room *room, const json_t *records, uint64_t now, char *err);
 
 /* ---- views.c: the view cache ---- */
 

@@ -14,9 +14,7 @@
 
 #include <sodium.h>
 
-/* Decodes and commits every record of `records` into `room`. 0, or -1
- * with the reason in `err`. */
-static int replay(struct room *room, const json_t *records, uint64_t now, char *err)
+int lobby__replay(struct room *room, const json_t *records, uint64_t now, char *err)
 {
     struct room_commit c = {.now = now, .msg = err};
     struct room_event ev;
@@ -71,7 +69,7 @@ int lobby_restore(struct lobby *lobby, const json_t *records, uint64_t now, uint
         return -1;
     }
     lobby->restoring = true;
-    rc = replay(room, records, now, err);
+    rc = lobby__replay(room, records, now, err);
     lobby->restoring = false;
     if (rc == 0 && room->status == ROOM_PLAYING && room->game->active(room->state) == 0) {
         /* The last action ended the game; its end record was lost. */
@@ -98,5 +96,9 @@ int lobby_restore(struct lobby *lobby, const json_t *records, uint64_t now, uint
     lobby__room_touch(room, now);
     lobby__schedule_bots(lobby, room, now);
     lobby->restored++;
+    if (lobby__sleep_time(room) != UINT64_MAX) {
+        /* Nobody is here yet: it sleeps until someone comes back. */
+        lobby__room_sleep(lobby, room);
+    }
     return 0;
 }

@@ -279,12 +279,13 @@ static void seat_take(struct room *room, int seat, struct lobby_peer *peer, cons
 
 bool lobby_holds(struct lobby *lobby, const char *code)
 {
-    return lobby__room_find(lobby, code) != NULL;
+    return lobby__room_find(lobby, code) != NULL || lobby__sleeper_find(lobby, code) != NULL;
 }
 
 /* Finds the room named by the request's "room" (typed loosely). PROTO_OK
  * with *ret_room set, or an error with a message. */
-static int room_lookup(struct lobby *lobby, const json_t *req, struct room **ret_room, char *msg)
+static int room_lookup(struct lobby *lobby, const json_t *req, uint64_t now, struct room **ret_room,
+                       char *msg)
 {
     const char *typed = json_string_value(json_object_get(req, "room"));
     char code[PROTO_ROOM_CODE_LEN + 1];
@@ -303,12 +304,9 @@ static int room_lookup(struct lobby *lobby, const json_t *req, struct room **ret
         snprintf(msg, GAME_MSG_MAX, "no room %s", shown);
         return PROTO_ERR_ROOM_NOT_FOUND;
     }
-    *ret_room = lobby__room_find(lobby, code);
-    if (!*ret_room) {
-        snprintf(msg, GAME_MSG_MAX, "no room %s", code);
-        return PROTO_ERR_ROOM_NOT_FOUND;
-    }
-    return PROTO_OK;
+    int rc;
+    *ret_room = lobby__room_get(lobby, code, now, msg, &rc);
+    return rc;
 }
 
 int lobby__game_status_to_proto(int status)
@@ -366,6 +364,7 @@ struct lobby *lobby_new(const struct lobby_config *cfg)
     if (lobby) {
         lobby->cfg = *cfg;
         lobby->next_due = UINT64_MAX;
+        lobby->sleep_due = UINT64_MAX;
     }
     return lobby;
 }
@@ -380,6 +379,10 @@ void lobby_free(struct lobby *lobby)
         lobby->rooms = r->next;
         lobby__room_free(r);
     }
+    while (lobby->sleepers) {
+        lobby__sleeper_drop(lobby, lobby->sleepers, false);
+    }
+    proto_code_map_free(&lobby->sleeping);
     proto_code_map_free(&lobby->index);
     game_text_free(&lobby->scratch);
     free(lobby);
@@ -398,6 +401,11 @@ size_t lobby_room_codes(const struct lobby *lobby, char (*codes)[PROTO_ROOM_CODE
     for (const struct room *r = lobby->rooms; r; r = r->next, n++) {
         if (n < max) {
             memcpy(codes[n], r->code, sizeof(codes[n]));
+        }
+    }
+    for (const struct sleeper *z = lobby->sleepers; z; z = z->next, n++) {
+        if (n < max) {
+            memcpy(codes[n], z->code, sizeof(codes[n]));
         }
     }
     return n;
@@ -425,6 +433,13 @@ void lobby_stats(const struct lobby *lobby, struct lobby_stats *ret)
         ret->spectators += r->nspecs;
         ret->bots_thinking += r->thinking != NULL;
     }
+    for (const struct sleeper *z = lobby->sleepers; z; z = z->next) {
+        for (unsigned g = 0; g < ret->ngames; g++) {
+            ret->rooms[g][z->status] += lobby->cfg.games[g] == z->game;
+        }
+    }
+    ret->sleeping = lobby->nsleeping;
+    ret->woken = lobby->woken;
     memcpy(ret->actions, lobby->actions, sizeof(ret->actions));
     memcpy(ret->bot_moves, lobby->bot_moves, sizeof(ret->bot_moves));
     ret->restored = lobby->restored;
@@ -498,6 +513,13 @@ static bool rooms_created_over(const struct lobby *lobby, const struct lobby_pee
         }
         by_conn += r->creator == peer->id;
         by_addr += peer->addr[0] && strcmp(r->creator_addr, peer->addr) == 0;
+    }
+    for (const struct sleeper *z = lobby->sleepers; z; z = z->next) {
+        if (z->status == ROOM_ENDED || z->creator == 0) {
+            continue;
+        }
+        by_conn += z->creator == peer->id;
+        by_addr += peer->addr[0] && strcmp(z->creator_addr, peer->addr) == 0;
     }
     if (by_conn >= lobby->cfg.max_rooms_per_conn) {
         snprintf(msg, GAME_MSG_MAX,
@@ -628,7 +650,7 @@ int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
     char code[PROTO_ROOM_CODE_LEN + 1];
     do {
         proto_room_code_encode(randombytes_uniform(1u << 30), code);
-    } while (lobby__room_find(lobby, code));
+    } while (lobby_holds(lobby, code));
     room = lobby__room_new(lobby, code);
     if (!room) {
         json_decref(options);
@@ -670,7 +692,7 @@ int lobby_join(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_
     uint64_t now = rq->now;
     char *msg = rq->msg;
     struct room *room = NULL;
-    int rc = room_lookup(lobby, req, &room, msg);
+    int rc = room_lookup(lobby, req, now, &room, msg);
     json_t *jseat = json_object_get(req, "seat");
     int seat = -1;
 
@@ -743,7 +765,7 @@ int lobby_spectate(struct lobby *lobby, struct lobby_peer *peer, const struct lo
     uint64_t now = rq->now;
     char *msg = rq->msg;
     struct room *room = NULL;
-    int rc = room_lookup(lobby, req, &room, msg);
+    int rc = room_lookup(lobby, req, now, &room, msg);
 
     if (rc != PROTO_OK) {
         return rc;
@@ -956,13 +978,19 @@ int lobby_resume(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
             }
         }
     }
-    if (!found) {
-        snprintf(msg, GAME_MSG_MAX, "that token does not open any seat");
-        return PROTO_ERR_BAD_TOKEN;
-    }
     if (jrev && (!json_is_integer(jrev) || json_integer_value(jrev) < 0)) {
         snprintf(msg, GAME_MSG_MAX, "\"rev\" must be an integer, 0 or more");
         return PROTO_ERR_BAD_REQUEST;
+    }
+    if (!found) {
+        struct sleeper *z = lobby__sleeper_by_token(lobby, hash, &seat);
+        if (z && !(found = lobby__room_wake(lobby, z, now, msg))) {
+            return PROTO_ERR_INTERNAL;
+        }
+    }
+    if (!found) {
+        snprintf(msg, GAME_MSG_MAX, "that token does not open any seat");
+        return PROTO_ERR_BAD_TOKEN;
     }
     struct room_commit c = {.now = now, .msg = msg, .flags = EV_ANNOUNCE};
     if (found->seats[seat].kind == SEAT_BOT) {
@@ -1208,7 +1236,9 @@ static uint64_t room_expiry(const struct lobby *lobby, const struct room *room)
     case ROOM_ENDED:
         return room->ended_at + lobby->cfg.ended_ttl_ms;
     case ROOM_PLAYING:
-        return room->idle_since ? room->idle_since + lobby->cfg.abandoned_ttl_ms : UINT64_MAX;
+        return room->idle_since && lobby->cfg.abandoned_ttl_ms
+                   ? room->idle_since + lobby->cfg.abandoned_ttl_ms
+                   : UINT64_MAX;
     }
     return UINT64_MAX;
 }
@@ -1220,6 +1250,9 @@ static uint64_t room_due(const struct lobby *lobby, const struct room *room)
 
     if (room->bot_due && room->status == ROOM_PLAYING && room->bot_due < due) {
         due = room->bot_due;
+    }
+    if (lobby__sleep_time(room) < due) {
+        due = lobby__sleep_time(room);
     }
     return due;
 }
@@ -1250,10 +1283,16 @@ uint64_t lobby_run_due(struct lobby *lobby, uint64_t now)
         }
         if (room_expiry(lobby, room) <= now) {
             lobby_drop(lobby, room);
+        } else if (lobby__sleep_time(room) <= now) {
+            lobby__room_sleep(lobby, room);
         } else if (room_due(lobby, room) < next) {
             next = room_due(lobby, room);
         }
         room = following;
+    }
+    lobby__sleepers_run_due(lobby, now);
+    if (lobby->sleep_due < next) {
+        next = lobby->sleep_due;
     }
     lobby->next_due = next;
     return next;

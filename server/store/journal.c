@@ -842,6 +842,25 @@ int store_read(void *ctx, const char *code, json_t **ret_records)
     return rc < 0 ? -EIO : 0;
 }
 
+void store_release(void *ctx, const char *code)
+{
+    struct store *st = ctx;
+    struct jfile *f = is_code(code) ? proto_code_map_get(&st->index, code) : NULL;
+
+    /* Only a journal with nothing to write and no job: the next append
+     * opens it again (and counts its bytes from the file). */
+    if (!f || f->in_job || f->len || f->retry || f->failing || f->held_prev) {
+        return;
+    }
+    if (f->fd >= 0) {
+        close(f->fd);
+    }
+    proto_code_map_del(&st->index, f->code);
+    file_unlink(f);
+    free(f->buf);
+    free(f);
+}
+
 /* Schedules the removal of room `code`'s journal; see journal.h. */
 void store_forget(void *ctx, const char *code)
 {

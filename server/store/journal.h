@@ -171,6 +171,12 @@ int store_append(void *ctx, const char *code, const char *line, size_t len, uint
  * `read`. */
 int store_read(void *ctx, const char *code, json_t **ret_records);
 
+/* Room `code`'s journal is not needed for a while: its file is closed and
+ * its memory freed, unless it has records to write (then it stays until
+ * they are). `ctx` is the struct store. Has the shape of the lobby's
+ * `release`. */
+void store_release(void *ctx, const char *code);
+
 /* Removes room `code`'s journal (in the next write job); records of it
  * not yet written are dropped. `ctx` is the struct store. Has the shape of
  * the lobby's `forget`. */

@@ -231,7 +231,7 @@ class Restored(unittest.TestCase):
 
         def start():
             p = subprocess.Popen([CONCLAVED, "--listen", "127.0.0.1:0", "--http", "127.0.0.1:0",
-                                  "--data-dir", data], stdout=subprocess.PIPE,
+                                  "--data-dir", data, "--sleep-after", "1"], stdout=subprocess.PIPE,
                                  stderr=subprocess.DEVNULL)
             port = int(re.match(rb"listening on 127\.0\.0\.1:(\d+)", p.stdout.readline()).group(1))
             http_port = int(re.match(rb"http on http://127\.0\.0\.1:(\d+)/",
@@ -256,6 +256,28 @@ class Restored(unittest.TestCase):
             s, _ = scrape(http_port)
             self.assertEqual(value(s, "conclave_rooms_restored_total"), 2)
             self.assertEqual(value(s, "conclave_rooms", game="stones", status="lobby"), 1)
+            self.assertEqual(value(s, "conclave_rooms_sleeping"), 0)  # lobbies never sleep
+            # A started game nobody is in sleeps, still counted; a resume
+            # wakes it.
+            a = Client(port, "Ann")
+            code = a.ok("create", game="sorcerers", seats=2)["room"]
+            b = Client(port, "Bo")
+            b.ok("join", room=code)
+            a.ok("start")
+            token = a.token
+            a.close()
+            b.close()
+            wait_until(lambda: value(scrape(http_port)[0], "conclave_rooms_sleeping") == 1,
+                       lambda: "the game did not go to sleep")
+            s, _ = scrape(http_port)
+            self.assertEqual(value(s, "conclave_rooms", game="sorcerers", status="playing"), 1)
+            c = Client(port, "Ann")
+            c.ok("resume", token=token)
+            c.pump(lambda x: x.view is not None)
+            s, _ = scrape(http_port)
+            self.assertEqual(value(s, "conclave_rooms_sleeping"), 0)
+            self.assertEqual(value(s, "conclave_rooms_woken_total"), 1)
+            c.close()
         finally:
             stop(p)
 

@@ -14,7 +14,7 @@ import subprocess
 import tempfile
 import unittest
 
-from harness import CONCLAVED, Client, public
+from harness import CONCLAVED, Client, public, wait_until
 
 
 class Node:
@@ -87,10 +87,15 @@ class Restart(unittest.TestCase):
         self.clients.append(c)
         return c
 
-    def crash_and_resume(self, old, with_rev=True):
+    def crash_and_resume(self, old, with_rev=True, *extra):
         """SIGKILL, restart, resume every client; returns the new clients."""
         self.node.kill9()
-        self.boot()
+        self.boot(*extra)
+        return self.resume_all(old, with_rev)
+
+    def resume_all(self, old, with_rev=True):
+        """Every client's seat resumed from a new connection, its rev and
+        view checked; returns the new clients."""
         fresh = []
         for i, c in enumerate(old):
             n = self.client(c.name if hasattr(c, "name") else "P")
@@ -143,6 +148,54 @@ class Restart(unittest.TestCase):
                 play([a, b], 5)
                 self.node.stop()
                 self.node = None
+
+    def log_text(self):
+        with open(os.path.join(self.dir, "server.log"), "rb") as f:
+            return f.read()
+
+    def wait_asleep(self, codes, since):
+        """Waits until every room of `codes` has gone to sleep after log
+        offset `since`."""
+        def asleep():
+            text = self.log_text()[since:]
+            return all(b"event=room_sleeping room=" + c.encode() in text for c in codes)
+        wait_until(asleep, lambda: "rooms not asleep: %r" % codes)
+
+    def test_rooms_sleep_and_wake_across_kills(self):
+        """Rooms go to sleep on disk (--sleep-after 1) once everyone has
+        gone and wake when a seat resumes, the server being killed with
+        SIGKILL while they sleep and just after they woke: every
+        acknowledged action is there, with the same rev and view."""
+        sleepy = ("--sleep-after", "1", "--verbose")
+        self.boot(*sleepy)
+        tables, codes = [], []
+        for game in ("stones", "sorcerers", "element", "arcana"):
+            a, b = self.two_humans(game)
+            codes.append(a.room)
+            a.ok("start")
+            for c in (a, b):
+                c.pump(lambda x: x.view is not None)
+            play([a, b], 3)
+            tables.append([a, b])
+        for rnd in range(4):
+            since = len(self.log_text())
+            for t in tables:
+                for c in t:
+                    c.close()
+            self.wait_asleep(codes, since)
+            if rnd % 2 == 1:
+                self.node.kill9()  # asleep, killed
+                self.boot(*sleepy)
+            tables = [self.resume_all(t, with_rev=rnd % 2 == 0) for t in tables]
+            for t in tables:
+                self.assertEqual(public(t[0].view), public(t[1].view))
+                play(t, 2)
+            if rnd % 2 == 0:
+                # Killed just after they woke and moved on.
+                tables = [self.crash_and_resume(t, rnd == 0, *sleepy) if i == 0 else
+                          self.resume_all(t) for i, t in enumerate(tables)]
+        for t in tables:
+            play(t, 2)
 
     def test_bots_keep_playing_after_a_crash(self):
         self.boot("--bot-delay", "1")

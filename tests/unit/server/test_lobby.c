@@ -593,7 +593,7 @@ static void ts_forget(void *ctx, const char *code)
 
 static void store_attach(struct lobby *l)
 {
-    struct lobby_store ops = {ts_append, ts_forget, ts_read, &store};
+    struct lobby_store ops = {ts_append, ts_forget, ts_read, NULL, &store};
 
     free(store.text);
     memset(&store, 0, sizeof(store));
@@ -1349,6 +1349,153 @@ START_TEST(the_resume_window_is_bounded_in_bytes)
 }
 END_TEST
 
+/* The first token among `t`'s replies. */
+static void first_token(struct tpeer *t, char out[64])
+{
+    size_t k;
+    json_t *m;
+
+    out[0] = '\0';
+    json_array_foreach(t->msgs, k, m) {
+        const char *tok = json_string_value(json_object_get(m, "token"));
+        if (tok && !out[0]) {
+            snprintf(out, 64, "%s", tok);
+        }
+    }
+    ck_assert(out[0]);
+}
+
+/* Runs a test on a lobby of its own made from `c`, with the test
+ * journal; returns the lobby it stands in for, for own_lobby_end(). */
+static struct lobby *own_lobby(const struct lobby_config *c)
+{
+    struct lobby *saved = lobby;
+
+    lobby = lobby_new(c);
+    store_attach(lobby);
+    return saved;
+}
+
+static void own_lobby_end(struct lobby *saved)
+{
+    lobby_free(lobby);
+    lobby = saved;
+    store_fini();
+}
+
+START_TEST(rooms_sleep_on_disk_and_wake_the_same)
+{
+    char msg[GAME_MSG_MAX], tok0[64];
+    struct lobby_config c = cfg;
+    struct lobby_stats ls;
+
+    c.sleep_after_ms = 1000;
+    struct lobby *saved = own_lobby(&c);
+    const char *code = two_player_game();
+    char room[8];
+    snprintf(room, sizeof(room), "%s", code);
+    first_token(&peers[0], tok0);
+    ck_assert_int_eq(call_act(&peers[0], 2, -1), PROTO_OK);
+    settle();
+    track(&peers[0]);
+    json_t *view = json_deep_copy(peers[0].view);
+    long rev = peers[0].rev;
+
+    /* Everyone goes; a second later the room sleeps. */
+    lobby_peer_gone(lobby, &peers[0].peer, clock_ms);
+    lobby_peer_gone(lobby, &peers[1].peer, clock_ms);
+    (void)lobby_run_due(lobby, clock_ms + 999);
+    lobby_stats(lobby, &ls);
+    ck_assert_uint_eq(ls.sleeping, 0);
+    ck_assert_uint_le(lobby_next_due(lobby), clock_ms + 1000);
+    clock_ms += 1000;
+    (void)lobby_run_due(lobby, clock_ms);
+    lobby_stats(lobby, &ls);
+    ck_assert_uint_eq(ls.sleeping, 1);
+    ck_assert_uint_eq(ls.rooms[0][ROOM_PLAYING], 1); /* still counted */
+    ck_assert(lobby_holds(lobby, room));
+    char codes[2][PROTO_ROOM_CODE_LEN + 1];
+    ck_assert_uint_eq(lobby_room_codes(lobby, codes, 2), 1);
+    ck_assert_str_eq(codes[0], room);
+
+    /* Its token wakes it: the same rev and view, and the game goes on. */
+    json_t *req = json_pack("{s:s}", "token", tok0);
+    ck_assert_int_eq(run_op(lobby_resume, 0, &peers[2].peer, req, msg), PROTO_OK);
+    json_decref(req);
+    settle();
+    track(&peers[2]);
+    ck_assert_int_eq(peers[2].rev, rev);
+    ck_assert(json_equal(peers[2].view, view));
+    lobby_stats(lobby, &ls);
+    ck_assert_uint_eq(ls.sleeping, 0);
+    ck_assert_uint_eq(ls.woken, 1);
+    /* Seat 0 moved last: the turn is seat 1's, as before the sleep. */
+    ck_assert_int_eq(call_act(&peers[2], 1, -1), PROTO_ERR_NOT_YOUR_TURN);
+
+    /* A spectator wakes it too; a sleeping finished game keeps its record
+     * until --ended-ttl, then goes with its journal. */
+    lobby_peer_gone(lobby, &peers[2].peer, clock_ms);
+    clock_ms += 1000;
+    (void)lobby_run_due(lobby, clock_ms);
+    lobby_stats(lobby, &ls);
+    ck_assert_uint_eq(ls.sleeping, 1);
+    req = json_pack("{s:s}", "room", room);
+    ck_assert_int_eq(run_op(lobby_spectate, 0, &peers[3].peer, req, msg), PROTO_OK);
+    json_decref(req);
+    settle();
+    track(&peers[3]);
+    ck_assert_int_ge(peers[3].rev, rev);
+    lobby_stats(lobby, &ls);
+    ck_assert_uint_eq(ls.sleeping, 0);
+    lobby_peer_gone(lobby, &peers[3].peer, clock_ms);
+    json_decref(view);
+    own_lobby_end(saved);
+}
+END_TEST
+
+START_TEST(a_finished_game_sleeps_and_keeps_its_record)
+{
+    char msg[GAME_MSG_MAX], tok0[64];
+    struct lobby_config c = cfg;
+    struct lobby_stats ls;
+
+    c.sleep_after_ms = 1000;
+    struct lobby *saved = own_lobby(&c);
+    ck_assert_int_eq(call_create(&peers[0], 2, NULL), PROTO_OK);
+    char room[8];
+    snprintf(room, sizeof(room), "%s", room_code(&peers[0]));
+    first_token(&peers[0], tok0);
+    ck_assert_int_eq(call_start(&peers[0], true), PROTO_OK);
+    play_to_the_end();
+    lobby_peer_gone(lobby, &peers[0].peer, clock_ms);
+    clock_ms += 1000;
+    (void)lobby_run_due(lobby, clock_ms);
+    lobby_stats(lobby, &ls);
+    ck_assert_uint_eq(ls.sleeping, 1);
+    ck_assert_uint_eq(ls.rooms[0][ROOM_ENDED], 1);
+    /* Woken by its player, it gives its record, read from the journal. */
+    json_t *req = json_pack("{s:s}", "token", tok0);
+    ck_assert_int_eq(run_op(lobby_resume, 0, &peers[1].peer, req, msg), PROTO_OK);
+    json_decref(req);
+    ck_assert_int_eq(run_op(lobby_record, ROOM, &peers[1].peer, NULL, msg), PROTO_OK);
+    settle();
+    json_t *rec = json_object_get(last_reply(&peers[1]), "record");
+    ck_assert_uint_gt(json_array_size(json_object_get(rec, "actions")), 0);
+    lobby_peer_gone(lobby, &peers[1].peer, clock_ms);
+    clock_ms += 1000;
+    (void)lobby_run_due(lobby, clock_ms);
+    lobby_stats(lobby, &ls);
+    ck_assert_uint_eq(ls.sleeping, 1);
+    /* Past --ended-ttl it goes, journal and all. */
+    clock_ms += c.ended_ttl_ms;
+    (void)lobby_run_due(lobby, clock_ms);
+    lobby_stats(lobby, &ls);
+    ck_assert_uint_eq(ls.sleeping, 0);
+    ck_assert(!lobby_holds(lobby, room));
+    own_lobby_end(saved);
+}
+END_TEST
+
 int main(void)
 {
     const struct ck_case cases[] = {
@@ -1381,6 +1528,8 @@ int main(void)
         {"older_records", journals_of_the_older_records_replay},
         {"record_not_taken", a_record_not_taken_changes_nothing},
         {"resume_window", the_resume_window_is_bounded_in_bytes},
+        {"sleep", rooms_sleep_on_disk_and_wake_the_same},
+        {"sleep_ended", a_finished_game_sleeps_and_keeps_its_record},
     };
     return CK_RUN("lobby", cases, setup, teardown);
 }
