@@ -564,6 +564,21 @@ static const struct event_def events[] = {
 
 /* ---- The one path ---- */
 
+/* Appends one record (`len` bytes, no newline) to the room's journal;
+ * what the room sends afterwards waits until it is durable (outbox.c holds
+ * it behind room->jseq). 0 or a negative errno when it was not taken. */
+static int journal_append(struct room *room, const char *line, size_t len)
+{
+    struct lobby *lobby = room->lobby;
+    uint64_t seq = 0;
+    int rc = lobby->store.append(lobby->store.ctx, room->code, line, len, &seq);
+
+    if (rc == 0 && seq > room->jseq) {
+        room->jseq = seq;
+    }
+    return rc;
+}
+
 int lobby__event_commit(struct room *room, struct room_event *ev, struct room_commit *c)
 {
     const struct event_def *d = &events[ev->type];
@@ -576,7 +591,7 @@ int lobby__event_commit(struct room *room, struct room_event *ev, struct room_co
     if (!lobby->restoring && lobby->has_store) {
         size_t len = 0;
         char *line = d->encode ? d->encode(room, ev, &len) : NULL;
-        int err = line ? lobby__journal_text(room, line, len) : errno == EDOM ? -EDOM : -ENOMEM;
+        int err = line ? journal_append(room, line, len) : errno == EDOM ? -EDOM : -ENOMEM;
         free(line);
         if (err != 0) {
             if (d->discard) {

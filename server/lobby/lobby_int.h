@@ -286,12 +286,7 @@ void lobby__id_add(struct proto_text *t, const json_t *id);
 void lobby__broadcast_line(struct room *room, const char *line, size_t len);
 void lobby__broadcast(struct room *room, const json_t *msg);
 
-/* Appends one record written as a compact JSON object (`len` bytes, no
- * newline) to the room's journal; what the room sends afterwards waits
- * until it is durable. 0, or a negative errno when the record was not
- * taken. Restoring or without a store: 0. Only lobby__event_commit()
- * writes records. */
-int lobby__journal_text(struct room *room, const char *line, size_t len);
+
 
 /* ---- room.c: rooms ---- */
 

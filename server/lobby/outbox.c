@@ -3,8 +3,7 @@
  * outbox.c - everything a room sends goes through here. While a journal
  * record of the room is not yet durable, the lines that follow it wait in
  * the room's queue, in order, tagged with the record they follow;
- * lobby_durable() releases them. Also the journal's gate, through which
- * event.c appends the room's records. Never
+ * lobby_durable() releases them: the post office, and nothing else. Never
  * touches a socket: peers carry their own send and close.
  */
 #include "lobby_int.h"
@@ -264,25 +263,6 @@ void lobby__broadcast_line(struct room *room, const char *line, size_t len)
 }
 
 /* ---- Journal ---- */
-
-int lobby__journal_text(struct room *room, const char *line, size_t len)
-{
-    struct lobby *lobby = room->lobby;
-    uint64_t seq = 0;
-    int rc;
-
-    if (lobby->restoring || !lobby->has_store) {
-        return 0;
-    }
-    rc = lobby->store.append(lobby->store.ctx, room->code, line, len, &seq);
-    if (rc != 0) {
-        return rc;
-    }
-    if (seq > room->jseq) {
-        room->jseq = seq;
-    }
-    return 0;
-}
 
 void lobby__broadcast(struct room *room, const json_t *msg)
 {
