@@ -57,13 +57,13 @@ int lobby_check(const struct lobby_peer *peer, unsigned need, char *msg)
  * up: its disk is failing, and queueing more would grow without limit. */
 static bool room_over_bound(struct room *room)
 {
-    bool over = room->out_bytes > room->lobby->cfg.outbox_max;
+    bool over = room->out.bytes > room->lobby->cfg.outbox_max;
 
-    if (over != room->stalled) {
-        room->stalled = over;
+    if (over != room->out.stalled) {
+        room->out.stalled = over;
         if (over) {
             log_event(LOG_WARN, "room_stalled", "room=%s held_bytes=%zu", room->code,
-                      room->out_bytes);
+                      room->out.bytes);
         } else {
             log_event(LOG_INFO, "room_unstalled", "room=%s", room->code);
         }
@@ -78,7 +78,7 @@ int lobby__commit(struct lobby *lobby, struct room *room, int seat, const json_t
     struct room_commit c = {.now = now, .msg = msg};
     int rc;
 
-    if (room->journal_failing) {
+    if (room->out.journal_failing) {
         snprintf(msg, GAME_MSG_MAX,
                  "this room's journal cannot be written to the disk; the server retries, "
                  "and takes actions again once it can");
@@ -228,8 +228,8 @@ void lobby__bot_move(struct lobby *lobby, struct room *room, uint64_t now)
 {
     int seat = bot_seat(room);
 
-    room->bot_due = 0;
-    if (room->thinking) {
+    room->bots.due = 0;
+    if (room->bots.thinking) {
         return; /* its answer plays when it is back */
     }
     if (seat >= 0) {
@@ -245,7 +245,7 @@ void lobby__bot_move(struct lobby *lobby, struct room *room, uint64_t now)
             job->room_serial = room->serial;
             job->rev = room->rev;
             if (lobby->has_bots) {
-                room->thinking = job;
+                room->bots.thinking = job;
                 lobby->bots.think(lobby->bots.ctx, job);
                 return;
             }
@@ -263,7 +263,7 @@ void lobby__bot_move(struct lobby *lobby, struct room *room, uint64_t now)
     }
     /* One move per wake-up: the next is scheduled by the commit; a refused
      * one (a stalled journal) is tried again later. */
-    if (room->status == ROOM_PLAYING && room->bot_due == 0) {
+    if (room->status == ROOM_PLAYING && room->bots.due == 0) {
         lobby__schedule_bots(lobby, room, now);
     }
 }
@@ -276,8 +276,8 @@ void lobby_bot_done(struct lobby *lobby, struct bot_job *job, uint64_t now)
         bot_job_free(job); /* the room is gone */
         return;
     }
-    if (room->thinking == job) {
-        room->thinking = NULL;
+    if (room->bots.thinking == job) {
+        room->bots.thinking = NULL;
     }
     int seat = job->ask.seat;
     if (job->action && room->rev == job->rev && bot_seat(room) == seat) {
@@ -288,7 +288,7 @@ void lobby_bot_done(struct lobby *lobby, struct bot_job *job, uint64_t now)
     }
     /* An answer for an older rev is dropped: the position moved on. */
     bot_job_free(job);
-    if (room->status == ROOM_PLAYING && room->bot_due == 0 && !room->thinking) {
+    if (room->status == ROOM_PLAYING && room->bots.due == 0 && !room->bots.thinking) {
         lobby__schedule_bots(lobby, room, now);
     }
 }

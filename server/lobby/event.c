@@ -566,15 +566,15 @@ static const struct event_def events[] = {
 
 /* Appends one record (`len` bytes, no newline) to the room's journal;
  * what the room sends afterwards waits until it is durable (outbox.c holds
- * it behind room->jseq). 0 or a negative errno when it was not taken. */
+ * it behind room->out.jseq). 0 or a negative errno when it was not taken. */
 static int journal_append(struct room *room, const char *line, size_t len)
 {
     struct lobby *lobby = room->lobby;
     uint64_t seq = 0;
     int rc = lobby->store.append(lobby->store.ctx, room->code, line, len, &seq);
 
-    if (rc == 0 && seq > room->jseq) {
-        room->jseq = seq;
+    if (rc == 0 && seq > room->out.jseq) {
+        room->out.jseq = seq;
     }
     return rc;
 }

@@ -71,28 +71,48 @@ struct room_view {
     unsigned char (*hash)[LOBBY_HASH_STATE];
 };
 
-struct room {
-    struct room *next;
-    struct lobby *lobby;
+/* The room's part that outbox.c owns: what it sends waits behind its
+ * journal records until they are durable. */
+struct room_outbox {
     uint64_t jseq; /* sequence number of this room's last journal record */
     /* Its place in the lobby's list of rooms whose queue holds lines
      * (wait_prev NULL: not in it), so that lobby_durable() visits those
      * only. */
     struct room *wait_next, **wait_prev;
-    struct outitem *out;
-    size_t out_head, out_len, out_cap;
-    size_t out_bytes;     /* bytes of lines held back for the journal */
+    struct outitem *items;
+    size_t head, len, cap;
+    size_t bytes;         /* of lines held back for the journal */
     bool stalled;         /* over the outbox bound: actions are refused */
     bool journal_failing; /* its journal cannot be written: lines wait, actions are refused */
-    char code[PROTO_ROOM_CODE_LEN + 1];
+};
+
+/* The room's part that room.c owns: who is in it, and who made it. */
+struct room_members {
     uint64_t creator;      /* the id of the peer that created it (0: restored) */
     char creator_addr[48]; /* and its address */
+    struct lobby_peer **specs;
+    size_t nspecs, capspecs;
+    uint64_t idle_since; /* when the last human left, 0 while someone is here */
+};
+
+/* The room's part that commit.c owns: its bots' next move. */
+struct room_bots {
+    struct bot_job *thinking; /* a bot's search under way, or NULL */
+    uint64_t due;             /* 0: no bot move pending */
+};
+
+/* A room: what its events make (event.c: the game, its seats, its state,
+ * rev and status) and the parts the other files own. */
+struct room {
+    struct room *next;
+    struct lobby *lobby;
+    char code[PROTO_ROOM_CODE_LEN + 1];
+    uint64_t serial; /* the lobby's count of rooms when it was made */
+    /* event.c */
     const struct game_ops *game;
     json_t *options; /* game options (without "public" and "bot_level") */
     bool is_public;
     enum bot_level bot_level; /* of the bots that fill or keep seats */
-    uint64_t serial;          /* the lobby's count of rooms when it was made */
-    struct bot_job *thinking; /* a bot's search under way, or NULL */
     int nseats;
     struct seat seats[GAME_MAX_SEATS];
     int host; /* seat of the host, -1 when nobody */
@@ -102,12 +122,12 @@ struct room {
     uint8_t seed[GAME_SEED_BYTES];
     char seed_commit[PROTO_HASH_HEX_LEN + 1];
     int64_t rev;
-    struct room_view view;
-    struct lobby_peer **specs;
-    size_t nspecs, capspecs;
-    uint64_t idle_since; /* when the last human left, 0 while someone is here */
     uint64_t ended_at;
-    uint64_t bot_due; /* 0: no bot move pending */
+    /* the others' */
+    struct room_outbox out;  /* outbox.c */
+    struct room_members who; /* room.c */
+    struct room_bots bots;   /* commit.c */
+    struct room_view view;   /* views.c */
 };
 
 /* A room asleep (sleep.c): what is kept of it in memory. */
@@ -285,8 +305,6 @@ void lobby__id_add(struct proto_text *t, const json_t *id);
 /* Sends one line, or one message (borrowed), to every member. */
 void lobby__broadcast_line(struct room *room, const char *line, size_t len);
 void lobby__broadcast(struct room *room, const json_t *msg);
-
-
 
 /* ---- room.c: rooms ---- */
 

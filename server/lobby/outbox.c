@@ -21,47 +21,47 @@ static void wait_list_add(struct room *room)
 {
     struct lobby *lobby = room->lobby;
 
-    if (room->wait_prev) {
+    if (room->out.wait_prev) {
         return;
     }
-    room->wait_next = lobby->waiting;
+    room->out.wait_next = lobby->waiting;
     if (lobby->waiting) {
-        lobby->waiting->wait_prev = &room->wait_next;
+        lobby->waiting->out.wait_prev = &room->out.wait_next;
     }
     lobby->waiting = room;
-    room->wait_prev = &lobby->waiting;
+    room->out.wait_prev = &lobby->waiting;
 }
 
 static void wait_list_remove(struct room *room)
 {
-    if (!room->wait_prev) {
+    if (!room->out.wait_prev) {
         return;
     }
-    *room->wait_prev = room->wait_next;
-    if (room->wait_next) {
-        room->wait_next->wait_prev = room->wait_prev;
+    *room->out.wait_prev = room->out.wait_next;
+    if (room->out.wait_next) {
+        room->out.wait_next->out.wait_prev = room->out.wait_prev;
     }
-    room->wait_next = NULL;
-    room->wait_prev = NULL;
+    room->out.wait_next = NULL;
+    room->out.wait_prev = NULL;
 }
 
 static bool out_push(struct room *room, struct lobby_peer *peer, const char *line, size_t len)
 {
-    if (room->out_len == room->out_cap) {
-        if (room->out_head > 0) {
-            memmove(room->out, room->out + room->out_head,
-                    (room->out_len - room->out_head) * sizeof(*room->out));
-            room->out_len -= room->out_head;
-            room->out_head = 0;
+    if (room->out.len == room->out.cap) {
+        if (room->out.head > 0) {
+            memmove(room->out.items, room->out.items + room->out.head,
+                    (room->out.len - room->out.head) * sizeof(*room->out.items));
+            room->out.len -= room->out.head;
+            room->out.head = 0;
         }
-        if (room->out_len == room->out_cap) {
-            size_t cap = room->out_cap ? room->out_cap * 2 : 16;
-            struct outitem *n = realloc(room->out, cap * sizeof(*n));
+        if (room->out.len == room->out.cap) {
+            size_t cap = room->out.cap ? room->out.cap * 2 : 16;
+            struct outitem *n = realloc(room->out.items, cap * sizeof(*n));
             if (!n) {
                 return false;
             }
-            room->out = n;
-            room->out_cap = cap;
+            room->out.items = n;
+            room->out.cap = cap;
         }
     }
     char *copy = malloc(len);
@@ -69,8 +69,8 @@ static bool out_push(struct room *room, struct lobby_peer *peer, const char *lin
         return false;
     }
     memcpy(copy, line, len);
-    room->out[room->out_len++] = (struct outitem){room->jseq, peer, copy, len};
-    room->out_bytes += len;
+    room->out.items[room->out.len++] = (struct outitem){room->out.jseq, peer, copy, len};
+    room->out.bytes += len;
     wait_list_add(room);
     return true;
 }
@@ -85,12 +85,12 @@ void lobby__out(struct room *room, struct lobby_peer *peer, const char *line, si
          * behind them, whatever room (if any) it comes from. */
         room = peer->held_room;
     }
-    if (!room || (room->out_head == room->out_len && room->jseq <= room->lobby->durable &&
-                  !room->journal_failing)) {
+    if (!room || (room->out.head == room->out.len && room->out.jseq <= room->lobby->durable &&
+                  !room->out.journal_failing)) {
         peer->send(peer, line, len);
         return;
     }
-    if (room->out_bytes + len > 2 * room->lobby->cfg.outbox_max) {
+    if (room->out.bytes + len > 2 * room->lobby->cfg.outbox_max) {
         /* The journal has been stuck for long: rather than hold lines
          * without limit, the peer is closed and resumes once it is back. */
         peer->close(peer);
@@ -122,18 +122,18 @@ static void unhold(struct lobby_peer *peer)
 /* Sends what no longer waits for the journal. */
 static void room_flush(struct room *room)
 {
-    while (!room->journal_failing && room->out_head < room->out_len &&
-           room->out[room->out_head].seq <= room->lobby->durable) {
-        struct outitem *it = &room->out[room->out_head++];
+    while (!room->out.journal_failing && room->out.head < room->out.len &&
+           room->out.items[room->out.head].seq <= room->lobby->durable) {
+        struct outitem *it = &room->out.items[room->out.head++];
         if (it->peer) {
             unhold(it->peer);
             it->peer->send(it->peer, it->line, it->len);
         }
-        room->out_bytes -= it->len;
+        room->out.bytes -= it->len;
         free(it->line);
     }
-    if (room->out_head == room->out_len) {
-        room->out_head = room->out_len = 0;
+    if (room->out.head == room->out.len) {
+        room->out.head = room->out.len = 0;
         wait_list_remove(room);
     }
 }
@@ -142,9 +142,9 @@ void lobby__scrub(struct lobby_peer *peer)
 {
     struct room *room = peer->held_room;
 
-    for (size_t i = room ? room->out_head : 0; room && i < room->out_len; i++) {
-        if (room->out[i].peer == peer) {
-            room->out[i].peer = NULL;
+    for (size_t i = room ? room->out.head : 0; room && i < room->out.len; i++) {
+        if (room->out.items[i].peer == peer) {
+            room->out.items[i].peer = NULL;
         }
     }
     peer->held = 0;
@@ -153,17 +153,17 @@ void lobby__scrub(struct lobby_peer *peer)
 
 void lobby__unqueue(struct room *room)
 {
-    for (size_t i = room->out_head; i < room->out_len; i++) {
-        struct lobby_peer *peer = room->out[i].peer;
+    for (size_t i = room->out.head; i < room->out.len; i++) {
+        struct lobby_peer *peer = room->out.items[i].peer;
         if (peer) {
             /* It would miss lines it is owed: it resumes instead. */
             lobby__scrub(peer);
             peer->close(peer);
         }
-        free(room->out[i].line);
+        free(room->out.items[i].line);
     }
-    room->out_head = room->out_len = 0;
-    room->out_bytes = 0;
+    room->out.head = room->out.len = 0;
+    room->out.bytes = 0;
     wait_list_remove(room);
 }
 
@@ -257,8 +257,8 @@ void lobby__broadcast_line(struct room *room, const char *line, size_t len)
     for (int i = 0; i < room->nseats; i++) {
         lobby__out(room, room->seats[i].peer, line, len);
     }
-    for (size_t i = 0; i < room->nspecs; i++) {
-        lobby__out(room, room->specs[i], line, len);
+    for (size_t i = 0; i < room->who.nspecs; i++) {
+        lobby__out(room, room->who.specs[i], line, len);
     }
 }
 
@@ -287,10 +287,10 @@ void lobby_journal_failing(struct lobby *lobby, const char *code, bool failing)
 {
     struct room *room = lobby__room_find(lobby, code);
 
-    if (!room || room->journal_failing == failing) {
+    if (!room || room->out.journal_failing == failing) {
         return;
     }
-    room->journal_failing = failing;
+    room->out.journal_failing = failing;
     if (failing) {
         log_event(LOG_WARN, "room_journal_failing", "room=%s", room->code);
     } else {
@@ -306,7 +306,7 @@ void lobby_durable(struct lobby *lobby, uint64_t seq)
     }
     lobby->durable = seq;
     for (struct room *r = lobby->waiting, *next; r; r = next) {
-        next = r->wait_next;
+        next = r->out.wait_next;
         room_flush(r);
     }
 }

@@ -47,7 +47,7 @@ void lobby__room_announce(struct room *room)
     json_object_set_new(ev, "host", json_integer(room->host));
     json_object_set_new(ev, "seats", seats);
     seats = NULL;
-    json_object_set_new(ev, "spectators", json_integer((json_int_t)room->nspecs));
+    json_object_set_new(ev, "spectators", json_integer((json_int_t)room->who.nspecs));
     lobby__broadcast(room, ev);
 out:
     json_decref(seats);
@@ -68,12 +68,12 @@ static bool room_has_human_connected(const struct room *room)
             return true;
         }
     }
-    return room->nspecs > 0;
+    return room->who.nspecs > 0;
 }
 
 void lobby__room_touch(struct room *room, uint64_t now)
 {
-    room->idle_since = room_has_human_connected(room) ? 0 : (now ? now : 1);
+    room->who.idle_since = room_has_human_connected(room) ? 0 : (now ? now : 1);
     lobby__note_due(room);
 }
 
@@ -89,17 +89,17 @@ void lobby__room_free(struct room *room)
         }
         lobby__seat_forget(&room->seats[i]);
     }
-    for (size_t i = 0; i < room->nspecs; i++) {
-        room->specs[i]->room = NULL;
-        room->specs[i]->spectator = false;
+    for (size_t i = 0; i < room->who.nspecs; i++) {
+        room->who.specs[i]->room = NULL;
+        room->who.specs[i]->spectator = false;
     }
-    if (room->thinking) {
+    if (room->bots.thinking) {
         /* Its answer comes back to a room that is gone, and is dropped. */
-        atomic_store(&room->thinking->stop, 1);
+        atomic_store(&room->bots.thinking->stop, 1);
     }
     lobby__unqueue(room);
-    free(room->out);
-    free(room->specs);
+    free(room->out.items);
+    free(room->who.specs);
     lobby__views_reset(room);
     json_decref(room->options);
     free(room->state);
@@ -130,24 +130,24 @@ static void lobby_drop(struct lobby *lobby, struct room *room)
 
 static int spec_add(struct room *room, struct lobby_peer *peer)
 {
-    if (room->nspecs == room->capspecs) {
-        size_t cap = room->capspecs ? room->capspecs * 2 : 4;
-        struct lobby_peer **n = realloc(room->specs, cap * sizeof(*n));
+    if (room->who.nspecs == room->who.capspecs) {
+        size_t cap = room->who.capspecs ? room->who.capspecs * 2 : 4;
+        struct lobby_peer **n = realloc(room->who.specs, cap * sizeof(*n));
         if (!n) {
             return -ENOMEM;
         }
-        room->specs = n;
-        room->capspecs = cap;
+        room->who.specs = n;
+        room->who.capspecs = cap;
     }
-    room->specs[room->nspecs++] = peer;
+    room->who.specs[room->who.nspecs++] = peer;
     return 0;
 }
 
 static void spec_remove(struct room *room, struct lobby_peer *peer)
 {
-    for (size_t i = 0; i < room->nspecs; i++) {
-        if (room->specs[i] == peer) {
-            room->specs[i] = room->specs[--room->nspecs];
+    for (size_t i = 0; i < room->who.nspecs; i++) {
+        if (room->who.specs[i] == peer) {
+            room->who.specs[i] = room->who.specs[--room->who.nspecs];
             return;
         }
     }
@@ -430,8 +430,8 @@ void lobby_stats(const struct lobby *lobby, struct lobby_stats *ret)
         for (int i = 0; i < r->nseats; i++) {
             ret->seats_connected += r->seats[i].kind == SEAT_HUMAN && r->seats[i].peer;
         }
-        ret->spectators += r->nspecs;
-        ret->bots_thinking += r->thinking != NULL;
+        ret->spectators += r->who.nspecs;
+        ret->bots_thinking += r->bots.thinking != NULL;
     }
     for (const struct sleeper *z = lobby->sleepers; z; z = z->next) {
         for (unsigned g = 0; g < ret->ngames; g++) {
@@ -508,11 +508,11 @@ static bool rooms_created_over(const struct lobby *lobby, const struct lobby_pee
     unsigned by_conn = 0, by_addr = 0;
 
     for (const struct room *r = lobby->rooms; r; r = r->next) {
-        if (r->status == ROOM_ENDED || r->creator == 0) {
+        if (r->status == ROOM_ENDED || r->who.creator == 0) {
             continue;
         }
-        by_conn += r->creator == peer->id;
-        by_addr += peer->addr[0] && strcmp(r->creator_addr, peer->addr) == 0;
+        by_conn += r->who.creator == peer->id;
+        by_addr += peer->addr[0] && strcmp(r->who.creator_addr, peer->addr) == 0;
     }
     for (const struct sleeper *z = lobby->sleepers; z; z = z->next) {
         if (z->status == ROOM_ENDED || z->creator == 0) {
@@ -549,10 +549,11 @@ static bool room_evict(struct lobby *lobby)
     struct room *lobby_room = NULL, *ended = NULL;
 
     for (struct room *r = lobby->rooms; r; r = r->next) {
-        if (!r->idle_since) {
+        if (!r->who.idle_since) {
             continue; /* someone is connected */
         }
-        if (r->status == ROOM_LOBBY && (!lobby_room || r->idle_since < lobby_room->idle_since)) {
+        if (r->status == ROOM_LOBBY &&
+            (!lobby_room || r->who.idle_since < lobby_room->who.idle_since)) {
             lobby_room = r;
         } else if (r->status == ROOM_ENDED && (!ended || r->ended_at < ended->ended_at)) {
             ended = r;
@@ -672,8 +673,8 @@ int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
         lobby__room_free(room);
         return rc;
     }
-    room->creator = peer->id;
-    snprintf(room->creator_addr, sizeof(room->creator_addr), "%s", peer->addr);
+    room->who.creator = peer->id;
+    snprintf(room->who.creator_addr, sizeof(room->who.creator_addr), "%s", peer->addr);
     char token[48];
     rc = seat_claim(room, 0, peer->name, token, &c);
     if (rc != PROTO_OK) {
@@ -770,7 +771,7 @@ int lobby_spectate(struct lobby *lobby, struct lobby_peer *peer, const struct lo
     if (rc != PROTO_OK) {
         return rc;
     }
-    if (room->nspecs >= lobby->cfg.max_spectators && !(peer->room == room && peer->spectator)) {
+    if (room->who.nspecs >= lobby->cfg.max_spectators && !(peer->room == room && peer->spectator)) {
         snprintf(msg, GAME_MSG_MAX, "%s has as many spectators as it may (%u)", room->code,
                  lobby->cfg.max_spectators);
         return PROTO_ERR_ROOM_FULL;
@@ -794,12 +795,12 @@ void lobby__schedule_bots(struct lobby *lobby, struct room *room, uint64_t now)
 {
     unsigned active = room->status == ROOM_PLAYING ? room->game->active(room->state) : 0;
 
-    room->bot_due = 0;
+    room->bots.due = 0;
     for (int i = 0; i < room->nseats; i++) {
         if ((active & (1u << i)) && room->seats[i].kind == SEAT_BOT) {
-            room->bot_due = now + lobby->cfg.bot_delay_ms;
-            if (room->bot_due == 0) {
-                room->bot_due = 1;
+            room->bots.due = now + lobby->cfg.bot_delay_ms;
+            if (room->bots.due == 0) {
+                room->bots.due = 1;
             }
             break;
         }
@@ -1228,16 +1229,16 @@ static uint64_t room_expiry(const struct lobby *lobby, const struct room *room)
 {
     switch (room->status) {
     case ROOM_LOBBY:
-        if (room->idle_since && room_all_empty(room)) {
+        if (room->who.idle_since && room_all_empty(room)) {
             /* Everyone left before the start: nobody can come back to it. */
-            return room->idle_since;
+            return room->who.idle_since;
         }
-        return room->idle_since ? room->idle_since + lobby->cfg.lobby_ttl_ms : UINT64_MAX;
+        return room->who.idle_since ? room->who.idle_since + lobby->cfg.lobby_ttl_ms : UINT64_MAX;
     case ROOM_ENDED:
         return room->ended_at + lobby->cfg.ended_ttl_ms;
     case ROOM_PLAYING:
-        return room->idle_since && lobby->cfg.abandoned_ttl_ms
-                   ? room->idle_since + lobby->cfg.abandoned_ttl_ms
+        return room->who.idle_since && lobby->cfg.abandoned_ttl_ms
+                   ? room->who.idle_since + lobby->cfg.abandoned_ttl_ms
                    : UINT64_MAX;
     }
     return UINT64_MAX;
@@ -1248,8 +1249,8 @@ static uint64_t room_due(const struct lobby *lobby, const struct room *room)
 {
     uint64_t due = room_expiry(lobby, room);
 
-    if (room->bot_due && room->status == ROOM_PLAYING && room->bot_due < due) {
-        due = room->bot_due;
+    if (room->bots.due && room->status == ROOM_PLAYING && room->bots.due < due) {
+        due = room->bots.due;
     }
     if (lobby__sleep_time(room) < due) {
         due = lobby__sleep_time(room);
@@ -1278,7 +1279,7 @@ uint64_t lobby_run_due(struct lobby *lobby, uint64_t now)
 
     while (room) {
         struct room *following = room->next;
-        if (room->bot_due && room->bot_due <= now && room->status == ROOM_PLAYING) {
+        if (room->bots.due && room->bots.due <= now && room->status == ROOM_PLAYING) {
             lobby__bot_move(lobby, room, now);
         }
         if (room_expiry(lobby, room) <= now) {

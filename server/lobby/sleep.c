@@ -25,9 +25,9 @@ static bool room_quiet(const struct room *room)
 {
     /* Records not yet durable may stay: the store keeps them, and reads
      * them back with the rest. */
-    return room->idle_since && room->nspecs == 0 && !room->thinking &&
-           !(room->status == ROOM_PLAYING && room->bot_due) && room->out_head == room->out_len &&
-           !room->journal_failing;
+    return room->who.idle_since && room->who.nspecs == 0 && !room->bots.thinking &&
+           !(room->status == ROOM_PLAYING && room->bots.due) && room->out.head == room->out.len &&
+           !room->out.journal_failing;
 }
 
 uint64_t lobby__sleep_time(const struct room *room)
@@ -38,7 +38,7 @@ uint64_t lobby__sleep_time(const struct room *room)
         !lobby->store.read || !room_quiet(room)) {
         return UINT64_MAX;
     }
-    return room->idle_since + lobby->cfg.sleep_after_ms;
+    return room->who.idle_since + lobby->cfg.sleep_after_ms;
 }
 
 static void sleepers_link(struct lobby *lobby, struct sleeper *z)
@@ -89,9 +89,9 @@ void lobby__room_sleep(struct lobby *lobby, struct room *room)
             memcpy(z->token_hash[i], s->token_hash, sizeof(z->token_hash[i]));
         }
     }
-    z->creator = room->creator;
-    memcpy(z->creator_addr, room->creator_addr, sizeof(z->creator_addr));
-    z->idle_since = room->idle_since;
+    z->creator = room->who.creator;
+    memcpy(z->creator_addr, room->who.creator_addr, sizeof(z->creator_addr));
+    z->idle_since = room->who.idle_since;
     z->ended_at = room->ended_at;
     if (proto_code_map_put(&lobby->sleeping, z->code, z) != 0) {
         free(z);
@@ -153,10 +153,10 @@ struct room *lobby__room_wake(struct lobby *lobby, struct sleeper *z, uint64_t n
                  z->code);
         return NULL;
     }
-    room->creator = z->creator;
-    memcpy(room->creator_addr, z->creator_addr, sizeof(room->creator_addr));
+    room->who.creator = z->creator;
+    memcpy(room->who.creator_addr, z->creator_addr, sizeof(room->who.creator_addr));
     room->ended_at = z->ended_at;
-    room->idle_since = z->idle_since;
+    room->who.idle_since = z->idle_since;
     (void)lobby__views_build(room);
     log_event(LOG_DEBUG, "room_woken", "room=%s rev=%lld", room->code, (long long)room->rev);
     lobby__sleeper_drop(lobby, z, false);

@@ -412,8 +412,8 @@ static void publish_failed(struct room *room)
             s->peer->close(s->peer);
         }
     }
-    for (size_t k = 0; k < room->nspecs; k++) {
-        room->specs[k]->close(room->specs[k]);
+    for (size_t k = 0; k < room->who.nspecs; k++) {
+        room->who.specs[k]->close(room->who.specs[k]);
     }
 }
 
@@ -496,8 +496,8 @@ void lobby__views_publish(struct room *room, uint64_t changed)
                 lobby__views_send_state(room, room->seats[i].peer);
             }
         }
-        for (size_t k = 0; k < room->nspecs; k++) {
-            lobby__views_send_state(room, room->specs[k]);
+        for (size_t k = 0; k < room->who.nspecs; k++) {
+            lobby__views_send_state(room, room->who.specs[k]);
         }
         return;
     }
@@ -532,7 +532,7 @@ void lobby__views_publish(struct room *room, uint64_t changed)
         lobby__out(room, s->peer, line, len);
         hist_push(room, s, room->rev, line, len);
     }
-    if (room->nspecs > 0) {
+    if (room->who.nspecs > 0) {
         size_t len;
         char *line = diff_line(room, NULL, pub, patch.len, "", 0, &len);
         if (!line) {
@@ -540,8 +540,8 @@ void lobby__views_publish(struct room *room, uint64_t changed)
             publish_failed(room);
             return;
         }
-        for (size_t k = 0; k < room->nspecs; k++) {
-            lobby__out(room, room->specs[k], line, len);
+        for (size_t k = 0; k < room->who.nspecs; k++) {
+            lobby__out(room, room->who.specs[k], line, len);
         }
         free(line);
     }
