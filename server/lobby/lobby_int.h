@@ -335,7 +335,9 @@ void lobby__seat_forget(struct seat *s);
 
 /* ---- sleep.c: rooms that sleep on disk ---- */
 
-/* When `room` may go to sleep (UINT64_MAX: not while it is as it is). */
+/* When `room` may go to sleep (UINT64_MAX: not while it is as it is), once
+ * its journal records are durable too (else lobby_run_due() tries again
+ * LOBBY_SLEEP_RETRY_MS later). */
 uint64_t lobby__sleep_time(const struct room *room);
 
 /* Puts `room` to sleep: a sleeper takes its place, the room is freed.

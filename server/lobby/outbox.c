@@ -308,5 +308,7 @@ void lobby_durable(struct lobby *lobby, uint64_t seq)
     for (struct room *r = lobby->waiting, *next; r; r = next) {
         next = r->out.wait_next;
         room_flush(r);
+        /* A room whose queue is empty again may sleep. */
+        lobby__note_due(r);
     }
 }

@@ -1284,8 +1284,14 @@ uint64_t lobby_run_due(struct lobby *lobby, uint64_t now)
         }
         if (room_expiry(lobby, room) <= now) {
             lobby_drop(lobby, room);
-        } else if (lobby__sleep_time(room) <= now) {
+        } else if (lobby__sleep_time(room) <= now && room->out.jseq <= lobby->durable) {
             lobby__room_sleep(lobby, room);
+        } else if (lobby__sleep_time(room) <= now) {
+            /* Its last records are not on disk yet: a journal that failed
+             * then would not be heard of by a room asleep. Soon again. */
+            if (now + LOBBY_SLEEP_RETRY_MS < next) {
+                next = now + LOBBY_SLEEP_RETRY_MS;
+            }
         } else if (room_due(lobby, room) < next) {
             next = room_due(lobby, room);
         }

@@ -23,8 +23,8 @@
 
 static bool room_quiet(const struct room *room)
 {
-    /* Records not yet durable may stay: the store keeps them, and reads
-     * them back with the rest. */
+    /* Records not yet durable are waited for by lobby_run_due(): a journal
+     * failing then must reach a room awake. */
     return room->who.idle_since && room->who.nspecs == 0 && !room->bots.thinking &&
            !(room->status == ROOM_PLAYING && room->bots.due) && room->out.head == room->out.len &&
            !room->out.journal_failing;

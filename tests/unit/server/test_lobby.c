@@ -1453,6 +1453,38 @@ START_TEST(rooms_sleep_on_disk_and_wake_the_same)
 }
 END_TEST
 
+START_TEST(a_room_sleeps_only_once_its_records_are_durable)
+{
+    struct lobby_config c = cfg;
+    struct lobby_stats ls;
+
+    c.sleep_after_ms = 1000;
+    struct lobby *saved = own_lobby(&c);
+    two_player_game();
+    char msg[GAME_MSG_MAX];
+    json_t *req = json_pack("{s:{s:s, s:i}}", "action", "type", "add", "n", 1);
+    ck_assert_int_eq(run_op(lobby_act, PLAYING | LOBBY_NEED_TURN, &peers[0].peer, req, msg),
+                     PROTO_OK);
+    json_decref(req);
+    lobby_peer_gone(lobby, &peers[0].peer, clock_ms);
+    lobby_peer_gone(lobby, &peers[1].peer, clock_ms);
+    /* The act's record is not durable yet: a journal failing now must
+     * reach a room awake. */
+    clock_ms += 1000;
+    (void)lobby_run_due(lobby, clock_ms);
+    lobby_stats(lobby, &ls);
+    ck_assert_uint_eq(ls.sleeping, 0);
+    /* Once they are, it is due to sleep at once. */
+    lobby_durable(lobby, store.seq);
+    ck_assert_uint_le(lobby_next_due(lobby), clock_ms + LOBBY_SLEEP_RETRY_MS);
+    clock_ms += LOBBY_SLEEP_RETRY_MS;
+    (void)lobby_run_due(lobby, clock_ms);
+    lobby_stats(lobby, &ls);
+    ck_assert_uint_eq(ls.sleeping, 1);
+    own_lobby_end(saved);
+}
+END_TEST
+
 START_TEST(a_finished_game_sleeps_and_keeps_its_record)
 {
     char msg[GAME_MSG_MAX], tok0[64];
@@ -1530,6 +1562,7 @@ int main(void)
         {"resume_window", the_resume_window_is_bounded_in_bytes},
         {"sleep", rooms_sleep_on_disk_and_wake_the_same},
         {"sleep_ended", a_finished_game_sleeps_and_keeps_its_record},
+        {"sleep_durable", a_room_sleeps_only_once_its_records_are_durable},
     };
     return CK_RUN("lobby", cases, setup, teardown);
 }
