@@ -542,28 +542,6 @@ static int data_dir_ready(const char *dir)
  * the lobby, and the lobby's journal table points at the store's append
  * and forget. */
 
-static void journal_durable(void *ctx, uint64_t seq)
-{
-    lobby_durable(ctx, seq);
-}
-
-static void journal_failing(void *ctx, const char *code, bool failing)
-{
-    lobby_journal_failing(ctx, code, failing);
-}
-
-static int journal_restore(void *ctx, const json_t *records, uint64_t now, uint64_t age_ms,
-                           char *err, size_t errlen)
-{
-    char msg[GAME_MSG_MAX] = "";
-    int rc = lobby_restore(ctx, records, now, age_ms, msg);
-
-    if (rc < 0) {
-        snprintf(err, errlen, "%s", msg);
-    }
-    return rc;
-}
-
 struct runtime {
     uv_signal_t sigint, sigterm;
     struct net_server *srv;
@@ -583,6 +561,34 @@ struct runtime {
     uint64_t drain_ms;
     uint64_t drain_until; /* 0: not draining */
 };
+
+/* The store's hooks, with the runtime as their context. */
+static void journal_durable(void *ctx, uint64_t seq)
+{
+    struct runtime *rt = ctx;
+
+    lobby_durable(rt->lobby, seq);
+    if (rt->srv) {
+        net_due_poke(rt->srv); /* a room whose lines have left may sleep */
+    }
+}
+
+static void journal_failing(void *ctx, const char *code, bool failing)
+{
+    lobby_journal_failing(((struct runtime *)ctx)->lobby, code, failing);
+}
+
+static int journal_restore(void *ctx, const json_t *records, uint64_t now, uint64_t age_ms,
+                           char *err, size_t errlen)
+{
+    char msg[GAME_MSG_MAX] = "";
+    int rc = lobby_restore(((struct runtime *)ctx)->lobby, records, now, age_ms, msg);
+
+    if (rc < 0) {
+        snprintf(err, errlen, "%s", msg);
+    }
+    return rc;
+}
 
 _Static_assert(AGONES_CODE_LEN == PROTO_ROOM_CODE_LEN, "room codes");
 
@@ -1053,12 +1059,13 @@ int main(int argc, char **argv)
         return 1;
     }
     memset(&rt, 0, sizeof(rt));
+    rt.lobby = lobby;
     snprintf(opt.store.dir, sizeof(opt.store.dir), "%s", opt.data_dir);
     const struct store_hooks hooks = {
         .durable = journal_durable,
         .restore = journal_restore,
         .failing = journal_failing,
-        .ctx = lobby,
+        .ctx = &rt,
     };
     rc = store_open(&loop, &opt.store, &hooks, &rt.store);
     if (rc != 0) {
@@ -1084,7 +1091,6 @@ int main(int argc, char **argv)
                       log_quote(q, sizeof(q), opt.data_dir));
         }
     }
-    rt.lobby = lobby;
     rt.loop = &loop;
     rt.bots = bot_pool_new(&loop, opt.bot_threads, bots_done, &rt);
     if (!rt.bots) {

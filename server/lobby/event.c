@@ -562,6 +562,41 @@ static const struct event_def events[] = {
 #undef X
 };
 
+/* ---- What members are told ---- */
+
+void lobby__room_announce(struct room *room)
+{
+    json_t *ev = proto_event_new("room");
+    json_t *seats = json_array();
+
+    if (!ev || !seats) {
+        goto out;
+    }
+    for (int i = 0; i < room->nseats; i++) {
+        const struct seat *s = &room->seats[i];
+        json_t *o = json_pack(
+            "{s:i, s:s, s:s, s:b}", "seat", i, "name", s->kind == SEAT_EMPTY ? "" : s->name, "kind",
+            lobby__kind_names[s->kind], "connected", s->kind == SEAT_BOT || s->peer != NULL);
+        if (o && s->kind == SEAT_BOT) {
+            json_object_set_new(o, "level", json_string(bot_level_names[s->level]));
+        }
+        if (!o || json_array_append_new(seats, o) != 0) {
+            goto out;
+        }
+    }
+    json_object_set_new(ev, "room", json_string(room->code));
+    json_object_set_new(ev, "game", json_string(room->game->id));
+    json_object_set_new(ev, "status", json_string(lobby__status_names[room->status]));
+    json_object_set_new(ev, "host", json_integer(room->host));
+    json_object_set_new(ev, "seats", seats);
+    seats = NULL;
+    json_object_set_new(ev, "spectators", json_integer((json_int_t)room->who.nspecs));
+    lobby__broadcast(room, ev);
+out:
+    json_decref(seats);
+    json_decref(ev);
+}
+
 /* ---- The one path ---- */
 
 /* Appends one record (`len` bytes, no newline) to the room's journal;
@@ -685,4 +720,36 @@ void lobby__commit_tail(struct room *room, struct room_commit *c)
     lobby__note_due(room);
     c->flags = 0;
     c->changed = 0;
+}
+
+int lobby__replay(struct room *room, const json_t *records, uint64_t now, char *err)
+{
+    struct room_commit c = {.now = now, .msg = err};
+    struct room_event ev;
+    const json_t *rec;
+    size_t i;
+    int rc = 0;
+
+    json_array_foreach(records, i, rec) {
+        if (lobby__event_decode(room, rec, &ev, err) != 0) {
+            rc = -1;
+        } else if ((i == 0) != (ev.type == ROOM_EV_CREATE)) {
+            snprintf(err, GAME_MSG_MAX, "%s",
+                     i == 0 ? "the journal does not begin with a create"
+                            : "a second create record");
+            rc = -1;
+        } else if (lobby__event_commit(room, &ev, &c) != PROTO_OK) {
+            /* The check's reason is in err; say which record it was. */
+            char why[GAME_MSG_MAX];
+            snprintf(why, sizeof(why), "%s", err);
+            snprintf(err, GAME_MSG_MAX, "record %zu (rev %lld) refused on replay: %.180s", i + 1,
+                     (long long)room->rev, why);
+            rc = -1;
+        }
+        sodium_memzero(&ev, sizeof(ev)); /* a create's seed */
+        if (rc != 0) {
+            return -1;
+        }
+    }
+    return 0;
 }

@@ -262,6 +262,9 @@ int lobby__event_commit(struct room *room, struct room_event *ev, struct room_co
  * `rec`). 0, or -1 with a reason in `err` (GAME_MSG_MAX bytes). */
 int lobby__event_decode(struct room *room, const json_t *rec, struct room_event *ev, char *err);
 
+/* The `room` event: membership, presence, host, status, to everyone. */
+void lobby__room_announce(struct room *room);
+
 /* After the caller's reply: the room event (before the views, after the
  * `ended` event when the game ended), the views' diffs, the `ended`
  * event, the bots; then c is ready for more. Nothing while restoring. */
@@ -306,7 +309,32 @@ void lobby__id_add(struct proto_text *t, const json_t *id);
 void lobby__broadcast_line(struct room *room, const char *line, size_t len);
 void lobby__broadcast(struct room *room, const json_t *msg);
 
-/* ---- room.c: rooms ---- */
+/* ---- rooms.c: the room as data, under everything else ---- */
+
+/* When the room is dropped: a lobby nobody is in after --lobby-ttl (at
+ * once when every seat is empty), a finished game after --ended-ttl, a
+ * running one nobody is in after --abandoned-ttl (never without). */
+uint64_t lobby__room_expiry(const struct lobby *lobby, const struct room *room);
+
+/* The earliest time the room has work: a bot move, its sleep or its
+ * expiry. */
+uint64_t lobby__room_due(const struct lobby *lobby, const struct room *room);
+
+/* When `room` may go to sleep (UINT64_MAX: not while it is as it is), once
+ * its journal records are durable too (else lobby_run_due() tries again
+ * LOBBY_SLEEP_RETRY_MS later). */
+uint64_t lobby__sleep_time(const struct room *room);
+
+/* Notes whether anyone is connected, for expiry and sleep. */
+void lobby__room_touch(struct room *room, uint64_t now);
+
+/* Arms the bot timer when a bot may act now. */
+void lobby__schedule_bots(struct lobby *lobby, struct room *room, uint64_t now);
+
+/* Lowers the lobby's next due time to the room's, when that is earlier:
+ * called wherever a room's bot move, sleep or expiry may have moved
+ * closer. */
+void lobby__note_due(struct room *room);
 
 struct room *lobby__room_find(struct lobby *lobby, const char *code);
 
@@ -324,21 +352,10 @@ enum bot_level lobby__room_level(const struct room *room);
 /* Frees a room already out of the lobby's list. Accepts NULL. */
 void lobby__room_free(struct room *room);
 
-/* The `room` event: membership, presence, host, status, to everyone. */
-void lobby__room_announce(struct room *room);
-
 /* Maps a game's refusal to its wire code. */
 int lobby__game_status_to_proto(int status);
 
-/* Frees a seat's published view, diff history and legal list. */
-void lobby__seat_forget(struct seat *s);
-
 /* ---- sleep.c: rooms that sleep on disk ---- */
-
-/* When `room` may go to sleep (UINT64_MAX: not while it is as it is), once
- * its journal records are durable too (else lobby_run_due() tries again
- * LOBBY_SLEEP_RETRY_MS later). */
-uint64_t lobby__sleep_time(const struct room *room);
 
 /* Puts `room` to sleep: a sleeper takes its place, the room is freed.
  * Out of memory, it stays awake. */
@@ -378,6 +395,9 @@ int lobby__replay(struct room *room, const json_t *records, uint64_t now, char *
 
 /* ---- views.c: the view cache ---- */
 
+/* Frees a seat's published view, diff history and legal list. */
+void lobby__seat_forget(struct seat *s);
+
 /* Drops the room's published public view (it is rebuilt when next needed). */
 void lobby__views_reset(struct room *room);
 
@@ -412,15 +432,5 @@ int lobby__commit(struct lobby *lobby, struct room *room, int seat, const json_t
 
 /* Runs the due bot move of a room. */
 void lobby__bot_move(struct lobby *lobby, struct room *room, uint64_t now);
-
-/* Notes whether anyone is connected, for expiry. */
-void lobby__room_touch(struct room *room, uint64_t now);
-
-/* Arms the bot timer when a bot may act now. */
-void lobby__schedule_bots(struct lobby *lobby, struct room *room, uint64_t now);
-
-/* Lowers the lobby's next due time to the room's, when that is earlier:
- * called wherever a room's bot move or expiry may have moved closer. */
-void lobby__note_due(struct room *room);
 
 #endif

@@ -285,7 +285,7 @@ void lobby_set_store(struct lobby *lobby, const struct lobby_store *store)
 
 void lobby_journal_failing(struct lobby *lobby, const char *code, bool failing)
 {
-    struct room *room = lobby__room_find(lobby, code);
+    struct room *room = proto_code_map_get(&lobby->index, code);
 
     if (!room || room->out.journal_failing == failing) {
         return;
@@ -308,7 +308,11 @@ void lobby_durable(struct lobby *lobby, uint64_t seq)
     for (struct room *r = lobby->waiting, *next; r; r = next) {
         next = r->out.wait_next;
         room_flush(r);
-        /* A room whose queue is empty again may sleep. */
-        lobby__note_due(r);
+        if (r->who.idle_since && r->lobby->cfg.sleep_after_ms &&
+            r->who.idle_since + r->lobby->cfg.sleep_after_ms < lobby->next_due) {
+            /* Nobody is in it and nothing waits any more: it may sleep
+             * then (next_due may be early: the due run looks again). */
+            lobby->next_due = r->who.idle_since + r->lobby->cfg.sleep_after_ms;
+        }
     }
 }

@@ -14,38 +14,6 @@
 
 #include <sodium.h>
 
-int lobby__replay(struct room *room, const json_t *records, uint64_t now, char *err)
-{
-    struct room_commit c = {.now = now, .msg = err};
-    struct room_event ev;
-    const json_t *rec;
-    size_t i;
-    int rc = 0;
-
-    json_array_foreach(records, i, rec) {
-        if (lobby__event_decode(room, rec, &ev, err) != 0) {
-            rc = -1;
-        } else if ((i == 0) != (ev.type == ROOM_EV_CREATE)) {
-            snprintf(err, GAME_MSG_MAX, "%s",
-                     i == 0 ? "the journal does not begin with a create"
-                            : "a second create record");
-            rc = -1;
-        } else if (lobby__event_commit(room, &ev, &c) != PROTO_OK) {
-            /* The check's reason is in err; say which record it was. */
-            char why[GAME_MSG_MAX];
-            snprintf(why, sizeof(why), "%s", err);
-            snprintf(err, GAME_MSG_MAX, "record %zu (rev %lld) refused on replay: %.180s", i + 1,
-                     (long long)room->rev, why);
-            rc = -1;
-        }
-        sodium_memzero(&ev, sizeof(ev)); /* a create's seed */
-        if (rc != 0) {
-            return -1;
-        }
-    }
-    return 0;
-}
-
 int lobby_restore(struct lobby *lobby, const json_t *records, uint64_t now, uint64_t age_ms,
                   char *err)
 {

@@ -21,103 +21,7 @@
 const char *const lobby__status_names[] = {"lobby", "playing", "ended"};
 const char *const lobby__kind_names[] = {"empty", "human", "bot"};
 
-void lobby__room_announce(struct room *room)
-{
-    json_t *ev = proto_event_new("room");
-    json_t *seats = json_array();
-
-    if (!ev || !seats) {
-        goto out;
-    }
-    for (int i = 0; i < room->nseats; i++) {
-        const struct seat *s = &room->seats[i];
-        json_t *o = json_pack(
-            "{s:i, s:s, s:s, s:b}", "seat", i, "name", s->kind == SEAT_EMPTY ? "" : s->name, "kind",
-            lobby__kind_names[s->kind], "connected", s->kind == SEAT_BOT || s->peer != NULL);
-        if (o && s->kind == SEAT_BOT) {
-            json_object_set_new(o, "level", json_string(bot_level_names[s->level]));
-        }
-        if (!o || json_array_append_new(seats, o) != 0) {
-            goto out;
-        }
-    }
-    json_object_set_new(ev, "room", json_string(room->code));
-    json_object_set_new(ev, "game", json_string(room->game->id));
-    json_object_set_new(ev, "status", json_string(lobby__status_names[room->status]));
-    json_object_set_new(ev, "host", json_integer(room->host));
-    json_object_set_new(ev, "seats", seats);
-    seats = NULL;
-    json_object_set_new(ev, "spectators", json_integer((json_int_t)room->who.nspecs));
-    lobby__broadcast(room, ev);
-out:
-    json_decref(seats);
-    json_decref(ev);
-}
-
 /* ---- Rooms ---- */
-
-struct room *lobby__room_find(struct lobby *lobby, const char *code)
-{
-    return proto_code_map_get(&lobby->index, code);
-}
-
-static bool room_has_human_connected(const struct room *room)
-{
-    for (int i = 0; i < room->nseats; i++) {
-        if (room->seats[i].peer) {
-            return true;
-        }
-    }
-    return room->who.nspecs > 0;
-}
-
-void lobby__room_touch(struct room *room, uint64_t now)
-{
-    room->who.idle_since = room_has_human_connected(room) ? 0 : (now ? now : 1);
-    lobby__note_due(room);
-}
-
-void lobby__room_free(struct room *room)
-{
-    if (!room) {
-        return;
-    }
-    for (int i = 0; i < room->nseats; i++) {
-        if (room->seats[i].peer) {
-            room->seats[i].peer->room = NULL;
-            room->seats[i].peer->seat = -1;
-        }
-        lobby__seat_forget(&room->seats[i]);
-    }
-    for (size_t i = 0; i < room->who.nspecs; i++) {
-        room->who.specs[i]->room = NULL;
-        room->who.specs[i]->spectator = false;
-    }
-    if (room->bots.thinking) {
-        /* Its answer comes back to a room that is gone, and is dropped. */
-        atomic_store(&room->bots.thinking->stop, 1);
-    }
-    lobby__unqueue(room);
-    free(room->out.items);
-    free(room->who.specs);
-    lobby__views_reset(room);
-    json_decref(room->options);
-    free(room->state);
-    free(room->scratch);
-    free(room);
-}
-
-void lobby__room_unlink(struct lobby *lobby, struct room *room)
-{
-    for (struct room **p = &lobby->rooms; *p; p = &(*p)->next) {
-        if (*p == room) {
-            *p = room->next;
-            lobby->nrooms--;
-            proto_code_map_del(&lobby->index, room->code);
-            return;
-        }
-    }
-}
 
 static void lobby_drop(struct lobby *lobby, struct room *room)
 {
@@ -309,52 +213,6 @@ static int room_lookup(struct lobby *lobby, const json_t *req, uint64_t now, str
     return rc;
 }
 
-int lobby__game_status_to_proto(int status)
-{
-    switch (status) {
-    case GAME_E_ILLEGAL:
-        return PROTO_ERR_ILLEGAL_ACTION;
-    case GAME_E_BAD_ACTION:
-        return PROTO_ERR_BAD_ACTION;
-    case GAME_E_NOT_TURN:
-        return PROTO_ERR_NOT_YOUR_TURN;
-    case GAME_E_OVER:
-        return PROTO_ERR_GAME_OVER;
-    case GAME_E_BAD_OPTION:
-        return PROTO_ERR_BAD_OPTION;
-    default:
-        return PROTO_ERR_INTERNAL;
-    }
-}
-
-/* A new room named `code` in the lobby's list, in the lobby state, with
- * nothing else yet: its create event makes it. NULL on ENOMEM. */
-struct room *lobby__room_new(struct lobby *lobby, const char *code)
-{
-    struct room *room = calloc(1, sizeof(*room));
-
-    if (!room) {
-        return NULL;
-    }
-    room->lobby = lobby;
-    snprintf(room->code, sizeof(room->code), "%s", code);
-    room->bot_level = BOT_LEVEL_DEFAULT;
-    room->serial = ++lobby->serials;
-    room->host = -1;
-    room->status = ROOM_LOBBY;
-    for (int i = 0; i < GAME_MAX_SEATS; i++) {
-        lobby__seat_forget(&room->seats[i]);
-    }
-    if (proto_code_map_put(&lobby->index, room->code, room) != 0) {
-        lobby__room_free(room);
-        return NULL;
-    }
-    room->next = lobby->rooms;
-    lobby->rooms = room;
-    lobby->nrooms++;
-    return room;
-}
-
 /* ---- Lobby ---- */
 
 struct lobby *lobby_new(const struct lobby_config *cfg)
@@ -493,12 +351,6 @@ static int level_wanted(const struct lobby *lobby, const json_t *j, char *msg)
         return -2;
     }
     return level;
-}
-
-enum bot_level lobby__room_level(const struct room *room)
-{
-    return room->bot_level < room->lobby->cfg.bot_level_max ? room->bot_level
-                                                            : room->lobby->cfg.bot_level_max;
 }
 
 /* True (with the reason in msg) when `peer`, or its address, has created
@@ -788,24 +640,6 @@ int lobby_spectate(struct lobby *lobby, struct lobby_peer *peer, const struct lo
     lobby__room_announce(room);
     lobby__views_send_state(room, peer);
     return PROTO_OK;
-}
-
-/* Arms the bot timer when a bot may act now. */
-void lobby__schedule_bots(struct lobby *lobby, struct room *room, uint64_t now)
-{
-    unsigned active = room->status == ROOM_PLAYING ? room->game->active(room->state) : 0;
-
-    room->bots.due = 0;
-    for (int i = 0; i < room->nseats; i++) {
-        if ((active & (1u << i)) && room->seats[i].kind == SEAT_BOT) {
-            room->bots.due = now + lobby->cfg.bot_delay_ms;
-            if (room->bots.due == 0) {
-                room->bots.due = 1;
-            }
-            break;
-        }
-    }
-    lobby__note_due(room);
 }
 
 /* A seat a bot may take at the start: empty, or a human's that nobody
@@ -1215,58 +1049,6 @@ int lobby_record(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
 
 /* ---- Time-driven work ---- */
 
-static bool room_all_empty(const struct room *room)
-{
-    for (int i = 0; i < room->nseats; i++) {
-        if (room->seats[i].kind != SEAT_EMPTY) {
-            return false;
-        }
-    }
-    return true;
-}
-
-static uint64_t room_expiry(const struct lobby *lobby, const struct room *room)
-{
-    switch (room->status) {
-    case ROOM_LOBBY:
-        if (room->who.idle_since && room_all_empty(room)) {
-            /* Everyone left before the start: nobody can come back to it. */
-            return room->who.idle_since;
-        }
-        return room->who.idle_since ? room->who.idle_since + lobby->cfg.lobby_ttl_ms : UINT64_MAX;
-    case ROOM_ENDED:
-        return room->ended_at + lobby->cfg.ended_ttl_ms;
-    case ROOM_PLAYING:
-        return room->who.idle_since && lobby->cfg.abandoned_ttl_ms
-                   ? room->who.idle_since + lobby->cfg.abandoned_ttl_ms
-                   : UINT64_MAX;
-    }
-    return UINT64_MAX;
-}
-
-/* The earliest time the room has work: a bot move or its expiry. */
-static uint64_t room_due(const struct lobby *lobby, const struct room *room)
-{
-    uint64_t due = room_expiry(lobby, room);
-
-    if (room->bots.due && room->status == ROOM_PLAYING && room->bots.due < due) {
-        due = room->bots.due;
-    }
-    if (lobby__sleep_time(room) < due) {
-        due = lobby__sleep_time(room);
-    }
-    return due;
-}
-
-void lobby__note_due(struct room *room)
-{
-    uint64_t due = room_due(room->lobby, room);
-
-    if (due < room->lobby->next_due) {
-        room->lobby->next_due = due;
-    }
-}
-
 uint64_t lobby_next_due(const struct lobby *lobby)
 {
     return lobby->next_due;
@@ -1282,7 +1064,7 @@ uint64_t lobby_run_due(struct lobby *lobby, uint64_t now)
         if (room->bots.due && room->bots.due <= now && room->status == ROOM_PLAYING) {
             lobby__bot_move(lobby, room, now);
         }
-        if (room_expiry(lobby, room) <= now) {
+        if (lobby__room_expiry(lobby, room) <= now) {
             lobby_drop(lobby, room);
         } else if (lobby__sleep_time(room) <= now && room->out.jseq <= lobby->durable) {
             lobby__room_sleep(lobby, room);
@@ -1292,8 +1074,8 @@ uint64_t lobby_run_due(struct lobby *lobby, uint64_t now)
             if (now + LOBBY_SLEEP_RETRY_MS < next) {
                 next = now + LOBBY_SLEEP_RETRY_MS;
             }
-        } else if (room_due(lobby, room) < next) {
-            next = room_due(lobby, room);
+        } else if (lobby__room_due(lobby, room) < next) {
+            next = lobby__room_due(lobby, room);
         }
         room = following;
     }

@@ -21,26 +21,6 @@
 
 #include "log.h"
 
-static bool room_quiet(const struct room *room)
-{
-    /* Records not yet durable are waited for by lobby_run_due(): a journal
-     * failing then must reach a room awake. */
-    return room->who.idle_since && room->who.nspecs == 0 && !room->bots.thinking &&
-           !(room->status == ROOM_PLAYING && room->bots.due) && room->out.head == room->out.len &&
-           !room->out.journal_failing;
-}
-
-uint64_t lobby__sleep_time(const struct room *room)
-{
-    const struct lobby *lobby = room->lobby;
-
-    if (!lobby->cfg.sleep_after_ms || room->status == ROOM_LOBBY || !lobby->has_store ||
-        !lobby->store.read || !room_quiet(room)) {
-        return UINT64_MAX;
-    }
-    return room->who.idle_since + lobby->cfg.sleep_after_ms;
-}
-
 static void sleepers_link(struct lobby *lobby, struct sleeper *z)
 {
     z->next = lobby->sleepers;
