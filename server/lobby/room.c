@@ -1064,8 +1064,14 @@ uint64_t lobby_run_due(struct lobby *lobby, uint64_t now)
         if (room->bots.due && room->bots.due <= now && room->status == ROOM_PLAYING) {
             lobby__bot_move(lobby, room, now);
         }
-        if (lobby__room_expiry(lobby, room) <= now) {
+        if (lobby__room_expiry(lobby, room) <= now && room->out.head == room->out.len) {
             lobby_drop(lobby, room);
+        } else if (lobby__room_expiry(lobby, room) <= now) {
+            /* Lines still wait there for its journal, for peers that have
+             * left it (a reply to a last `leave`): they go out first. */
+            if (now + LOBBY_SLEEP_RETRY_MS < next) {
+                next = now + LOBBY_SLEEP_RETRY_MS;
+            }
         } else if (lobby__sleep_time(room) <= now && room->out.jseq <= lobby->durable) {
             lobby__room_sleep(lobby, room);
         } else if (lobby__sleep_time(room) <= now) {

@@ -1485,6 +1485,34 @@ START_TEST(a_room_sleeps_only_once_its_records_are_durable)
 }
 END_TEST
 
+START_TEST(the_last_to_leave_a_lobby_gets_its_reply)
+{
+    char msg[GAME_MSG_MAX];
+    struct lobby_config c = cfg;
+    struct lobby *saved = own_lobby(&c);
+
+    ck_assert_int_eq(call_create(&peers[0], 2, NULL), PROTO_OK);
+    ck_assert_int_eq(call_join(&peers[1], room_code(&peers[0]), -1), PROTO_OK);
+    /* Both leave before the journal has the first leave: the host's
+     * notice and its own reply wait for it. */
+    ck_assert_int_eq(run_op(lobby_leave, ROOM, &peers[1].peer, NULL, msg), PROTO_OK);
+    size_t before = json_array_size(peers[0].msgs);
+    ck_assert_int_eq(run_op(lobby_leave, ROOM, &peers[0].peer, NULL, msg), PROTO_OK);
+    /* The empty lobby is due to go at once; not before its lines. */
+    (void)lobby_run_due(lobby, clock_ms);
+    ck_assert(!peers[0].closed);
+    lobby_durable(lobby, store.seq);
+    ck_assert(!peers[0].closed);
+    ck_assert_uint_gt(json_array_size(peers[0].msgs), before);
+    ck_assert_ptr_nonnull(last_reply(&peers[0]));
+    ck_assert(json_is_true(json_object_get(last_reply(&peers[0]), "ok")));
+    clock_ms += LOBBY_SLEEP_RETRY_MS;
+    (void)lobby_run_due(lobby, clock_ms);
+    ck_assert_int_eq(lobby_room_count(lobby), 0);
+    own_lobby_end(saved);
+}
+END_TEST
+
 START_TEST(a_finished_game_sleeps_and_keeps_its_record)
 {
     char msg[GAME_MSG_MAX], tok0[64];
@@ -1563,6 +1591,7 @@ int main(void)
         {"sleep", rooms_sleep_on_disk_and_wake_the_same},
         {"sleep_ended", a_finished_game_sleeps_and_keeps_its_record},
         {"sleep_durable", a_room_sleeps_only_once_its_records_are_durable},
+        {"last_leave", the_last_to_leave_a_lobby_gets_its_reply},
     };
     return CK_RUN("lobby", cases, setup, teardown);
 }
