@@ -133,6 +133,15 @@ char *proto_text_take(struct proto_text *t, size_t max, size_t *ret_len)
     return data;
 }
 
+void proto_text_reset(struct proto_text *t)
+{
+    t->len = 0;
+    t->err = 0;
+    if (t->data) {
+        t->data[0] = '\0';
+    }
+}
+
 void proto_text_free(struct proto_text *t)
 {
     free(t->data);

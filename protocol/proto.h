@@ -191,6 +191,9 @@ void proto_text_canonical(struct proto_text *t, const json_t *v);
  * `max` bytes. */
 char *proto_text_take(struct proto_text *t, size_t max, size_t *ret_len);
 
+/* Empties `t` for another text and keeps its buffer. */
+void proto_text_reset(struct proto_text *t);
+
 void proto_text_free(struct proto_text *t);
 
 /* ---- RFC 6902 ---- */

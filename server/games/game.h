@@ -232,6 +232,12 @@ struct game_ops {
      * ENOMEM. */
     json_t *(*legal)(const void *state, int seat);
 
+    /* Optional: writes the list legal() gives, as its canonical text,
+     * without building it as a tree first (for a game whose lists are
+     * long). The server serialises legal() where it is NULL; the property
+     * suite holds the two to the same bytes. */
+    void (*legal_text)(struct game_text *out, const void *state, int seat);
+
     /* Bitmask of the seats that may act now (bit n = seat n); 0 exactly
      * when the game is over, that is when the "result" section is not
      * null (the fuzz and property suites hold every game to it). */

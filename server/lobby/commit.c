@@ -3,7 +3,7 @@
  * commit.c - actions, whoever makes them (a player or a bot): the room's
  * bounds, then the act event through the one commit of event.c (tried on
  * the scratch copy, journaled, applied) and the end that may follow; the
- * checks every request shares, legal lists cached per (rev, seat), and
+ * checks every request shares, legal lists written into reused buffers, and
  * bot moves. Whatever fails before the commit leaves the room exactly as
  * it was, and nothing is acknowledged.
  */
@@ -131,59 +131,48 @@ int lobby_act(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_r
 
 /* ---- Legal lists ---- */
 
-/* The seat's legal actions at the room's rev, built once per rev.
- * Borrowed, NULL on ENOMEM. */
-static json_t *seat_legal(struct room *room, int seat)
-{
-    struct seat *s = &room->seats[seat];
-
-    if (s->legal && s->legal_rev == room->rev) {
-        return s->legal;
-    }
-    json_decref(s->legal);
-    free(s->legal_text);
-    s->legal_text = NULL;
-    s->legal = room->game->legal(room->state, seat);
-    s->legal_rev = room->rev;
-    return s->legal;
-}
-
+/* The reply to `legal`: the seat's list written by the game as text where
+ * it can, else serialised from the list legal() builds. Written into the
+ * lobby's reply buffer and its scratch writer, both reused: a list (Element
+ * lists hundreds of placements) is not kept, nor allocated afresh, per
+ * room or per request. */
 int lobby_legal(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req)
 {
     struct room *room = peer->room;
-    struct seat *s = &room->seats[peer->seat];
-    struct proto_text t = {0};
-    char *line;
-    size_t len;
+    struct proto_text *t = &lobby->reply;
+    struct game_text *w = &lobby->scratch;
 
-    if (!seat_legal(room, peer->seat)) {
-        return PROTO_ERR_INTERNAL;
+    proto_text_reset(t);
+    proto_text_add(t, "{", 1);
+    if (req->id) {
+        proto_text_str(t, "\"re\":");
+        lobby__id_add(t, req->id);
+        proto_text_add(t, ",", 1);
     }
-    if (!s->legal_text) {
-        s->legal_text = proto_canonical(s->legal, &s->legal_len);
-        if (!s->legal_text) {
+    proto_text_str(t, "\"ok\":true,\"rev\":");
+    proto_text_int(t, (long long)room->rev);
+    proto_text_str(t, ",\"actions\":");
+    if (room->game->legal_text) {
+        game_text_reset(w);
+        room->game->legal_text(w, room->state, peer->seat);
+        if (game_text_end(w) != 0) {
             return PROTO_ERR_INTERNAL;
         }
+        proto_text_add(t, w->data, w->len);
+        game_text_reset(w);
+    } else {
+        json_t *legal = room->game->legal(room->state, peer->seat);
+        if (!legal) {
+            return PROTO_ERR_INTERNAL;
+        }
+        proto_text_canonical(t, legal);
+        json_decref(legal);
     }
-    /* The reply is written around the list's cached text. */
-    proto_text_add(&t, "{", 1);
-    if (req->id) {
-        proto_text_str(&t, "\"re\":");
-        lobby__id_add(&t, req->id);
-        proto_text_add(&t, ",", 1);
-    }
-    proto_text_str(&t, "\"ok\":true,\"rev\":");
-    proto_text_int(&t, (long long)room->rev);
-    proto_text_str(&t, ",\"actions\":");
-    proto_text_add(&t, s->legal_text, s->legal_len);
-    proto_text_add(&t, "}\n", 2);
-    line = proto_text_take(&t, PROTO_OUT_LINE_MAX, &len);
-    if (!line) {
+    proto_text_add(t, "}\n", 2);
+    if (t->err != 0 || t->len > PROTO_OUT_LINE_MAX) {
         return PROTO_ERR_INTERNAL;
     }
-    lobby__out(room, peer, line, len);
-    free(line);
-    (void)lobby;
+    lobby__out(room, peer, t->data, t->len);
     return PROTO_OK;
 }
 
@@ -195,8 +184,7 @@ void lobby_set_bots(struct lobby *lobby, const struct lobby_bots *bots)
     lobby->has_bots = true;
 }
 
-/* Plays a bot's answer for `seat`. The commit may replace the cached legal
- * list the answer came from: the caller holds its own reference. */
+/* Plays a bot's answer for `seat`. */
 static void bot_play(struct lobby *lobby, struct room *room, int seat, const json_t *action,
                      uint64_t now)
 {
@@ -234,13 +222,14 @@ void lobby__bot_move(struct lobby *lobby, struct room *room, uint64_t now)
     }
     if (seat >= 0) {
         const struct seat *s = &room->seats[seat];
-        json_t *legal = seat_legal(room, seat);
+        json_t *legal = room->game->legal(room->state, seat);
         size_t n = json_array_size(legal);
         struct bot_job *job = NULL;
         if (n > 1 && s->level != BOT_RANDOM && room->game->bot) {
             job = bot_job_new(room->game, room->state, room->nseats, seat, s->level);
         }
         if (job) {
+            json_decref(legal); /* the search makes its own */
             snprintf(job->room, sizeof(job->room), "%s", room->code);
             job->room_serial = room->serial;
             job->rev = room->rev;
@@ -254,11 +243,13 @@ void lobby__bot_move(struct lobby *lobby, struct room *room, uint64_t now)
                 bot_play(lobby, room, seat, job->action, now);
             }
             bot_job_free(job);
-        } else if (n > 0) {
+        } else {
             /* The random bot, a single choice, or no memory for a search. */
-            json_t *pick = json_incref(json_array_get(legal, randombytes_uniform((uint32_t)n)));
-            bot_play(lobby, room, seat, pick, now);
-            json_decref(pick);
+            if (n > 0) {
+                bot_play(lobby, room, seat, json_array_get(legal, randombytes_uniform((uint32_t)n)),
+                         now);
+            }
+            json_decref(legal);
         }
     }
     /* One move per wake-up: the next is scheduled by the commit; a refused

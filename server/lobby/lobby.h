@@ -20,11 +20,11 @@
 #include "game.h"
 #include "proto.h"
 
-#define LOBBY_DIFF_KEEP 64 /* diffs kept per seat for resume, at most */
-/* Bytes of diffs a room keeps for resume, its seats sharing them equally:
- * a resume from further back gets the whole view instead. Nothing else a
- * room keeps grows with its game. */
-#define LOBBY_RESUME_BYTES 16384
+#define LOBBY_DIFF_KEEP 32 /* diffs kept per seat for resume, at most */
+/* Bytes of diffs a room keeps for resume, its seats sharing them equally,
+ * and no seat more than its view's size: a resume from further back gets
+ * the whole view instead. Nothing else a room keeps grows with its game. */
+#define LOBBY_RESUME_BYTES 8192
 /* A room due to sleep whose last journal records are not durable yet is
  * looked at again this much later (ms). */
 #define LOBBY_SLEEP_RETRY_MS 1000

@@ -26,15 +26,13 @@ struct seat {
     uint8_t token_hash[32];
     struct lobby_peer *peer; /* bound connection, or NULL */
     /* The canonical text of the last published "you" (humans, once
-     * started); you_len 0: none yet. The buffer is kept and reused. */
+     * started); you_len 0: none yet. Kept at about its size. */
     char *you_text;
     size_t you_len;
     size_t you_cap;
-    json_t *legal;    /* legal actions at legal_rev, or NULL */
-    char *legal_text; /* their serialised array, built when first asked */
-    size_t legal_len;
-    int64_t legal_rev;
-    struct diff_line hist[LOBBY_DIFF_KEEP];
+    /* The diffs kept for a resume: a ring of LOBBY_DIFF_KEEP lines by rev,
+     * made when the first is kept (NULL before), within a byte bound. */
+    struct diff_line *hist;
     size_t hist_bytes; /* of the lines in hist */
 };
 
@@ -52,10 +50,18 @@ struct outitem {
 struct view_part {
     const char *key; /* borrowed from the game, or "seed_commit" */
     int section;     /* index into game->sections; -1: the seed commitment */
-    char *text;      /* the value's canonical text; the buffer is reused */
+    char *text;      /* the value's canonical text, kept at about its size */
     size_t len;
     size_t cap;
 };
+
+/* The public part's hash state is kept before every LOBBY_HASH_EVERY-th
+ * part: a change rehashes from the checkpoint before it. */
+#define LOBBY_HASH_EVERY 8
+
+/* The bytes of a `state` line beyond the view's parts: its head, keys and
+ * hash. */
+#define LOBBY_STATE_ENVELOPE 192
 
 /* The public view of a room, kept member by member, so that an action
  * rebuilds, diffs and serialises only what it changed, once for everyone. */
@@ -63,11 +69,14 @@ struct room_view {
     bool valid; /* the parts hold the view at room->rev */
     size_t nparts;
     struct view_part *parts; /* sorted by key bytes */
-    /* BLAKE2b states: hash[i] is the state over "{" and parts 0..i-1,
-     * hash[nparts] the state over the whole public part without its closing
-     * brace, from which each recipient's hash continues. An action rehashes
-     * only from its first changed part on. Raw bytes, copied into an
-     * aligned crypto_generichash_state before use. */
+    size_t bytes;            /* of the parts' texts */
+    /* BLAKE2b states: hash[j] is the state over "{" and the parts before
+     * part j * LOBBY_HASH_EVERY, hash[nhash - 1] the state over the whole
+     * public part without its closing brace, from which each recipient's
+     * hash continues. An action rehashes only from the checkpoint before
+     * its first changed part. Raw bytes, copied into an aligned
+     * crypto_generichash_state before use. */
+    size_t nhash;
     unsigned char (*hash)[LOBBY_HASH_STATE];
 };
 
@@ -171,6 +180,7 @@ struct lobby {
     /* Where views are written before they are compared with what was
      * published; its buffer changes places with the part's it replaces. */
     struct game_text scratch;
+    struct proto_text reply; /* where a long reply (`legal`) is written */
 };
 
 /* ---- event.c: the room's events and the one path that commits them ---- */
@@ -415,6 +425,10 @@ void lobby__views_publish(struct room *room, uint64_t changed);
  * seed in it (*ret_len set), built when the cache is not; NULL while the
  * game runs or when it cannot be built. Borrowed until the next publish. */
 const char *lobby__views_result(struct room *room, size_t *ret_len);
+
+/* Sends seat `seat`'s kept diffs after rev `from` (>= 0) to `peer`: true,
+ * or false when they are not all kept (nothing sent). */
+bool lobby__views_resend(struct room *room, struct lobby_peer *peer, int seat, int64_t from);
 
 /* Sends a full `state` event to one member (its seat's view, or the public
  * view to a spectator). Closes the peer when the view cannot be built. */

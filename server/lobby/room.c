@@ -243,6 +243,7 @@ void lobby_free(struct lobby *lobby)
     proto_code_map_free(&lobby->sleeping);
     proto_code_map_free(&lobby->index);
     game_text_free(&lobby->scratch);
+    proto_text_free(&lobby->reply);
     free(lobby);
 }
 
@@ -854,25 +855,11 @@ int lobby_resume(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
     if (found->status == ROOM_LOBBY) {
         return PROTO_OK;
     }
-    struct seat *s = &found->seats[seat];
-    if (jrev && s->you_len > 0) {
-        /* 0 <= from (checked above); a rev beyond the room's gets the
-         * whole view. */
-        int64_t from = (int64_t)json_integer_value(jrev);
-        bool have = from <= found->rev && found->rev - from <= LOBBY_DIFF_KEEP;
-        for (int64_t r = have ? from + 1 : found->rev + 1; have && r <= found->rev; r++) {
-            const struct diff_line *d = &s->hist[r % LOBBY_DIFF_KEEP];
-            have = d->rev == r && d->line;
-        }
-        if (have) {
-            for (int64_t r = from + 1; r <= found->rev; r++) {
-                const struct diff_line *d = &s->hist[r % LOBBY_DIFF_KEEP];
-                lobby__out(found, peer, d->line, d->len);
-            }
-            return PROTO_OK;
-        }
+    /* 0 <= rev (checked above); one beyond the room's, or too far back,
+     * gets the whole view. */
+    if (!jrev || !lobby__views_resend(found, peer, seat, (int64_t)json_integer_value(jrev))) {
+        lobby__views_send_state(found, peer);
     }
-    lobby__views_send_state(found, peer);
     return PROTO_OK;
 }
 

@@ -46,6 +46,8 @@ void lobby__views_reset(struct room *room)
     v->parts = NULL;
     v->hash = NULL;
     v->nparts = 0;
+    v->nhash = 0;
+    v->bytes = 0;
     v->valid = false;
 }
 
@@ -55,8 +57,9 @@ static int parts_init(struct room *room)
     struct room_view *v = &room->view;
     const struct game_ops *g = room->game;
 
+    v->nhash = (g->nsections + LOBBY_HASH_EVERY) / LOBBY_HASH_EVERY + 1;
     v->parts = calloc(g->nsections + 1, sizeof(*v->parts));
-    v->hash = malloc((g->nsections + 2) * sizeof(*v->hash));
+    v->hash = malloc(v->nhash * sizeof(*v->hash));
     if (!v->parts || !v->hash) {
         free(v->parts);
         free(v->hash);
@@ -75,19 +78,44 @@ static int parts_init(struct room *room)
     return 0;
 }
 
-/* Takes what `w` holds as the text of a part or a "you": the two change
- * buffers, so the old one is reused for the next write. */
-static void text_take(struct game_text *w, char **text, size_t *len, size_t *cap)
+/* Keeps what `w` holds as the text of a part or a "you", in a buffer of
+ * about its size (the writer's grows to the largest text it ever wrote): a
+ * buffer is replaced only when the text outgrows it or would leave a
+ * quarter of it unused. Through jansson's allocator, as the writer's, so
+ * that the allocation-failure tests reach it. 0 or -ENOMEM (the old text
+ * is kept). */
+static int text_keep(struct game_text *w, char **text, size_t *len, size_t *cap)
 {
-    char *old = *text;
-    size_t old_cap = *cap;
+    size_t need = w->len + 1;
 
-    *text = w->data;
+    if (*cap < need || *cap - need > need / 4 + 16) {
+        json_malloc_t alloc;
+        json_free_t release;
+        json_get_alloc_funcs(&alloc, &release);
+        char *b = alloc(need);
+        if (!b) {
+            return -ENOMEM;
+        }
+        game_text_free_data(*text);
+        *text = b;
+        *cap = need;
+    }
+    memcpy(*text, w->data, need);
     *len = w->len;
-    *cap = w->cap;
-    w->data = old;
-    w->cap = old_cap;
     game_text_reset(w);
+    return 0;
+}
+
+/* Keeps the writer's text as part `p`'s. 0 or -ENOMEM. */
+static int part_keep(struct room_view *v, struct view_part *p, struct game_text *w)
+{
+    size_t old = p->len;
+
+    if (text_keep(w, &p->text, &p->len, &p->cap) != 0) {
+        return -ENOMEM;
+    }
+    v->bytes = v->bytes - old + p->len;
+    return 0;
 }
 
 /* The result object in `w` with the seed revealed (fair randomness), its
@@ -165,29 +193,33 @@ static void key_add(struct proto_text *t, const char *key)
     proto_text_add(t, "\":", 2);
 }
 
-/* Rehashes the public part from part `from` on (0: all of it). */
+/* Rehashes the public part from the checkpoint before part `from` on (0:
+ * all of it). */
 static void hash_public(struct room *room, size_t from)
 {
     struct room_view *v = &room->view;
+    size_t start = from - from % LOBBY_HASH_EVERY;
     crypto_generichash_state st;
 
-    if (from == 0) {
+    if (start == 0) {
         crypto_generichash_init(&st, NULL, 0, crypto_generichash_BYTES);
         crypto_generichash_update(&st, (const unsigned char *)"{", 1);
     } else {
-        memcpy(&st, v->hash[from], sizeof(st));
+        memcpy(&st, v->hash[start / LOBBY_HASH_EVERY], sizeof(st));
     }
-    for (size_t i = from; i < v->nparts; i++) {
+    for (size_t i = start; i < v->nparts; i++) {
         const struct view_part *p = &v->parts[i];
         size_t klen = strlen(p->key);
-        memcpy(v->hash[i], &st, sizeof(st));
+        if (i % LOBBY_HASH_EVERY == 0) {
+            memcpy(v->hash[i / LOBBY_HASH_EVERY], &st, sizeof(st));
+        }
         /* ",\"key\":" (no comma before the first) */
         crypto_generichash_update(&st, (const unsigned char *)",\"" + (i == 0), i ? 2 : 1);
         crypto_generichash_update(&st, (const unsigned char *)p->key, klen);
         crypto_generichash_update(&st, (const unsigned char *)"\":", 2);
         crypto_generichash_update(&st, (const unsigned char *)p->text, p->len);
     }
-    memcpy(v->hash[v->nparts], &st, sizeof(st));
+    memcpy(v->hash[v->nhash - 1], &st, sizeof(st));
 }
 
 /* The hash of a recipient's view: the public part's, then its "you"
@@ -198,7 +230,7 @@ static void hash_finish(const struct room *room, const struct seat *s,
     crypto_generichash_state st;
     uint8_t h[crypto_generichash_BYTES];
 
-    memcpy(&st, room->view.hash[room->view.nparts], sizeof(st));
+    memcpy(&st, room->view.hash[room->view.nhash - 1], sizeof(st));
     if (s) {
         crypto_generichash_update(&st, (const unsigned char *)",\"you\":", 7);
         crypto_generichash_update(&st, (const unsigned char *)s->you_text, s->you_len);
@@ -215,7 +247,7 @@ static int you_build(struct room *room, int i)
     int rc = you_write(room, i);
 
     if (rc == 0) {
-        text_take(&room->lobby->scratch, &s->you_text, &s->you_len, &s->you_cap);
+        rc = text_keep(&room->lobby->scratch, &s->you_text, &s->you_len, &s->you_cap);
     }
     return rc;
 }
@@ -231,11 +263,10 @@ int lobby__views_build(struct room *room)
         }
         for (size_t i = 0; i < v->nparts; i++) {
             struct view_part *p = &v->parts[i];
-            if (part_write(room, p) != 0) {
+            if (part_write(room, p) != 0 || part_keep(v, p, &room->lobby->scratch) != 0) {
                 lobby__views_reset(room);
                 return -ENOMEM;
             }
-            text_take(&room->lobby->scratch, &p->text, &p->len, &p->cap);
         }
         hash_public(room, 0);
         v->valid = true;
@@ -345,18 +376,40 @@ static void hist_drop(struct seat *s, struct diff_line *d)
     d->rev = -1;
 }
 
-/* Keeps the diff of `rev` for a resume, within the seat's share of the
- * room's LOBBY_RESUME_BYTES: the oldest go first (the newest stays). */
+/* Keeps the diff of `rev` (its line is taken) for a resume, within the
+ * seat's share of the room's LOBBY_RESUME_BYTES and within what a `state`
+ * line of the seat would take (beyond that, the whole view costs less to
+ * send than the diffs):
+ * the oldest go first, the newest stays. Out of memory, it is not kept. */
 static void hist_push(const struct room *room, struct seat *s, int64_t rev, char *line, size_t len)
 {
-    struct diff_line *d = &s->hist[rev % LOBBY_DIFF_KEEP];
     size_t share =
         (room->lobby->cfg.resume_bytes ? room->lobby->cfg.resume_bytes : LOBBY_RESUME_BYTES) /
         (size_t)room->nseats;
+    /* What a state line of the seat would take. */
+    size_t view = room->view.bytes + s->you_len + LOBBY_STATE_ENVELOPE;
+    struct diff_line *d;
+    char *exact;
 
+    if (!s->hist) {
+        s->hist = malloc(LOBBY_DIFF_KEEP * sizeof(*s->hist));
+        if (!s->hist) {
+            free(line);
+            return;
+        }
+        for (int i = 0; i < LOBBY_DIFF_KEEP; i++) {
+            s->hist[i] = (struct diff_line){.rev = -1};
+        }
+    }
+    if (view < share) {
+        share = view;
+    }
+    /* The line was written into a buffer that grew by doubling. */
+    exact = realloc(line, len + 1);
+    d = &s->hist[rev % LOBBY_DIFF_KEEP];
     hist_drop(s, d);
     d->rev = rev;
-    d->line = line;
+    d->line = exact ? exact : line;
     d->len = len;
     s->hist_bytes += len;
     for (int64_t r = rev - LOBBY_DIFF_KEEP + 1; r < rev && s->hist_bytes > share; r++) {
@@ -370,12 +423,32 @@ static void hist_push(const struct room *room, struct seat *s, int64_t rev, char
 
 static void hist_clear(struct seat *s)
 {
-    for (int i = 0; i < LOBBY_DIFF_KEEP; i++) {
+    for (int i = 0; s->hist && i < LOBBY_DIFF_KEEP; i++) {
         free(s->hist[i].line);
         s->hist[i].line = NULL;
         s->hist[i].rev = -1;
     }
     s->hist_bytes = 0;
+}
+
+bool lobby__views_resend(struct room *room, struct lobby_peer *peer, int seat, int64_t from)
+{
+    const struct seat *s = &room->seats[seat];
+
+    if (!s->hist || s->you_len == 0 || from > room->rev || room->rev - from > LOBBY_DIFF_KEEP) {
+        return false;
+    }
+    for (int64_t r = from + 1; r <= room->rev; r++) {
+        const struct diff_line *d = &s->hist[r % LOBBY_DIFF_KEEP];
+        if (d->rev != r || !d->line) {
+            return false;
+        }
+    }
+    for (int64_t r = from + 1; r <= room->rev; r++) {
+        const struct diff_line *d = &s->hist[r % LOBBY_DIFF_KEEP];
+        lobby__out(room, peer, d->line, d->len);
+    }
+    return true;
 }
 
 /* The `diff` line of one recipient from the shared public ops and its own. */
@@ -442,7 +515,10 @@ static int publish_public(struct room *room, uint64_t changed, struct proto_text
         if (rc != 0) {
             return rc;
         }
-        text_take(w, &p->text, &p->len, &p->cap);
+        rc = part_keep(v, p, w);
+        if (rc != 0) {
+            return rc;
+        }
         if (i < first) {
             first = i;
         }
@@ -471,7 +547,10 @@ static char *publish_seat(struct room *room, int i, uint64_t changed, const char
                 proto_text_free(&own);
                 return NULL;
             }
-            text_take(w, &s->you_text, &s->you_len, &s->you_cap);
+            if (text_keep(w, &s->you_text, &s->you_len, &s->you_cap) != 0) {
+                proto_text_free(&own);
+                return NULL;
+            }
         }
     }
     line = diff_line(room, s, pub, pub_len, own.data ? own.data : "", own.len, ret_len);
@@ -556,10 +635,7 @@ void lobby__seat_forget(struct seat *s)
     s->you_text = NULL;
     s->you_len = 0;
     s->you_cap = 0;
-    json_decref(s->legal);
-    free(s->legal_text);
-    s->legal = NULL;
-    s->legal_text = NULL;
-    s->legal_rev = -1;
     hist_clear(s);
+    free(s->hist);
+    s->hist = NULL;
 }

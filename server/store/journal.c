@@ -740,7 +740,8 @@ int store_append(void *ctx, const char *code, const char *line, size_t len, uint
         return -ENOMEM;
     }
     if (f->len + total > f->cap) {
-        size_t cap = f->cap ? f->cap : 4096;
+        /* From a small start: most rooms append a record at a time. */
+        size_t cap = f->cap ? f->cap : 256;
         while (cap < f->len + total) {
             cap *= 2;
         }

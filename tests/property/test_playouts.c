@@ -7,7 +7,9 @@
  * After every action it checks what must always hold:
  *
  *   - some seat may act until the game ends, and every game ends;
- *   - every action `legal` lists is accepted by `apply` as it is;
+ *   - every action `legal` lists is accepted by `apply` as it is, and a
+ *     game that writes its list as text (legal_text) writes the canonical
+ *     text of that list, byte for byte;
  *   - a refused action (a non-active seat, a malformed or altered action)
  *     leaves the state byte-identical (game_apply);
  *   - every part of the view that changed() says is unchanged is equal:
@@ -131,6 +133,27 @@ static void check_views(const struct config *c, const void *st, const char *seed
     }
     json_decref(spec);
     free(spec_s);
+}
+
+/* A game's own text of its legal list is the list's canonical text. */
+static void check_legal_text(const struct game_ops *g, const void *st, int seat,
+                             const json_t *legal, int step)
+{
+    struct game_text w = {0};
+    size_t len;
+    char *want;
+
+    if (!g->legal_text) {
+        return;
+    }
+    want = proto_canonical(legal, &len);
+    ck_assert_ptr_nonnull(want);
+    g->legal_text(&w, st, seat);
+    ck_assert_int_eq(game_text_end(&w), 0);
+    ck_assert_msg(w.len == len && memcmp(w.data, want, len) == 0,
+                  "%s step %d: legal_text differs from legal:\n%s\n%s", g->id, step, w.data, want);
+    free(want);
+    game_text_free(&w);
 }
 
 /* Tries actions that must be refused and checks they change nothing. */
@@ -362,6 +385,7 @@ static void play_one(const struct config *c, uint64_t game_seed, bool deep)
         json_t *legal = g->legal(st, seat);
         ck_assert_msg(json_array_size(legal) > 0, "%s step %d: active seat %d has no legal action",
                       g->id, steps, seat);
+        check_legal_text(g, st, seat, legal, steps);
         json_t *pick =
             json_array_get(legal, game_rng_below(&rng, (uint32_t)json_array_size(legal)));
         if (deep) {

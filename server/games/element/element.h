@@ -235,6 +235,8 @@ int element__options_decode(const json_t *options, int nseats, int *ret_silver,
                             struct game_error *err);
 int element_action_decode(const json_t *json, struct element_action *ret_a, struct game_error *err);
 json_t *element_action_encode(const struct element_action *a);
+/* The same object, written as canonical text into `w`. */
+void element_action_write(struct game_text *w, const struct element_action *a);
 /* Stones of each type on the board. */
 void element__board_counts(const struct element_core *c, int counts[ELEMENT_NTYPES]);
 /* Test positions: the state as JSON, and a position overlay loaded into it. */

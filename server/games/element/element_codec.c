@@ -198,6 +198,43 @@ json_t *element_action_encode(const struct element_action *a)
     }
 }
 
+void element_action_write(struct game_text *w, const struct element_action *a)
+{
+    char sq[4];
+    const char *type = element_action_name[a->type];
+
+    /* Keys in byte order: at, count, mode, stone, to, type. */
+    element__sq_name(a->sq, sq);
+    game_text_obj(w);
+    switch (a->type) {
+    case ELEMENT_A_DRAW:
+        game_text_kint(w, "count", (int)a->arg);
+        break;
+    case ELEMENT_A_STEP:
+    case ELEMENT_A_JUMP:
+    case ELEMENT_A_FLOW:
+        game_text_kstr(w, "to", sq);
+        break;
+    case ELEMENT_A_CHAIN:
+    case ELEMENT_A_GROW:
+    case ELEMENT_A_REMOVE:
+    case ELEMENT_A_CORRODE:
+        game_text_kstr(w, "at", sq);
+        break;
+    case ELEMENT_A_PLACE:
+        game_text_kstr(w, "at", sq);
+        game_text_kstr(w, "stone", element_stone_name[a->arg]);
+        break;
+    case ELEMENT_A_MAGNET:
+        game_text_kstr(w, "mode", mode_name[a->arg & 1]);
+        break;
+    default:
+        break;
+    }
+    game_text_kstr(w, "type", type);
+    game_text_end_obj(w);
+}
+
 /* ---- Test positions ----
  *
  * A position is an object; every member is optional and overrides the

@@ -138,6 +138,22 @@ static json_t *ops_legal(const void *state, int seat)
     return list.arr;
 }
 
+static void legal_write(void *ud, const struct element_action *a)
+{
+    element_action_write(ud, a);
+}
+
+static void ops_legal_text(struct game_text *out, const void *state, int seat)
+{
+    const struct element_state *st = state;
+
+    game_text_arr(out);
+    if (seat == element__current_seat(st)) {
+        element__enumerate(&st->c, legal_write, out);
+    }
+    game_text_end_arr(out);
+}
+
 static unsigned ops_active(const void *state)
 {
     int seat = element__current_seat(state);
@@ -159,6 +175,7 @@ const struct game_ops element_game = {
     .changed = element__changed,
     .you = element__you,
     .legal = ops_legal,
+    .legal_text = ops_legal_text,
     .active = ops_active,
     .check_invariants = element__check_invariants,
     .tests = &element_tests,
