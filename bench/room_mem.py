@@ -163,23 +163,8 @@ class Player(Client):
         elif ev == "ended":
             self.ended = m["result"]
 
-    def send_req(self, op, **kw):
-        rid = self.next_id
-        self.next_id += 1
-        msg = {"id": rid, "op": op}
-        msg.update(kw)
-        self.send(msg)
-        return rid
-
     def wait(self, rid, timeout=harness.LIVENESS):
-        while True:
-            m = self.read(timeout=timeout)
-            if "ev" in m:
-                self.on_event(m)
-            elif m.get("re") == rid:
-                if m.get("ok") and "token" in m:
-                    self.token, self.room, self.seat = m["token"], m["room"], m["seat"]
-                return m
+        return super().wait(rid, timeout)
 
     def wait_ok(self, rid):
         r = self.wait(rid)

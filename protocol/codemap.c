@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * codemap.c - an index from room codes to pointers, for the lobby's rooms
- * and the journal's files: open addressing with linear probing, a table of
- * a power of two that is at most half full, and deletion by shifting the
- * entries that follow back (no tombstones, so lookups stay short however
- * many rooms come and go).
+ * and the journal's files, laid out as probe.c says.
  */
 #include "proto.h"
 
@@ -24,96 +21,70 @@ static size_t code_hash(const char *code)
     return h;
 }
 
-static bool code_eq(const struct proto_code_slot *s, const char *code)
+static size_t slot_home(const void *slot)
 {
-    return strncmp(s->code, code, sizeof(s->code)) == 0;
+    return code_hash(((const struct proto_code_slot *)slot)->code);
 }
 
-static int grow(struct proto_code_map *m)
+static bool slot_used(const void *slot)
 {
-    size_t cap = m->cap ? m->cap * 2 : 64;
-    struct proto_code_slot *slots = calloc(cap, sizeof(*slots));
+    return ((const struct proto_code_slot *)slot)->val != NULL;
+}
 
-    if (!slots) {
-        return -ENOMEM;
+static const struct proto_probe layout = {sizeof(struct proto_code_slot), slot_home, slot_used};
+
+/* The slot of `code`, or -1. */
+static ptrdiff_t find(const struct proto_code_map *m, const char *code)
+{
+    if (!m->cap) {
+        return -1;
     }
-    for (size_t i = 0; i < m->cap; i++) {
-        if (m->slots[i].val) {
-            size_t j = code_hash(m->slots[i].code) & (cap - 1);
-            while (slots[j].val) {
-                j = (j + 1) & (cap - 1);
-            }
-            slots[j] = m->slots[i];
+    for (size_t i = code_hash(code) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+        if (!m->slots[i].val) {
+            return -1;
+        }
+        if (strncmp(m->slots[i].code, code, sizeof(m->slots[i].code)) == 0) {
+            return (ptrdiff_t)i;
         }
     }
-    free(m->slots);
-    m->slots = slots;
-    m->cap = cap;
-    return 0;
 }
 
 void *proto_code_map_get(const struct proto_code_map *m, const char *code)
 {
-    if (!m->cap) {
-        return NULL;
-    }
-    for (size_t i = code_hash(code) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-        if (!m->slots[i].val) {
-            return NULL;
-        }
-        if (code_eq(&m->slots[i], code)) {
-            return m->slots[i].val;
-        }
-    }
+    ptrdiff_t i = find(m, code);
+
+    return i < 0 ? NULL : m->slots[i].val;
 }
 
 int proto_code_map_put(struct proto_code_map *m, const char *code, void *val)
 {
+    ptrdiff_t at;
+
     if (!val || strlen(code) > PROTO_ROOM_CODE_LEN) {
         return -EINVAL;
     }
-    if (2 * (m->n + 1) > m->cap && grow(m) != 0) {
+    if (2 * (m->n + 1) > m->cap &&
+        proto_probe_grow(&layout, (void **)&m->slots, &m->cap, m->cap ? m->cap * 2 : 64) != 0) {
         return -ENOMEM;
     }
-    size_t i = code_hash(code) & (m->cap - 1);
-    while (m->slots[i].val && !code_eq(&m->slots[i], code)) {
-        i = (i + 1) & (m->cap - 1);
-    }
-    if (!m->slots[i].val) {
+    at = find(m, code);
+    if (at < 0) {
+        at = (ptrdiff_t)proto_probe_free_slot(&layout, m->slots, m->cap, code_hash(code));
+        memcpy(m->slots[at].code, code, strlen(code) + 1);
         m->n++;
-        memcpy(m->slots[i].code, code, strlen(code) + 1);
     }
-    m->slots[i].val = val;
+    m->slots[at].val = val;
     return 0;
 }
 
 void proto_code_map_del(struct proto_code_map *m, const char *code)
 {
-    size_t mask = m->cap - 1, i;
+    ptrdiff_t i = find(m, code);
 
-    if (!m->cap) {
-        return;
+    if (i >= 0) {
+        m->n--;
+        proto_probe_del(&layout, m->slots, m->cap, (size_t)i);
     }
-    for (i = code_hash(code) & mask; m->slots[i].val; i = (i + 1) & mask) {
-        if (code_eq(&m->slots[i], code)) {
-            break;
-        }
-    }
-    if (!m->slots[i].val) {
-        return;
-    }
-    m->n--;
-    /* Shift back every entry of the run that follows and may move to the
-     * hole: one whose home is not cyclically within (hole, j]. */
-    for (size_t j = (i + 1) & mask; m->slots[j].val; j = (j + 1) & mask) {
-        size_t home = code_hash(m->slots[j].code) & mask;
-        bool stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
-        if (!stays) {
-            m->slots[i] = m->slots[j];
-            i = j;
-        }
-    }
-    memset(&m->slots[i], 0, sizeof(m->slots[i]));
 }
 
 void proto_code_map_free(struct proto_code_map *m)

@@ -254,6 +254,26 @@ void proto_room_code_encode(uint32_t bits, char out[PROTO_ROOM_CODE_LEN + 1]);
  * wrong length). */
 int proto_room_code_parse(const char *typed, char out[PROTO_ROOM_CODE_LEN + 1]);
 
+/* The layout of an open-addressing table (probe.c): slots of `size`
+ * bytes, a power of two of them, at most half full, linear probing from an
+ * entry's home. A zeroed slot is free. */
+struct proto_probe {
+    size_t size;
+    size_t (*home)(const void *slot); /* the hash of a used slot's key */
+    bool (*used)(const void *slot);
+};
+
+/* Moves every entry of `*slots` (`*cap` of them) into a zeroed table of
+ * `new_cap` slots, which takes its place. 0, or -ENOMEM (nothing changed). */
+int proto_probe_grow(const struct proto_probe *p, void **slots, size_t *cap, size_t new_cap);
+
+/* The first free slot from `home` on (the table is never full). */
+size_t proto_probe_free_slot(const struct proto_probe *p, const void *slots, size_t cap,
+                             size_t home);
+
+/* Empties slot `i`, moving back the entries after it that may fill it. */
+void proto_probe_del(const struct proto_probe *p, void *slots, size_t cap, size_t i);
+
 /* An index from room codes (at most 6 characters) to non-NULL pointers;
  * zero-initialised it is empty. Lookups, insertions and deletions take
  * constant time on average whatever the number of codes. */

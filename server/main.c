@@ -575,7 +575,12 @@ static void journal_durable(void *ctx, uint64_t seq)
 
 static void journal_failing(void *ctx, const char *code, bool failing)
 {
-    lobby_journal_failing(((struct runtime *)ctx)->lobby, code, failing);
+    struct runtime *rt = ctx;
+
+    lobby_journal_failing(rt->lobby, code, failing);
+    if (rt->srv) {
+        net_due_poke(rt->srv); /* a room caught up may sleep */
+    }
 }
 
 static int journal_restore(void *ctx, const json_t *records, uint64_t now, uint64_t age_ms,

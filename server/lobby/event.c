@@ -204,17 +204,34 @@ static int seat_decode(const struct room *room, const json_t *rec, struct room_e
     return 0;
 }
 
-/* The seat becomes what the event says; a human's seat given to nobody
- * before makes it the host. */
+/* The token index has room for the seat's token. */
+static int seat_check(struct room *room, struct room_event *ev, char *msg)
+{
+    if (ev->seat.has_token && lobby__token_reserve(room->lobby) != 0) {
+        snprintf(msg, GAME_MSG_MAX, "out of memory");
+        return PROTO_ERR_INTERNAL;
+    }
+    return PROTO_OK;
+}
+
+/* The seat becomes what the event says, its token filed in the lobby's
+ * index (the one it had, if another, taken out); a human's seat given to
+ * nobody before makes it the host. */
 static void seat_apply(struct room *room, struct room_event *ev, struct room_commit *c)
 {
     struct seat *s = &room->seats[ev->index];
 
+    if (s->has_token) {
+        lobby__token_drop(room->lobby, s->token_hash, room->code);
+    }
     s->kind = ev->seat.kind;
     s->level = ev->seat.level;
     memcpy(s->name, ev->seat.name, sizeof(s->name));
     s->has_token = ev->seat.has_token;
     memcpy(s->token_hash, ev->seat.token_hash, sizeof(s->token_hash));
+    if (s->has_token) {
+        lobby__token_set(room->lobby, s->token_hash, room->code, ev->index);
+    }
     if (s->kind != SEAT_HUMAN) {
         lobby__seat_forget(s);
     }
@@ -286,6 +303,9 @@ static void leave_apply(struct room *room, struct room_event *ev, struct room_co
         return;
     }
     s->kind = SEAT_EMPTY;
+    if (s->has_token) {
+        lobby__token_drop(room->lobby, s->token_hash, room->code);
+    }
     s->has_token = false;
     s->name[0] = '\0';
     if (room->host == ev->index) {
@@ -483,6 +503,7 @@ static void act_apply(struct room *room, struct room_event *ev, struct room_comm
     if (room->game->active(room->state) == 0) {
         room->status = ROOM_ENDED;
         room->ended_at = c->now ? c->now : 1;
+        lobby__creator_release(lobby, &room->who.creator, room->who.creator_addr);
         c->flags |= EV_ENDED | EV_ANNOUNCE;
     }
     (void)ev;
@@ -522,6 +543,7 @@ static void end_apply(struct room *room, struct room_event *ev, struct room_comm
     if (room->status != ROOM_ENDED) {
         room->status = ROOM_ENDED;
         room->ended_at = c->now ? c->now : 1;
+        lobby__creator_release(room->lobby, &room->who.creator, room->who.creator_addr);
         c->flags |= EV_ENDED | EV_ANNOUNCE;
     }
     (void)ev;
@@ -546,7 +568,6 @@ struct event_def {
 };
 
 #define host_encode NULL
-#define seat_check NULL
 #define host_check NULL
 #define seat_discard NULL
 #define host_discard NULL
@@ -608,8 +629,8 @@ static int journal_append(struct room *room, const char *line, size_t len)
     uint64_t seq = 0;
     int rc = lobby->store.append(lobby->store.ctx, room->code, line, len, &seq);
 
-    if (rc == 0 && seq > room->out.jseq) {
-        room->out.jseq = seq;
+    if (rc == 0) {
+        lobby__out_record(room, seq);
     }
     return rc;
 }

@@ -25,9 +25,6 @@
  * and no seat more than its view's size: a resume from further back gets
  * the whole view instead. Nothing else a room keeps grows with its game. */
 #define LOBBY_RESUME_BYTES 8192
-/* A room due to sleep whose last journal records are not durable yet is
- * looked at again this much later (ms). */
-#define LOBBY_SLEEP_RETRY_MS 1000
 #define LOBBY_TOKEN_BYTES 32
 
 struct room;

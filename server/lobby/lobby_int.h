@@ -139,6 +139,20 @@ struct room {
     struct room_view view;   /* views.c */
 };
 
+/* An entry of a lobby_keys index (keys.c). */
+struct lobby_key {
+    uint8_t key[32];
+    bool used;
+    int8_t seat;                        /* a token's seat */
+    char code[PROTO_ROOM_CODE_LEN + 1]; /* a token's room */
+    uint32_t count;                     /* a creator's open rooms */
+};
+
+struct lobby_keys {
+    struct lobby_key *slots;
+    size_t cap, n;
+};
+
 /* A room asleep (sleep.c): what is kept of it in memory. */
 struct sleeper {
     struct sleeper *next, **prev;
@@ -164,6 +178,8 @@ struct lobby {
     uint64_t sleep_due;             /* no sleeper expires before this */
     uint64_t woken;                 /* rooms woken from their journals */
     struct proto_code_map index;    /* every room of `rooms`, by code */
+    struct lobby_keys tokens;       /* every seat's token hash: its room and seat */
+    struct lobby_keys creators;     /* open rooms made, by connection and by address */
     struct room *waiting;           /* rooms whose queue holds lines */
     struct lobby_store store;
     bool has_store;
@@ -289,6 +305,19 @@ extern const char *const lobby__kind_names[];
  * records that are not durable yet. NULL peer: nothing. */
 void lobby__out(struct room *room, struct lobby_peer *peer, const char *line, size_t len);
 
+/* Notes the room's journal record `seq`: what the room sends from now on
+ * waits for it, and the room waits in the lobby's list until it is
+ * durable. */
+void lobby__out_record(struct room *room, uint64_t seq);
+
+/* Sends what no longer waits for the journal: true when nothing waits any
+ * more (no line queued, every record durable). */
+bool lobby__flush(struct room *room);
+
+/* Notes whether the room's journal fails; true when that ends and nothing
+ * waits any more. */
+bool lobby__journal_failing(struct room *room, bool failing);
+
 /* Forgets the lines queued for `peer` (its connection is going away). */
 void lobby__scrub(struct lobby_peer *peer);
 
@@ -327,12 +356,13 @@ void lobby__broadcast(struct room *room, const json_t *msg);
 uint64_t lobby__room_expiry(const struct lobby *lobby, const struct room *room);
 
 /* The earliest time the room has work: a bot move, its sleep or its
- * expiry. */
+ * expiry (not while lines wait in its queue: they go out first, and their
+ * going makes the room due again). */
 uint64_t lobby__room_due(const struct lobby *lobby, const struct room *room);
 
-/* When `room` may go to sleep (UINT64_MAX: not while it is as it is), once
- * its journal records are durable too (else lobby_run_due() tries again
- * LOBBY_SLEEP_RETRY_MS later). */
+/* When `room` may go to sleep: UINT64_MAX while it is not quiet (someone
+ * in it, a bot due, lines or records waiting for the journal); the store's
+ * word that they are durable makes it due again. */
 uint64_t lobby__sleep_time(const struct room *room);
 
 /* Notes whether anyone is connected, for expiry and sleep. */
@@ -365,6 +395,47 @@ void lobby__room_free(struct room *room);
 /* Maps a game's refusal to its wire code. */
 int lobby__game_status_to_proto(int status);
 
+/* The room and seat (*ret_seat) token hash `hash` opens, awake or asleep,
+ * or NULL. The room's seat is still to be checked against it: a room whose
+ * wake-up failed may have left a stale entry. */
+const char *lobby__token_find(const struct lobby *lobby, const uint8_t hash[32], int *ret_seat);
+
+/* Makes sure a token can be filed without allocating (a seat event's
+ * check). 0 or -ENOMEM. */
+int lobby__token_reserve(struct lobby *lobby);
+
+/* Files seat `seat` of room `code` under its token hash (reserved). */
+void lobby__token_set(struct lobby *lobby, const uint8_t hash[32], const char *code, int seat);
+
+/* Removes the entry of `hash` if it is room `code`'s. */
+void lobby__token_drop(struct lobby *lobby, const uint8_t hash[32], const char *code);
+
+/* Open rooms (not ended) that connection `id`, and address `addr`, made. */
+unsigned lobby__created_by_conn(const struct lobby *lobby, uint64_t id);
+unsigned lobby__created_by_addr(const struct lobby *lobby, const char *addr);
+
+/* Counts `room` as made by `peer` and open. 0 or -ENOMEM (not counted). */
+int lobby__creator_set(struct room *room, const struct lobby_peer *peer);
+
+/* The room is no longer open (it ended, or it is dropped): it stops
+ * counting against its creator. Once; nothing for a restored room. */
+void lobby__creator_release(struct lobby *lobby, uint64_t *creator, const char *addr);
+
+/* Drops a room for good: out of the list and the indexes, its tokens and
+ * its creator's count, then freed; `forget`: its journal removed too. */
+void lobby__room_drop(struct lobby *lobby, struct room *room, bool forget);
+
+/* ---- keys.c: an index keyed by 32-byte digests ---- */
+
+struct lobby_key *lobby__keys_get(const struct lobby_keys *m, const uint8_t key[32]);
+/* The entry of `key`, made (zeroed but for the key) when missing; NULL on
+ * ENOMEM. */
+struct lobby_key *lobby__keys_put(struct lobby_keys *m, const uint8_t key[32]);
+/* Room for `more` entries without allocating. 0 or -ENOMEM. */
+int lobby__keys_reserve(struct lobby_keys *m, size_t more);
+void lobby__keys_del(struct lobby_keys *m, struct lobby_key *k);
+void lobby__keys_free(struct lobby_keys *m);
+
 /* ---- sleep.c: rooms that sleep on disk ---- */
 
 /* Puts `room` to sleep: a sleeper takes its place, the room is freed.
@@ -373,16 +444,14 @@ void lobby__room_sleep(struct lobby *lobby, struct room *room);
 
 struct sleeper *lobby__sleeper_find(struct lobby *lobby, const char *code);
 
-/* The sleeper a seat of which token hash `hash` opens (*ret_seat set), or
- * NULL. */
-struct sleeper *lobby__sleeper_by_token(struct lobby *lobby, const uint8_t hash[32], int *ret_seat);
-
 /* When a sleeper's room is dropped: a finished game --ended-ttl after its
  * end, a running one --abandoned-ttl after its last player left (never
  * without one). */
 uint64_t lobby__sleeper_expiry(const struct lobby *lobby, const struct sleeper *z);
 
-/* Frees a sleeper (forget: and removes its journal). */
+/* Frees a sleeper: woken (forget false: its room holds its tokens now), or
+ * dropped for good (forget: its tokens, its creator's count and its
+ * journal go too). */
 void lobby__sleeper_drop(struct lobby *lobby, struct sleeper *z, bool forget);
 
 /* Wakes a sleeper's room from its journal (the sleeper is freed): the

@@ -15,8 +15,8 @@
 
 #include "log.h"
 
-/* The lobby's list of rooms whose queue holds lines: lobby_durable()
- * walks it instead of every room. */
+/* The lobby's list of rooms whose queue holds lines or whose last records
+ * are not durable yet: lobby_durable() walks it instead of every room. */
 static void wait_list_add(struct room *room)
 {
     struct lobby *lobby = room->lobby;
@@ -119,8 +119,17 @@ static void unhold(struct lobby_peer *peer)
     }
 }
 
-/* Sends what no longer waits for the journal. */
-static void room_flush(struct room *room)
+void lobby__out_record(struct room *room, uint64_t seq)
+{
+    if (seq > room->out.jseq) {
+        room->out.jseq = seq;
+    }
+    if (room->out.jseq > room->lobby->durable) {
+        wait_list_add(room);
+    }
+}
+
+bool lobby__flush(struct room *room)
 {
     while (!room->out.journal_failing && room->out.head < room->out.len &&
            room->out.items[room->out.head].seq <= room->lobby->durable) {
@@ -133,9 +142,16 @@ static void room_flush(struct room *room)
         free(it->line);
     }
     if (room->out.head == room->out.len) {
-        room->out.head = room->out.len = 0;
-        wait_list_remove(room);
+        /* Drained: the queue's memory goes back until it is needed. */
+        free(room->out.items);
+        room->out.items = NULL;
+        room->out.head = room->out.len = room->out.cap = 0;
+        if (room->out.jseq <= room->lobby->durable) {
+            wait_list_remove(room);
+            return true;
+        }
     }
+    return false;
 }
 
 void lobby__scrub(struct lobby_peer *peer)
@@ -283,36 +299,16 @@ void lobby_set_store(struct lobby *lobby, const struct lobby_store *store)
     lobby->has_store = true;
 }
 
-void lobby_journal_failing(struct lobby *lobby, const char *code, bool failing)
+bool lobby__journal_failing(struct room *room, bool failing)
 {
-    struct room *room = proto_code_map_get(&lobby->index, code);
-
-    if (!room || room->out.journal_failing == failing) {
-        return;
+    if (room->out.journal_failing == failing) {
+        return false;
     }
     room->out.journal_failing = failing;
     if (failing) {
         log_event(LOG_WARN, "room_journal_failing", "room=%s", room->code);
-    } else {
-        log_event(LOG_INFO, "room_journal_ok", "room=%s", room->code);
-        room_flush(room);
+        return false;
     }
-}
-
-void lobby_durable(struct lobby *lobby, uint64_t seq)
-{
-    if (seq <= lobby->durable) {
-        return;
-    }
-    lobby->durable = seq;
-    for (struct room *r = lobby->waiting, *next; r; r = next) {
-        next = r->out.wait_next;
-        room_flush(r);
-        if (r->who.idle_since && r->lobby->cfg.sleep_after_ms &&
-            r->who.idle_since + r->lobby->cfg.sleep_after_ms < lobby->next_due) {
-            /* Nobody is in it and nothing waits any more: it may sleep
-             * then (next_due may be early: the due run looks again). */
-            lobby->next_due = r->who.idle_since + r->lobby->cfg.sleep_after_ms;
-        }
-    }
+    log_event(LOG_INFO, "room_journal_ok", "room=%s", room->code);
+    return lobby__flush(room);
 }

@@ -52,8 +52,7 @@ int lobby_restore(struct lobby *lobby, const json_t *records, uint64_t now, uint
     if (rc != 0) {
         /* Unlink without forgetting the journal: the store keeps it for
          * inspection, or removes an expired one itself. */
-        lobby__room_unlink(lobby, room);
-        lobby__room_free(room);
+        lobby__room_drop(lobby, room, false);
         return rc;
     }
     if (room->status != ROOM_LOBBY) {

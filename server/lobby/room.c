@@ -23,15 +23,6 @@ const char *const lobby__kind_names[] = {"empty", "human", "bot"};
 
 /* ---- Rooms ---- */
 
-static void lobby_drop(struct lobby *lobby, struct room *room)
-{
-    lobby__room_unlink(lobby, room);
-    if (lobby->has_store) {
-        lobby->store.forget(lobby->store.ctx, room->code);
-    }
-    lobby__room_free(room);
-}
-
 static int spec_add(struct room *room, struct lobby_peer *peer)
 {
     if (room->who.nspecs == room->who.capspecs) {
@@ -242,6 +233,8 @@ void lobby_free(struct lobby *lobby)
     }
     proto_code_map_free(&lobby->sleeping);
     proto_code_map_free(&lobby->index);
+    lobby__keys_free(&lobby->tokens);
+    lobby__keys_free(&lobby->creators);
     game_text_free(&lobby->scratch);
     proto_text_free(&lobby->reply);
     free(lobby);
@@ -358,22 +351,9 @@ static int level_wanted(const struct lobby *lobby, const json_t *j, char *msg)
  * as many rooms still open (not ended) as it may. */
 static bool rooms_created_over(const struct lobby *lobby, const struct lobby_peer *peer, char *msg)
 {
-    unsigned by_conn = 0, by_addr = 0;
+    unsigned by_conn = lobby__created_by_conn(lobby, peer->id);
+    unsigned by_addr = lobby__created_by_addr(lobby, peer->addr);
 
-    for (const struct room *r = lobby->rooms; r; r = r->next) {
-        if (r->status == ROOM_ENDED || r->who.creator == 0) {
-            continue;
-        }
-        by_conn += r->who.creator == peer->id;
-        by_addr += peer->addr[0] && strcmp(r->who.creator_addr, peer->addr) == 0;
-    }
-    for (const struct sleeper *z = lobby->sleepers; z; z = z->next) {
-        if (z->status == ROOM_ENDED || z->creator == 0) {
-            continue;
-        }
-        by_conn += z->creator == peer->id;
-        by_addr += peer->addr[0] && strcmp(z->creator_addr, peer->addr) == 0;
-    }
     if (by_conn >= lobby->cfg.max_rooms_per_conn) {
         snprintf(msg, GAME_MSG_MAX,
                  "this connection has created %u rooms that are still open; that is the most "
@@ -418,7 +398,7 @@ static bool room_evict(struct lobby *lobby)
     }
     log_event(LOG_INFO, "room_evicted", "room=%s status=%s rooms=%u", victim->code,
               lobby__status_names[victim->status], lobby->nrooms);
-    lobby_drop(lobby, victim);
+    lobby__room_drop(lobby, victim, true);
     return true;
 }
 
@@ -522,16 +502,17 @@ int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
     sodium_memzero(ev.create.seed, sizeof(ev.create.seed));
     json_decref(options);
     if (rc != PROTO_OK) {
-        lobby__room_unlink(lobby, room);
-        lobby__room_free(room);
+        lobby__room_drop(lobby, room, false);
         return rc;
     }
-    room->who.creator = peer->id;
-    snprintf(room->who.creator_addr, sizeof(room->who.creator_addr), "%s", peer->addr);
+    if (lobby__creator_set(room, peer) != 0) {
+        lobby__room_drop(lobby, room, true);
+        return PROTO_ERR_INTERNAL;
+    }
     char token[48];
     rc = seat_claim(room, 0, peer->name, token, &c);
     if (rc != PROTO_OK) {
-        lobby_drop(lobby, room);
+        lobby__room_drop(lobby, room, true);
         return rc;
     }
     peer_detach(lobby, peer, false, now);
@@ -805,24 +786,23 @@ int lobby_resume(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
         snprintf(msg, GAME_MSG_MAX, "that token does not open any seat");
         return PROTO_ERR_BAD_TOKEN;
     }
-    for (struct room *r = lobby->rooms; r; r = r->next) {
-        for (int i = 0; i < r->nseats; i++) {
-            /* Every seat is compared, in constant time each. */
-            if (r->seats[i].has_token && sodium_memcmp(r->seats[i].token_hash, hash, 32) == 0) {
-                found = r;
-                seat = i;
-            }
-        }
-    }
     if (jrev && (!json_is_integer(jrev) || json_integer_value(jrev) < 0)) {
         snprintf(msg, GAME_MSG_MAX, "\"rev\" must be an integer, 0 or more");
         return PROTO_ERR_BAD_REQUEST;
     }
-    if (!found) {
-        struct sleeper *z = lobby__sleeper_by_token(lobby, hash, &seat);
-        if (z && !(found = lobby__room_wake(lobby, z, now, msg))) {
-            return PROTO_ERR_INTERNAL;
+    const char *code = lobby__token_find(lobby, hash, &seat);
+    if (code) {
+        int err;
+        char where[PROTO_ROOM_CODE_LEN + 1];
+        snprintf(where, sizeof(where), "%s", code); /* a wake-up may move the index */
+        found = lobby__room_get(lobby, where, now, msg, &err);
+        if (!found && err == PROTO_ERR_INTERNAL) {
+            return err;
         }
+    }
+    if (found && (seat >= found->nseats || !found->seats[seat].has_token ||
+                  sodium_memcmp(found->seats[seat].token_hash, hash, 32) != 0)) {
+        found = NULL; /* a stale entry: the index is told by the seat itself */
     }
     if (!found) {
         snprintf(msg, GAME_MSG_MAX, "that token does not open any seat");
@@ -1051,22 +1031,13 @@ uint64_t lobby_run_due(struct lobby *lobby, uint64_t now)
         if (room->bots.due && room->bots.due <= now && room->status == ROOM_PLAYING) {
             lobby__bot_move(lobby, room, now);
         }
+        /* Lines that still wait for the journal in its queue (a reply to
+         * a last `leave`) go out before the room goes: lobby__room_due()
+         * leaves its expiry out until then. */
         if (lobby__room_expiry(lobby, room) <= now && room->out.head == room->out.len) {
-            lobby_drop(lobby, room);
-        } else if (lobby__room_expiry(lobby, room) <= now) {
-            /* Lines still wait there for its journal, for peers that have
-             * left it (a reply to a last `leave`): they go out first. */
-            if (now + LOBBY_SLEEP_RETRY_MS < next) {
-                next = now + LOBBY_SLEEP_RETRY_MS;
-            }
-        } else if (lobby__sleep_time(room) <= now && room->out.jseq <= lobby->durable) {
-            lobby__room_sleep(lobby, room);
+            lobby__room_drop(lobby, room, true);
         } else if (lobby__sleep_time(room) <= now) {
-            /* Its last records are not on disk yet: a journal that failed
-             * then would not be heard of by a room asleep. Soon again. */
-            if (now + LOBBY_SLEEP_RETRY_MS < next) {
-                next = now + LOBBY_SLEEP_RETRY_MS;
-            }
+            lobby__room_sleep(lobby, room);
         } else if (lobby__room_due(lobby, room) < next) {
             next = lobby__room_due(lobby, room);
         }

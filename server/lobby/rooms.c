@@ -8,6 +8,7 @@
  */
 #include "lobby_int.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,7 +179,7 @@ uint64_t lobby__room_expiry(const struct lobby *lobby, const struct room *room)
 
 uint64_t lobby__room_due(const struct lobby *lobby, const struct room *room)
 {
-    uint64_t due = lobby__room_expiry(lobby, room);
+    uint64_t due = room->out.head == room->out.len ? lobby__room_expiry(lobby, room) : UINT64_MAX;
 
     if (room->bots.due && room->status == ROOM_PLAYING && room->bots.due < due) {
         due = room->bots.due;
@@ -200,11 +201,11 @@ void lobby__note_due(struct room *room)
 
 static bool room_quiet(const struct room *room)
 {
-    /* Records not yet durable are waited for by lobby_run_due(): a journal
-     * failing then must reach a room awake. */
+    /* And every record durable: a journal failing then must reach a room
+     * awake. */
     return room->who.idle_since && room->who.nspecs == 0 && !room->bots.thinking &&
            !(room->status == ROOM_PLAYING && room->bots.due) && room->out.head == room->out.len &&
-           !room->out.journal_failing;
+           room->out.jseq <= room->lobby->durable && !room->out.journal_failing;
 }
 
 uint64_t lobby__sleep_time(const struct room *room)
@@ -216,4 +217,161 @@ uint64_t lobby__sleep_time(const struct room *room)
         return UINT64_MAX;
     }
     return room->who.idle_since + lobby->cfg.sleep_after_ms;
+}
+
+/* ---- The journal's word ---- */
+
+void lobby_durable(struct lobby *lobby, uint64_t seq)
+{
+    if (seq <= lobby->durable) {
+        return;
+    }
+    lobby->durable = seq;
+    for (struct room *r = lobby->waiting, *next; r; r = next) {
+        next = r->out.wait_next;
+        if (lobby__flush(r)) {
+            lobby__note_due(r); /* it may sleep, or go, now */
+        }
+    }
+}
+
+void lobby_journal_failing(struct lobby *lobby, const char *code, bool failing)
+{
+    struct room *room = lobby__room_find(lobby, code);
+
+    if (room && lobby__journal_failing(room, failing)) {
+        lobby__note_due(room);
+    }
+}
+
+/* ---- Tokens and creators ---- */
+
+const char *lobby__token_find(const struct lobby *lobby, const uint8_t hash[32], int *ret_seat)
+{
+    const struct lobby_key *k = lobby__keys_get(&lobby->tokens, hash);
+
+    if (!k) {
+        return NULL;
+    }
+    *ret_seat = k->seat;
+    return k->code;
+}
+
+int lobby__token_reserve(struct lobby *lobby)
+{
+    return lobby__keys_reserve(&lobby->tokens, 1);
+}
+
+void lobby__token_set(struct lobby *lobby, const uint8_t hash[32], const char *code, int seat)
+{
+    struct lobby_key *k = lobby__keys_put(&lobby->tokens, hash);
+
+    /* Reserved by the seat event's check: the put does not allocate. */
+    if (k) {
+        memcpy(k->code, code, sizeof(k->code));
+        k->seat = (int8_t)seat;
+    }
+}
+
+void lobby__token_drop(struct lobby *lobby, const uint8_t hash[32], const char *code)
+{
+    struct lobby_key *k = lobby__keys_get(&lobby->tokens, hash);
+
+    if (k && strcmp(k->code, code) == 0) {
+        lobby__keys_del(&lobby->tokens, k);
+    }
+}
+
+/* The key of a creator: a connection ('c', its id) or an address ('a'). */
+static void creator_key(uint8_t key[32], char kind, const void *name, size_t len)
+{
+    crypto_generichash_state st;
+
+    crypto_generichash_init(&st, NULL, 0, 32);
+    crypto_generichash_update(&st, (const unsigned char *)&kind, 1);
+    crypto_generichash_update(&st, name, len);
+    crypto_generichash_final(&st, key, 32);
+}
+
+static unsigned created(const struct lobby *lobby, char kind, const void *name, size_t len)
+{
+    uint8_t key[32];
+    const struct lobby_key *k;
+
+    creator_key(key, kind, name, len);
+    k = lobby__keys_get(&lobby->creators, key);
+    return k ? k->count : 0;
+}
+
+unsigned lobby__created_by_conn(const struct lobby *lobby, uint64_t id)
+{
+    return created(lobby, 'c', &id, sizeof(id));
+}
+
+unsigned lobby__created_by_addr(const struct lobby *lobby, const char *addr)
+{
+    return addr[0] ? created(lobby, 'a', addr, strlen(addr)) : 0;
+}
+
+int lobby__creator_set(struct room *room, const struct lobby_peer *peer)
+{
+    struct lobby *lobby = room->lobby;
+    struct lobby_key *conn, *addr = NULL;
+    uint8_t key[32];
+
+    if (lobby__keys_reserve(&lobby->creators, 2) != 0) {
+        return -ENOMEM;
+    }
+    creator_key(key, 'c', &peer->id, sizeof(peer->id));
+    conn = lobby__keys_put(&lobby->creators, key);
+    if (peer->addr[0]) {
+        creator_key(key, 'a', peer->addr, strlen(peer->addr));
+        addr = lobby__keys_put(&lobby->creators, key);
+    }
+    conn->count++;
+    if (addr) {
+        addr->count++;
+    }
+    room->who.creator = peer->id;
+    snprintf(room->who.creator_addr, sizeof(room->who.creator_addr), "%s", peer->addr);
+    return 0;
+}
+
+static void creator_less(struct lobby *lobby, char kind, const void *name, size_t len)
+{
+    uint8_t key[32];
+    struct lobby_key *k;
+
+    creator_key(key, kind, name, len);
+    k = lobby__keys_get(&lobby->creators, key);
+    if (k && --k->count == 0) {
+        lobby__keys_del(&lobby->creators, k);
+    }
+}
+
+void lobby__creator_release(struct lobby *lobby, uint64_t *creator, const char *addr)
+{
+    if (*creator == 0) {
+        return;
+    }
+    creator_less(lobby, 'c', creator, sizeof(*creator));
+    if (addr[0]) {
+        creator_less(lobby, 'a', addr, strlen(addr));
+    }
+    *creator = 0;
+}
+
+void lobby__room_drop(struct lobby *lobby, struct room *room, bool forget)
+{
+    lobby__room_unlink(lobby, room);
+    for (int i = 0; i < room->nseats; i++) {
+        if (room->seats[i].has_token) {
+            lobby__token_drop(lobby, room->seats[i].token_hash, room->code);
+        }
+    }
+    lobby__creator_release(lobby, &room->who.creator, room->who.creator_addr);
+    if (forget && lobby->has_store) {
+        lobby->store.forget(lobby->store.ctx, room->code);
+    }
+    lobby__room_free(room);
 }

@@ -98,6 +98,14 @@ struct sleeper *lobby__sleeper_find(struct lobby *lobby, const char *code)
 void lobby__sleeper_drop(struct lobby *lobby, struct sleeper *z, bool forget)
 {
     sleepers_unlink(lobby, z);
+    if (forget) {
+        for (int i = 0; i < z->nseats; i++) {
+            if (z->has_token & (1u << i)) {
+                lobby__token_drop(lobby, z->token_hash[i], z->code);
+            }
+        }
+        lobby__creator_release(lobby, &z->creator, z->creator_addr);
+    }
     if (forget && lobby->has_store) {
         lobby->store.forget(lobby->store.ctx, z->code);
     }
@@ -163,23 +171,6 @@ struct room *lobby__room_get(struct lobby *lobby, const char *code, uint64_t now
         *ret_err = PROTO_ERR_INTERNAL;
     }
     return room;
-}
-
-/* The sleeper one of whose seats `hash` opens, with the seat; every seat
- * compared in constant time. */
-struct sleeper *lobby__sleeper_by_token(struct lobby *lobby, const uint8_t hash[32], int *ret_seat)
-{
-    struct sleeper *found = NULL;
-
-    for (struct sleeper *z = lobby->sleepers; z; z = z->next) {
-        for (int i = 0; i < z->nseats; i++) {
-            if ((z->has_token & (1u << i)) && sodium_memcmp(z->token_hash[i], hash, 32) == 0) {
-                found = z;
-                *ret_seat = i;
-            }
-        }
-    }
-    return found;
 }
 
 void lobby__sleepers_run_due(struct lobby *lobby, uint64_t now)

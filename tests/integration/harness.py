@@ -207,20 +207,28 @@ class Client:
             self.ended = m["result"]
         self.events.append(m)
 
-    def req(self, op, **kw):
+    def send_req(self, op, **kw):
+        """Sends a request without waiting for its reply; its id."""
         rid = self.next_id
         self.next_id += 1
         msg = {"id": rid, "op": op}
         msg.update(kw)
         self.send(msg)
+        return rid
+
+    def wait(self, rid, timeout=10):
+        """Reads events until the reply to request `rid`, and returns it."""
         while True:
-            m = self.read()
+            m = self.read(timeout=timeout)
             if "ev" in m:
                 self.on_event(m)
             elif m.get("re") == rid:
                 if m.get("ok") and "token" in m:
                     self.token, self.room, self.seat = m["token"], m["room"], m["seat"]
                 return m
+
+    def req(self, op, **kw):
+        return self.wait(self.send_req(op, **kw))
 
     def answers(self):
         """A ping is answered: the server is not stuck (a liveness check;

@@ -1470,6 +1470,53 @@ START_TEST(rooms_sleep_on_disk_and_wake_the_same)
 }
 END_TEST
 
+/* Both players of two_player_game() go; `ms` later, the rooms asleep. */
+static unsigned both_go_and_wait(uint64_t ms)
+{
+    struct lobby_stats ls;
+
+    lobby_peer_gone(lobby, &peers[0].peer, clock_ms);
+    lobby_peer_gone(lobby, &peers[1].peer, clock_ms);
+    clock_ms += ms;
+    (void)lobby_run_due(lobby, clock_ms);
+    lobby_stats(lobby, &ls);
+    return ls.sleeping;
+}
+
+START_TEST(a_room_asleep_counts_against_its_creator_until_dropped)
+{
+    char msg[GAME_MSG_MAX], tok0[64];
+    struct lobby_config c = cfg;
+    struct lobby_stats ls;
+
+    c.sleep_after_ms = 1000;
+    c.abandoned_ttl_ms = 5000;
+    c.max_rooms_per_conn = 10;
+    c.max_rooms_per_addr = 2;
+    struct lobby *saved = own_lobby(&c);
+    for (int i = 0; i < 4; i++) {
+        snprintf(peers[i].peer.addr, sizeof(peers[i].peer.addr), "192.0.2.9");
+    }
+    (void)two_player_game();
+    first_token(&peers[0], tok0);
+    ck_assert_uint_eq(both_go_and_wait(1000), 1);
+    /* Asleep, the game still counts against its creator's address. */
+    ck_assert_int_eq(call_create(&peers[2], 2, NULL), PROTO_OK);
+    ck_assert_int_eq(call_create(&peers[3], 2, NULL), PROTO_ERR_SERVER_BUSY);
+    /* Abandoned past --abandoned-ttl, it goes, and so do its slot and its
+     * seats' tokens. */
+    clock_ms += 5000;
+    (void)lobby_run_due(lobby, clock_ms);
+    lobby_stats(lobby, &ls);
+    ck_assert_uint_eq(ls.sleeping, 0);
+    ck_assert_int_eq(call_create(&peers[3], 2, NULL), PROTO_OK);
+    json_t *req = json_pack("{s:s}", "token", tok0);
+    ck_assert_int_eq(run_op(lobby_resume, 0, &peers[4].peer, req, msg), PROTO_ERR_BAD_TOKEN);
+    json_decref(req);
+    own_lobby_end(saved);
+}
+END_TEST
+
 START_TEST(a_room_sleeps_only_once_its_records_are_durable)
 {
     struct lobby_config c = cfg;
@@ -1483,18 +1530,13 @@ START_TEST(a_room_sleeps_only_once_its_records_are_durable)
     ck_assert_int_eq(run_op(lobby_act, PLAYING | LOBBY_NEED_TURN, &peers[0].peer, req, msg),
                      PROTO_OK);
     json_decref(req);
-    lobby_peer_gone(lobby, &peers[0].peer, clock_ms);
-    lobby_peer_gone(lobby, &peers[1].peer, clock_ms);
     /* The act's record is not durable yet: a journal failing now must
      * reach a room awake. */
-    clock_ms += 1000;
-    (void)lobby_run_due(lobby, clock_ms);
-    lobby_stats(lobby, &ls);
-    ck_assert_uint_eq(ls.sleeping, 0);
+    ck_assert_uint_eq(both_go_and_wait(1000), 0);
+    ck_assert_uint_eq(lobby_next_due(lobby), UINT64_MAX); /* nothing to poll for */
     /* Once they are, it is due to sleep at once. */
     lobby_durable(lobby, store.seq);
-    ck_assert_uint_le(lobby_next_due(lobby), clock_ms + LOBBY_SLEEP_RETRY_MS);
-    clock_ms += LOBBY_SLEEP_RETRY_MS;
+    ck_assert_uint_le(lobby_next_due(lobby), clock_ms);
     (void)lobby_run_due(lobby, clock_ms);
     lobby_stats(lobby, &ls);
     ck_assert_uint_eq(ls.sleeping, 1);
@@ -1523,7 +1565,7 @@ START_TEST(the_last_to_leave_a_lobby_gets_its_reply)
     ck_assert_uint_gt(json_array_size(peers[0].msgs), before);
     ck_assert_ptr_nonnull(last_reply(&peers[0]));
     ck_assert(json_is_true(json_object_get(last_reply(&peers[0]), "ok")));
-    clock_ms += LOBBY_SLEEP_RETRY_MS;
+    ck_assert_uint_le(lobby_next_due(lobby), clock_ms);
     (void)lobby_run_due(lobby, clock_ms);
     ck_assert_int_eq(lobby_room_count(lobby), 0);
     own_lobby_end(saved);
@@ -1595,6 +1637,7 @@ int main(void)
         {"reply_order", replies_keep_request_order_across_rooms},
         {"journal_failing", a_failing_journal_holds_its_room_only},
         {"room_bounds", rooms_per_connection_and_address_are_bounded},
+        {"sleep_counts", a_room_asleep_counts_against_its_creator_until_dropped},
         {"spectator_cap", spectators_are_capped},
         {"legal_cache", legal_is_the_same_until_the_rev_moves},
         {"turn_and_end", act_out_of_turn_or_after_the_end},
