@@ -20,7 +20,7 @@
 #include "game.h"
 #include "proto.h"
 
-#define LOBBY_DIFF_KEEP 32 /* diffs kept per seat for resume, at most */
+#define LOBBY_DIFF_KEEP 16 /* diffs kept per seat for resume, at most */
 /* Bytes of diffs a room keeps for resume, its seats sharing them equally,
  * and no seat more than its view's size: a resume from further back gets
  * the whole view instead. Nothing else a room keeps grows with its game. */

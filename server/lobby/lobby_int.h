@@ -57,7 +57,7 @@ struct view_part {
 
 /* The public part's hash state is kept before every LOBBY_HASH_EVERY-th
  * part: a change rehashes from the checkpoint before it. */
-#define LOBBY_HASH_EVERY 8
+#define LOBBY_HASH_EVERY 16
 
 /* The bytes of a `state` line beyond the view's parts: its head, keys and
  * hash. */
