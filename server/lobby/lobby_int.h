@@ -162,10 +162,10 @@ struct sleeper {
     uint8_t has_token; /* bit per seat */
     uint8_t kinds[GAME_MAX_SEATS];
     const struct game_ops *game;
-    uint8_t token_hash[GAME_MAX_SEATS][32];
     uint64_t creator;
     char creator_addr[48];
     uint64_t idle_since, ended_at;
+    uint8_t token_hash[][32]; /* nseats of them, to take out of the index */
 };
 
 struct lobby {
@@ -413,6 +413,9 @@ void lobby__token_drop(struct lobby *lobby, const uint8_t hash[32], const char *
 /* Open rooms (not ended) that connection `id`, and address `addr`, made. */
 unsigned lobby__created_by_conn(const struct lobby *lobby, uint64_t id);
 unsigned lobby__created_by_addr(const struct lobby *lobby, const char *addr);
+
+/* Connection `id` is gone: its count goes (it makes no more rooms). */
+void lobby__creator_gone(struct lobby *lobby, uint64_t id);
 
 /* Counts `room` as made by `peer` and open. 0 or -ENOMEM (not counted). */
 int lobby__creator_set(struct room *room, const struct lobby_peer *peer);

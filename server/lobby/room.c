@@ -768,6 +768,7 @@ int lobby_leave(struct lobby *lobby, struct lobby_peer *peer, const struct lobby
 void lobby_peer_gone(struct lobby *lobby, struct lobby_peer *peer, uint64_t now)
 {
     peer_detach(lobby, peer, true, now);
+    lobby__creator_gone(lobby, peer->id);
 }
 
 int lobby_resume(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *rq)

@@ -349,6 +349,18 @@ static void creator_less(struct lobby *lobby, char kind, const void *name, size_
     }
 }
 
+void lobby__creator_gone(struct lobby *lobby, uint64_t id)
+{
+    uint8_t key[32];
+    struct lobby_key *k;
+
+    creator_key(key, 'c', &id, sizeof(id));
+    k = lobby__keys_get(&lobby->creators, key);
+    if (k) {
+        lobby__keys_del(&lobby->creators, k);
+    }
+}
+
 void lobby__creator_release(struct lobby *lobby, uint64_t *creator, const char *addr)
 {
     if (*creator == 0) {

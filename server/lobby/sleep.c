@@ -52,7 +52,7 @@ uint64_t lobby__sleeper_expiry(const struct lobby *lobby, const struct sleeper *
 
 void lobby__room_sleep(struct lobby *lobby, struct room *room)
 {
-    struct sleeper *z = calloc(1, sizeof(*z));
+    struct sleeper *z = calloc(1, sizeof(*z) + (size_t)room->nseats * sizeof(z->token_hash[0]));
 
     if (!z) {
         return; /* it stays awake */
@@ -109,7 +109,7 @@ void lobby__sleeper_drop(struct lobby *lobby, struct sleeper *z, bool forget)
     if (forget && lobby->has_store) {
         lobby->store.forget(lobby->store.ctx, z->code);
     }
-    sodium_memzero(z->token_hash, sizeof(z->token_hash));
+    sodium_memzero(z->token_hash, (size_t)z->nseats * sizeof(z->token_hash[0]));
     free(z);
 }
 
