@@ -373,7 +373,9 @@ def phase_live(o, out, deadline):
             continue
         # Each game gets its share of what is left of the phase.
         game_deadline = time.time() + (deadline - time.time()) / (len(o.games) - gi)
-        srv, pid = start("--sleep-after", "86400")
+        # Two connections per room, and the reference's as many again.
+        srv, pid = start("--sleep-after", "86400", "--max-connections",
+                         str(max(4000, 2 * o.rooms + 100)), "--max-rooms", str(max(10000, o.rooms)))
         try:
             rng = random.Random(o.seed)
             ps = hello_all(srv.port, ["P%d" % i for i in range(2 * o.rooms)])

@@ -923,18 +923,20 @@ static void on_signal(uv_signal_t *sig, int signum)
     stop_all(rt);
 }
 
-/* Descriptors the server needs besides one per connection and one per
- * room's journal: the listener, the loop's own, the log, a journal being
- * read at start, the thread pool's. */
+/* Descriptors the server needs besides one per connection and the
+ * journals it keeps open (STORE_MAX_OPEN, and one a write job opens
+ * beyond them): the listener, the loop's own, the log, a journal being
+ * read, the thread pool's. */
 #define FD_MARGIN 64
 
 /* Raises the soft limit on open files to the hard one, and checks that a
- * connection and a journal for every room allowed fit in it. 0, or -1
+ * connection for every one allowed and the journals fit in it. 0, or -1
  * after saying what does not fit. */
 static int fd_limit_ready(const struct options *o)
 {
     struct rlimit rl;
-    uint64_t need = (uint64_t)o->net.max_conns + o->lobby.max_rooms + FD_MARGIN;
+    uint64_t journals = o->lobby.max_rooms < STORE_MAX_OPEN ? o->lobby.max_rooms : STORE_MAX_OPEN;
+    uint64_t need = (uint64_t)o->net.max_conns + journals + 1 + FD_MARGIN;
 
     if (getrlimit(RLIMIT_NOFILE, &rl) != 0) {
         fprintf(stderr, "conclaved: cannot read the open-file limit: %s\n", strerror(errno));
@@ -949,12 +951,12 @@ static int fd_limit_ready(const struct options *o)
     }
     if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < need) {
         fprintf(stderr,
-                "conclaved: %llu connections + %llu rooms (one journal each) + %d for the "
+                "conclaved: %llu connections + %llu journals kept open + %d for the "
                 "server need %llu open files, and this process may open %llu (ulimit -n; "
-                "hard limit %llu): lower --max-connections or --max-rooms, or raise the "
+                "hard limit %llu): lower --max-connections, or raise the "
                 "limit\n",
-                (unsigned long long)o->net.max_conns, (unsigned long long)o->lobby.max_rooms,
-                FD_MARGIN, (unsigned long long)need, (unsigned long long)rl.rlim_cur,
+                (unsigned long long)o->net.max_conns, (unsigned long long)journals + 1, FD_MARGIN,
+                (unsigned long long)need, (unsigned long long)rl.rlim_cur,
                 (unsigned long long)rl.rlim_max);
         return -1;
     }

@@ -72,7 +72,10 @@ struct jfile {
      * retried from `retry_at` (loop time) on; the owner hears when it
      * fails and when it has caught up. */
     bool failing;
-    bool caught_up;            /* written again in the job that just ended */
+    bool caught_up; /* written again in the job that just ended */
+    /* Its place among the files whose fd is open, least recently written
+     * first (lru_prev NULL: its fd is closed, or a job holds it). */
+    struct jfile *lru_next, **lru_prev;
     uint64_t nrec, retry_nrec; /* records in `buf`, in `retry` */
     uint64_t retry_at;
 };
@@ -85,8 +88,9 @@ struct jent {
     size_t off, len;
     size_t written; /* absolute position in buf reached so far */
     bool forget;
-    bool retry;    /* the unwritten tail of an earlier failure */
-    uint64_t nrec; /* records in buf */
+    bool retry;       /* the unwritten tail of an earlier failure */
+    bool close_after; /* opened beyond max_open: closed once written (and flushed) */
+    uint64_t nrec;    /* records in buf */
     int err;
     int fault_errno; /* test hook: fail this write */
     bool fault_partial;
@@ -116,7 +120,11 @@ struct store {
     struct store_hooks hooks;
     char rooms_dir[PATH_MAX];
     struct jfile *files;
-    struct jfile *held;          /* files holding bytes to write */
+    struct jfile *held; /* files holding bytes to write */
+    /* Files whose fd is open between jobs, least recently written first,
+     * at most cfg.max_open of them once a job is done. */
+    struct jfile *lru, **lru_end;
+    size_t nopen;
     struct proto_code_map index; /* every file of `files`, by room code */
     struct jent *forgets;        /* closed files to unlink in the next job */
     size_t nforgets, capforgets;
@@ -203,6 +211,8 @@ static void write_entry(struct jent *e)
     }
 }
 
+static void work_sync(struct job *job, size_t nwritten, int last_fd, bool created);
+
 static void work(uv_work_t *req)
 {
     struct job *job = req->data;
@@ -227,10 +237,16 @@ static void work(uv_work_t *req)
     size_t nwritten = 0;
     int last_fd = -1;
     bool created = false;
+    struct jent *to_close = NULL; /* written, closed once another is */
     for (size_t i = 0; i < job->n; i++) {
         struct jent *e = &job->ents[i];
         if (e->forget) {
             continue;
+        }
+        if (to_close && last_fd != to_close->fd) {
+            close(to_close->fd);
+            to_close->fd = -1;
+            to_close = NULL;
         }
         if (e->fd < 0) {
             if (path_in(job->dir, e->code, path, sizeof(path)) != 0) {
@@ -252,7 +268,25 @@ static void work(uv_work_t *req)
             nwritten++;
             last_fd = e->fd;
         }
+        if (e->close_after) {
+            if (to_close) {
+                close(to_close->fd);
+                to_close->fd = -1;
+            }
+            /* The last one written stays open for the flush below. */
+            to_close = e;
+        }
     }
+    work_sync(job, nwritten, last_fd, created);
+    if (to_close) {
+        close(to_close->fd);
+        to_close->fd = -1;
+    }
+}
+
+/* The flush of what a job wrote, as its policy says. */
+static void work_sync(struct job *job, size_t nwritten, int last_fd, bool created)
+{
     if (job->policy == STORE_FSYNC_NEVER || (nwritten == 0 && !job->force_sync)) {
         return;
     }
@@ -403,6 +437,66 @@ static void keep_unwritten(struct store *st, struct jent *e)
     file_held_update(st, f);
 }
 
+/* ---- Open descriptors: the least recently written closed first ---- */
+
+static void lru_remove(struct store *st, struct jfile *f)
+{
+    if (!f->lru_prev) {
+        return;
+    }
+    *f->lru_prev = f->lru_next;
+    if (f->lru_next) {
+        f->lru_next->lru_prev = f->lru_prev;
+    } else {
+        st->lru_end = f->lru_prev;
+    }
+    f->lru_next = NULL;
+    f->lru_prev = NULL;
+    st->nopen--;
+}
+
+/* `f` was just written: its open fd goes last in line. */
+static void lru_touch(struct store *st, struct jfile *f)
+{
+    lru_remove(st, f);
+    if (f->fd < 0) {
+        return;
+    }
+    if (!st->lru) {
+        st->lru_end = &st->lru;
+    }
+    f->lru_next = NULL;
+    f->lru_prev = st->lru_end;
+    *st->lru_end = f;
+    st->lru_end = &f->lru_next;
+    st->nopen++;
+}
+
+/* Closes the fds of the least recently written files beyond max_open
+ * (the next write opens them again), so that a server holding many rooms
+ * awake holds few journal descriptors. A file with bytes waiting keeps
+ * its fd: its job comes soon. */
+static size_t store_max_open(const struct store *st)
+{
+    return st->cfg.max_open ? st->cfg.max_open : STORE_MAX_OPEN;
+}
+
+static void lru_trim(struct store *st)
+{
+    size_t max = store_max_open(st);
+    struct jfile *f = st->lru;
+
+    while (st->nopen > max && f) {
+        struct jfile *next = f->lru_next;
+        if (!f->in_job && !f->len && !f->retry && !f->failing) {
+            lru_remove(st, f);
+            close(f->fd);
+            f->fd = -1;
+        }
+        f = next;
+    }
+}
+
 static void after_work(uv_work_t *req, int status)
 {
     char q[LOG_QUOTE_MAX];
@@ -441,10 +535,12 @@ static void after_work(uv_work_t *req, int status)
         st->held_bytes -= e->written - e->off;
         f->fd = e->fd;
         f->in_job = false;
+        lru_touch(st, f);
         f->done += e->written - e->off;
         f->job_buf = NULL;
         if (f->forgotten) {
             /* Its room is gone; what was not written is dropped. */
+            lru_remove(st, f);
             st->held_bytes -= e->len - e->written;
             st->unwritten -= e->nrec;
             if (e->fd >= 0) {
@@ -514,6 +610,7 @@ static void after_work(uv_work_t *req, int status)
             }
         }
     }
+    lru_trim(st);
     if (!has_pending(st)) {
         arm_file_retry(st);
         return;
@@ -561,6 +658,7 @@ static void job_start(struct store *st)
     }
     st->nforgets = 0;
     uint64_t faults = st->fault.write_fails;
+    size_t opened = 0;
     for (struct jfile *f = st->held, *next; f; f = next) {
         next = f->held_next;
         if (!file_ready(st, f)) {
@@ -569,6 +667,10 @@ static void job_start(struct store *st)
         struct jent *e = &job->ents[job->n++];
         e->file = f;
         e->fd = f->fd;
+        /* A journal opened for this job beyond the descriptors kept open
+         * is closed again once written, so that a job never holds more
+         * than max_open (and one) journals open. */
+        e->close_after = f->fd < 0 && ++opened + st->nopen > store_max_open(st);
         if (f->retry) {
             /* The older bytes go alone; records appended since wait for
              * the next job. The file is failing, so its room holds back
@@ -853,6 +955,7 @@ void store_release(void *ctx, const char *code)
     if (!f || f->in_job || f->len || f->retry || f->failing || f->held_prev) {
         return;
     }
+    lru_remove(st, f);
     if (f->fd >= 0) {
         close(f->fd);
     }
@@ -890,6 +993,7 @@ void store_forget(void *ctx, const char *code)
     if (f) {
         proto_code_map_del(&st->index, code);
         file_unlink(f);
+        lru_remove(st, f);
         /* Records still pending for a dropped room are not worth writing. */
         st->held_bytes -= f->len;
         st->unwritten -= f->nrec + f->retry_nrec;

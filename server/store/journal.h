@@ -85,7 +85,13 @@ struct store_config {
     uint64_t retry_ms;            /* pause before a failed write is retried; 0: STORE_RETRY_MS */
     uint64_t max_pending_records; /* appends refused while this many wait; 0: no bound */
     uint64_t max_pending_bytes;   /* appends refused past this many unwritten bytes; 0: none */
+    size_t max_open;              /* journal fds kept open between writes; 0: STORE_MAX_OPEN */
 };
+
+/* Journal descriptors kept open between writes, the most recently written:
+ * beyond them a journal is closed after its write and opened again for
+ * the next, so that rooms awake cost no descriptor each. */
+#define STORE_MAX_OPEN 256
 
 /* Buckets of the write jobs' durations in store_stats.job_us. */
 #define STORE_JOB_BUCKETS 24

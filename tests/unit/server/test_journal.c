@@ -210,30 +210,29 @@ static void teardown(void)
     json_decref(restored_records);
 }
 
-static void open_store(enum store_fsync policy, uint64_t batch_ms)
+static void open_store_cfg(struct store_config cfg)
 {
-    struct store_config cfg = {.fsync = policy, .batch_ms = batch_ms, .retry_ms = 5};
     const struct store_hooks hooks = {
         .durable = on_durable, .restore = on_restore, .failing = on_failing, .ctx = &loop};
 
     snprintf(cfg.dir, sizeof(cfg.dir), "%s", dir);
+    ck_assert_int_eq(store_open(&loop, &cfg, &hooks, &st), 0);
+}
+
+static void open_store(enum store_fsync policy, uint64_t batch_ms)
+{
     durable_seq = 0; /* numbers start again with each store */
     durable_calls = 0;
-    ck_assert_int_eq(store_open(&loop, &cfg, &hooks, &st), 0);
+    open_store_cfg((struct store_config){.fsync = policy, .batch_ms = batch_ms, .retry_ms = 5});
 }
 
 static void open_store_bounded(enum store_fsync policy, uint64_t max_records, uint64_t max_bytes)
 {
-    struct store_config cfg = {.fsync = policy,
-                               .batch_ms = 1,
-                               .retry_ms = 5,
-                               .max_pending_records = max_records,
-                               .max_pending_bytes = max_bytes};
-    const struct store_hooks hooks = {
-        .durable = on_durable, .restore = on_restore, .failing = on_failing, .ctx = &loop};
-
-    snprintf(cfg.dir, sizeof(cfg.dir), "%s", dir);
-    ck_assert_int_eq(store_open(&loop, &cfg, &hooks, &st), 0);
+    open_store_cfg((struct store_config){.fsync = policy,
+                                         .batch_ms = 1,
+                                         .retry_ms = 5,
+                                         .max_pending_records = max_records,
+                                         .max_pending_bytes = max_bytes});
 }
 
 static void tick(uv_timer_t *t)
@@ -438,6 +437,44 @@ START_TEST(many_journals_each_get_their_own_records)
     ck_assert_uint_gt(p50, 0);
     ck_assert_uint_le(p50, p99);
     ck_assert_uint_eq(p99 & (p99 - 1), 0);
+}
+END_TEST
+
+/* The process's open descriptors. */
+static int open_fds(void)
+{
+    int n = 0;
+    DIR *d = opendir("/proc/self/fd");
+
+    ck_assert_ptr_nonnull(d);
+    while (readdir(d)) {
+        n++;
+    }
+    closedir(d);
+    return n;
+}
+
+START_TEST(journals_beyond_max_open_close_between_writes)
+{
+    /* 60 rooms, 8 descriptors: each journal gets every record, written in
+     * two rounds, whether its fd was kept or closed and opened again. */
+    char codes[60][16];
+    durable_seq = 0;
+    durable_calls = 0;
+    open_store_cfg((struct store_config){
+        .fsync = STORE_FSYNC_BATCH, .batch_ms = 1, .retry_ms = 5, .max_open = 8});
+    int before = open_fds();
+    for (int round = 1; round <= 2; round++) {
+        for (int i = 0; i < 60; i++) {
+            snprintf(codes[i], sizeof(codes[i]), "F%05d", i);
+            append(codes[i], round);
+        }
+        run_until(&durable_seq, 60u * (unsigned)round);
+        ck_assert_int_le(open_fds(), before + 8);
+    }
+    for (int i = 0; i < 60; i++) {
+        expect_journal(codes[i], 1, 2);
+    }
 }
 END_TEST
 
@@ -861,6 +898,7 @@ int main(void)
         {"append_refuses_a_code_that_is_no_file_name", append_refuses_a_code_that_is_no_file_name},
         {"batch_groups_records_into_one_write", batch_groups_records_into_one_write},
         {"many_journals_each_get_their_own_records", many_journals_each_get_their_own_records},
+        {"max_open", journals_beyond_max_open_close_between_writes},
         {"always_starts_a_write_at_once", always_starts_a_write_at_once},
         {"never_reports_durable_once_written_without_batch_wait",
          never_reports_durable_once_written_without_batch_wait},
