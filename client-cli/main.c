@@ -19,12 +19,16 @@ static const char usage[] =
     "usage: conclave [--server HOST:PORT] [--name NAME] [--json] COMMAND\n"
     "\n"
     "Commands:\n"
-    "  create GAME [--seats N] [--bots] [--bot-level LEVEL] [--public]\n"
+    "  create GAME [--seats N] [--bots] [--bot-level LEVEL] [--public] [--clock CLOCK]\n"
     "              [--option KEY=VALUE]...\n"
     "                      open a room (you take seat 0 and host it); --bots starts\n"
     "                      at once with bots in the empty seats; --bot-level sets the\n"
     "                      room's bot level (random, easy, normal, hard; the server's\n"
     "                      default is normal), also for a bot that keeps a seat\n"
+    "                      --clock gives the room turn clocks: fischer:10m+5s (base\n"
+    "                      and increment), bank:30s/5m (free time per move, then a\n"
+    "                      bank), correspondence:1d/3d (time per move, up to a bank);\n"
+    "                      units s, m, h, d\n"
     "  join CODE [--seat N]   take a seat in a friend's room\n"
     "  spectate CODE       watch a room\n"
     "  resume              go back to your last seat (token kept in\n"
@@ -100,6 +104,78 @@ static int parse_count(const char *opt, const char *s, long min, long max, int *
     return 0;
 }
 
+/* A duration "90", "90s", "10m", "2h" or "3d" in seconds, or -1. */
+static long long duration_s(const char *s, const char **end)
+{
+    char *e;
+    long long v = strtoll(s, &e, 10);
+    long long unit = 1;
+
+    if (e == s || v < 0 || s[0] == '-' || s[0] == '+') {
+        return -1;
+    }
+    switch (*e) {
+    case 's':
+        e++;
+        break;
+    case 'm':
+        unit = 60;
+        e++;
+        break;
+    case 'h':
+        unit = 3600;
+        e++;
+        break;
+    case 'd':
+        unit = 86400;
+        e++;
+        break;
+    default:
+        break;
+    }
+    *end = e;
+    return v > 366LL * 86400 ? -1 : v * unit;
+}
+
+/* The room option "clock" of `--clock SPEC`, or NULL after saying why. */
+static json_t *clock_spec(const char *spec)
+{
+    static const struct {
+        const char *type, *first, *second;
+        char sep;
+    } kinds[] = {
+        {"fischer", "base", "increment", '+'},
+        {"bank", "move", "bank", '/'},
+        {"correspondence", "per_move", "bank", '/'},
+    };
+    const char *colon = strchr(spec, ':');
+
+    for (size_t k = 0; colon && k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+        if (strlen(kinds[k].type) != (size_t)(colon - spec) ||
+            strncmp(spec, kinds[k].type, (size_t)(colon - spec)) != 0) {
+            continue;
+        }
+        const char *p = colon + 1;
+        long long a = duration_s(p, &p), b = 0;
+        if (a >= 0 && *p == kinds[k].sep) {
+            b = duration_s(p + 1, &p);
+        }
+        if (a < 0 || b < 0 || *p != '\0') {
+            break;
+        }
+        json_t *o = json_pack("{s:s, s:I}", "type", kinds[k].type, kinds[k].first, (json_int_t)a);
+        if (o && b > 0) {
+            json_object_set_new(o, kinds[k].second, json_integer(b));
+        }
+        return o;
+    }
+    fprintf(stderr,
+            "conclave: --clock takes fischer:BASE+INCREMENT, bank:MOVE/BANK or "
+            "correspondence:PER_MOVE/BANK (units s, m, h, d), not \"%s\"\n",
+            spec);
+    return NULL;
+}
+
 static int parse_args(struct args *a, int argc, char **argv)
 {
     memset(a, 0, sizeof(*a));
@@ -124,12 +200,19 @@ static int parse_args(struct args *a, int argc, char **argv)
             a->is_public = true;
         } else if ((strcmp(s, "--server") == 0 || strcmp(s, "--name") == 0 ||
                     strcmp(s, "--seats") == 0 || strcmp(s, "--seat") == 0 ||
-                    strcmp(s, "--option") == 0 || strcmp(s, "--bot-level") == 0) &&
+                    strcmp(s, "--option") == 0 || strcmp(s, "--bot-level") == 0 ||
+                    strcmp(s, "--clock") == 0) &&
                    (!next || strncmp(next, "--", 2) == 0)) {
             fprintf(stderr, "conclave: %s needs a value\n", s);
             return -1;
         } else if (strcmp(s, "--bot-level") == 0) {
             json_object_set_new(a->options, "bot_level", json_string(argv[++i]));
+        } else if (strcmp(s, "--clock") == 0) {
+            json_t *clock = clock_spec(argv[++i]);
+            if (!clock) {
+                return -1;
+            }
+            json_object_set_new(a->options, "clock", clock);
         } else if (strcmp(s, "--server") == 0) {
             a->server = argv[++i];
             a->server_given = true;

@@ -57,6 +57,7 @@ struct repl {
     uint64_t sent_ms;          /* when we last sent the server anything */
     uint64_t keepalive_ms;     /* ping after sending nothing for this long */
     bool dirty;                /* the view changed since the board was drawn */
+    uint64_t clock_at;         /* when the view's clock times were taken (our clock) */
     char chat[CHAT_KEEP][640]; /* the last chat lines, oldest first */
     int nchat;
     bool edit;         /* a terminal: libedit edits the typed line */
@@ -207,6 +208,58 @@ static void draw_room(struct repl *r)
     }
 }
 
+/* "1:02:03", "4:05" or "0:09" for `ms` (rounded down to the second). */
+static void clock_text(char *out, size_t n, long long ms)
+{
+    long long s = ms > 0 ? ms / 1000 : 0;
+
+    if (s >= 86400) {
+        snprintf(out, n, "%lldd %02lld:%02lld:%02lld", s / 86400, s / 3600 % 24, s / 60 % 60,
+                 s % 60);
+    } else if (s >= 3600) {
+        snprintf(out, n, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
+    } else {
+        snprintf(out, n, "%lld:%02lld", s / 60, s % 60);
+    }
+}
+
+/* A clocked room's clocks, as they stand now: each seat's time, its own
+ * turn's free time in a time bank, "running" or "out of time". */
+static void draw_clocks(const struct repl *r, const json_t *view)
+{
+    const json_t *clock = json_object_get(view, "clock");
+    const json_t *names = json_object_get(r->v.room_ev, "seats");
+    uint64_t since = now_ms() - r->clock_at;
+    size_t i;
+    json_t *s;
+
+    if (!json_is_object(clock)) {
+        return;
+    }
+    printf("clock (%s):", json_string_value(json_object_get(clock, "type")));
+    json_array_foreach(json_object_get(clock, "seats"), i, s) {
+        long long left = json_integer_value(json_object_get(s, "left"));
+        long long free_ms = json_integer_value(json_object_get(s, "free"));
+        bool running = json_is_true(json_object_get(s, "running"));
+        const char *name = json_string_value(json_object_get(json_array_get(names, i), "name"));
+        char t[32], f[32];
+        if (running) {
+            long long spent = (long long)since;
+            long long from_free = spent < free_ms ? spent : free_ms;
+            free_ms -= from_free;
+            left -= spent - from_free;
+        }
+        clock_text(t, sizeof(t), left);
+        clock_text(f, sizeof(f), free_ms);
+        printf("%s %s %s%s%s%s", i ? " |" : "", name && *name ? name : "?", t,
+               running && free_ms > 0 ? " (+" : "", running && free_ms > 0 ? f : "",
+               json_is_true(json_object_get(s, "flag")) ? " out of time"
+               : running                                ? (free_ms > 0 ? ") running" : " running")
+                                                        : "");
+    }
+    printf("\n");
+}
+
 static void draw_view(struct repl *r)
 {
     const struct render_ops *ro = render_find(r->v.game);
@@ -224,6 +277,7 @@ static void draw_view(struct repl *r)
     printf("\n---- %s  rev %ld ----\n", r->v.game, r->v.rev);
     if (ro) {
         ro->draw(stdout, view, r->v.seat, &r->st);
+        draw_clocks(r, view);
     } else {
         char *s = json_dumps(view, JSON_INDENT(2) | JSON_SORT_KEYS);
         if (s) {
@@ -424,7 +478,10 @@ static void on_message(struct repl *r, json_t *msg)
         cli_clean(r->v.room_ev);
         draw_room(r);
     } else if (strcmp(ev, "state") == 0 || strcmp(ev, "diff") == 0) {
-        /* Drawn once the batch of events that arrived together is in. */
+        /* Drawn once the batch of events that arrived together is in. A
+         * diff's clock times are as of now; a state says how old its are. */
+        uint64_t age = (uint64_t)json_integer_value(json_object_get(msg, "clock_ms"));
+        r->clock_at = now_ms() - age;
         r->dirty = true;
     } else if (strcmp(ev, "chat") == 0) {
         char chat[640];

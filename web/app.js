@@ -20,6 +20,7 @@ import { fillGames, fillSeats, fillRooms, playerRange } from './lib/lobby.js';
 import { renderRoom, startBots } from './lib/roompanel.js';
 import { loadBoard } from './lib/board.js';
 import { describeAll, renderActions } from './lib/actions.js';
+import { clockSeats, clocksRun } from './lib/clock.js';
 import { Log, roomChanges } from './lib/log.js';
 import { renderEnd, downloadJson } from './lib/endscreen.js';
 
@@ -251,6 +252,7 @@ async function createRoom() {
   const { options, error } = readOptions(E.options, g.options || {});
   if (error) return showError(error);
   if (E.public.checked) options.public = true;
+  if (E.clock.value) options.clock = JSON.parse(E.clock.value);
   E.create.disabled = true;
   const r = await conn.request('create', { game: g.id, seats: Number(E['seat-count'].value), options });
   E.create.disabled = false;
@@ -600,6 +602,8 @@ function onState(msg) {
   }
   S.view = msg.view;
   S.rev = Number.isInteger(msg.rev) ? msg.rev : 0;
+  // The view's clock times were taken clock_ms before the server sent it.
+  S.clockAt = performance.now() - (Number.isInteger(msg.clock_ms) ? msg.clock_ms : 0);
   S.syncing = false;
   if (Number.isInteger(msg.seat)) S.seat = msg.seat >= 0 ? msg.seat : null;
   if (typeof msg.view.game === 'string' && S.game !== msg.view.game) {
@@ -624,6 +628,7 @@ function onDiff(msg) {
   }
   S.view = next;
   S.rev = msg.rev;
+  S.clockAt = performance.now(); // a diff's clock times are as of now
   onViewChanged();
 }
 
@@ -864,6 +869,22 @@ function renderStatus() {
   const n = names();
   E['seat-info'].textContent =
     S.seat === null ? 'You are watching.' : `You are ${n[S.seat] || S.name}, seat ${S.seat + 1}.`;
+  renderClocks();
+}
+
+// Each seat's time, ticked once a second while a clock runs; nothing is
+// asked of the server between its diffs.
+function renderClocks() {
+  const seats = S.view && !S.view.result ? clockSeats(S.view, names(), performance.now() - (S.clockAt || 0)) : [];
+  E.clocks.hidden = seats.length === 0;
+  clear(E.clocks);
+  seats.forEach((c, i) => {
+    const mine = i === S.seat ? ' (you)' : '';
+    const li = h('li', { class: `clock${c.running ? ' running' : ''}${c.flag ? ' flag' : ''}` }, `${c.name}${mine}: ${c.text}${c.running ? ' ⏱' : ''}`);
+    E.clocks.appendChild(li);
+  });
+  clearTimeout(S.clockTick);
+  if (seats.length && clocksRun(S.view)) S.clockTick = setTimeout(renderClocks, 1000);
 }
 
 function actionsMessage() {

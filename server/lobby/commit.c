@@ -74,7 +74,10 @@ static bool room_over_bound(struct room *room)
 int lobby__commit(struct lobby *lobby, struct room *room, int seat, const json_t *action,
                   struct lobby_peer *peer, const json_t *id, uint64_t now, char *msg)
 {
-    struct room_event ev = {.type = ROOM_EV_ACT, .index = seat, .act.action = action};
+    struct room_event ev = {.type = ROOM_EV_ACT,
+                            .index = seat,
+                            .act.action = action,
+                            .ms = lobby__clock_elapsed(&room->clock, now)};
     struct room_commit c = {.now = now, .msg = msg};
     int rc;
 
@@ -282,4 +285,38 @@ void lobby_bot_done(struct lobby *lobby, struct bot_job *job, uint64_t now)
     if (room->status == ROOM_PLAYING && room->bots.due == 0 && !room->bots.thinking) {
         lobby__schedule_bots(lobby, room, now);
     }
+}
+
+/* ---- Clocks ---- */
+
+/* A clock event the journal refused is tried again this much later (ms). */
+#define LOBBY_CLOCK_RETRY_MS 1000
+
+void lobby__clock_run(struct room *room, uint64_t now)
+{
+    char msg[GAME_MSG_MAX] = "";
+    struct room_commit c = {.now = now, .msg = msg};
+    struct room_event ev = {.ms = lobby__clock_elapsed(&room->clock, now)};
+    int seat = -1;
+
+    if (room->status != ROOM_PLAYING || !room->clock.running || now < room->clock.not_before) {
+        return;
+    }
+    if (lobby__clock_due(&room->clock, &seat) <= now) {
+        ev.type = ROOM_EV_TIMEOUT;
+        ev.index = seat;
+    } else if (room->clock.since + LOBBY_CLOCK_CHECKPOINT_MS <= now) {
+        ev.type = ROOM_EV_CLOCK;
+    } else {
+        return;
+    }
+    if (lobby__event_commit(room, &ev, &c) != PROTO_OK) {
+        /* The journal did not take it: the room stays due, and tries
+         * again LOBBY_CLOCK_RETRY_MS later. */
+        log_event(LOG_WARN, "clock_event_not_taken", "room=%s reason=%s", room->code, msg);
+        room->clock.not_before = now + LOBBY_CLOCK_RETRY_MS;
+        lobby__note_due(room);
+        return;
+    }
+    lobby__commit_tail(room, &c);
 }

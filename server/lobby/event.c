@@ -73,6 +73,16 @@ static enum bot_level record_level(const struct room *room, const json_t *j, enu
     return l > room->lobby->cfg.bot_level_max ? room->lobby->cfg.bot_level_max : l;
 }
 
+/* The milliseconds a record charges the clocks ("ms"; 0 without). 0, or
+ * -1 when it is not an integer of 0 or more. */
+static int record_ms(const json_t *rec, int64_t *ms)
+{
+    const json_t *j = json_object_get(rec, "ms");
+
+    *ms = json_is_integer(j) ? (int64_t)json_integer_value(j) : 0;
+    return (j && !json_is_integer(j)) || *ms < 0 ? -1 : 0;
+}
+
 /* ---- create ---- */
 
 static char *create_encode(const struct room *room, const struct room_event *ev, size_t *len)
@@ -86,6 +96,13 @@ static char *create_encode(const struct room *room, const struct room_event *ev,
                     ev->create.is_public, "bot_level", bot_level_names[ev->create.bot_level],
                     "seats", ev->create.nseats, "seed", seed_hex);
     sodium_memzero(seed_hex, sizeof(seed_hex));
+    if (rec && ev->create.clock.kind) {
+        json_t *clock = lobby__clock_rules_json(&ev->create.clock);
+        if (!clock || json_object_set_new(rec, "clock", clock) != 0) {
+            json_decref(rec);
+            rec = NULL;
+        }
+    }
     return record_text(rec, len);
 }
 
@@ -114,6 +131,9 @@ static int create_decode(const struct room *room, const json_t *rec, struct room
     if (ev->create.nseats < 1 || ev->create.nseats > GAME_MAX_SEATS ||
         ev->create.game->check_options(opts, ev->create.nseats, &gerr) != GAME_OK) {
         snprintf(err, GAME_MSG_MAX, "the room's options are refused: %.200s", gerr.message);
+        return -1;
+    }
+    if (lobby__clock_parse(json_object_get(rec, "clock"), &ev->create.clock, err) != 0) {
         return -1;
     }
     ev->create.options = opts;
@@ -153,6 +173,7 @@ static void create_apply(struct room *room, struct room_event *ev, struct room_c
     room->is_public = ev->create.is_public;
     room->bot_level = ev->create.bot_level;
     room->nseats = ev->create.nseats;
+    room->clock.rules = ev->create.clock;
     memcpy(room->seed, ev->create.seed, GAME_SEED_BYTES);
     crypto_generichash(h, sizeof(h), room->seed, sizeof(room->seed), NULL, 0);
     proto_hex(h, sizeof(h), room->seed_commit);
@@ -431,6 +452,7 @@ static void start_apply(struct room *room, struct room_event *ev, struct room_co
     ev->start.state = ev->start.scratch = NULL;
     room->status = ROOM_PLAYING;
     room->rev = 1;
+    lobby__clock_start(&room->clock, room->nseats, room->game->active(room->state), c->now);
     c->changed = GAME_CHANGED_ALL;
 }
 
@@ -444,6 +466,10 @@ static char *act_encode(const struct room *room, const struct room_event *ev, si
 
     proto_text_str(&t, "{\"action\":");
     proto_text_canonical(&t, ev->act.action);
+    if (room->clock.rules.kind) {
+        proto_text_str(&t, ",\"ms\":");
+        proto_text_int(&t, (long long)ev->ms);
+    }
     proto_text_str(&t, ",\"seat\":");
     proto_text_int(&t, ev->index);
     proto_text_str(&t, ",\"t\":\"act\"}");
@@ -461,7 +487,7 @@ static int act_decode(const struct room *room, const json_t *rec, struct room_ev
 {
     ev->index = record_seat(room, rec, false);
     ev->act.action = json_object_get(rec, "action");
-    if (ev->index < 0 || !json_is_object(ev->act.action)) {
+    if (ev->index < 0 || !json_is_object(ev->act.action) || record_ms(rec, &ev->ms) != 0) {
         snprintf(err, GAME_MSG_MAX, "an act record without seat or action");
         return -1;
     }
@@ -493,13 +519,18 @@ static void act_apply(struct room *room, struct room_event *ev, struct room_comm
     struct lobby *lobby = room->lobby;
     void *before = room->state;
 
+    lobby__clock_charge(&room->clock, ev->ms, ev->index);
     room->state = room->scratch;
     room->scratch = before;
     room->rev++;
+    lobby__clock_settle(&room->clock, ev->index, room->game->active(room->state), c->now);
     for (unsigned g = 0; !lobby->restoring && g < LOBBY_STATS_GAMES && lobby->cfg.games[g]; g++) {
         lobby->actions[g] += lobby->cfg.games[g] == room->game;
     }
     c->changed |= room->game->changed(before, room->state);
+    if (room->clock.rules.kind) {
+        c->changed |= LOBBY_CHANGED_CLOCK;
+    }
     if (room->game->active(room->state) == 0) {
         room->status = ROOM_ENDED;
         room->ended_at = c->now ? c->now : 1;
@@ -549,6 +580,86 @@ static void end_apply(struct room *room, struct room_event *ev, struct room_comm
     (void)ev;
 }
 
+/* ---- timeout: a seat's time ran out ---- */
+
+static char *timeout_encode(const struct room *room, const struct room_event *ev, size_t *len)
+{
+    (void)room;
+    return record_text(
+        json_pack("{s:s, s:i, s:I}", "t", "timeout", "seat", ev->index, "ms", (json_int_t)ev->ms),
+        len);
+}
+
+static int timeout_decode(const struct room *room, const json_t *rec, struct room_event *ev,
+                          char *err)
+{
+    ev->index = record_seat(room, rec, false);
+    if (ev->index < 0 || record_ms(rec, &ev->ms) != 0) {
+        snprintf(err, GAME_MSG_MAX, "a timeout record without seat or time");
+        return -1;
+    }
+    return 0;
+}
+
+static int timeout_check(struct room *room, struct room_event *ev, char *msg)
+{
+    if (room->status != ROOM_PLAYING || !(room->clock.running & (1u << ev->index))) {
+        snprintf(msg, GAME_MSG_MAX, "seat %d has no clock running", ev->index);
+        return PROTO_ERR_INTERNAL;
+    }
+    return PROTO_OK;
+}
+
+/* The seat's clock stops at 0 and runs no more; a bot at the room's
+ * level plays the seat (its player's token kept: a resume takes it back,
+ * without a clock). */
+static void timeout_apply(struct room *room, struct room_event *ev, struct room_commit *c)
+{
+    struct seat *s = &room->seats[ev->index];
+
+    lobby__clock_charge(&room->clock, ev->ms, -1);
+    lobby__clock_flag(&room->clock, ev->index);
+    room->rev++; /* the view changes: its clock, and who plays the seat */
+    lobby__clock_settle(&room->clock, -1, room->game->active(room->state), c->now);
+    if (s->kind == SEAT_HUMAN) {
+        s->kind = SEAT_BOT;
+        s->level = lobby__room_level(room);
+        lobby__seat_forget(s);
+    }
+    if (!room->lobby->restoring) {
+        log_event(LOG_INFO, "clock_timeout", "room=%s seat=%d bot_level=%s", room->code, ev->index,
+                  bot_level_names[s->level]);
+    }
+    c->changed |= LOBBY_CHANGED_CLOCK;
+}
+
+/* ---- clock: the running clocks charged, for the journal ---- */
+
+static char *clock_encode(const struct room *room, const struct room_event *ev, size_t *len)
+{
+    (void)room;
+    return record_text(json_pack("{s:s, s:I}", "t", "clock", "ms", (json_int_t)ev->ms), len);
+}
+
+static int clock_decode(const struct room *room, const json_t *rec, struct room_event *ev,
+                        char *err)
+{
+    (void)room;
+    if (record_ms(rec, &ev->ms) != 0) {
+        snprintf(err, GAME_MSG_MAX, "a clock record without its time");
+        return -1;
+    }
+    return 0;
+}
+
+static void clock_apply(struct room *room, struct room_event *ev, struct room_commit *c)
+{
+    lobby__clock_charge(&room->clock, ev->ms, -1);
+    room->clock.since = c->now;
+    room->rev++; /* the view's clock changes */
+    c->changed |= LOBBY_CHANGED_CLOCK;
+}
+
 /* ---- The table ---- */
 
 struct event_def {
@@ -574,6 +685,9 @@ struct event_def {
 #define leave_discard NULL
 #define act_discard NULL
 #define end_discard NULL
+#define timeout_discard NULL
+#define clock_check NULL
+#define clock_discard NULL
 
 static const struct event_def events[] = {
 #define X(NAME, name, flags)                                                                       \

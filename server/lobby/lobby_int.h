@@ -49,7 +49,7 @@ struct outitem {
 /* One top-level member of the public view, as last published. */
 struct view_part {
     const char *key; /* borrowed from the game, or "seed_commit" */
-    int section;     /* index into game->sections; -1: the seed commitment */
+    int section;     /* index into game->sections; -1: the seed commitment, -2: the clock */
     char *text;      /* the value's canonical text, kept at about its size */
     size_t len;
     size_t cap;
@@ -79,6 +79,78 @@ struct room_view {
     size_t nhash;
     unsigned char (*hash)[LOBBY_HASH_STATE];
 };
+
+/* ---- Turn clocks (clock.c) ---- */
+
+enum clock_kind { CLOCK_NONE, CLOCK_FISCHER, CLOCK_BANK, CLOCK_CORRESPONDENCE };
+
+/* Lag compensation, in the manner of Lichess's lag tracker: a move is
+ * forgiven up to LOBBY_LAG_MOVE_MS of its time, drawn from the seat's
+ * quota, which starts at LOBBY_LAG_QUOTA_MS and regains LOBBY_LAG_GAIN_MS
+ * with every move, up to where it started. */
+#define LOBBY_LAG_MOVE_MS 500
+#define LOBBY_LAG_QUOTA_MS 2000
+#define LOBBY_LAG_GAIN_MS 100
+
+/* A clocked room that stays awake has its running clocks written to its
+ * journal this often (ms), so that a crash gives back at most this much
+ * time (a restart pauses the clocks: the server's clock is monotonic). */
+#define LOBBY_CLOCK_CHECKPOINT_MS (10 * 60 * 1000)
+
+/* A room's clock rules: each seat starts with base; a move is free for
+ * delay (a time bank's time per move), then costs the seat's time; a turn
+ * ended adds inc, up to cap (0: no cap). */
+struct clock_rules {
+    uint8_t kind; /* enum clock_kind; CLOCK_NONE: no clock */
+    int64_t base_ms, inc_ms, delay_ms, cap_ms;
+};
+
+struct room_clock {
+    struct clock_rules rules;
+    int64_t left[GAME_MAX_SEATS]; /* each seat's time at `since` (ms) */
+    int64_t used[GAME_MAX_SEATS]; /* of its free time, this turn */
+    int64_t lag[GAME_MAX_SEATS];  /* its lag compensation quota */
+    unsigned running;             /* the seats whose clock runs */
+    unsigned flagged;             /* the seats whose time ran out */
+    uint64_t since;               /* when the running clocks were last charged (loop ms) */
+    uint64_t not_before;          /* a clock event the journal refused is tried again then */
+};
+
+extern const char *const lobby__clock_kinds[];
+
+/* The bit of a change mask that names the view's "clock" (the games'
+ * sections take bits 0 to 61, GAME_CHANGED_YOU bit 63). */
+#define LOBBY_CHANGED_CLOCK (UINT64_C(1) << 62)
+
+/* The "clock" option of a create: rules, or CLOCK_NONE without one. 0, or
+ * -1 with a message. */
+int lobby__clock_parse(const json_t *j, struct clock_rules *r, char *msg);
+
+/* The rules as the option gives them (NULL for none). New reference. */
+json_t *lobby__clock_rules_json(const struct clock_rules *r);
+
+/* Every seat's clock at the rules' start; the `active` seats' run. */
+void lobby__clock_start(struct room_clock *c, int nseats, unsigned active, uint64_t now);
+
+/* The time to charge at `now`: since the last charge, when a clock runs. */
+int64_t lobby__clock_elapsed(const struct room_clock *c, uint64_t now);
+
+/* Charges every running clock `ms`; seat `mover` (-1: none) moved. */
+void lobby__clock_charge(struct room_clock *c, int64_t ms, int mover);
+
+/* After the event: `mover`'s increment when its turn is over, and the
+ * clocks of the `active` seats (less the flagged) run from `now`. */
+void lobby__clock_settle(struct room_clock *c, int mover, unsigned active, uint64_t now);
+
+/* Seat `seat`'s time ran out: its clock stops at 0, and runs no more. */
+void lobby__clock_flag(struct room_clock *c, int seat);
+
+/* When the first running clock runs out (UINT64_MAX: none runs), and
+ * whose. */
+uint64_t lobby__clock_due(const struct room_clock *c, int *ret_seat);
+
+/* The view's "clock": each seat's time at the last charge. */
+void lobby__clock_write(struct game_text *w, const struct room_clock *c, int nseats);
 
 /* The room's part that outbox.c owns: what it sends waits behind its
  * journal records until they are durable. */
@@ -132,6 +204,7 @@ struct room {
     char seed_commit[PROTO_HASH_HEX_LEN + 1];
     int64_t rev;
     uint64_t ended_at;
+    struct room_clock clock;
     /* the others' */
     struct room_outbox out;  /* outbox.c */
     struct room_members who; /* room.c */
@@ -165,6 +238,8 @@ struct sleeper {
     uint64_t creator;
     char creator_addr[48];
     uint64_t idle_since, ended_at;
+    uint64_t clock_since;     /* the room's clock.since: time asleep counts */
+    uint64_t clock_due;       /* its first clock to run out (UINT64_MAX: none runs) */
     uint8_t token_hash[][32]; /* nseats of them, to take out of the index */
 };
 
@@ -219,7 +294,9 @@ struct lobby {
     X(LEAVE, leave, EV_ANNOUNCE)                                                                   \
     X(START, start, EV_ANNOUNCE | EV_PUBLISH | EV_BOTS)                                            \
     X(ACT, act, EV_PUBLISH | EV_BOTS)                                                              \
-    X(END, end, 0)
+    X(END, end, 0)                                                                                 \
+    X(TIMEOUT, timeout, EV_ANNOUNCE | EV_PUBLISH | EV_BOTS)                                        \
+    X(CLOCK, clock, EV_PUBLISH)
 
 enum room_ev {
 #define X(NAME, name, flags) ROOM_EV_##NAME,
@@ -256,6 +333,7 @@ struct room_event {
             enum bot_level bot_level;
             int nseats;
             uint8_t seed[GAME_SEED_BYTES];
+            struct clock_rules clock;
         } create;
         struct seat_change seat;
         struct {
@@ -267,6 +345,7 @@ struct room_event {
             const json_t *action; /* borrowed */
         } act;
     };
+    int64_t ms; /* act, timeout, clock: the time the clocks are charged */
 };
 
 /* What the events committed by one request (or bot move, or restore) ask
@@ -452,6 +531,9 @@ struct sleeper *lobby__sleeper_find(struct lobby *lobby, const char *code);
  * without one). */
 uint64_t lobby__sleeper_expiry(const struct lobby *lobby, const struct sleeper *z);
 
+/* When a sleeper has work: its expiry, or a clock running out (it wakes). */
+uint64_t lobby__sleeper_due(const struct lobby *lobby, const struct sleeper *z);
+
 /* Frees a sleeper: woken (forget false: its room holds its tokens now), or
  * dropped for good (forget: its tokens, its creator's count and its
  * journal go too). */
@@ -466,7 +548,12 @@ struct room *lobby__room_wake(struct lobby *lobby, struct sleeper *z, uint64_t n
 struct room *lobby__room_get(struct lobby *lobby, const char *code, uint64_t now, char *msg,
                              int *ret_err);
 
-/* Drops the sleepers whose time has come. */
+/* A sleeper whose clock ran out and whose journal could not be read back
+ * is tried again this much later (ms). */
+#define LOBBY_WAKE_RETRY_MS 5000
+
+/* Drops the sleepers whose time has come, and wakes those whose clock
+ * runs out (before the rooms' own due work, which times them out). */
 void lobby__sleepers_run_due(struct lobby *lobby, uint64_t now);
 
 /* ---- restore.c ---- */
@@ -504,7 +591,7 @@ bool lobby__views_resend(struct room *room, struct lobby_peer *peer, int seat, i
 
 /* Sends a full `state` event to one member (its seat's view, or the public
  * view to a spectator). Closes the peer when the view cannot be built. */
-void lobby__views_send_state(struct room *room, struct lobby_peer *peer);
+void lobby__views_send_state(struct room *room, struct lobby_peer *peer, uint64_t now);
 
 /* ---- commit.c: actions, legal lists, bots ---- */
 
@@ -515,6 +602,10 @@ void lobby__views_send_state(struct room *room, struct lobby_peer *peer);
  * with a message in `msg`. */
 int lobby__commit(struct lobby *lobby, struct room *room, int seat, const json_t *action,
                   struct lobby_peer *peer, const json_t *id, uint64_t now, char *msg);
+
+/* Commits what a room's clocks are due for at `now`: a timeout, or the
+ * running clocks' checkpoint. */
+void lobby__clock_run(struct room *room, uint64_t now);
 
 /* Runs the due bot move of a room. */
 void lobby__bot_move(struct lobby *lobby, struct room *room, uint64_t now);

@@ -449,6 +449,10 @@ int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
         return PROTO_ERR_BAD_OPTION;
     }
     json_t *jlevel = json_object_get(jopts, "bot_level");
+    struct clock_rules clock;
+    if (lobby__clock_parse(json_object_get(jopts, "clock"), &clock, msg) != 0) {
+        return PROTO_ERR_BAD_OPTION;
+    }
     int level = jlevel ? level_wanted(lobby, jlevel, msg) : BOT_LEVEL_DEFAULT;
     if (level < 0) {
         return PROTO_ERR_BAD_OPTION;
@@ -459,6 +463,7 @@ int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
     }
     json_object_del(options, "public");
     json_object_del(options, "bot_level");
+    json_object_del(options, "clock");
     if (game->check_options(options, nseats, &gerr) != GAME_OK) {
         snprintf(msg, GAME_MSG_MAX, "%s", gerr.message);
         json_decref(options);
@@ -497,6 +502,7 @@ int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
     ev.create.is_public = json_is_true(pub);
     ev.create.bot_level = (enum bot_level)level;
     ev.create.nseats = nseats;
+    ev.create.clock = clock;
     randombytes_buf(ev.create.seed, sizeof(ev.create.seed));
     rc = lobby__event_commit(room, &ev, &c);
     sodium_memzero(ev.create.seed, sizeof(ev.create.seed));
@@ -620,7 +626,7 @@ int lobby_spectate(struct lobby *lobby, struct lobby_peer *peer, const struct lo
     lobby__room_touch(room, now);
     lobby__reply_ok(room, peer, id, seat_reply(room, -1, NULL));
     lobby__room_announce(room);
-    lobby__views_send_state(room, peer);
+    lobby__views_send_state(room, peer, now);
     return PROTO_OK;
 }
 
@@ -838,8 +844,11 @@ int lobby_resume(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
     }
     /* 0 <= rev (checked above); one beyond the room's, or too far back,
      * gets the whole view. */
-    if (!jrev || !lobby__views_resend(found, peer, seat, (int64_t)json_integer_value(jrev))) {
-        lobby__views_send_state(found, peer);
+    /* While clocks run, the state says how long ago its times were
+     * taken; kept diffs would not. */
+    if (!jrev || found->clock.running ||
+        !lobby__views_resend(found, peer, seat, (int64_t)json_integer_value(jrev))) {
+        lobby__views_send_state(found, peer, now);
     }
     return PROTO_OK;
 }
@@ -918,7 +927,7 @@ int lobby_sync(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_
     if (room->status == ROOM_LOBBY) {
         lobby__room_announce(room);
     } else {
-        lobby__views_send_state(room, peer);
+        lobby__views_send_state(room, peer, rq->now);
     }
     (void)lobby;
     return PROTO_OK;
@@ -1025,13 +1034,16 @@ uint64_t lobby_next_due(const struct lobby *lobby)
 uint64_t lobby_run_due(struct lobby *lobby, uint64_t now)
 {
     uint64_t next = UINT64_MAX;
-    struct room *room = lobby->rooms;
+    struct room *room;
 
+    lobby__sleepers_run_due(lobby, now);
+    room = lobby->rooms;
     while (room) {
         struct room *following = room->next;
         if (room->bots.due && room->bots.due <= now && room->status == ROOM_PLAYING) {
             lobby__bot_move(lobby, room, now);
         }
+        lobby__clock_run(room, now);
         /* Lines that still wait for the journal in its queue (a reply to
          * a last `leave`) go out before the room goes: lobby__room_due()
          * leaves its expiry out until then. */
@@ -1044,7 +1056,6 @@ uint64_t lobby_run_due(struct lobby *lobby, uint64_t now)
         }
         room = following;
     }
-    lobby__sleepers_run_due(lobby, now);
     if (lobby->sleep_due < next) {
         next = lobby->sleep_due;
     }

@@ -187,6 +187,13 @@ uint64_t lobby__room_due(const struct lobby *lobby, const struct room *room)
     if (lobby__sleep_time(room) < due) {
         due = lobby__sleep_time(room);
     }
+    if (room->status == ROOM_PLAYING && room->clock.running) {
+        uint64_t clock = lobby__clock_due(&room->clock, NULL);
+        uint64_t checkpoint = room->clock.since + LOBBY_CLOCK_CHECKPOINT_MS;
+        clock = checkpoint < clock ? checkpoint : clock;
+        clock = clock < room->clock.not_before ? room->clock.not_before : clock;
+        due = clock < due ? clock : due;
+    }
     return due;
 }
 

@@ -50,6 +50,13 @@ uint64_t lobby__sleeper_expiry(const struct lobby *lobby, const struct sleeper *
     return lobby->cfg.abandoned_ttl_ms ? z->idle_since + lobby->cfg.abandoned_ttl_ms : UINT64_MAX;
 }
 
+uint64_t lobby__sleeper_due(const struct lobby *lobby, const struct sleeper *z)
+{
+    uint64_t expiry = lobby__sleeper_expiry(lobby, z);
+
+    return z->clock_due < expiry ? z->clock_due : expiry;
+}
+
 void lobby__room_sleep(struct lobby *lobby, struct room *room)
 {
     struct sleeper *z = calloc(1, sizeof(*z) + (size_t)room->nseats * sizeof(z->token_hash[0]));
@@ -73,13 +80,15 @@ void lobby__room_sleep(struct lobby *lobby, struct room *room)
     memcpy(z->creator_addr, room->who.creator_addr, sizeof(z->creator_addr));
     z->idle_since = room->who.idle_since;
     z->ended_at = room->ended_at;
+    z->clock_since = room->clock.since;
+    z->clock_due = room->status == ROOM_PLAYING ? lobby__clock_due(&room->clock, NULL) : UINT64_MAX;
     if (proto_code_map_put(&lobby->sleeping, z->code, z) != 0) {
         free(z);
         return;
     }
     sleepers_link(lobby, z);
-    if (lobby__sleeper_expiry(lobby, z) < lobby->sleep_due) {
-        lobby->sleep_due = lobby__sleeper_expiry(lobby, z);
+    if (lobby__sleeper_due(lobby, z) < lobby->sleep_due) {
+        lobby->sleep_due = lobby__sleeper_due(lobby, z);
     }
     log_event(LOG_DEBUG, "room_sleeping", "room=%s status=%s rev=%lld", room->code,
               lobby__status_names[room->status], (long long)room->rev);
@@ -145,6 +154,9 @@ struct room *lobby__room_wake(struct lobby *lobby, struct sleeper *z, uint64_t n
     memcpy(room->who.creator_addr, z->creator_addr, sizeof(room->who.creator_addr));
     room->ended_at = z->ended_at;
     room->who.idle_since = z->idle_since;
+    if (room->clock.running) {
+        room->clock.since = z->clock_since; /* the time asleep counts */
+    }
     (void)lobby__views_build(room);
     log_event(LOG_DEBUG, "room_woken", "room=%s rev=%lld", room->code, (long long)room->rev);
     lobby__sleeper_drop(lobby, z, false);
@@ -189,8 +201,15 @@ void lobby__sleepers_run_due(struct lobby *lobby, uint64_t now)
                           (unsigned long long)((now - z->idle_since) / 1000));
             }
             lobby__sleeper_drop(lobby, z, true);
-        } else if (expiry < next) {
-            next = expiry;
+        } else if (z->clock_due <= now) {
+            /* A clock runs out: the room wakes to time the seat out (its
+             * due work runs in this same pass). */
+            char msg[GAME_MSG_MAX];
+            if (!lobby__room_wake(lobby, z, now, msg) && now + LOBBY_WAKE_RETRY_MS < next) {
+                next = now + LOBBY_WAKE_RETRY_MS; /* its journal could not be read: later */
+            }
+        } else if (lobby__sleeper_due(lobby, z) < next) {
+            next = lobby__sleeper_due(lobby, z);
         }
     }
     lobby->sleep_due = next;

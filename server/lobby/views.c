@@ -29,6 +29,10 @@ _Static_assert(sizeof(crypto_generichash_state) <= LOBBY_HASH_STATE,
 
 /* ---- Parts ---- */
 
+/* The lobby's own parts, beside the game's sections. */
+#define PART_SEED (-1)  /* "seed_commit" */
+#define PART_CLOCK (-2) /* "clock", in a clocked room */
+
 static int part_cmp(const void *a, const void *b)
 {
     return strcmp(((const struct view_part *)a)->key, ((const struct view_part *)b)->key);
@@ -56,9 +60,10 @@ static int parts_init(struct room *room)
 {
     struct room_view *v = &room->view;
     const struct game_ops *g = room->game;
+    size_t n = g->nsections + 1 + (room->clock.rules.kind ? 1 : 0);
 
-    v->nhash = (g->nsections + LOBBY_HASH_EVERY) / LOBBY_HASH_EVERY + 1;
-    v->parts = calloc(g->nsections + 1, sizeof(*v->parts));
+    v->nhash = (n - 1 + LOBBY_HASH_EVERY) / LOBBY_HASH_EVERY + 1;
+    v->parts = calloc(n, sizeof(*v->parts));
     v->hash = malloc(v->nhash * sizeof(*v->hash));
     if (!v->parts || !v->hash) {
         free(v->parts);
@@ -72,8 +77,12 @@ static int parts_init(struct room *room)
         v->parts[k].section = (int)k;
     }
     v->parts[g->nsections].key = "seed_commit";
-    v->parts[g->nsections].section = -1;
-    v->nparts = g->nsections + 1;
+    v->parts[g->nsections].section = PART_SEED;
+    if (room->clock.rules.kind) {
+        v->parts[g->nsections + 1].key = "clock";
+        v->parts[g->nsections + 1].section = PART_CLOCK;
+    }
+    v->nparts = n;
     qsort(v->parts, v->nparts, sizeof(*v->parts), part_cmp);
     return 0;
 }
@@ -162,8 +171,12 @@ static int part_write(struct room *room, const struct view_part *p)
     int rc;
 
     game_text_reset(w);
-    if (p->section < 0) {
+    if (p->section == PART_SEED) {
         game_text_str(w, room->seed_commit);
+        return game_text_end(w);
+    }
+    if (p->section == PART_CLOCK) {
+        lobby__clock_write(w, &room->clock, room->nseats);
         return game_text_end(w);
     }
     room->game->sections[p->section].write(w, room->state);
@@ -310,14 +323,21 @@ static void event_head(struct proto_text *t, const struct room *room, const char
     proto_text_int(t, (long long)room->rev);
 }
 
-/* The `state` line of one recipient (`s` NULL: spectator). Malloc'ed. */
-static char *state_line(const struct room *room, const struct seat *s, int seat, size_t *ret_len)
+/* The `state` line of one recipient (`s` NULL: spectator) at `now`: in a
+ * room whose clocks run, "clock_ms" says how long ago the view's clock
+ * times were taken. Malloc'ed. */
+static char *state_line(const struct room *room, const struct seat *s, int seat, uint64_t now,
+                        size_t *ret_len)
 {
     const struct room_view *v = &room->view;
     char hash[PROTO_HASH_HEX_LEN + 1];
     struct proto_text t = {0};
 
     event_head(&t, room, "state");
+    if (room->clock.running) {
+        proto_text_str(&t, ",\"clock_ms\":");
+        proto_text_int(&t, (long long)lobby__clock_elapsed(&room->clock, now));
+    }
     proto_text_str(&t, ",\"seat\":");
     proto_text_int(&t, seat);
     proto_text_str(&t, ",\"view\":{");
@@ -339,7 +359,7 @@ static char *state_line(const struct room *room, const struct seat *s, int seat,
     return proto_text_take(&t, PROTO_OUT_LINE_MAX, ret_len);
 }
 
-void lobby__views_send_state(struct room *room, struct lobby_peer *peer)
+void lobby__views_send_state(struct room *room, struct lobby_peer *peer, uint64_t now)
 {
     const struct seat *s = NULL;
     size_t len;
@@ -357,7 +377,7 @@ void lobby__views_send_state(struct room *room, struct lobby_peer *peer)
         peer->close(peer);
         return;
     }
-    line = state_line(room, s, s ? peer->seat : -1, &len);
+    line = state_line(room, s, s ? peer->seat : -1, now, &len);
     if (!line) {
         peer->close(peer);
         return;
@@ -500,7 +520,10 @@ static int publish_public(struct room *room, uint64_t changed, struct proto_text
     for (size_t i = 0; i < v->nparts; i++) {
         struct view_part *p = &v->parts[i];
         int rc;
-        if (p->section < 0 || !(changed & (UINT64_C(1) << p->section))) {
+        uint64_t bit = p->section == PART_CLOCK ? LOBBY_CHANGED_CLOCK
+                       : p->section < 0         ? 0
+                                                : UINT64_C(1) << p->section;
+        if (!(changed & bit)) {
             continue;
         }
         rc = part_write(room, p);
@@ -572,11 +595,11 @@ void lobby__views_publish(struct room *room, uint64_t changed)
         for (int i = 0; i < room->nseats; i++) {
             hist_clear(&room->seats[i]);
             if (room->seats[i].peer) {
-                lobby__views_send_state(room, room->seats[i].peer);
+                lobby__views_send_state(room, room->seats[i].peer, room->clock.since);
             }
         }
         for (size_t k = 0; k < room->who.nspecs; k++) {
-            lobby__views_send_state(room, room->who.specs[k]);
+            lobby__views_send_state(room, room->who.specs[k], room->clock.since);
         }
         return;
     }
@@ -598,7 +621,7 @@ void lobby__views_publish(struct room *room, uint64_t changed)
              * gets the whole of it. */
             hist_clear(s);
             if (s->peer) {
-                lobby__views_send_state(room, s->peer);
+                lobby__views_send_state(room, s->peer, room->clock.since);
             }
             continue;
         }

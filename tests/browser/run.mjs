@@ -550,17 +550,24 @@ async function tlsCheck(browser) {
 
 // A host alone picks a level for each open seat by its words, starts with
 // bots, and the seats show those bots and their levels.
+// Ann opens a Sorcerer & Stones room of `seats` from the lobby's form, the
+// clock `clock` picked (its option's value, '' for none).
+async function openStonesRoom(page, base, seats, clock = '') {
+  await page.goto(base, { waitUntil: 'load' });
+  await waitOpen(page);
+  await typeInto(page, '#name', 'Ann');
+  await page.waitForSelector('#game option[value="stones"]');
+  await page.select('#game', 'stones');
+  await page.select('#seat-count', String(seats));
+  await page.select('#clock', clock);
+  await page.click('#create');
+  await page.waitForFunction(() => document.body.dataset.phase === 'room');
+}
+
 async function botSeats(browser, base) {
   const { context, page } = await newPlayer(browser, 'bots');
   try {
-    await page.goto(base, { waitUntil: 'load' });
-    await waitOpen(page);
-    await typeInto(page, '#name', 'Ann');
-    await page.waitForSelector('#game option[value="stones"]');
-    await page.select('#game', 'stones');
-    await page.select('#seat-count', '3');
-    await page.click('#create');
-    await page.waitForFunction(() => document.body.dataset.phase === 'room');
+    await openStonesRoom(page, base, 3);
     const pickers = await page.$$eval('select.bot-level', (ss) => ss.map((s) => ({
       seat: s.dataset.seat, value: s.value, choices: [...s.options].map((o) => o.textContent.trim()),
     })));
@@ -577,6 +584,32 @@ async function botSeats(browser, base) {
     check(states[1] === 'bot · easy' && states[2] === 'bot · random',
       `bots: the seats show the bots at the levels picked (${states.join(', ')})`);
     check((await page.$$('select.bot-level')).length === 0, 'bots: no level to pick once the game runs');
+  } finally {
+    await context.close();
+  }
+}
+
+// A clocked room: the clock picked at create shows each seat's time, and
+// the running one ticks down on the page between the server's diffs.
+async function clockRoom(browser, base) {
+  const { context, page } = await newPlayer(browser, 'clock');
+  try {
+    await openStonesRoom(page, base, 2, '{"type":"fischer","base":300,"increment":3}');
+    await page.click('#bots');
+    await page.click('#start');
+    await page.waitForFunction(() => document.body.dataset.phase === 'game', { timeout: STEP_MS });
+    await page.waitForFunction(() => !document.querySelector('#clocks').hidden &&
+      document.querySelectorAll('#clocks li').length === 2, { timeout: STEP_MS });
+    const first = await page.$eval('#clocks li.running', (li) => li.textContent);
+    // Ann's clock runs from 5:00: within a few seconds it shows less.
+    await page.waitForFunction((t) => {
+      const li = document.querySelector('#clocks li.running');
+      return li && li.textContent !== t && /4:5\d/.test(li.textContent);
+    }, { timeout: STEP_MS }, first);
+    const texts = await page.$$eval('#clocks li', (ls) => ls.map((l) => l.textContent));
+    check(/^Ann \(you\): (5:00|4:5\d) ⏱$/.test(first) && /^Ann \(you\): 4:5\d ⏱$/.test(texts[0]) &&
+      /^Bot 1: 5:0[03]$/.test(texts[1]),
+      `clock: each seat's time, the running one ticking on the page (${first} → ${texts.join(' | ')})`);
   } finally {
     await context.close();
   }
@@ -683,6 +716,7 @@ async function main() {
   }
 
   await botSeats(browser, base);
+  await clockRoom(browser, base);
   if (!flags.url) await fleetJoin(browser);
 
   if (genericBoards.size) console.log(`# no board module yet (the generic board stood in): ${[...genericBoards].join(', ')}`);

@@ -11,6 +11,7 @@
 import { applyPatch, parsePointer, getPointer, PatchError, deepEqual } from '../../web/lib/patch.js';
 import { blake2bHex } from '../../web/lib/blake2b.js';
 import { canonicalJson, viewHash } from '../../web/lib/viewhash.js';
+import { clockSeats, clockText, clocksRun } from '../../web/lib/clock.js';
 
 let failures = 0;
 
@@ -128,6 +129,23 @@ check(viewHash(sample) === 'ee62a4663d69b595c9e6da49cf14b8203c300c05031decbddeeb
   check(threw, 'a real number is no view');
 }
 
+
+// Clocks: the view's times, less what ran since they were taken.
+check(clockText(65500) === '1:05' && clockText(3723000) === '1:02:03' && clockText(-5) === '0:00' &&
+        clockText(2 * 86400000 + 3723000) === '2d 01:02:03',
+      'clock texts: m:ss, h:mm:ss, days, never negative');
+const clockView = { clock: { type: 'bank', seats: [
+  { left: 60000, free: 30000, running: true, flag: false },
+  { left: 45000, free: 30000, running: false, flag: false },
+  { left: 0, free: 0, running: false, flag: true }] } };
+const ticked = clockSeats(clockView, ['Ann', 'Bo'], 40000);
+check(ticked[0].left === 50000 && ticked[0].free === 0 && ticked[0].text === '0:50',
+      'a running bank clock spends its free time first', JSON.stringify(ticked[0]));
+check(ticked[1].left === 45000 && ticked[1].text === '0:45', 'a stopped clock keeps its time',
+      JSON.stringify(ticked[1]));
+check(ticked[2].name === 'Seat 3' && ticked[2].text === 'out of time', 'a flagged seat is out of time');
+check(clockSeats(clockView, [], 10000)[0].text === '1:00 (+0:20)', 'free time left is shown beside the time');
+check(clocksRun(clockView) && !clocksRun({}) && clockSeats({}, [], 0).length === 0, 'no clock, no ticking');
 if (failures) {
   console.log(`# ${failures} failed`);
   process.exit(1);

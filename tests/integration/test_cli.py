@@ -392,6 +392,24 @@ class Cli(ServerTest):
         p.type("quit")
         self.assertEqual(p.finish(), 0)
 
+    def test_a_clocked_room_shows_every_seat_s_time(self):
+        out = self.run_cli(["--name", "Ann", "create", "stones", "--seats", "2", "--bots",
+                            "--clock", "fischer:10m+5s"], stdin="legal\n#1\nwho\nquit\n")
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+        # Ann's clock runs down from 10:00; the bot's waits, at 10:00 and
+        # its increment once it has placed its Taoist.
+        self.assertRegex(out.stdout,
+                         r"clock \(fischer\): Ann (10:00|\d:\d\d) running \| Bot 1 10:0[05]\n")
+        for bad in ("fischer", "fischer:", "fischer:10x", "hourglass:1m", "bank:30s/-1",
+                    "fischer:10m+5s+1s"):
+            out = self.run_cli(["create", "stones", "--clock", bad])
+            self.assertNotEqual(out.returncode, 0, "--clock %r was taken" % bad)
+            self.assertIn("--clock takes", out.stderr)
+        # The server says why it refuses what parses.
+        out = self.run_cli(["create", "stones", "--clock", "correspondence:30s"])
+        self.assertNotEqual(out.returncode, 0)
+        self.assertIn("per_move", out.stdout + out.stderr)
+
     def test_numeric_arguments_are_strict(self):
         for bad in ("0", "abc", "-3", "2x", "7", ""):
             out = self.run_cli(["create", "stones", "--seats", bad])

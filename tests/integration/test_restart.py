@@ -12,6 +12,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import time
 import unittest
 
 from harness import CONCLAVED, Client, public, wait_until
@@ -196,6 +197,34 @@ class Restart(unittest.TestCase):
                           self.resume_all(t) for i, t in enumerate(tables)]
         for t in tables:
             play(t, 2)
+
+    def test_clocks_keep_their_times_across_kills(self):
+        """Clocked rooms (one game with a turn at a time, one with
+        simultaneous hidden choices) killed with SIGKILL: after the
+        restart every seat's clock shows the time it had, since the
+        journal holds what each move charged."""
+        self.boot()
+        for game in ("stones", "sorcerers"):
+            a, b = self.two_humans(game, clock={"type": "fischer", "base": 3600, "increment": 2})
+            a.ok("start")
+            for c in (a, b):
+                c.pump(lambda x: x.view is not None)
+            play([a, b], 3)
+            # Time passes on someone's clock: at least 0.7 s, of which
+            # the lag quota forgives at most 0.5 s.
+            time.sleep(0.7)
+            play([a, b], 3)
+            for c in (a, b):
+                c.drain(0.05)
+            seats = a.view["clock"]["seats"]
+            self.assertEqual(a.view["clock"]["type"], "fischer")
+            # Six moves added at most 2 s each; the wait took 0.2 s at least.
+            self.assertLess(sum(s["left"] for s in seats), 2 * 3600 * 1000 + 6 * 2000 - 199, seats)
+            self.assertTrue(any(s["running"] for s in seats), seats)
+            a, b = self.crash_and_resume([a, b])
+            self.assertEqual(a.view["clock"]["seats"], seats)
+            # And the game goes on with its clocks.
+            play([a, b], 2)
 
     def test_bots_keep_playing_after_a_crash(self):
         self.boot("--bot-delay", "1")

@@ -1470,6 +1470,202 @@ START_TEST(rooms_sleep_on_disk_and_wake_the_same)
 }
 END_TEST
 
+/* ---- Clocks ---- */
+
+static unsigned both_go_and_wait(uint64_t ms);
+
+/* two_player_game() with room option "clock" (stolen). */
+static const char *clocked_game(json_t *clock)
+{
+    static char code[8];
+
+    ck_assert_int_eq(call_create(&peers[0], 2, json_pack("{s:o}", "clock", clock)), PROTO_OK);
+    snprintf(code, sizeof(code), "%s", room_code(&peers[0]));
+    ck_assert_int_eq(call_join(&peers[1], code, -1), PROTO_OK);
+    ck_assert_int_eq(call_start(&peers[0], false), PROTO_OK);
+    settle();
+    track(&peers[0]);
+    track(&peers[1]);
+    return code;
+}
+
+/* The kind of seat `seat` in the last room event `t` got. */
+static const char *seat_kind(struct tpeer *t, int seat)
+{
+    return json_string_value(json_object_get(
+        json_array_get(json_object_get(last_room_event(t), "seats"), seat), "kind"));
+}
+
+/* Member `key` of seat `seat`'s clock in `t`'s view. */
+static long long clock_of(struct tpeer *t, int seat, const char *key)
+{
+    json_t *s = json_array_get(json_object_get(json_object_get(t->view, "clock"), "seats"), seat);
+    json_t *v = json_object_get(s, key);
+
+    ck_assert_msg(v != NULL, "no clock %s for seat %d", key, seat);
+    return json_is_boolean(v) ? json_is_true(v) : json_integer_value(v);
+}
+
+START_TEST(clock_options_are_checked)
+{
+    static const char *const bad[] = {
+        "\"fischer\"",
+        "{\"base\":60}",
+        "{\"type\":\"hourglass\",\"base\":60}",
+        "{\"type\":\"fischer\"}",
+        "{\"type\":\"fischer\",\"base\":0}",
+        "{\"type\":\"fischer\",\"base\":60,\"increment\":-1}",
+        "{\"type\":\"fischer\",\"base\":60,\"delay\":3}",
+        "{\"type\":\"bank\",\"bank\":60}",
+        "{\"type\":\"correspondence\",\"per_move\":30}",
+        "{\"type\":\"correspondence\",\"per_move\":99999999999}",
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        json_t *c = json_loads(bad[i], JSON_DECODE_ANY, NULL);
+        ck_assert_ptr_nonnull(c);
+        ck_assert_msg(call_create(&peers[0], 2, json_pack("{s:o}", "clock", c)) ==
+                          PROTO_ERR_BAD_OPTION,
+                      "clock %s accepted", bad[i]);
+    }
+    ck_assert_int_eq(lobby_room_count(lobby), 0);
+    (void)clocked_game(json_pack("{s:s, s:i}", "type", "correspondence", "per_move", 86400));
+    /* Correspondence without a bank: each move has its per_move. */
+    ck_assert_int_eq(clock_of(&peers[0], 0, "left"), 86400000);
+    ck_assert_int_eq(clock_of(&peers[0], 0, "running"), 1);
+    ck_assert_int_eq(clock_of(&peers[0], 1, "running"), 0);
+}
+END_TEST
+
+START_TEST(fischer_charges_the_mover_less_its_lag_and_adds_its_increment)
+{
+    (void)clocked_game(json_pack("{s:s, s:i, s:i}", "type", "fischer", "base", 60, "increment", 5));
+    ck_assert_int_eq(clock_of(&peers[0], 0, "left"), 60000);
+    clock_ms += 10000;
+    ck_assert_int_eq(call_act(&peers[0], 1, -1), PROTO_OK);
+    settle();
+    track(&peers[0]);
+    /* 10 s, less 0.5 s of lag from the quota, plus the 5 s increment. */
+    ck_assert_int_eq(clock_of(&peers[0], 0, "left"), 60000 - 9500 + 5000);
+    ck_assert_int_eq(clock_of(&peers[0], 0, "running"), 0);
+    ck_assert_int_eq(clock_of(&peers[0], 1, "running"), 1);
+    ck_assert_int_eq(clock_of(&peers[0], 1, "left"), 60000);
+    /* Seat 1's clock runs: the next due time is when it runs out. */
+    ck_assert_uint_le(lobby_next_due(lobby), clock_ms + 60000);
+}
+END_TEST
+
+START_TEST(a_bank_spends_a_turn_s_free_time_first)
+{
+    (void)clocked_game(json_pack("{s:s, s:i, s:i}", "type", "bank", "move", 30, "bank", 60));
+    clock_ms += 40000;
+    ck_assert_int_eq(call_act(&peers[0], 1, -1), PROTO_OK);
+    settle();
+    track(&peers[0]);
+    /* 40 s less 0.5 s of lag: 30 s free, 9.5 s from the bank. */
+    ck_assert_int_eq(clock_of(&peers[0], 0, "left"), 60000 - 9500);
+    ck_assert_int_eq(clock_of(&peers[0], 1, "free"), 30000);
+}
+END_TEST
+
+START_TEST(a_seat_out_of_time_is_timed_out_and_a_bot_plays_it)
+{
+    char tok0[64];
+    char msg[GAME_MSG_MAX];
+    struct lobby *saved = own_lobby(&cfg);
+
+    (void)clocked_game(json_pack("{s:s, s:i}", "type", "fischer", "base", 60));
+    first_token(&peers[0], tok0);
+    size_t records = store.records;
+    /* Nothing before the time is up. */
+    clock_ms += 59999;
+    (void)lobby_run_due(lobby, clock_ms);
+    ck_assert_str_eq(seat_kind(&peers[1], 0), "human");
+    ck_assert_uint_eq(store.records, records);
+    clock_ms += 1;
+    ck_assert_uint_le(lobby_next_due(lobby), clock_ms);
+    (void)lobby_run_due(lobby, clock_ms);
+    settle();
+    (void)lobby_run_due(lobby, clock_ms); /* the bot's move */
+    settle();
+    track(&peers[1]);
+    ck_assert_uint_ge(store.records, records + 1);
+    ck_assert_str_eq(seat_kind(&peers[1], 0), "bot");
+    ck_assert_int_eq(clock_of(&peers[1], 0, "left"), 0);
+    ck_assert_int_eq(clock_of(&peers[1], 0, "flag"), 1);
+    /* The bot moved for seat 0: seat 1's clock runs. */
+    ck_assert_int_eq(clock_of(&peers[1], 1, "running"), 1);
+    /* The player takes the seat back, without a clock. */
+    json_t *req = json_pack("{s:s}", "token", tok0);
+    ck_assert_int_eq(run_op(lobby_resume, 0, &peers[2].peer, req, msg), PROTO_OK);
+    json_decref(req);
+    settle();
+    track(&peers[2]);
+    ck_assert_int_eq(clock_of(&peers[2], 0, "flag"), 1);
+    ck_assert_int_eq(clock_of(&peers[2], 0, "running"), 0);
+    own_lobby_end(saved);
+}
+END_TEST
+
+START_TEST(clocks_replay_from_the_journal_to_the_same_times)
+{
+    struct lobby *saved = own_lobby(&cfg);
+    const char *code =
+        clocked_game(json_pack("{s:s, s:i, s:i}", "type", "fischer", "base", 300, "increment", 2));
+    for (int i = 0; i < 6; i++) {
+        clock_ms += 1000 + 700 * (uint64_t)i;
+        ck_assert_int_eq(call_act(&peers[i % 2], 1, -1), PROTO_OK);
+        settle();
+    }
+    json_t *live = seen_by_spectator(lobby, code);
+    json_t *records = ts_records(&store);
+    struct lobby *l = restored(records);
+    json_t *again = seen_by_spectator(l, code);
+    /* The same times on every clock, and the same view. */
+    ck_assert_msg(json_equal(json_object_get(json_object_get(live, "view"), "clock"),
+                             json_object_get(json_object_get(again, "view"), "clock")),
+                  "clocks differ after a replay");
+    ck_assert(json_equal(live, again));
+    json_decref(live);
+    json_decref(again);
+    json_decref(records);
+    lobby_free(l);
+    own_lobby_end(saved);
+}
+END_TEST
+
+START_TEST(a_sleeping_room_s_clock_runs_and_wakes_it_to_time_out)
+{
+    struct lobby_config c = cfg;
+    struct lobby_stats ls;
+
+    c.sleep_after_ms = 1000;
+    c.abandoned_ttl_ms = 0;
+    struct lobby *saved = own_lobby(&c);
+    char code[8];
+    snprintf(code, sizeof(code), "%s",
+             clocked_game(json_pack("{s:s, s:i, s:i}", "type", "correspondence", "per_move", 3600,
+                                    "bank", 7200)));
+    ck_assert_uint_eq(both_go_and_wait(1000), 1);
+    /* Asleep, nothing is due before seat 0's two hours run out. */
+    ck_assert_uint_eq(lobby_next_due(lobby), clock_ms - 1000 + 7200000);
+    clock_ms += 7200000 - 1000;
+    (void)lobby_run_due(lobby, clock_ms);
+    settle();
+    lobby_stats(lobby, &ls);
+    ck_assert_uint_eq(ls.woken, 1);
+    json_t *req = json_pack("{s:s}", "room", code);
+    char msg[GAME_MSG_MAX];
+    ck_assert_int_eq(run_op(lobby_spectate, 0, &peers[3].peer, req, msg), PROTO_OK);
+    json_decref(req);
+    settle();
+    track(&peers[3]);
+    ck_assert_int_eq(clock_of(&peers[3], 0, "flag"), 1);
+    ck_assert_int_eq(clock_of(&peers[3], 0, "left"), 0);
+    lobby_peer_gone(lobby, &peers[3].peer, clock_ms);
+    own_lobby_end(saved);
+}
+END_TEST
+
 /* Both players of two_player_game() go; `ms` later, the rooms asleep. */
 static unsigned both_go_and_wait(uint64_t ms)
 {
@@ -1638,6 +1834,12 @@ int main(void)
         {"journal_failing", a_failing_journal_holds_its_room_only},
         {"room_bounds", rooms_per_connection_and_address_are_bounded},
         {"sleep_counts", a_room_asleep_counts_against_its_creator_until_dropped},
+        {"clock_options", clock_options_are_checked},
+        {"clock_fischer", fischer_charges_the_mover_less_its_lag_and_adds_its_increment},
+        {"clock_bank", a_bank_spends_a_turn_s_free_time_first},
+        {"clock_timeout", a_seat_out_of_time_is_timed_out_and_a_bot_plays_it},
+        {"clock_replay", clocks_replay_from_the_journal_to_the_same_times},
+        {"clock_sleep", a_sleeping_room_s_clock_runs_and_wakes_it_to_time_out},
         {"spectator_cap", spectators_are_capped},
         {"legal_cache", legal_is_the_same_until_the_rev_moves},
         {"turn_and_end", act_out_of_turn_or_after_the_end},
