@@ -103,6 +103,16 @@ int cli_repl(struct cli_conn *c, const json_t *first, const json_t *early, const
  * to stdout. Returns the exit status. */
 int cli_script(struct cli_conn *c);
 
+/* `conclave games`: every saved seat, on whatever server, with whose turn
+ * it is (looked at as a spectator: no token is sent). `as_json`: a JSON
+ * object a line. Returns the exit status. */
+int cli_games(const char *name, bool as_json);
+
+/* `conclave wait [CODE]`: blocks until it is the turn of one of the saved
+ * seats (those of room CODE), and prints it: 0; 3 when every game waited
+ * for is over or gone; 1 when there is nothing to wait for. */
+int cli_wait(const char *name, const char *code, bool as_json);
+
 /* Replays a game record file through the rules engines. */
 int cli_replay(const char *path);
 

@@ -34,7 +34,10 @@ static const char usage[] =
     "  resume              go back to your last seat (token kept in\n"
     "                      $XDG_STATE_HOME/conclave/session.json)\n"
     "  list                public rooms waiting for players\n"
-    "  games               the games this server offers, with their options\n"
+    "  info                the games this server offers, with their options\n"
+    "  games               every seat saved here, on every server, and whose turn it is\n"
+    "  wait [CODE]         wait until it is your turn at a saved seat (of room CODE)\n"
+    "                      and print it: exit 0, or 3 once every game is over\n"
     "  replay RECORD.json  check a finished game's record with the rules engine\n"
     "\n"
     "Options:\n"
@@ -517,8 +520,19 @@ int main(int argc, char **argv)
         }
         return cli_replay(a.arg);
     }
-    static const char *const commands[] = {"create", "join",  "spectate", "resume",
-                                           "list",   "games", "replay"};
+    if (a.cmd && (strcmp(a.cmd, "games") == 0 || strcmp(a.cmd, "wait") == 0)) {
+        char code[PROTO_ROOM_CODE_LEN + 1];
+        json_decref(a.options);
+        if (a.arg && (strcmp(a.cmd, "games") == 0 || proto_room_code_parse(a.arg, code) != 0)) {
+            fprintf(stderr, "conclave: %s takes %s, not \"%s\"\n", a.cmd,
+                    strcmp(a.cmd, "games") == 0 ? "no argument" : "a room code", a.arg);
+            return 2;
+        }
+        return strcmp(a.cmd, "games") == 0 ? cli_games(a.name, a.json)
+                                           : cli_wait(a.name, a.arg ? code : NULL, a.json);
+    }
+    static const char *const commands[] = {"create", "join", "spectate", "resume",
+                                           "list",   "info", "replay"};
     bool known = !a.cmd;
     for (size_t i = 0; a.cmd && i < sizeof(commands) / sizeof(commands[0]); i++) {
         known |= strcmp(a.cmd, commands[i]) == 0;
@@ -549,7 +563,7 @@ int main(int argc, char **argv)
     }
     if (a.cmd && strcmp(a.cmd, "create") == 0 && !a.arg) {
         fprintf(stderr, "conclave: create needs a game, e.g. conclave create stones (`conclave "
-                        "games` lists them)\n\n");
+                        "info` lists them)\n\n");
         fputs(usage, stderr);
         json_decref(a.options);
         return 2;
@@ -589,7 +603,7 @@ int main(int argc, char **argv)
         goto out;
     }
     c.idle_timeout_s = (long)json_integer_value(json_object_get(reply, "idle_timeout"));
-    if (!a.cmd || strcmp(a.cmd, "games") == 0) {
+    if (!a.cmd || strcmp(a.cmd, "info") == 0) {
         status = a.cmd ? run_games(&c, &a, reply) : (fputs(usage, stderr), 2);
         goto out;
     }

@@ -159,7 +159,7 @@ class Cli(ServerTest):
         self.assertSeen("In room %s as seat 0" % saved["room"], out.stdout)
 
     def test_bot_levels_per_seat(self):
-        out = self.run_cli(["--name", "Ann", "games"])
+        out = self.run_cli(["--name", "Ann", "info"])
         self.assertEqual(out.returncode, 0, out.stderr)
         # This suite's server runs bots at random only (the harness).
         self.assertSeen("bot levels: random", out.stdout)
@@ -410,6 +410,49 @@ class Cli(ServerTest):
         self.assertNotEqual(out.returncode, 0)
         self.assertIn("per_move", out.stdout + out.stderr)
 
+    def test_games_lists_the_saved_seats_and_wait_returns_on_your_turn(self):
+        out = self.run_cli(["wait"])
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("no saved seats", out.stderr)
+        ann, bo = self.client("Ann"), self.client("Bo")
+        code = ann.ok("create", game="stones", seats=2)["room"]
+        bo.ok("join", room=code)
+        ann.ok("start")
+        bo.pump(lambda c: c.view is not None)
+        os.makedirs(os.path.join(self.state, "conclave"), exist_ok=True)
+        with open(os.path.join(self.state, "conclave", "session.json"), "w") as f:
+            json.dump({"sessions": [{"server": self.srv.addr, "room": code, "seat": 0,
+                                     "name": "Ann", "token": ann.token},
+                                    {"server": self.srv.addr, "room": "ZZZZZZ", "seat": 1,
+                                     "name": "Ann", "token": ann.token}]}, f)
+        # Bo places first (stones places Taoists in reverse order).
+        self.assertEqual(bo.view["active"], [1])
+        out = self.run_cli(["games"])
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertRegex(out.stdout, r"%s  stones +seat 0 \(Ann\)  waiting: Bo to play" % code)
+        self.assertRegex(out.stdout, r"ZZZZZZ  - +seat 1 \(Ann\)  gone")
+        self.assertIn("0 of 2 seats: your turn", out.stdout)
+        # `wait` blocks while it is Bo's turn, and returns once it is Ann's.
+        waiter = subprocess.Popen([CONCLAVE, "--server", self.srv.addr, "wait", code],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                  env=self.env)
+        try:
+            bo.pump(lambda c: any(e.get("ev") == "room" and e.get("spectators") == 1
+                                  for e in c.events))
+            self.assertIsNone(waiter.poll())
+            bo.ok("act", action=bo.ok("legal")["actions"][0])
+            stdout, stderr = waiter.communicate(timeout=LIVENESS)
+        finally:
+            if waiter.poll() is None:
+                waiter.kill()
+                waiter.communicate()
+        self.assertEqual(waiter.returncode, 0, stderr)
+        self.assertRegex(stdout, r"%s  stones +seat 0 \(Ann\)  your turn" % code)
+        out = self.run_cli(["--json", "games"])
+        lines = [json.loads(x) for x in out.stdout.splitlines()]
+        self.assertEqual([x["state"] for x in lines], ["your turn", "gone"])
+        self.assertEqual(lines[0]["active"], [0])
+
     def test_numeric_arguments_are_strict(self):
         for bad in ("0", "abc", "-3", "2x", "7", ""):
             out = self.run_cli(["create", "stones", "--seats", bad])
@@ -421,7 +464,7 @@ class Cli(ServerTest):
         self.assertIn("--name needs a value", out.stderr)
 
     def test_json_mode_prints_json_and_keeps_the_session(self):
-        out = self.run_cli(["--json", "--name", "Ann", "games"])
+        out = self.run_cli(["--json", "--name", "Ann", "info"])
         self.assertEqual(out.returncode, 0, out.stderr)
         hello = json.loads(out.stdout.splitlines()[0])
         self.assertIn("stones", [g["id"] for g in hello["games"]])
