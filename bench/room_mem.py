@@ -20,6 +20,10 @@ gdb): RSS keeps the pages of memory freed since, the heap in use does not.
          pick the actions: uniformly among `legal` for the first
          --random-first actions, then actions that keep the game going
          (GAMES below). Cost per room = (memory - reference) / rooms.
+  many   One server: --many started rooms at once, each a player (one
+         connection) against a random bot, the players making
+         --many-actions moves each: memory per room over the same number of
+         hello'd connections, and the server's open files.
   sleep  One server with --sleep-after 1: COUNT started two-seat rooms
          (two players connect, create, join, start and disconnect), the
          four games in turn, 250 at a time; memory once /metrics shows
@@ -39,7 +43,9 @@ gdb): RSS keeps the pages of memory freed since, the heap in use does not.
          sleeps again.
 
 options:
-  --phases LIST         live,sleep,wake (default all three)
+  --phases LIST         live,many,sleep,wake (default all four)
+  --many N              live rooms at once in the many phase (default 10000)
+  --many-actions N      moves of each room's player there (default 5)
   --games LIST          stones,sorcerers,element,arcana (default all)
   --rooms N             live rooms per game (default 100)
   --checkpoints LIST    actions per live room (default 10,200,2000)
@@ -354,6 +360,54 @@ def hello_all(port, names):
     for p, rid in zip(ps, ids):
         p.wait_ok(rid)
     return ps
+
+
+# ---- many live rooms ----
+
+
+def phase_many(o, out, deadline):
+    """--many live rooms at once, each a player against a random bot
+    (one connection a room), the players making --many-actions moves each:
+    the memory per room over the same number of hello'd connections, and
+    the server's open files (one per connection, and the journals kept
+    open)."""
+    n = o.many
+    srv, pid = start("--sleep-after", "86400", "--max-connections", str(n + 100),
+                     "--max-rooms", str(n + 10))
+    try:
+        ps = hello_all(srv.port, ["M%d" % i for i in range(n)])
+        base, base_heap, fds0 = settle(pid), heap(srv, pid), open_files(pid)
+        for op, kw in (("create", dict(game="stones", seats=2)), ("start", dict(bots=True))):
+            ids = [p.send_req(op, **kw) for p in ps]
+            for p, rid in zip(ps, ids):
+                p.wait_ok(rid)
+        for p in ps:
+            p.upto(1)
+        moves = 0
+        for _ in range(o.many_actions):
+            if time.time() > deadline:
+                break
+            for p in ps:
+                while p.seat not in p.active and p.result is None:
+                    p.on_event(p.read(timeout=harness.LIVENESS))
+            playing = [p for p in ps if p.result is None]
+            asked = [(p, p.send_req("legal")) for p in playing]
+            acting = [(p, p.send_req("act", action=p.wait_ok(rid)["actions"][0], rev=p.rev))
+                      for p, rid in asked]
+            for p, rid in acting:
+                p.upto(p.wait_ok(rid)["rev"])
+                moves += 1
+        m, h, fds = settle(pid), heap(srv, pid), open_files(pid)
+        out.append("| live rooms | a player and a bot each, moves | RSS reference / with the rooms "
+                   "| RSS per room | heap per room | open files before / with the rooms |")
+        out.append("|---:|---:|---|---:|---:|---|")
+        out.append("| %d | %d | %.1f / %.1f MiB | %.1f KiB | %s | %d / %d |" % (
+            n, moves, base["Rss"] / 1024, m["Rss"] / 1024, (m["Rss"] - base["Rss"]) / n,
+            "%.1f KiB" % ((h - base_heap) / 1024 / n) if h and base_heap else "-", fds0, fds))
+        for p in ps:
+            p.close()
+    finally:
+        srv.stop()
 
 
 # ---- live ----
@@ -718,7 +772,9 @@ def phase_wake(o, out, deadline):
 def main():
     ap = argparse.ArgumentParser(usage=__doc__.split("\n\n")[1])
     ap.add_argument("conclaved")
-    ap.add_argument("--phases", default="live,sleep,wake")
+    ap.add_argument("--phases", default="live,many,sleep,wake")
+    ap.add_argument("--many", type=int, default=10000)
+    ap.add_argument("--many-actions", type=int, default=5)
     ap.add_argument("--games", default=",".join(GAMES))
     ap.add_argument("--rooms", type=int, default=100)
     ap.add_argument("--checkpoints", default="10,200,2000")
@@ -745,20 +801,21 @@ def main():
     end = t0 + o.budget
     # Shares of the budget: live 45 %, sleep 35 %, wake the rest; a phase
     # that finishes early leaves its time to the next.
-    share = {"live": .45, "sleep": .35, "wake": .20}
+    share = {"live": .40, "many": .10, "sleep": .30, "wake": .20}
     out = ["conclaved %s, %s, %d cores, load average %s at the start"
            % (o.conclaved, time.strftime("%Y-%m-%d"), os.cpu_count(),
               " ".join(open("/proc/loadavg").read().split()[:3]))]
-    for ph in ("live", "sleep", "wake"):
+    for ph in ("live", "many", "sleep", "wake"):
         if ph not in phases:
             continue
-        rest = sum(share[p] for p in ("live", "sleep", "wake") if p in phases and
+        rest = sum(share[p] for p in share if p in phases and
                    list(share).index(p) >= list(share).index(ph))
         ph_end = time.time() + (end - time.time()) * share[ph] / rest
         started = time.time()
         out.append("")
         out.append("## %s" % ph)
-        {"live": phase_live, "sleep": phase_sleep, "wake": phase_wake}[ph](o, out, ph_end)
+        {"live": phase_live, "many": phase_many, "sleep": phase_sleep,
+         "wake": phase_wake}[ph](o, out, ph_end)
         out.append("(%s: %.0f s)" % (ph, time.time() - started))
         print("\n".join(out), flush=True)
         out = []
