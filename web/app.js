@@ -21,6 +21,7 @@ import { renderRoom, startBots } from './lib/roompanel.js';
 import { loadBoard } from './lib/board.js';
 import { describeAll, renderActions } from './lib/actions.js';
 import { clockSeats, clocksRun } from './lib/clock.js';
+import { MyGames, badgeIcon } from './lib/mygames.js';
 import { Log, roomChanges } from './lib/log.js';
 import { renderEnd, downloadJson } from './lib/endscreen.js';
 
@@ -134,10 +135,38 @@ function setHash(hash) {
 }
 
 function updateTitle() {
-  if (isActive()) document.title = '▶ Your turn · Conclave';
-  else if (S.phase === 'ended') document.title = `Game over · ${S.room} · Conclave`;
-  else if (S.room) document.title = `${gameTitle(S.game)} · ${S.room} · Conclave`;
-  else document.title = 'Conclave';
+  let title;
+  if (isActive()) title = '▶ Your turn · Conclave';
+  else if (S.phase === 'ended') title = `Game over · ${S.room} · Conclave`;
+  else if (S.room) title = `${gameTitle(S.game)} · ${S.room} · Conclave`;
+  else title = 'Conclave';
+  // Rooms of this browser's other seats where it is our turn, and this one.
+  const turns = (myGames ? myGames.yourTurns() : 0) + (isActive() ? 1 : 0);
+  document.title = turns > 0 ? `(${turns}) ${title}` : title;
+  if (E.favicon && E.favicon.dataset.turns !== String(turns)) {
+    E.favicon.dataset.turns = String(turns);
+    E.favicon.href = badgeIcon(turns);
+  }
+}
+
+// ---- My games: this browser's other seats ----
+
+let myGames = null;
+
+function renderMyGames(list) {
+  E['my-games-card'].hidden = list.length === 0;
+  clear(E['my-games']);
+  for (const g of list) {
+    const li = h('li', { class: `my-game${g.state === 'your turn' ? ' your-turn' : ''}`, dataset: { room: g.room } },
+      h('a', { href: `#${g.room}` }, g.room), ` ${gameTitle(g.game) || ''} · seat ${g.seat + 1} · `,
+      h('span', { class: 'my-game-state' }, g.state));
+    E['my-games'].appendChild(li);
+  }
+  updateTitle();
+}
+
+function refreshMyGames() {
+  if (myGames) myGames.update(store.listSeats(), S.room, S.name || 'Watcher');
 }
 
 // ---- Phases and layout ----
@@ -169,6 +198,7 @@ function setPhase(phase) {
   E['topbar-code'].textContent = S.room || '';
   E['topbar-game'].textContent = gameTitle(S.game);
   if (phase === 'lobby') refreshRooms();
+  if (changed) refreshMyGames();
   if (changed && phase === 'ended') E.ended.scrollIntoView({ block: 'nearest' });
   updateTurn();
 }
@@ -1122,7 +1152,9 @@ function init() {
   });
 
   conn = new Connection(defaultUrl(), { onOpen, onEvent, onStatus });
+  myGames = new MyGames(defaultUrl(), renderMyGames);
   setPhase('lobby');
+  refreshMyGames();
   conn.connect();
 }
 

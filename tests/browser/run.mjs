@@ -612,6 +612,18 @@ async function clockRoom(browser, base) {
     check(/^Ann \(you\): (5:00|4:5\d) ⏱$/.test(first) && /^Ann \(you\): 4:5\d ⏱$/.test(texts[0]) &&
       /^Bot 1: 5:0\d$/.test(texts[1]),
       `clock: each seat's time, the running one ticking on the page (${first} → ${texts.join(' | ')})`);
+    // A second tab of the same browser, in the lobby: "My games" has the
+    // room, Ann's turn there, and the title counts it.
+    const code = await page.$eval('#room-code', (el) => el.textContent);
+    const other = await context.newPage();
+    other.setDefaultTimeout(STEP_MS);
+    await other.goto(base, { waitUntil: 'load' });
+    await other.waitForFunction((c) => document.querySelector(`#my-games li[data-room="${c}"] .my-game-state`)?.textContent === 'your turn',
+      { timeout: STEP_MS }, code);
+    await other.waitForFunction(() => document.title.startsWith('(1) '), { timeout: STEP_MS });
+    const icon = await other.$eval('#favicon', (l) => l.getAttribute('href'));
+    check(!(await other.$eval('#my-games-card', (c) => c.hidden)) && icon.startsWith('data:image/svg+xml'),
+      `my games: another tab lists room ${code} as your turn, title "${await other.title()}", a badge on the icon`);
   } finally {
     await context.close();
   }

@@ -56,6 +56,15 @@ export function saveSeat(room, fields) {
   write(SEATS_KEY, seats);
 }
 
+// Every seat kept: [{ room, seat, game }], the most recently used first.
+export function listSeats() {
+  const seats = allSeats();
+  return Object.keys(seats)
+    .filter((room) => typeof seats[room].token === 'string' && Number.isInteger(seats[room].seat))
+    .sort((a, b) => (seats[b].at || 0) - (seats[a].at || 0))
+    .map((room) => ({ room, seat: seats[room].seat, game: seats[room].game || '' }));
+}
+
 export function forgetSeat(room) {
   const seats = allSeats();
   delete seats[room];
