@@ -305,6 +305,7 @@ void lobby__clock_run(struct room *room, uint64_t now)
     if (lobby__clock_due(&room->clock, &seat) <= now) {
         ev.type = ROOM_EV_TIMEOUT;
         ev.index = seat;
+        ev.to_bot = room->seats[seat].kind == SEAT_HUMAN && !room->seats[seat].peer;
     } else if (room->clock.since + LOBBY_CLOCK_CHECKPOINT_MS <= now) {
         ev.type = ROOM_EV_CLOCK;
     } else {

@@ -585,15 +585,16 @@ static void end_apply(struct room *room, struct room_event *ev, struct room_comm
 static char *timeout_encode(const struct room *room, const struct room_event *ev, size_t *len)
 {
     (void)room;
-    return record_text(
-        json_pack("{s:s, s:i, s:I}", "t", "timeout", "seat", ev->index, "ms", (json_int_t)ev->ms),
-        len);
+    return record_text(json_pack("{s:s, s:i, s:I, s:b}", "t", "timeout", "seat", ev->index, "ms",
+                                 (json_int_t)ev->ms, "bot", ev->to_bot),
+                       len);
 }
 
 static int timeout_decode(const struct room *room, const json_t *rec, struct room_event *ev,
                           char *err)
 {
     ev->index = record_seat(room, rec, false);
+    ev->to_bot = json_is_true(json_object_get(rec, "bot"));
     if (ev->index < 0 || record_ms(rec, &ev->ms) != 0) {
         snprintf(err, GAME_MSG_MAX, "a timeout record without seat or time");
         return -1;
@@ -610,9 +611,10 @@ static int timeout_check(struct room *room, struct room_event *ev, char *msg)
     return PROTO_OK;
 }
 
-/* The seat's clock stops at 0 and runs no more; a bot at the room's
- * level plays the seat (its player's token kept: a resume takes it back,
- * without a clock). */
+/* The seat's clock stops at 0 and runs no more. A player who is not there
+ * has a bot at the room's level play the seat (the token kept: a resume
+ * takes it back, without a clock); one who is there plays on, untimed.
+ * Which of the two is in the record, so that a replay does the same. */
 static void timeout_apply(struct room *room, struct room_event *ev, struct room_commit *c)
 {
     struct seat *s = &room->seats[ev->index];
@@ -621,14 +623,14 @@ static void timeout_apply(struct room *room, struct room_event *ev, struct room_
     lobby__clock_flag(&room->clock, ev->index);
     room->rev++; /* the view changes: its clock, and who plays the seat */
     lobby__clock_settle(&room->clock, -1, room->game->active(room->state), c->now);
-    if (s->kind == SEAT_HUMAN) {
+    if (s->kind == SEAT_HUMAN && ev->to_bot) {
         s->kind = SEAT_BOT;
         s->level = lobby__room_level(room);
         lobby__seat_forget(s);
     }
     if (!room->lobby->restoring) {
-        log_event(LOG_INFO, "clock_timeout", "room=%s seat=%d bot_level=%s", room->code, ev->index,
-                  bot_level_names[s->level]);
+        log_event(LOG_INFO, "clock_timeout", "room=%s seat=%d played_by=%s", room->code, ev->index,
+                  s->kind == SEAT_BOT ? bot_level_names[s->level] : "its_player");
     }
     c->changed |= LOBBY_CHANGED_CLOCK;
 }

@@ -345,7 +345,8 @@ struct room_event {
             const json_t *action; /* borrowed */
         } act;
     };
-    int64_t ms; /* act, timeout, clock: the time the clocks are charged */
+    int64_t ms;  /* act, timeout, clock: the time the clocks are charged */
+    bool to_bot; /* timeout: a bot takes the seat (its player is not there) */
 };
 
 /* What the events committed by one request (or bot move, or restore) ask

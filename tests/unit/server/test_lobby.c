@@ -1575,6 +1575,7 @@ START_TEST(a_seat_out_of_time_is_timed_out_and_a_bot_plays_it)
 
     (void)clocked_game(json_pack("{s:s, s:i}", "type", "fischer", "base", 60));
     first_token(&peers[0], tok0);
+    lobby_peer_gone(lobby, &peers[0].peer, clock_ms); /* its player is not there */
     size_t records = store.records;
     /* Nothing before the time is up. */
     clock_ms += 59999;
@@ -1602,6 +1603,29 @@ START_TEST(a_seat_out_of_time_is_timed_out_and_a_bot_plays_it)
     track(&peers[2]);
     ck_assert_int_eq(clock_of(&peers[2], 0, "flag"), 1);
     ck_assert_int_eq(clock_of(&peers[2], 0, "running"), 0);
+    own_lobby_end(saved);
+}
+END_TEST
+
+START_TEST(a_player_who_is_there_plays_on_untimed)
+{
+    struct lobby *saved = own_lobby(&cfg);
+
+    (void)clocked_game(json_pack("{s:s, s:i}", "type", "fischer", "base", 60));
+    clock_ms += 60000;
+    (void)lobby_run_due(lobby, clock_ms);
+    settle();
+    track(&peers[0]);
+    /* Out of time, but connected: the seat stays the player's. */
+    ck_assert_str_eq(seat_kind(&peers[1], 0), "human");
+    ck_assert_int_eq(clock_of(&peers[0], 0, "flag"), 1);
+    ck_assert_int_eq(clock_of(&peers[0], 0, "running"), 0);
+    clock_ms += 3600000;
+    ck_assert_int_eq(call_act(&peers[0], 1, -1), PROTO_OK);
+    settle();
+    track(&peers[0]);
+    ck_assert_int_eq(clock_of(&peers[0], 0, "left"), 0);
+    ck_assert_int_eq(clock_of(&peers[0], 1, "running"), 1);
     own_lobby_end(saved);
 }
 END_TEST
@@ -1839,6 +1863,7 @@ int main(void)
         {"clock_bank", a_bank_spends_a_turn_s_free_time_first},
         {"clock_timeout", a_seat_out_of_time_is_timed_out_and_a_bot_plays_it},
         {"clock_replay", clocks_replay_from_the_journal_to_the_same_times},
+        {"clock_untimed", a_player_who_is_there_plays_on_untimed},
         {"clock_sleep", a_sleeping_room_s_clock_runs_and_wakes_it_to_time_out},
         {"spectator_cap", spectators_are_capped},
         {"legal_cache", legal_is_the_same_until_the_rev_moves},
