@@ -425,7 +425,12 @@ class Cli(ServerTest):
                                      "name": "Ann", "token": ann.token},
                                     {"server": self.srv.addr, "room": "ZZZZZZ", "seat": 1,
                                      "name": "Ann", "token": ann.token}]}, f)
-        # Bo places first (stones places Taoists in reverse order).
+        # Bo's turn: Ann moves first when the seating put her first.
+        for _ in range(10):
+            if bo.view["active"] == [1]:
+                break
+            rev = ann.ok("act", action=ann.ok("legal")["actions"][0])["rev"]
+            bo.pump(lambda c: c.rev >= rev)
         self.assertEqual(bo.view["active"], [1])
         out = self.run_cli(["games"])
         self.assertEqual(out.returncode, 0, out.stderr)
@@ -440,7 +445,12 @@ class Cli(ServerTest):
             bo.pump(lambda c: any(e.get("ev") == "room" and e.get("spectators") == 1
                                   for e in c.events))
             self.assertIsNone(waiter.poll())
-            bo.ok("act", action=bo.ok("legal")["actions"][0])
+            # Bo plays until it is Ann's turn (who placed last moves first).
+            for _ in range(10):
+                rev = bo.ok("act", action=bo.ok("legal")["actions"][0])["rev"]
+                bo.pump(lambda c: c.rev >= rev)
+                if 0 in bo.view["active"]:
+                    break
             stdout, stderr = waiter.communicate(timeout=LIVENESS)
         finally:
             if waiter.poll() is None:
