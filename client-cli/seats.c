@@ -264,8 +264,11 @@ int cli_wait(const char *name, const char *code, bool as_json)
             if (l->state && strcmp(l->state, "your turn") == 0) {
                 print_look(l, as_json);
                 status = 0;
-            } else if (l->state && strcmp(l->state, "over") == 0) {
+            } else if (l->state &&
+                       (strcmp(l->state, "over") == 0 || strcmp(l->state, "gone") == 0)) {
                 unwatch(l);
+                over++;
+                continue;
             }
             if (!l->open && l->retry_at > now && l->retry_at < next) {
                 next = l->retry_at;

@@ -5,6 +5,7 @@ interactive mode driven through a pipe, two players finding each other by
 room code, and the saved resume token."""
 import json
 import os
+import random
 import re
 import subprocess
 import tempfile
@@ -462,6 +463,20 @@ class Cli(ServerTest):
         lines = [json.loads(x) for x in out.stdout.splitlines()]
         self.assertEqual([x["state"] for x in lines], ["your turn", "gone"])
         self.assertEqual(lines[0]["active"], [0])
+        # Once the game is over there is nothing to wait for: exit 3.
+        rng = random.Random(7)
+        for _ in range(5000):
+            if bo.view["result"] is not None:
+                break
+            me = ann if ann.seat in bo.view["active"] else bo
+            me.pump(lambda c: c.rev == bo.rev)
+            rev = me.rev
+            me.req("act", action=rng.choice(me.ok("legal")["actions"]), rev=rev)
+            bo.pump(lambda c: c.rev > rev)
+        self.assertIsNotNone(bo.view["result"])
+        out = self.run_cli(["wait", code])
+        self.assertEqual(out.returncode, 3, out.stdout + out.stderr)
+        self.assertIn("every game waited for is over", out.stderr)
 
     def test_numeric_arguments_are_strict(self):
         for bad in ("0", "abc", "-3", "2x", "7", ""):
