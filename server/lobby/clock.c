@@ -118,6 +118,12 @@ json_t *lobby__clock_rules_json(const struct clock_rules *r)
     }
 }
 
+/* What is left of seat i's free time this turn (a time bank's). */
+static int64_t turn_free(const struct room_clock *c, int i)
+{
+    return c->rules.delay_ms > c->used[i] ? c->rules.delay_ms - c->used[i] : 0;
+}
+
 void lobby__clock_start(struct room_clock *c, int nseats, unsigned active, uint64_t now)
 {
     for (int i = 0; i < nseats; i++) {
@@ -150,7 +156,7 @@ void lobby__clock_charge(struct room_clock *c, int64_t ms, int mover)
             e -= comp;
         }
         /* The free time of this turn is used first. */
-        int64_t free_left = c->rules.delay_ms > c->used[i] ? c->rules.delay_ms - c->used[i] : 0;
+        int64_t free_left = turn_free(c, i);
         c->used[i] += e;
         e = e > free_left ? e - free_left : 0;
         c->left[i] = c->left[i] > e ? c->left[i] - e : 0;
@@ -200,7 +206,7 @@ uint64_t lobby__clock_due(const struct room_clock *c, int *ret_seat)
         if (!(c->running & (1u << i))) {
             continue;
         }
-        int64_t free_left = c->rules.delay_ms > c->used[i] ? c->rules.delay_ms - c->used[i] : 0;
+        int64_t free_left = turn_free(c, i);
         uint64_t at = c->since + (uint64_t)c->left[i] + (uint64_t)free_left;
         if (at < due) {
             due = at;
@@ -219,8 +225,7 @@ void lobby__clock_write(struct game_text *w, const struct room_clock *c, int nse
     for (int i = 0; i < nseats; i++) {
         game_text_obj(w);
         game_text_kbool(w, "flag", (c->flagged >> i) & 1u);
-        game_text_kint(w, "free",
-                       c->rules.delay_ms > c->used[i] ? c->rules.delay_ms - c->used[i] : 0);
+        game_text_kint(w, "free", turn_free(c, i));
         game_text_kint(w, "left", c->left[i]);
         game_text_kbool(w, "running", (c->running >> i) & 1u);
         game_text_end_obj(w);
