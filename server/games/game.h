@@ -247,6 +247,28 @@ struct game_ops {
      * description in `err`. May be NULL. */
     int (*check_invariants)(const void *state, struct game_error *err);
 
+    /* ---- What a clock's timeout needs (optional) ----
+     *
+     * Both are called on a scratch copy, as apply() is, only for a seat
+     * in active(), and only by the server (a timeout is never a player's
+     * action). A game without one does not offer that policy; a room
+     * asking for it is refused at create. */
+
+    /* `seat` loses now: the game ends, every other seat's result is as if
+     * it had won against `seat` (a two-seat game: the other seat wins),
+     * "result" gets the member "forfeit": seat, and the log says so.
+     * GAME_OK, or GAME_E_OVER when the game has ended. */
+    int (*forfeit)(void *state, int seat, struct game_error *err);
+
+    /* `seat` gives up its turn, as the rules let a player who passes or
+     * does nothing: the least the rules allow it to do (its decision is
+     * ended with no effect, or the cheapest legal action where the rules
+     * oblige one), and the log says it was skipped. Never reveals to
+     * anyone what the seat itself would have to reveal by choosing.
+     * GAME_OK, or GAME_E_ILLEGAL where the rules give no way to pass at
+     * this point (the server then falls back to a bot). */
+    int (*skip)(void *state, int seat, struct game_error *err);
+
     /* The game's hooks for the shared test suites (game_tests.h). */
     const struct game_tests *tests;
 
