@@ -12,13 +12,14 @@ DATA_DIR   ?= conclave-data
 # every build configures.
 DEPS       := gcc libc6-dev python3 meson ninja-build pkg-config libuv1-dev \
               libjansson-dev libsodium-dev check libedit-dev libwebsockets-dev \
-              libwebsockets-evlib-uv
+              libwebsockets-evlib-uv libssl-dev
 # What only the tests add (make test-deps, for make test): nm and objdump
 # for the boundary checks, clang-format, openssl for the tests'
-# certificates, the Prometheus parser and the schema checks, podman for
-# the image test.
+# certificates, the Prometheus parser and the schema checks, the
+# cryptography module for the stand-in push service, podman for the
+# image test.
 TEST_DEPS  := binutils clang-format openssl python3-prometheus-client python3-jsonschema \
-              python3-yaml podman
+              python3-yaml python3-cryptography podman
 # And the browser suites' (make browser-deps, for make test): Debian's
 # Chromium and Node.js.
 BROWSER_DEPS := chromium nodejs
