@@ -371,6 +371,7 @@ json_t *element_state_dump(const struct element_state *st)
     json_object_set_new(o, "silver", json_string(element_silver_name[c->silver]));
     json_object_set_new(o, "winner", json_integer(c->winner));
     json_object_set_new(o, "reason", json_string(element_reason_name[c->reason]));
+    json_object_set_new(o, "forfeit", json_integer(c->forfeit));
     json_object_set_new(o, "over", json_boolean(c->phase == ELEMENT_PH_OVER));
     return o;
 }
@@ -472,6 +473,29 @@ int element_state_load(const json_t *pos, struct element_state *st)
         return -1;
     }
     c->drawn = (int8_t)x;
+    x = c->winner;
+    if (load_int(pos, "winner", -1, c->nseats - 1, &x) < 0) {
+        return -1;
+    }
+    c->winner = (int8_t)x;
+    x = c->forfeit;
+    if (load_int(pos, "forfeit", -1, c->nseats - 1, &x) < 0) {
+        return -1;
+    }
+    c->forfeit = (int8_t)x;
+    const char *reason = json_string_value(json_object_get(pos, "reason"));
+    if (reason) {
+        int found = -1;
+        for (int r = 0; r <= ELEMENT_R_FORFEIT; r++) {
+            if (strcmp(reason, element_reason_name[r]) == 0) {
+                found = r;
+            }
+        }
+        if (found < 0) {
+            return -1;
+        }
+        c->reason = (uint8_t)found;
+    }
     const char *ph = json_string_value(json_object_get(pos, "phase"));
     if (ph) {
         int found = -1;
