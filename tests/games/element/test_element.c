@@ -144,7 +144,9 @@ static struct element_state *build(const json_t *sc, const char *id)
     if (nseats == 4) {
         json_array_append_new(json_object_get(pos, "sages"), json_string("a1"));
     }
-    json_object_update(pos, given ? given : json_object());
+    if (given) {
+        json_object_update(pos, given);
+    }
     ck_assert_msg(element_state_load(pos, st) == 0, "%s: position does not load", id);
     json_decref(pos);
     if (!json_is_false(json_object_get(sc, "invariants"))) {
