@@ -20,7 +20,7 @@ static const char usage[] =
     "\n"
     "Commands:\n"
     "  create GAME [--seats N] [--bots] [--bot-level LEVEL] [--public] [--clock CLOCK]\n"
-    "              [--option KEY=VALUE]...\n"
+    "              [--timeout bot|lose|skip] [--option KEY=VALUE]...\n"
     "                      open a room (you take seat 0 and host it); --bots starts\n"
     "                      at once with bots in the empty seats; --bot-level sets the\n"
     "                      room's bot level (random, easy, normal, hard; the server's\n"
@@ -28,7 +28,9 @@ static const char usage[] =
     "                      --clock gives the room turn clocks: fischer:10m+5s (base\n"
     "                      and increment), bank:30s/5m (free time per move, then a\n"
     "                      bank), correspondence:1d/3d (time per move, up to a bank);\n"
-    "                      units s, m, h, d\n"
+    "                      units s, m, h, d; --timeout says what running out of time\n"
+    "                      does: bot (a bot plays the seat of a player who is not\n"
+    "                      there; the default), lose (two seats) or skip (the turn)\n"
     "  join CODE [--seat N]   take a seat in a friend's room\n"
     "  spectate CODE       watch a room\n"
     "  resume              go back to your last seat (token kept in\n"
@@ -181,6 +183,8 @@ static json_t *clock_spec(const char *spec)
 
 static int parse_args(struct args *a, int argc, char **argv)
 {
+    const char *timeout = NULL;
+
     memset(a, 0, sizeof(*a));
     a->server = getenv("CONCLAVE_SERVER") ? getenv("CONCLAVE_SERVER") : "127.0.0.1:7717";
     a->server_given = getenv("CONCLAVE_SERVER") != NULL;
@@ -204,7 +208,7 @@ static int parse_args(struct args *a, int argc, char **argv)
         } else if ((strcmp(s, "--server") == 0 || strcmp(s, "--name") == 0 ||
                     strcmp(s, "--seats") == 0 || strcmp(s, "--seat") == 0 ||
                     strcmp(s, "--option") == 0 || strcmp(s, "--bot-level") == 0 ||
-                    strcmp(s, "--clock") == 0) &&
+                    strcmp(s, "--clock") == 0 || strcmp(s, "--timeout") == 0) &&
                    (!next || strncmp(next, "--", 2) == 0)) {
             fprintf(stderr, "conclave: %s needs a value\n", s);
             return -1;
@@ -216,6 +220,8 @@ static int parse_args(struct args *a, int argc, char **argv)
                 return -1;
             }
             json_object_set_new(a->options, "clock", clock);
+        } else if (strcmp(s, "--timeout") == 0) {
+            timeout = argv[++i];
         } else if (strcmp(s, "--server") == 0) {
             a->server = argv[++i];
             a->server_given = true;
@@ -245,6 +251,15 @@ static int parse_args(struct args *a, int argc, char **argv)
             fprintf(stderr, "conclave: unexpected argument %s\n", s);
             return -1;
         }
+    }
+    if (timeout) {
+        /* The server checks the policy; it is a member of the clock. */
+        json_t *clock = json_object_get(a->options, "clock");
+        if (!clock) {
+            fprintf(stderr, "conclave: --timeout is for a room with a --clock\n");
+            return -1;
+        }
+        json_object_set_new(clock, "timeout", json_string(timeout));
     }
     return 0;
 }

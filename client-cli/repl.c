@@ -236,7 +236,12 @@ static void draw_clocks(const struct repl *r, const json_t *view)
     if (!json_is_object(clock)) {
         return;
     }
-    printf("clock (%s):", json_string_value(json_object_get(clock, "type")));
+    const char *policy = json_string_value(json_object_get(clock, "timeout"));
+    printf("clock (%s%s%s):", json_string_value(json_object_get(clock, "type")),
+           policy && strcmp(policy, "bot") != 0 ? ", out of time: " : "",
+           policy && strcmp(policy, "lose") == 0   ? "loses"
+           : policy && strcmp(policy, "skip") == 0 ? "skipped"
+                                                   : "");
     json_array_foreach(json_object_get(clock, "seats"), i, s) {
         long long left = json_integer_value(json_object_get(s, "left"));
         long long free_ms = json_integer_value(json_object_get(s, "free"));

@@ -20,7 +20,7 @@ import { fillGames, fillSeats, fillRooms, playerRange } from './lib/lobby.js';
 import { renderRoom, startBots } from './lib/roompanel.js';
 import { loadBoard } from './lib/board.js';
 import { describeAll, renderActions } from './lib/actions.js';
-import { clockSeats, clocksRun } from './lib/clock.js';
+import { clockSeats, clocksRun, policyText } from './lib/clock.js';
 import { MyGames, badgeIcon } from './lib/mygames.js';
 import { Log, roomChanges } from './lib/log.js';
 import { renderEnd, downloadJson } from './lib/endscreen.js';
@@ -282,7 +282,7 @@ async function createRoom() {
   const { options, error } = readOptions(E.options, g.options || {});
   if (error) return showError(error);
   if (E.public.checked) options.public = true;
-  if (E.clock.value) options.clock = JSON.parse(E.clock.value);
+  if (E.clock.value) options.clock = { ...JSON.parse(E.clock.value), timeout: E.timeout.value };
   E.create.disabled = true;
   const r = await conn.request('create', { game: g.id, seats: Number(E['seat-count'].value), options });
   E.create.disabled = false;
@@ -907,6 +907,8 @@ function renderStatus() {
 function renderClocks() {
   const seats = S.view && !S.view.result ? clockSeats(S.view, names(), performance.now() - (S.clockAt || 0)) : [];
   E.clocks.hidden = seats.length === 0;
+  E['clock-policy'].hidden = seats.length === 0;
+  E['clock-policy'].textContent = policyText(S.view);
   clear(E.clocks);
   seats.forEach((c, i) => {
     const mine = i === S.seat ? ' (you)' : '';

@@ -551,8 +551,9 @@ async function tlsCheck(browser) {
 // A host alone picks a level for each open seat by its words, starts with
 // bots, and the seats show those bots and their levels.
 // Ann opens a Sorcerer & Stones room of `seats` from the lobby's form, the
-// clock `clock` picked (its option's value, '' for none).
-async function openStonesRoom(page, base, seats, clock = '') {
+// clock `clock` picked (its option's value, '' for none) with timeout
+// policy `timeout`.
+async function openStonesRoom(page, base, seats, clock = '', timeout = 'bot') {
   await page.goto(base, { waitUntil: 'load' });
   await waitOpen(page);
   await typeInto(page, '#name', 'Ann');
@@ -560,6 +561,7 @@ async function openStonesRoom(page, base, seats, clock = '') {
   await page.select('#game', 'stones');
   await page.select('#seat-count', String(seats));
   await page.select('#clock', clock);
+  await page.select('#timeout', timeout);
   await page.click('#create');
   await page.waitForFunction(() => document.body.dataset.phase === 'room');
 }
@@ -594,7 +596,7 @@ async function botSeats(browser, base) {
 async function clockRoom(browser, base) {
   const { context, page } = await newPlayer(browser, 'clock');
   try {
-    await openStonesRoom(page, base, 2, '{"type":"fischer","base":300,"increment":3}');
+    await openStonesRoom(page, base, 2, '{"type":"fischer","base":300,"increment":3}', 'skip');
     await page.click('#bots');
     await page.click('#start');
     await page.waitForFunction(() => document.body.dataset.phase === 'game', { timeout: STEP_MS });
@@ -612,6 +614,8 @@ async function clockRoom(browser, base) {
     check(/^Ann \(you\): (5:00|4:5\d) ⏱$/.test(first) && /^Ann \(you\): 4:5\d ⏱$/.test(texts[0]) &&
       /^Bot 1: 5:0\d$/.test(texts[1]),
       `clock: each seat's time, the running one ticking on the page (${first} → ${texts.join(' | ')})`);
+    const policy = await page.$eval('#clock-policy', (p) => (p.hidden ? '' : p.textContent));
+    check(/turn is skipped/.test(policy), `clock: the room says a turn out of time is skipped (${policy})`);
     // A second tab of the same browser, in the lobby: "My games" has the
     // room, Ann's turn there, and the title counts it.
     const code = await page.$eval('#room-code', (el) => el.textContent);

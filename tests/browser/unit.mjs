@@ -11,7 +11,7 @@
 import { applyPatch, parsePointer, getPointer, PatchError, deepEqual } from '../../web/lib/patch.js';
 import { blake2bHex } from '../../web/lib/blake2b.js';
 import { canonicalJson, viewHash } from '../../web/lib/viewhash.js';
-import { clockSeats, clockText, clocksRun } from '../../web/lib/clock.js';
+import { clockSeats, clockText, clocksRun, policyText } from '../../web/lib/clock.js';
 
 let failures = 0;
 
@@ -146,6 +146,9 @@ check(ticked[1].left === 45000 && ticked[1].text === '0:45', 'a stopped clock ke
 check(ticked[2].name === 'Seat 3' && ticked[2].text === 'out of time', 'a flagged seat is out of time');
 check(clockSeats(clockView, [], 10000)[0].text === '1:00 (+0:20)', 'free time left is shown beside the time');
 check(clocksRun(clockView) && !clocksRun({}) && clockSeats({}, [], 0).length === 0, 'no clock, no ticking');
+check(/loses/.test(policyText({ clock: { timeout: 'lose' } })) && /skipped/.test(policyText({ clock: { timeout: 'skip' } })) &&
+        /bot/.test(policyText({ clock: { timeout: 'bot' } })),
+      'the room says what running out of time does');
 if (failures) {
   console.log(`# ${failures} failed`);
   process.exit(1);

@@ -411,6 +411,24 @@ class Cli(ServerTest):
         self.assertNotEqual(out.returncode, 0)
         self.assertIn("per_move", out.stdout + out.stderr)
 
+    def test_a_clock_s_timeout_policy_is_chosen_and_shown(self):
+        out = self.run_cli(["--name", "Ann", "create", "arcana", "--seats", "2", "--bots",
+                            "--clock", "fischer:10m", "--timeout", "lose"],
+                            stdin="view\nquit\n")
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+        self.assertRegex(out.stdout, r"clock \(fischer, out of time: loses\): Ann ")
+        out = self.run_cli(["create", "arcana", "--timeout", "skip"])
+        self.assertNotEqual(out.returncode, 0)
+        self.assertIn("--timeout is for a room with a --clock", out.stderr)
+        # The server says which policies a room can have.
+        out = self.run_cli(["create", "arcana", "--seats", "3", "--clock", "fischer:10m",
+                            "--timeout", "lose"])
+        self.assertNotEqual(out.returncode, 0)
+        self.assertIn("of two seats", out.stdout + out.stderr)
+        out = self.run_cli(["create", "arcana", "--clock", "fischer:10m", "--timeout", "never"])
+        self.assertNotEqual(out.returncode, 0)
+        self.assertIn("bot, lose or skip", out.stdout + out.stderr)
+
     def test_games_lists_the_saved_seats_and_wait_returns_on_your_turn(self):
         out = self.run_cli(["wait"])
         self.assertEqual(out.returncode, 1)

@@ -37,3 +37,11 @@ export function clockSeats(view, names, since) {
 export function clocksRun(view) {
   return Boolean(view && view.clock && Array.isArray(view.clock.seats) && view.clock.seats.some((s) => s.running));
 }
+
+// What a seat's time running out does in this room (the clock's "timeout").
+export function policyText(view) {
+  const policy = view && view.clock && view.clock.timeout;
+  if (policy === 'lose') return 'Out of time, a seat loses.';
+  if (policy === 'skip') return 'Out of time, a seat\'s turn is skipped.';
+  return 'Out of time, a bot plays the seat of a player who is away.';
+}
