@@ -24,6 +24,8 @@ import { clockSeats, clocksRun, policyText } from './lib/clock.js';
 import { MyGames, badgeIcon } from './lib/mygames.js';
 import { Log, roomChanges } from './lib/log.js';
 import { renderEnd, downloadJson } from './lib/endscreen.js';
+import { registerIfGranted } from './lib/notify.js';
+import { NotifyBox } from './lib/notifybox.js';
 
 const ROOMS_REFRESH_MS = 15000;
 const BANNER_MS = 8000; // how long the "your turn" banner stays up
@@ -70,6 +72,7 @@ const body = document.body;
 const E = {}; // elements by id, filled in init()
 let log;
 let conn;
+let notifyBox;
 let bannerTimer = null;
 
 // ---- Small helpers ----
@@ -379,6 +382,7 @@ function resetRoom() {
   clear(E.actions);
   E.notice.hidden = true;
   E['turn-banner'].hidden = true;
+  notifyBox.update({ room: null, seat: null, phase: 'lobby', online: false });
 }
 
 // After a successful create/join/spectate reply.
@@ -465,11 +469,13 @@ async function sayHello() {
   }
   conn.setIdleTimeout(r.idle_timeout);
   S.botLevels = Array.isArray(r.bot_levels) ? r.bot_levels : [];
+  notifyBox.setOffer(r.notify);
   setGames(r.games);
   return true;
 }
 
 async function onOpen() {
+  notifyBox.forget();
   if (!(await sayHello())) return;
   if (S.room && S.watching) {
     await respectate();
@@ -961,6 +967,7 @@ function focusWords(key) {
 }
 
 function renderRoomPanel() {
+  notifyBox.update({ room: S.room, seat: S.seat, phase: S.phase, online: conn.status === 'open' });
   if (!S.room) return;
   renderRoom(
     {
@@ -1082,6 +1089,13 @@ function guestName() {
 function init() {
   for (const el of document.querySelectorAll('[id]')) E[el.id] = el;
   log = new Log(E.log);
+  notifyBox = new NotifyBox({
+    box: E['notify-box'], summary: E['notify-summary'], push: E['notify-push'], form: E['notify-form'],
+    webhook: E['notify-webhook'], off: E['notify-off'], error: E['notify-error'],
+  }, (op, args) => conn.request(op, args));
+  // Where notifications are allowed already, the worker is registered
+  // at once, so that a push finds it even before the button is used.
+  registerIfGranted(window).catch(() => {});
 
   S.name = store.loadName();
   // A name brought from another server of the fleet (followElsewhere).

@@ -4,7 +4,8 @@
 // web/lib/patch.js against the examples of RFC 6902 appendix A and the
 // pointer rules of RFC 6901, web/lib/blake2b.js against RFC 7693's test
 // vector, web/lib/viewhash.js's canonical form (key order by UTF-8 bytes,
-// only `"` and `\` escaped).
+// only `"` and `\` escaped), web/lib/notify.js's helpers and its push
+// subscription steps against a stand-in browser.
 //
 // Usage: node tests/browser/unit.mjs   (one line per check; exit 1 on failure)
 
@@ -12,6 +13,7 @@ import { applyPatch, parsePointer, getPointer, PatchError, deepEqual } from '../
 import { blake2bHex } from '../../web/lib/blake2b.js';
 import { canonicalJson, viewHash } from '../../web/lib/viewhash.js';
 import { clockSeats, clockText, clocksRun, policyText } from '../../web/lib/clock.js';
+import { checkWebhook, keyBytes, noticeSummary, pushSupported, subscribePush, vapidKey } from '../../web/lib/notify.js';
 
 let failures = 0;
 
@@ -149,6 +151,147 @@ check(clocksRun(clockView) && !clocksRun({}) && clockSeats({}, [], 0).length ===
 check(/loses/.test(policyText({ clock: { timeout: 'lose' } })) && /skipped/.test(policyText({ clock: { timeout: 'skip' } })) &&
         /bot/.test(policyText({ clock: { timeout: 'bot' } })),
       'the room says what running out of time does');
+
+// ---- Notices (web/lib/notify.js) ----
+
+{
+  const bytes = (s) => Array.from(keyBytes(s)).join(',');
+  check(bytes('') === '' && bytes('AA') === '0' && bytes('_-8') === '255,239' && bytes('AQID') === '1,2,3' &&
+          bytes('AQI=') === '1,2' && bytes('-_-_') === '251,255,191',
+        'keyBytes: base64url, URL alphabet, with or without padding');
+  const throws = (s) => {
+    try {
+      keyBytes(s);
+      return false;
+    } catch (e) {
+      return e instanceof TypeError;
+    }
+  };
+  check(throws('AQ+D') && throws('AQ/D') && throws('A') && throws('AQ D') && throws('AB'),
+        'keyBytes refuses the other alphabet, a lone character and non-zero padding bits');
+  // A P-256 point: 0x04 then 64 bytes; 87 characters without padding.
+  const point = new Uint8Array(65).map((_, i) => (i === 0 ? 4 : (i * 37 + 11) & 255));
+  const b64url = Buffer.from(point).toString('base64url');
+  const key = vapidKey(b64url);
+  check(b64url.length === 87 && key instanceof Uint8Array && key.length === 65 && key.every((v, i) => v === point[i]),
+        'vapidKey reads a 65-byte point as its bytes');
+  check(vapidKey(b64url.slice(0, 86)) === null && vapidKey(Buffer.from(point.subarray(1)).toString('base64url')) === null &&
+          vapidKey(Buffer.from(new Uint8Array(65).fill(5)).toString('base64url')) === null && vapidKey(undefined) === null,
+        'vapidKey refuses a short key, a 64-byte one and a point not starting with 4');
+}
+check(noticeSummary({ webhook: 'https://ntfy.sh/t', push: 1 }) === 'Notices go to https://ntfy.sh/t and 1 browser' &&
+        noticeSummary({ webhook: 'https://ntfy.sh/t', push: 0 }) === 'Notices go to https://ntfy.sh/t' &&
+        noticeSummary({ webhook: null, push: 3 }) === 'Notices go to 3 browsers' &&
+        noticeSummary({ webhook: null, push: 0 }) === 'No notices' && noticeSummary(undefined) === 'No notices' &&
+        noticeSummary({ webhook: '', push: -1 }) === 'No notices',
+      'noticeSummary words where the seat\'s notices go');
+check(checkWebhook(' https://hooks.example.net/x ').url === 'https://hooks.example.net/x' &&
+        checkWebhook('http://hooks.example.net/x').url === 'http://hooks.example.net/x' &&
+        Boolean(checkWebhook('').error) && Boolean(checkWebhook('hooks.example.net').error) &&
+        Boolean(checkWebhook('ftp://example.net/').error) && Boolean(checkWebhook('javascript:alert(1)').error) &&
+        Boolean(checkWebhook(`https://e.net/${'x'.repeat(600)}`).error),
+      'checkWebhook takes an http(s) address and refuses the rest in words');
+
+// A stand-in browser: permission state, a worker registry and a push
+// manager whose subscribe() succeeds or fails as told.
+function fakeWindow({ permission = 'default', answer = 'granted', subscribeError = null, existing = null } = {}) {
+  const calls = [];
+  const sub = (key) => ({
+    options: { applicationServerKey: key.buffer },
+    toJSON: () => ({ endpoint: 'https://push.example.net/1', keys: { p256dh: 'P', auth: 'A' } }),
+    unsubscribe: async () => {
+      calls.push('unsubscribe');
+      return true;
+    },
+  });
+  const reg = {
+    pushManager: {
+      getSubscription: async () => (existing ? sub(existing) : null),
+      subscribe: async (opts) => {
+        calls.push(['subscribe', opts.userVisibleOnly, opts.applicationServerKey.length]);
+        if (subscribeError) throw subscribeError;
+        return sub(opts.applicationServerKey);
+      },
+    },
+  };
+  function Notification() {}
+  Notification.permission = permission;
+  Notification.requestPermission = async () => {
+    calls.push('ask');
+    Notification.permission = answer;
+    return answer;
+  };
+  const win = {
+    isSecureContext: true,
+    PushManager: function PushManager() {},
+    Notification,
+    navigator: {
+      serviceWorker: {
+        register: async (url, opts) => {
+          calls.push(['register', url, opts.scope]);
+          return reg;
+        },
+        ready: Promise.resolve(reg),
+      },
+    },
+  };
+  return { win, calls };
+}
+check(pushSupported(fakeWindow().win) && !pushSupported({ ...fakeWindow().win, isSecureContext: false }) &&
+        !pushSupported({ ...fakeWindow().win, PushManager: undefined }) && !pushSupported({ navigator: {} }) &&
+        !pushSupported(undefined),
+      'pushSupported needs a secure context, a service worker container, the Push API and notifications');
+{
+  const point = new Uint8Array(65).map((_, i) => (i === 0 ? 4 : i));
+  const key = Buffer.from(point).toString('base64url');
+  const sent = [];
+  const request = async (op, args) => {
+    sent.push({ op, ...args });
+    return { ok: true, notify: { webhook: null, push: 1 } };
+  };
+  const { win, calls } = fakeWindow();
+  const r = await subscribePush(win, key, request);
+  check(r.ok && r.notify.push === 1 && JSON.stringify(calls) === '["ask",["register","sw.js","./"],["subscribe",true,65]]' &&
+          JSON.stringify(sent) === '[{"op":"notify","push":{"endpoint":"https://push.example.net/1","keys":{"p256dh":"P","auth":"A"}}}]',
+        'subscribePush asks once, registers sw.js for the page, subscribes with the key and sends the subscription',
+        JSON.stringify({ r, calls, sent }));
+
+  const granted = fakeWindow({ permission: 'granted', existing: point });
+  sent.length = 0;
+  const again = await subscribePush(granted.win, key, request);
+  check(again.ok && JSON.stringify(granted.calls) === '[["register","sw.js","./"]]' && sent.length === 1,
+        'with permission given and a subscription for the same key, nothing is asked and the subscription is sent again',
+        JSON.stringify(granted.calls));
+
+  const rekeyed = fakeWindow({ permission: 'granted', existing: new Uint8Array(65).fill(4) });
+  await subscribePush(rekeyed.win, key, request);
+  check(JSON.stringify(rekeyed.calls) === '[["register","sw.js","./"],"unsubscribe",["subscribe",true,65]]',
+        'a subscription made for another key is dropped and made anew', JSON.stringify(rekeyed.calls));
+
+  sent.length = 0;
+  const denied = fakeWindow({ answer: 'denied' });
+  const no = await subscribePush(denied.win, key, request);
+  check(!no.ok && /blocked/.test(no.message) && sent.length === 0 && !denied.calls.some((c) => c[0] === 'subscribe'),
+        'a refused permission says so and subscribes nothing', JSON.stringify(no));
+
+  const blocked = fakeWindow({ permission: 'denied' });
+  const no2 = await subscribePush(blocked.win, key, request);
+  check(!no2.ok && blocked.calls.length === 0, 'permission denied before: the browser is not asked again');
+
+  const offline = fakeWindow({ subscribeError: Object.assign(new Error('Registration failed - push service error'), { name: 'AbortError' }) });
+  const down = await subscribePush(offline.win, key, request);
+  check(!down.ok && /could not subscribe/.test(down.message) && /push service error/.test(down.message) && sent.length === 0,
+        'a subscribe() that fails (no push service) gives a clear message', JSON.stringify(down));
+
+  const refusing = async () => ({ ok: false, error: { code: 'bad_request', message: 'push notices are off' } });
+  const refused = await subscribePush(fakeWindow({ permission: 'granted' }).win, key, refusing);
+  check(!refused.ok && refused.message === 'The server refused: push notices are off',
+        'a server refusal of the subscription is passed on in words', JSON.stringify(refused));
+
+  const badKey = await subscribePush(fakeWindow({ permission: 'granted' }).win, 'AQID', request);
+  check(!badKey.ok && /key/.test(badKey.message), 'a server key that is no P-256 point is refused before subscribing');
+}
+
 if (failures) {
   console.log(`# ${failures} failed`);
   process.exit(1);

@@ -6,7 +6,9 @@ usage: check_web_assets.py WEB_ASSETS_C WEB_DIR GAMES_DEF
 
 The files the page uses are found from index.html: its src= and href=
 attributes (not fragments, data: or absolute addresses), every static
-`import ... from './x.js'` of each module reached, and the board's dynamic
+`import ... from './x.js'` of each module reached, each service worker a
+module registers (`serviceWorker.register('sw.js', ...)`, a path against
+the page, not the module), and the board's dynamic
 loads (web/lib/board.js: `games/<id>.js` and `games/<id>.css` for every
 game of server/games/games.def). The embedded set is read from the
 generated web_assets.c. A file used but not embedded would be a 404; one
@@ -18,6 +20,7 @@ import sys
 
 IMPORT = re.compile(r"""(?:^|[;\s])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]""", re.M)
 BARE_IMPORT = re.compile(r"""^\s*import\s*['"]([^'"]+)['"]""", re.M)
+WORKER = re.compile(r"""serviceWorker\.register\(\s*['"]([^'"]+)['"]""")
 HTML_REF = re.compile(r"""\s(?:src|href)="([^"]+)\"""")
 EMBEDDED = re.compile(r'^\s*\{"(/[^"]+)", asset\d+, \d+\},$', re.M)
 GAME = re.compile(r'^GAME\((\w+),', re.M)
@@ -48,6 +51,10 @@ def used_files(web, games):
             refs = []
         for r in refs:
             todo.append(os.path.join(base, r))
+        if rel.endswith('.js'):
+            # A worker's address is resolved against the page (index.html,
+            # at the root), whichever module registers it.
+            todo += [r for r in WORKER.findall(text) if not r.startswith(('http:', 'https:', '/'))]
     return seen
 
 

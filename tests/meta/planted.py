@@ -314,6 +314,11 @@ def web(args, res, tmp):
     res.expect("a module the page imports but the build does not embed is caught", rc, out, 1,
                "uses lib/patch.js")
     with open(assets, "w", encoding="utf-8") as f:
+        f.write(re.sub(r'^\s*\{"/sw.js", .*\n', "", original, count=1, flags=re.M))
+    rc, out = run(argv)
+    res.expect("the service worker a module registers, left out of the build, is caught", rc, out, 1,
+               "uses sw.js")
+    with open(assets, "w", encoding="utf-8") as f:
         f.write(original.replace("    {NULL, NULL, 0},",
                                  '    {"/package.json", asset0, 1},\n    {NULL, NULL, 0},', 1))
     rc, out = run(argv)
