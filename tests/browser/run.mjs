@@ -633,6 +633,128 @@ async function clockRoom(browser, base) {
   }
 }
 
+// ---- Notices ----
+
+// Resolves as `promise` does, or fails the check `what` after `ms`.
+function within(promise, ms, what) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new CheckFailed(`${what}: nothing after ${Math.round(ms / 1000)} s`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+// The notifications the page's service worker shows, as plain objects.
+const shownNotices = (page) => page.evaluate(async () => {
+  const reg = await navigator.serviceWorker.ready;
+  return (await reg.getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data }));
+});
+
+// With notifications allowed, the page registers web/sw.js at load; a push
+// delivered to it (through DevTools: there is no push service offline)
+// shows the notice's title and text, tagged by room, keeping its link; a
+// push whose data is not JSON still shows a generic notice.
+async function pushNotice(browser, base) {
+  const { context, page } = await newPlayer(browser, 'push');
+  try {
+    const origin = new URL(base).origin;
+    const script = new URL('sw.js', base).href;
+    await context.overridePermissions(origin, ['notifications']);
+    const cdp = await page.createCDPSession();
+    const activated = new Promise((resolve) => {
+      cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+        const v = versions.find((x) => x.scriptURL === script && x.status === 'activated');
+        if (v) resolve(v.registrationId);
+      });
+    });
+    await cdp.send('ServiceWorker.enable');
+    await page.goto(base, { waitUntil: 'load' });
+    await waitOpen(page);
+    const registrationId = await within(activated, STEP_MS, 'push: the page registers sw.js at load');
+    const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
+    check(scope === base, `push: with notifications allowed the page registers sw.js at load (scope ${scope})`);
+
+    const notice = {
+      content: 'Your turn in Sorcerer & Stones, room ABC123.', event: 'turn', game: 'stones', name: 'Ann',
+      room: 'ABC123', seat: 0, text: 'Your turn in Sorcerer & Stones, room ABC123.', title: 'Conclave: your turn',
+      url: `${base}#ABC123`,
+    };
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data: JSON.stringify(notice) });
+    await page.waitForFunction(async (title) => {
+      const reg = await navigator.serviceWorker.ready;
+      return (await reg.getNotifications()).some((n) => n.title === title);
+    }, { timeout: STEP_MS, polling: 250 }, notice.title);
+    const shown = (await shownNotices(page)).find((n) => n.title === notice.title);
+    check(shown.body === notice.text && shown.data?.url === notice.url && shown.tag.includes('ABC123'),
+      `push: a pushed notice shows as "${shown.title}: ${shown.body}", for room ABC123 with its link`, JSON.stringify(shown));
+
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data: 'not JSON {' });
+    await page.waitForFunction(async () => {
+      const reg = await navigator.serviceWorker.ready;
+      return (await reg.getNotifications()).some((n) => n.title === 'Conclave');
+    }, { timeout: STEP_MS, polling: 250 });
+    ok('push: a push whose data is not JSON shows a generic "Conclave" notice');
+    if (page.errors.length) fail('push: no script errors', page.errors.slice(0, 5).join(' | '));
+    await cdp.send('ServiceWorker.disable').catch(() => {});
+  } finally {
+    await context.close();
+  }
+}
+
+// A seated player sees the notice box (the server's hello offers
+// notices), saves a webhook and sees where notices go; an address the
+// server refuses is said in the box, not in the page's banner; "Off"
+// clears it; the push button, with no push service to reach offline,
+// either subscribes or says clearly why it could not.
+async function notifyBox(browser, base) {
+  const { context, page } = await newPlayer(browser, 'notices');
+  try {
+    await context.overridePermissions(new URL(base).origin, ['notifications']);
+    await openStonesRoom(page, base, 2);
+    await page.waitForFunction(() => {
+      const box = document.querySelector('#notify-box');
+      return box && !box.hidden && /^(No notices|Notices go to)/.test(document.querySelector('#notify-summary').textContent);
+    }, { timeout: STEP_MS });
+    check(await textOf(page, '#notify-summary') === 'No notices', 'notices: a seated player sees the notice box, with no notices yet');
+
+    const hook = 'https://hooks.example.net/x';
+    await typeInto(page, '#notify-webhook', hook);
+    await page.click('#notify-save');
+    await page.waitForFunction((t) => document.querySelector('#notify-summary').textContent === t,
+      { timeout: STEP_MS }, `Notices go to ${hook}`);
+    ok(`notices: saving ${hook} shows "Notices go to ${hook}"`);
+
+    await typeInto(page, '#notify-webhook', 'http://127.0.0.1/x');
+    await page.click('#notify-save');
+    await page.waitForFunction(() => !document.querySelector('#notify-error').hidden, { timeout: STEP_MS });
+    const refusal = await textOf(page, '#notify-error');
+    const banner = await isShown(page, '#error');
+    const focused = await page.evaluate(() => document.activeElement?.id);
+    check(/refused/.test(refusal) && !banner && focused === 'notify-webhook' &&
+      await textOf(page, '#notify-summary') === `Notices go to ${hook}`,
+    `notices: a loopback address is refused in the box, the field focused, the old webhook kept (${refusal})`);
+
+    await page.click('#notify-off');
+    await page.waitForFunction(() => document.querySelector('#notify-summary').textContent === 'No notices', { timeout: STEP_MS });
+    ok('notices: "Off" leaves no notices');
+
+    if (await isShown(page, '#notify-push')) {
+      await page.click('#notify-push');
+      await page.waitForFunction(() => !document.querySelector('#notify-error').hidden ||
+        /browser/.test(document.querySelector('#notify-summary').textContent), { timeout: STEP_MS });
+      const summary = await textOf(page, '#notify-summary');
+      const error = await page.$eval('#notify-error', (el) => (el.hidden ? '' : el.textContent));
+      check(/1 browser/.test(summary) || /could not subscribe/.test(error),
+        `notices: the push button subscribes or says why not (${error || summary})`);
+    } else {
+      console.log('# notices: the server offers no push key: the push button is hidden');
+    }
+    if (page.errors.length) fail('notices: no script errors', page.errors.slice(0, 5).join(' | '));
+  } finally {
+    await context.close();
+  }
+}
+
 // ---- A fleet ----
 
 // A room on server A, a player on server B's page: B answers the join with
@@ -735,6 +857,7 @@ async function main() {
 
   await botSeats(browser, base);
   await clockRoom(browser, base);
+  await pushNotice(browser, base);
   if (!flags.url) await fleetJoin(browser);
 
   if (genericBoards.size) console.log(`# no board module yet (the generic board stood in): ${[...genericBoards].join(', ')}`);
