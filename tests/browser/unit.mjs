@@ -283,6 +283,15 @@ check(pushSupported(fakeWindow().win) && !pushSupported({ ...fakeWindow().win, i
   check(!down.ok && /could not subscribe/.test(down.message) && /push service error/.test(down.message) && sent.length === 0,
         'a subscribe() that fails (no push service) gives a clear message', JSON.stringify(down));
 
+  const stuck = fakeWindow({ permission: 'granted' });
+  stuck.win.navigator.serviceWorker.ready.then((reg) => {
+    reg.pushManager.subscribe = () => new Promise(() => {});
+  });
+  await stuck.win.navigator.serviceWorker.ready;
+  const hung = await subscribePush(stuck.win, key, request, { timeoutMs: 20 });
+  check(!hung.ok && /could not subscribe/.test(hung.message) && /no answer from the push service/.test(hung.message),
+        'a subscribe() that never settles (offline) ends in a clear message', JSON.stringify(hung));
+
   const refusing = async () => ({ ok: false, error: { code: 'bad_request', message: 'push notices are off' } });
   const refused = await subscribePush(fakeWindow({ permission: 'granted' }).win, key, refusing);
   check(!refused.ok && refused.message === 'The server refused: push notices are off',

@@ -10,6 +10,10 @@
 // uncompressed P-256 point, 65 bytes starting with 4.
 const VAPID_KEY_BYTES = 65;
 const WEBHOOK_MAX = 512; // longer than any address worth typing
+// How long the browser's push service may take to subscribe. Offline, or
+// where the service is blocked, subscribe() may never settle: the player
+// is told rather than left waiting.
+const SUBSCRIBE_MS = 30000;
 
 // True when `win` can subscribe to push at all: a secure context with
 // service workers, the Push API and notifications.
@@ -115,6 +119,15 @@ function sameKey(a, b) {
   return x.length === b.length && x.every((v, i) => v === b[i]);
 }
 
+// Resolves or rejects as `promise` does, or rejects with `message` after ms.
+function deadline(promise, ms, message) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 function why(e) {
   return String(e?.message || e?.name || e || 'unknown error');
 }
@@ -125,10 +138,11 @@ function why(e) {
 // key) and sends it to the seat with `request('notify', {push})`.
 // `request` resolves with the server's reply and never rejects (as
 // Connection.request). Resolves with {ok: true, notify} (the reply's) or
-// {ok: false, message} saying what failed; never rejects.
-export async function subscribePush(win, key, request) {
+// {ok: false, message} saying what failed; never rejects. `timeoutMs`:
+// how long the worker and the push service may take.
+export async function subscribePush(win, key, request, { timeoutMs = SUBSCRIBE_MS } = {}) {
   if (!pushSupported(win)) {
-    return { ok: false, message: 'This browser cannot receive push notices here. The webhook below still works.' };
+    return { ok: false, message: 'This browser cannot receive push notices here. A webhook still works.' };
   }
   const serverKey = vapidKey(key);
   if (!serverKey) return { ok: false, message: 'The server offers push notices with a key this page cannot read.' };
@@ -150,19 +164,21 @@ export async function subscribePush(win, key, request) {
   }
   let sub;
   try {
-    const reg = await registerWorker(win);
-    sub = await reg.pushManager.getSubscription();
-    if (sub && !sameKey(sub.options?.applicationServerKey, serverKey)) {
-      // Made for another key (the server's was changed): it cannot be reused.
-      await sub.unsubscribe();
-      sub = null;
-    }
-    if (!sub) sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: serverKey });
+    sub = await deadline((async () => {
+      const reg = await registerWorker(win);
+      let old = await reg.pushManager.getSubscription();
+      if (old && !sameKey(old.options?.applicationServerKey, serverKey)) {
+        // Made for another key (the server's was changed): it cannot be reused.
+        await old.unsubscribe();
+        old = null;
+      }
+      return old || reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: serverKey });
+    })(), timeoutMs, `no answer from the push service in ${Math.round(timeoutMs / 1000)} s`);
   } catch (e) {
     return {
       ok: false,
       message: `This browser could not subscribe to push notices (${why(e)}). ` +
-        'Its push service may be out of reach; the webhook below still works.',
+        'Its push service may be out of reach; a webhook still works.',
     };
   }
   const reply = await request('notify', { push: sub.toJSON() });

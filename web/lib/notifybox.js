@@ -67,9 +67,8 @@ export class NotifyBox {
     this.els.summary.textContent = notify ? noticeSummary(notify) : 'Asking the server where notices go…';
     this.els.box.dataset.webhook = notify?.webhook || '';
     this.els.box.dataset.push = String(notify?.push ?? '');
-    if (notify && typeof notify.webhook === 'string' && document.activeElement !== this.els.webhook) {
-      this.els.webhook.value = notify.webhook;
-    }
+    // The field shows the seat's webhook, unless the player is typing there.
+    if (notify && document.activeElement !== this.els.webhook) this.els.webhook.value = notify.webhook || '';
   }
 
   showError(text, field = null) {
