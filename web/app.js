@@ -1090,8 +1090,8 @@ function init() {
   for (const el of document.querySelectorAll('[id]')) E[el.id] = el;
   log = new Log(E.log);
   notifyBox = new NotifyBox({
-    box: E['notify-box'], summary: E['notify-summary'], push: E['notify-push'], form: E['notify-form'],
-    webhook: E['notify-webhook'], off: E['notify-off'], error: E['notify-error'],
+    box: E['notify-box'], summary: E['notify-summary'], push: E['notify-push'], pushHint: E['notify-push-hint'],
+    form: E['notify-form'], webhook: E['notify-webhook'], off: E['notify-off'], error: E['notify-error'],
   }, (op, args) => conn.request(op, args));
   // Where notifications are allowed already, the worker is registered
   // at once, so that a push finds it even before the button is used.

@@ -34,6 +34,9 @@
 // connect over wss and create a room. A fleet check: a player on a second
 // server's page joins a room of the first; the page must follow the
 // room_elsewhere answer to the first server's page and take the seat.
+// Notices: with notifications allowed the page registers its service
+// worker at load, and a push delivered to it through DevTools shows as a
+// notification with the notice's title and text.
 //
 // One line per check on stdout ("ok - ..."); on a failure "FAIL - ..." and
 // exit status 1. Every wait is for an event with a generous deadline, never

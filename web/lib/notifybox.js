@@ -8,7 +8,7 @@
 import { checkWebhook, noticeSummary, pushSupported, replyError, subscribePush } from './notify.js';
 
 export class NotifyBox {
-  // els: { box, summary, push, form, webhook, off, error }
+  // els: { box, summary, push, pushHint, form, webhook, off, error }
   // request(op, args): the connection's request (never rejects).
   constructor(els, request, win = window) {
     this.els = els;
@@ -54,7 +54,9 @@ export class NotifyBox {
     }
     this.els.box.hidden = !shown;
     if (!shown) return;
-    this.els.push.hidden = !(typeof this.offer.push === 'string' && this.offer.push && pushSupported(this.win));
+    const offered = typeof this.offer.push === 'string' && this.offer.push !== '';
+    this.els.push.hidden = !(offered && pushSupported(this.win));
+    this.els.pushHint.hidden = !(offered && !pushSupported(this.win));
     this.els.form.hidden = this.offer.webhook === false;
     if (online && this.asked !== key) {
       this.asked = key;
