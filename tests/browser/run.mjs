@@ -866,9 +866,9 @@ async function main() {
     await playGame(browser, base, game, (SEED + 7919 * n++) >>> 0);
   }
 
+  await pushNotice(browser, base);
   await botSeats(browser, base);
   await clockRoom(browser, base);
-  await pushNotice(browser, base);
   if (!flags.url) await fleetJoin(browser);
 
   if (genericBoards.size) console.log(`# no board module yet (the generic board stood in): ${[...genericBoards].join(', ')}`);
