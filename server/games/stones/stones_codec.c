@@ -661,7 +661,8 @@ static int phase_of(const char *s)
 /*
  * Overlays test position `pos` (borrowed) onto `st`, which holds a game
  * built by init(). Every key is optional: "current", "start", "phase",
- * "objectives", "tiles", "supply", "supply_front", "qi_supply",
+ * "objectives", "tiles", "supply", "supply_front", "qi_supply", "end",
+ * "forfeit" {seat, phase},
  * "artifacts" {row, deck}, "completed", "coop_filled", "stacks", "players"
  * {colour: {taoist, spirit, held, qi, excess, runes, crafted, row, deck,
  * discard}}, "turn" {casts, grants, free_steps, batch, batch_steps,
@@ -904,6 +905,24 @@ int stones_state_load(const json_t *pos, struct stones_state *st)
     if ((v = json_object_get(pos, "final_round"))) {
         st->final_round = (int8_t)json_is_true(v);
     }
+    if ((v = json_object_get(pos, "end"))) {
+        int e = find_name(json_string_value(v), stones_end_name, STONES_END_FORFEIT + 1);
+        if (e < 0) {
+            return -1;
+        }
+        st->end_reason = (int8_t)e;
+    }
+    if ((v = json_object_get(pos, "forfeit")) && !json_is_null(v)) {
+        /* R-stones-6.3: {"seat": s, "phase": the decision it ended}. */
+        json_t *seat = json_object_get(v, "seat");
+        int ph = phase_of(game_json_str(v, "phase"));
+        if (!json_is_integer(seat) || json_integer_value(seat) < 0 ||
+            json_integer_value(seat) >= st->nseats || ph < 0) {
+            return -1;
+        }
+        st->forfeit = (int8_t)json_integer_value(seat);
+        st->forfeit_phase = (int8_t)ph;
+    }
     if (json_object_get(pos, "start") && st->phase == STONES_PH_PLACE) {
         st->cur = (int8_t)((st->start + 2 * st->np - 1 - st->place_idx) % st->np);
     }
@@ -1011,6 +1030,10 @@ json_t *stones_state_dump(const struct stones_state *st)
     rc |= game_json_set(o, "over", json_boolean(st->phase == STONES_PH_OVER));
     rc |= game_json_set(o, "end", json_string(stones_end_name[st->end_reason]));
     rc |= game_json_set(o, "final_round", json_boolean(st->final_round));
+    rc |= game_json_set(o, "forfeit",
+                        st->forfeit < 0 ? json_null()
+                                        : json_pack("{s:i,s:s}", "seat", st->forfeit, "phase",
+                                                    stones_phase_name[st->forfeit_phase]));
     json_t *obj = json_array();
     for (int k = 1; obj && k <= 7; k++) {
         if (st->objectives & (1 << (k - 1))) {
