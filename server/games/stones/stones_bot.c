@@ -279,7 +279,10 @@ static void bot_value(const void *state, double ret[GAME_MAX_SEATS])
     if (over && st->forfeit >= 0) {
         /* R-stones-6.3: the winners share the win, whatever the scores. */
         unsigned mask = stones__winners(st);
-        int n = __builtin_popcount(mask);
+        int n = 0;
+        for (int s = 0; s < st->nseats; s++) {
+            n += (mask >> s) & 1u;
+        }
         for (int s = 0; s < st->nseats; s++) {
             ret[s] = mask & (1u << s) ? 1.0 / n : 0.0;
         }

@@ -518,7 +518,7 @@ static int load_player(struct stones_state *st, int p, const json_t *o)
     struct stones_player *pl = &st->pl[p];
     json_t *v;
     if ((v = json_object_get(o, "taoist"))) {
-        pl->taoist = (int8_t)tile_of(json_string_value(v));
+        pl->taoist = json_is_null(v) ? -1 : (int8_t)tile_of(json_string_value(v));
     }
     int r;
     int c;
@@ -810,7 +810,11 @@ int stones_state_load(const json_t *pos, struct stones_state *st)
             return -1;
         }
         st->cur = (int8_t)p;
-        if (st->phase == STONES_PH_PLACE) {
+        /* The Taoists not yet placed stand on tiles, unless the game
+         * ended while they were placed (R-stones-6.3). */
+        json_t *f = json_object_get(pos, "forfeit");
+        const char *fph = json_is_object(f) ? game_json_str(f, "phase") : NULL;
+        if (st->phase == STONES_PH_PLACE && !(fph && strcmp(fph, "place_taoist") == 0)) {
             for (int q = 0; q < st->np; q++) {
                 if (st->pl[q].taoist < 0) {
                     st->pl[q].taoist = (int8_t)q;
