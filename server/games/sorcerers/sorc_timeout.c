@@ -5,9 +5,9 @@
  * won by the other side; a skip ends the seat's pending decision the
  * cheapest way the rules allow, through the same sorc__rules_apply() as a
  * player's action. A skip never chooses a card of the seat's hidden hand:
- * a sealed combo is committed with empty slots, and a discard from the
- * hand, which would show a card the seat did not choose to show, is
- * refused. It never touches JSON.
+ * a sealed combo is committed with empty slots, and a choice the rules
+ * oblige from the hand (a discard), which would show a card the seat did
+ * not choose to show, is refused. It never touches JSON.
  */
 #include "sorc.h"
 
@@ -37,18 +37,18 @@ int sorc__forfeit(void *state, int seat, struct game_error *err)
     return GAME_OK;
 }
 
-/* The action a skip takes from the list `l` of `phase`: the pass where the
+/* The action a skip takes from the list `l` of `side`: the pass where the
  * decision has one, else the first listed (an empty slot, no target, the
- * encounter kept), or -1 where every choice would pick a hidden card of
- * the seat's own hand. */
-static int skip_pick(int phase, const struct sorc_legal *l)
+ * encounter kept), or -1 where that would pick a card of the seat's own
+ * hidden hand (a discard, a deal). */
+static int skip_pick(const struct sorc_state *st, int side, const struct sorc_legal *l)
 {
     for (int i = 0; i < l->n; i++) {
         if (l->a[i].type == SORC_A_DONE || l->a[i].type == SORC_A_PASS) {
             return i;
         }
     }
-    if (phase == SORC_P_EVENT_DISCARD || phase == SORC_P_END_DISCARD || l->n == 0) {
+    if (l->n == 0 || (l->a[0].card != SORC_NONE && sorc__hand_index(st, side, l->a[0].card) >= 0)) {
         return -1;
     }
     return 0;
@@ -61,8 +61,10 @@ static int skip_pick(int phase, const struct sorc_legal *l)
  * staying as sealed; negation names no target, the encounter is kept, a
  * Track takes nothing; the public choices the rules oblige (steal, object
  * overflow, the Grimhold) take the first listed. The log says it was
- * skipped. GAME_OK; GAME_E_ILLEGAL for a discard from the hand (the
- * server's bot decides it); GAME_E_OVER, GAME_E_NOT_TURN as forfeit.
+ * skipped. GAME_OK; GAME_E_ILLEGAL where the rules oblige a card of the
+ * hand (a discard, a Faust deal without done): the server's bot decides
+ * it; GAME_E_OVER, GAME_E_NOT_TURN as forfeit. On GAME_E_ILLEGAL the state
+ * may hold the log line: the server drops its scratch copy.
  */
 int sorc__skip(void *state, int seat, struct game_error *err)
 {
@@ -79,10 +81,10 @@ int sorc__skip(void *state, int seat, struct game_error *err)
     int side = sorc__side(st, seat);
     int phase = st->phase;
     sorc__legal_list(st, seat, l);
-    int k = skip_pick(phase, l);
+    int k = skip_pick(st, side, l);
     if (k < 0) {
         rc = game_error_set(err, GAME_E_ILLEGAL,
-                            "R-sorcerers-7.1: a discard from the hand cannot be skipped");
+                            "R-sorcerers-7.1: a choice from the hand cannot be skipped");
     } else {
         sorc__log(st, "%s's time ran out; the %s decision is skipped.", sorc__name(st, side),
                   sorc__phase_name(phase));
@@ -92,8 +94,10 @@ int sorc__skip(void *state, int seat, struct game_error *err)
     while (rc == GAME_OK && phase == SORC_P_DUEL_COMBO && st->phase == SORC_P_DUEL_COMBO &&
            !st->over && st->act[side]) {
         sorc__legal_list(st, seat, l);
-        rc = l->n > 0 ? sorc__rules_apply(st, seat, &l->a[0], err)
-                      : game_error_set(err, GAME_E_ILLEGAL, "R-sorcerers-7.1: no combo to seal");
+        k = skip_pick(st, side, l);
+        rc = k >= 0 ? sorc__rules_apply(st, seat, &l->a[k], err)
+                    : game_error_set(err, GAME_E_ILLEGAL,
+                                     "R-sorcerers-7.1: a choice from the hand cannot be skipped");
     }
     free(l);
     return rc;
