@@ -9,8 +9,7 @@
 #include <string.h>
 
 const struct sorc_card sorc_cards[SORC_NCARDS] = {
-    {
-        /* 0 */
+    { /* 0 */
         .id = "grimhold",
         .name = "Grimhold",
         .type = SORC_T_OBJECT,
@@ -22,8 +21,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 1 */
+    { /* 1 */
         .id = "balthazar_blake",
         .name = "Balthazar Blake",
         .type = SORC_T_MER,
@@ -35,8 +33,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 2 */
+    { /* 2 */
         .id = "dave_stutler_the_apprentice",
         .name = "Dave Stutler the Apprentice",
         .type = SORC_T_MER,
@@ -48,8 +45,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = 15,
         .use_as_power = -1,
     },
-    {
-        /* 3 */
+    { /* 3 */
         .id = "veronica_gorloisen",
         .name = "Veronica Gorloisen",
         .type = SORC_T_MER,
@@ -62,8 +58,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 4 */
+    { /* 4 */
         .id = "oberon_zell_ravenheart",
         .name = "Oberon Zell-Ravenheart",
         .type = SORC_T_MER,
@@ -75,8 +70,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 5 */
+    { /* 5 */
         .id = "alexander_sanders",
         .name = "Alexander Sanders",
         .type = SORC_T_MER,
@@ -89,8 +83,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 6 */
+    { /* 6 */
         .id = "gerald_gardner",
         .name = "Gerald Gardner",
         .type = SORC_T_MER,
@@ -102,8 +95,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 7 */
+    { /* 7 */
         .id = "eliphas_levi",
         .name = "Eliphas Levi",
         .type = SORC_T_MER,
@@ -116,8 +108,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 8 */
+    { /* 8 */
         .id = "count_saint_germaine",
         .name = "Count Saint Germaine",
         .type = SORC_T_MER,
@@ -129,8 +120,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 9 */
+    { /* 9 */
         .id = "robert_fludd",
         .name = "Robert Fludd",
         .type = SORC_T_MER,
@@ -143,8 +133,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 10 */
+    { /* 10 */
         .id = "doctor_john_dee",
         .name = "Doctor John Dee",
         .type = SORC_T_MER,
@@ -157,8 +146,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 11 */
+    { /* 11 */
         .id = "maxim_horvath",
         .name = "Maxim Horvath",
         .type = SORC_T_MOR,
@@ -171,8 +159,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 12 */
+    { /* 12 */
         .id = "drake_stone",
         .name = "Drake Stone",
         .type = SORC_T_MOR,
@@ -184,8 +171,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 13 */
+    { /* 13 */
         .id = "sun_lok",
         .name = "Sun Lok",
         .type = SORC_T_MOR,
@@ -199,8 +185,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 14 */
+    { /* 14 */
         .id = "abagail_williams",
         .name = "Abagail Williams",
         .type = SORC_T_MOR,
@@ -213,8 +198,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 15 */
+    { /* 15 */
         .id = "morgan_le_fay",
         .name = "Morgan Le Fay",
         .type = SORC_T_MOR,
@@ -227,8 +211,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 16 */
+    { /* 16 */
         .id = "aleister_crowley",
         .name = "Aleister Crowley",
         .type = SORC_T_MOR,
@@ -241,8 +224,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 17 */
+    { /* 17 */
         .id = "doctor_faust",
         .name = "Doctor Faust",
         .type = SORC_T_MOR,
@@ -254,8 +236,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 18 */
+    { /* 18 */
         .id = "rasputin",
         .name = "Rasputin",
         .type = SORC_T_MOR,
@@ -268,8 +249,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 19 */
+    { /* 19 */
         .id = "frater_marabas",
         .name = "Frater Marabas",
         .type = SORC_T_MOR,
@@ -282,8 +262,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 20 */
+    { /* 20 */
         .id = "torquemada",
         .name = "Torquemada",
         .type = SORC_T_MOR,
@@ -296,8 +275,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 21 */
+    { /* 21 */
         .id = "leather_shoes",
         .name = "Leather Shoes",
         .type = SORC_T_AMP,
@@ -312,8 +290,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .mod_class = SORC_C_ENERGY,
         .mod_amount = 2,
     },
-    {
-        /* 22 */
+    { /* 22 */
         .id = "merlin_circle",
         .name = "Merlin Circle",
         .type = SORC_T_AMP,
@@ -325,8 +302,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 23 */
+    { /* 23 */
         .id = "shock_bolt",
         .name = "Shock Bolt",
         .type = SORC_T_SPELL,
@@ -341,8 +317,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .negate_timing = SORC_TIMING_REVEAL,
         .use_as_power = -1,
     },
-    {
-        /* 24 */
+    { /* 24 */
         .id = "white_magic",
         .name = "White Magic",
         .type = SORC_T_SPELL,
@@ -355,8 +330,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .faction_only = SORC_T_MER,
         .use_as_power = -1,
     },
-    {
-        /* 25 */
+    { /* 25 */
         .id = "black_magic",
         .name = "Black Magic",
         .type = SORC_T_SPELL,
@@ -369,8 +343,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .faction_only = SORC_T_MOR,
         .use_as_power = -1,
     },
-    {
-        /* 26 */
+    { /* 26 */
         .id = "vision",
         .name = "Vision",
         .type = SORC_T_EVENT,
@@ -383,8 +356,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .ea = SORC_EA_SCRY,
         .use_as_power = -1,
     },
-    {
-        /* 27 */
+    { /* 27 */
         .id = "ceremony",
         .name = "Ceremony",
         .type = SORC_T_AMP,
@@ -396,8 +368,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 28 */
+    { /* 28 */
         .id = "ritual",
         .name = "Ritual",
         .type = SORC_T_AMP,
@@ -409,8 +380,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 29 */
+    { /* 29 */
         .id = "star_chamber",
         .name = "Star Chamber",
         .type = SORC_T_AMP,
@@ -422,8 +392,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 30 */
+    { /* 30 */
         .id = "training",
         .name = "Training",
         .type = SORC_T_EVENT,
@@ -437,8 +406,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .ea = SORC_EA_DRAW,
         .use_as_power = -1,
     },
-    {
-        /* 31 */
+    { /* 31 */
         .id = "alchemical_preparations",
         .name = "Alchemical Preparations",
         .type = SORC_T_AMP,
@@ -452,8 +420,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .ea = SORC_EA_DRAW,
         .use_as_power = -1,
     },
-    {
-        /* 32 */
+    { /* 32 */
         .id = "astrology",
         .name = "Astrology",
         .type = SORC_T_EVENT,
@@ -467,8 +434,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .ea = SORC_EA_DIVINATION,
         .use_as_power = -1,
     },
-    {
-        /* 33 */
+    { /* 33 */
         .id = "charm",
         .name = "Charm",
         .type = SORC_T_SPELL,
@@ -482,8 +448,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .ea_what = SORC_WHAT_ANY,
         .use_as_power = -1,
     },
-    {
-        /* 34 */
+    { /* 34 */
         .id = "hex",
         .name = "Hex",
         .type = SORC_T_SPELL,
@@ -497,8 +462,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .ea = SORC_EA_OPP_DISCARDS,
         .use_as_power = -1,
     },
-    {
-        /* 35 */
+    { /* 35 */
         .id = "crystal",
         .name = "Crystal",
         .type = SORC_T_OBJECT,
@@ -510,8 +474,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = 3,
     },
-    {
-        /* 36 */
+    { /* 36 */
         .id = "sacred_dagger",
         .name = "Sacred Dagger",
         .type = SORC_T_OBJECT,
@@ -524,8 +487,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 37 */
+    { /* 37 */
         .id = "heroics",
         .name = "Heroics",
         .type = SORC_T_EVENT,
@@ -537,8 +499,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 38 */
+    { /* 38 */
         .id = "incantation",
         .name = "Incantation",
         .type = SORC_T_AMP,
@@ -550,8 +511,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 39 */
+    { /* 39 */
         .id = "incense",
         .name = "Incense",
         .type = SORC_T_AMP,
@@ -563,8 +523,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 40 */
+    { /* 40 */
         .id = "banish",
         .name = "Banish",
         .type = SORC_T_DEFENSE,
@@ -579,8 +538,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .negate_timing = SORC_TIMING_DEFENSE,
         .use_as_power = -1,
     },
-    {
-        /* 41 */
+    { /* 41 */
         .id = "power_of_prophecy",
         .name = "Power of Prophecy",
         .type = SORC_T_SPELL,
@@ -594,8 +552,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .ea_what = SORC_WHAT_ANY,
         .use_as_power = -1,
     },
-    {
-        /* 42 */
+    { /* 42 */
         .id = "book_of_abramelin",
         .name = "Book of Abramelin",
         .type = SORC_T_OBJECT,
@@ -609,8 +566,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .use_as_power = -1,
         .imbue = SORC_K_AMPLIFICATION,
     },
-    {
-        /* 43 */
+    { /* 43 */
         .id = "key_of_solomon",
         .name = "Key of Solomon",
         .type = SORC_T_OBJECT,
@@ -624,8 +580,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .use_as_power = -1,
         .imbue = SORC_K_REPOSITORY,
     },
-    {
-        /* 44 */
+    { /* 44 */
         .id = "see_the_past",
         .name = "See the Past",
         .type = SORC_T_SPELL,
@@ -639,8 +594,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .ea_what = SORC_WHAT_ANY,
         .use_as_power = -1,
     },
-    {
-        /* 45 */
+    { /* 45 */
         .id = "deflect",
         .name = "Deflect",
         .type = SORC_T_DEFENSE,
@@ -655,8 +609,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .negate_timing = SORC_TIMING_DEFENSE,
         .use_as_power = -1,
     },
-    {
-        /* 46 */
+    { /* 46 */
         .id = "ethereal_form",
         .name = "Ethereal Form",
         .type = SORC_T_DEFENSE,
@@ -668,8 +621,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 47 */
+    { /* 47 */
         .id = "energy_bolts",
         .name = "Energy Bolts",
         .type = SORC_T_SPELL,
@@ -681,8 +633,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 48 */
+    { /* 48 */
         .id = "tessla_coils",
         .name = "Tessla Coils",
         .type = SORC_T_AMP,
@@ -697,8 +648,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .mod_class = SORC_C_ENERGY,
         .mod_amount = 2,
     },
-    {
-        /* 49 */
+    { /* 49 */
         .id = "lightning_bolts",
         .name = "Lightning Bolts",
         .type = SORC_T_SPELL,
@@ -710,8 +660,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 50 */
+    { /* 50 */
         .id = "call_item",
         .name = "Call Item",
         .type = SORC_T_SPELL,
@@ -724,8 +673,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .ea = SORC_EA_STEAL_OBJECT,
         .use_as_power = -1,
     },
-    {
-        /* 51 */
+    { /* 51 */
         .id = "ensnare",
         .name = "Ensnare",
         .type = SORC_T_SPELL,
@@ -737,8 +685,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 52 */
+    { /* 52 */
         .id = "hungarian_mirror_trick",
         .name = "Hungarian Mirror Trick",
         .type = SORC_T_SPELL,
@@ -750,8 +697,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 53 */
+    { /* 53 */
         .id = "disguise",
         .name = "Disguise",
         .type = SORC_T_SPELL,
@@ -764,8 +710,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .ea = SORC_EA_SKIP,
         .use_as_power = -1,
     },
-    {
-        /* 54 */
+    { /* 54 */
         .id = "transformation",
         .name = "Transformation",
         .type = SORC_T_SPELL,
@@ -777,8 +722,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 55 */
+    { /* 55 */
         .id = "animate_sword",
         .name = "Animate Sword",
         .type = SORC_T_SPELL,
@@ -790,8 +734,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 56 */
+    { /* 56 */
         .id = "insect_swarm",
         .name = "Insect Swarm",
         .type = SORC_T_SPELL,
@@ -803,8 +746,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 57 */
+    { /* 57 */
         .id = "flying_daggers",
         .name = "Flying Daggers",
         .type = SORC_T_SPELL,
@@ -816,8 +758,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 58 */
+    { /* 58 */
         .id = "dragon",
         .name = "Dragon",
         .type = SORC_T_SPELL,
@@ -829,8 +770,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 59 */
+    { /* 59 */
         .id = "needle_cloud",
         .name = "Needle Cloud",
         .type = SORC_T_SPELL,
@@ -842,8 +782,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 60 */
+    { /* 60 */
         .id = "chinese_urn",
         .name = "Chinese Urn",
         .type = SORC_T_SPELL,
@@ -855,8 +794,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 61 */
+    { /* 61 */
         .id = "energy_drain",
         .name = "Energy Drain",
         .type = SORC_T_SPELL,
@@ -869,8 +807,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 62 */
+    { /* 62 */
         .id = "i_need_soldiers",
         .name = "I Need Soldiers",
         .type = SORC_T_SPELL,
@@ -884,8 +821,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .ea_what = SORC_WHAT_SORCERER,
         .use_as_power = -1,
     },
-    {
-        /* 63 */
+    { /* 63 */
         .id = "capture_soul",
         .name = "Capture Soul",
         .type = SORC_T_SPELL,
@@ -897,8 +833,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 64 */
+    { /* 64 */
         .id = "imprison",
         .name = "Imprison",
         .type = SORC_T_SPELL,
@@ -910,8 +845,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 65 */
+    { /* 65 */
         .id = "spirit_escape",
         .name = "Spirit Escape",
         .type = SORC_T_DEFENSE,
@@ -926,8 +860,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .negate_timing = SORC_TIMING_DEFENSE,
         .use_as_power = -1,
     },
-    {
-        /* 66 */
+    { /* 66 */
         .id = "incinerate",
         .name = "Incinerate",
         .type = SORC_T_SPELL,
@@ -940,8 +873,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .ea = SORC_EA_UP_IN_SMOKE,
         .use_as_power = -1,
     },
-    {
-        /* 67 */
+    { /* 67 */
         .id = "fire_ball",
         .name = "Fire Ball",
         .type = SORC_T_SPELL,
@@ -953,8 +885,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 68 */
+    { /* 68 */
         .id = "levitation",
         .name = "Levitation",
         .type = SORC_T_SPELL,
@@ -969,8 +900,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .negate_timing = SORC_TIMING_REVEAL,
         .use_as_power = -1,
     },
-    {
-        /* 69 */
+    { /* 69 */
         .id = "plasma_bolts",
         .name = "Plasma Bolts",
         .type = SORC_T_SPELL,
@@ -982,8 +912,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 70 */
+    { /* 70 */
         .id = "electric_bolts",
         .name = "Electric Bolts",
         .type = SORC_T_SPELL,
@@ -995,8 +924,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 71 */
+    { /* 71 */
         .id = "magic_missile",
         .name = "Magic Missile",
         .type = SORC_T_SPELL,
@@ -1008,8 +936,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 72 */
+    { /* 72 */
         .id = "mind_push",
         .name = "Mind Push",
         .type = SORC_T_SPELL,
@@ -1021,8 +948,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 73 */
+    { /* 73 */
         .id = "confetti_storm",
         .name = "Confetti Storm",
         .type = SORC_T_DEFENSE,
@@ -1034,8 +960,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 74 */
+    { /* 74 */
         .id = "satellite_dishes",
         .name = "Satellite Dishes",
         .type = SORC_T_AMP,
@@ -1048,8 +973,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 75 */
+    { /* 75 */
         .id = "wizards_hat",
         .name = "Wizards Hat",
         .type = SORC_T_AMP,
@@ -1064,8 +988,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .mod_class = SORC_C_CREATURE,
         .mod_amount = 2,
     },
-    {
-        /* 76 */
+    { /* 76 */
         .id = "ricochet",
         .name = "Ricochet",
         .type = SORC_T_EVENT,
@@ -1080,8 +1003,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .mod_class = SORC_C_ENERGY,
         .mod_amount = 1,
     },
-    {
-        /* 77 */
+    { /* 77 */
         .id = "hostage",
         .name = "Hostage",
         .type = SORC_T_EVENT,
@@ -1094,8 +1016,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .ea = SORC_EA_STEAL_OBJECT,
         .use_as_power = -1,
     },
-    {
-        /* 78 */
+    { /* 78 */
         .id = "threaten",
         .name = "Threaten",
         .type = SORC_T_EVENT,
@@ -1107,8 +1028,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 79 */
+    { /* 79 */
         .id = "car_chase",
         .name = "Car Chase",
         .type = SORC_T_EVENT,
@@ -1120,8 +1040,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 80 */
+    { /* 80 */
         .id = "martyr",
         .name = "Martyr",
         .type = SORC_T_EVENT,
@@ -1134,8 +1053,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .use_as_power = -1,
         .imbue = SORC_K_FIRST_TO_FIGHT,
     },
-    {
-        /* 81 */
+    { /* 81 */
         .id = "you_should_run",
         .name = "You Should Run",
         .type = SORC_T_DEFENSE,
@@ -1147,8 +1065,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 82 */
+    { /* 82 */
         .id = "back_for_more",
         .name = "Back for More",
         .type = SORC_T_EVENT,
@@ -1162,8 +1079,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .ea_what = SORC_WHAT_SORCERER,
         .use_as_power = -1,
     },
-    {
-        /* 83 */
+    { /* 83 */
         .id = "distraction",
         .name = "Distraction",
         .type = SORC_T_EVENT,
@@ -1178,8 +1094,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .negate_timing = SORC_TIMING_REVEAL,
         .use_as_power = -1,
     },
-    {
-        /* 84 */
+    { /* 84 */
         .id = "vacuum_globe",
         .name = "Vacuum Globe",
         .type = SORC_T_DEFENSE,
@@ -1194,8 +1109,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .negate_timing = SORC_TIMING_DEFENSE,
         .use_as_power = -1,
     },
-    {
-        /* 85 */
+    { /* 85 */
         .id = "telekinetic_blow",
         .name = "Telekinetic Blow",
         .type = SORC_T_SPELL,
@@ -1207,8 +1121,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 86 */
+    { /* 86 */
         .id = "resuscitate",
         .name = "Resuscitate",
         .type = SORC_T_SPELL,
@@ -1222,8 +1135,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .ea_what = SORC_WHAT_SORCERER,
         .use_as_power = -1,
     },
-    {
-        /* 87 */
+    { /* 87 */
         .id = "force_pummel",
         .name = "Force Pummel",
         .type = SORC_T_SPELL,
@@ -1235,8 +1147,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 88 */
+    { /* 88 */
         .id = "smoke",
         .name = "Smoke",
         .type = SORC_T_DEFENSE,
@@ -1248,8 +1159,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 89 */
+    { /* 89 */
         .id = "kinetic_slam",
         .name = "Kinetic Slam",
         .type = SORC_T_SPELL,
@@ -1261,8 +1171,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 90 */
+    { /* 90 */
         .id = "hide_in_the_earth",
         .name = "Hide in the Earth",
         .type = SORC_T_DEFENSE,
@@ -1274,8 +1183,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 91 */
+    { /* 91 */
         .id = "pin_to_ceiling",
         .name = "Pin to Ceiling",
         .type = SORC_T_SPELL,
@@ -1287,8 +1195,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 92 */
+    { /* 92 */
         .id = "escape",
         .name = "Escape",
         .type = SORC_T_DEFENSE,
@@ -1300,8 +1207,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 93 */
+    { /* 93 */
         .id = "cane",
         .name = "Cane",
         .type = SORC_T_OBJECT,
@@ -1313,8 +1219,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 94 */
+    { /* 94 */
         .id = "magic_repair",
         .name = "Magic Repair",
         .type = SORC_T_SPELL,
@@ -1328,8 +1233,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .ea_what = SORC_WHAT_OBJECT,
         .use_as_power = -1,
     },
-    {
-        /* 95 */
+    { /* 95 */
         .id = "illusion",
         .name = "Illusion",
         .type = SORC_T_SPELL,
@@ -1343,8 +1247,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .ea = SORC_EA_OPP_DISCARDS,
         .use_as_power = -1,
     },
-    {
-        /* 96 */
+    { /* 96 */
         .id = "clear_your_mind",
         .name = "Clear your Mind",
         .type = SORC_T_AMP,
@@ -1357,8 +1260,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 97 */
+    { /* 97 */
         .id = "freeze",
         .name = "Freeze",
         .type = SORC_T_SPELL,
@@ -1370,8 +1272,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 98 */
+    { /* 98 */
         .id = "will_power",
         .name = "Will Power",
         .type = SORC_T_AMP,
@@ -1386,8 +1287,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .mod_class = SORC_C_TELEKINESIS,
         .mod_amount = 2,
     },
-    {
-        /* 99 */
+    { /* 99 */
         .id = "vibrate_molecules",
         .name = "Vibrate Molecules",
         .type = SORC_T_SPELL,
@@ -1399,8 +1299,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = 5,
     },
-    {
-        /* 100 */
+    { /* 100 */
         .id = "force_field",
         .name = "Force Field",
         .type = SORC_T_DEFENSE,
@@ -1415,8 +1314,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .negate_timing = SORC_TIMING_DEFENSE,
         .use_as_power = -1,
     },
-    {
-        /* 101 */
+    { /* 101 */
         .id = "encantus",
         .name = "Encantus",
         .type = SORC_T_OBJECT,
@@ -1430,8 +1328,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .use_as_power = -1,
         .imbue = SORC_K_RESEARCHER,
     },
-    {
-        /* 102 */
+    { /* 102 */
         .id = "chains",
         .name = "Chains",
         .type = SORC_T_SPELL,
@@ -1443,8 +1340,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 103 */
+    { /* 103 */
         .id = "cool_car",
         .name = "Cool Car",
         .type = SORC_T_DEFENSE,
@@ -1456,8 +1352,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 104 */
+    { /* 104 */
         .id = "fire_shield",
         .name = "Fire Shield",
         .type = SORC_T_DEFENSE,
@@ -1472,8 +1367,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .negate_timing = SORC_TIMING_DEFENSE,
         .use_as_power = -1,
     },
-    {
-        /* 105 */
+    { /* 105 */
         .id = "wolves",
         .name = "Wolves",
         .type = SORC_T_SPELL,
@@ -1485,8 +1379,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 106 */
+    { /* 106 */
         .id = "persian_rug_trick",
         .name = "Persian Rug Trick",
         .type = SORC_T_SPELL,
@@ -1498,8 +1391,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 107 */
+    { /* 107 */
         .id = "pendant",
         .name = "Pendant",
         .type = SORC_T_OBJECT,
@@ -1514,8 +1406,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .mod_class = SORC_C_TRAP,
         .mod_amount = 2,
     },
-    {
-        /* 108 */
+    { /* 108 */
         .id = "heavy_coat",
         .name = "Heavy Coat",
         .type = SORC_T_AMP,
@@ -1530,8 +1421,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .mod_class = SORC_C_TELEKINESIS,
         .mod_amount = -2,
     },
-    {
-        /* 109 */
+    { /* 109 */
         .id = "dragon_ring",
         .name = "Dragon Ring",
         .type = SORC_T_OBJECT,
@@ -1543,8 +1433,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 110 */
+    { /* 110 */
         .id = "bronze_bull",
         .name = "Bronze Bull",
         .type = SORC_T_SPELL,
@@ -1556,8 +1445,7 @@ const struct sorc_card sorc_cards[SORC_NCARDS] = {
         .nemesis_of = SORC_NONE,
         .use_as_power = -1,
     },
-    {
-        /* 111 */
+    { /* 111 */
         .id = "concrete_eagle",
         .name = "Concrete Eagle",
         .type = SORC_T_SPELL,
