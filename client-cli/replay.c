@@ -29,6 +29,34 @@ static int hex_decode(const char *hex, uint8_t *out, size_t n)
     return 0;
 }
 
+/* One step of the record: an action, or a timeout that lost or skipped
+ * ({"seat", "timeout": "lose"|"skip"}), as the server played it. */
+static int replay_step(const struct game_ops *game, void *state, const json_t *step,
+                       struct game_error *err)
+{
+    int seat = (int)json_integer_value(json_object_get(step, "seat"));
+    const char *timeout = json_string_value(json_object_get(step, "timeout"));
+    void *scratch;
+    int rc;
+
+    if (!timeout) {
+        return game_apply(game, state, seat, json_object_get(step, "action"), err);
+    }
+    if (strcmp(timeout, "lose") != 0 && strcmp(timeout, "skip") != 0) {
+        return game_error_set(err, GAME_E_BAD_ACTION, "a timeout is \"lose\" or \"skip\"");
+    }
+    scratch = malloc(game->state_size);
+    if (!scratch) {
+        return game_error_set(err, GAME_E_NOMEM, "out of memory");
+    }
+    rc = game_try_timeout(game, state, scratch, seat, strcmp(timeout, "lose") == 0, err);
+    if (rc == GAME_OK) {
+        memcpy(state, scratch, game->state_size);
+    }
+    free(scratch);
+    return rc;
+}
+
 int cli_replay(const char *path)
 {
     json_error_t jerr;
@@ -88,9 +116,7 @@ int cli_replay(const char *path)
     }
     json_array_foreach(actions, i, step) {
         json_t *jseat = json_object_get(step, "seat");
-        if (!json_is_integer(jseat) ||
-            game_apply(game, state, (int)json_integer_value(jseat), json_object_get(step, "action"),
-                       &gerr) != GAME_OK) {
+        if (!json_is_integer(jseat) || replay_step(game, state, step, &gerr) != GAME_OK) {
             char *s = json_dumps(step, JSON_COMPACT);
             fprintf(stderr, "replay: step %zu refused: %s\n  %s\n", i + 1,
                     json_is_integer(jseat) ? gerr.message : "no seat", s ? s : "");

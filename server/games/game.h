@@ -305,6 +305,16 @@ int game_start(const struct game_ops *g, void *state, const json_t *options,
 int game_try(const struct game_ops *g, const void *state, void *scratch, int seat,
              const json_t *action, struct game_error *err);
 
+/* A skip is repeated at most this many times for one timeout. */
+#define GAME_SKIPS_MAX 64
+
+/* Copies `state` into `scratch`, where seat `seat`'s time running out is
+ * played: it forfeits (`lose`), or it skips, again while it still has
+ * to act, until its turn is over. GAME_E_ILLEGAL where the game cannot
+ * (no such op, or a turn it cannot skip to its end). */
+int game_try_timeout(const struct game_ops *g, const void *state, void *scratch, int seat,
+                     bool lose, struct game_error *err);
+
 /* game_try() through a scratch block of its own, then copied back: the
  * convenience for tests and tools. GAME_E_NOMEM when no scratch. */
 int game_apply(const struct game_ops *g, void *state, int seat, const json_t *action,

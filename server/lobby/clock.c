@@ -22,6 +22,26 @@
 #define CLOCK_MAX_S (366LL * 24 * 3600)
 
 const char *const lobby__clock_kinds[] = {"none", "fischer", "bank", "correspondence"};
+const char *const lobby__clock_policies[] = {"bot", "lose", "skip"};
+
+/* Member "timeout" of `j` into r->policy: the bot's when missing. */
+static int policy(const json_t *j, struct clock_rules *r, char *msg)
+{
+    const json_t *v = json_object_get(j, "timeout");
+
+    r->policy = CLOCK_ON_TIMEOUT_BOT;
+    if (!v) {
+        return 0;
+    }
+    for (uint8_t p = 0; json_is_string(v) && p < 3; p++) {
+        if (strcmp(json_string_value(v), lobby__clock_policies[p]) == 0) {
+            r->policy = p;
+            return 0;
+        }
+    }
+    snprintf(msg, GAME_MSG_MAX, "clock \"timeout\" must be bot, lose or skip");
+    return -1;
+}
 
 /* Member `key` of `j` in seconds, into *ms: 0 when it is missing and may
  * be, -1 with a message when it is not an integer in [lo, CLOCK_MAX_S]. */
@@ -59,8 +79,8 @@ int lobby__clock_parse(const json_t *j, struct clock_rules *r, char *msg)
         return -1;
     }
     json_object_foreach((json_t *)j, key, v) {
-        static const char *const known[] = {"type", "base", "increment",
-                                            "move", "bank", "per_move"};
+        static const char *const known[] = {"type", "base",     "increment", "move",
+                                            "bank", "per_move", "timeout"};
         bool ok = false;
         for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
             ok |= strcmp(key, known[i]) == 0;
@@ -98,24 +118,37 @@ int lobby__clock_parse(const json_t *j, struct clock_rules *r, char *msg)
         snprintf(msg, GAME_MSG_MAX, "clock \"type\" must be fischer, bank or correspondence");
         return -1;
     }
-    return 0;
+    return policy(j, r, msg);
 }
 
 json_t *lobby__clock_rules_json(const struct clock_rules *r)
 {
+    json_t *j = NULL;
+
     switch (r->kind) {
     case CLOCK_FISCHER:
-        return json_pack("{s:s, s:I, s:I}", "type", "fischer", "base",
-                         (json_int_t)r->base_ms / 1000, "increment", (json_int_t)r->inc_ms / 1000);
+        j = json_pack("{s:s, s:I, s:I}", "type", "fischer", "base", (json_int_t)r->base_ms / 1000,
+                      "increment", (json_int_t)r->inc_ms / 1000);
+        break;
     case CLOCK_BANK:
-        return json_pack("{s:s, s:I, s:I}", "type", "bank", "move", (json_int_t)r->delay_ms / 1000,
-                         "bank", (json_int_t)r->base_ms / 1000);
+        j = json_pack("{s:s, s:I, s:I}", "type", "bank", "move", (json_int_t)r->delay_ms / 1000,
+                      "bank", (json_int_t)r->base_ms / 1000);
+        break;
     case CLOCK_CORRESPONDENCE:
-        return json_pack("{s:s, s:I, s:I}", "type", "correspondence", "per_move",
-                         (json_int_t)r->inc_ms / 1000, "bank", (json_int_t)r->base_ms / 1000);
+        j = json_pack("{s:s, s:I, s:I}", "type", "correspondence", "per_move",
+                      (json_int_t)r->inc_ms / 1000, "bank", (json_int_t)r->base_ms / 1000);
+        break;
     default:
         return NULL;
     }
+    /* The bot's policy is left out, as rooms made before there were
+     * others have it. */
+    if (j && r->policy != CLOCK_ON_TIMEOUT_BOT &&
+        json_object_set_new(j, "timeout", json_string(lobby__clock_policies[r->policy])) != 0) {
+        json_decref(j);
+        j = NULL;
+    }
+    return j;
 }
 
 /* What is left of seat i's free time this turn (a time bank's). */
@@ -231,6 +264,7 @@ void lobby__clock_write(struct game_text *w, const struct room_clock *c, int nse
         game_text_end_obj(w);
     }
     game_text_end_arr(w);
+    game_text_kstr(w, "timeout", lobby__clock_policies[c->rules.policy]);
     game_text_kstr(w, "type", lobby__clock_kinds[c->rules.kind]);
     game_text_end_obj(w);
 }

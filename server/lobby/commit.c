@@ -71,6 +71,20 @@ static bool room_over_bound(struct room *room)
     return over;
 }
 
+/* After an event that may have ended the game: the server's end record
+ * marks the finished room. The end is implied by the events before it, so
+ * a lost one costs nothing but the note. */
+static void commit_end(struct room *room, uint64_t now)
+{
+    struct room_event end = {.type = ROOM_EV_END};
+    char msg[GAME_MSG_MAX];
+    struct room_commit c = {.now = now, .msg = msg};
+
+    if (room->status == ROOM_ENDED && lobby__event_commit(room, &end, &c) != PROTO_OK) {
+        log_event(LOG_WARN, "journal_record_lost", "room=%s record=end", room->code);
+    }
+}
+
 int lobby__commit(struct lobby *lobby, struct room *room, int seat, const json_t *action,
                   struct lobby_peer *peer, const json_t *id, uint64_t now, char *msg)
 {
@@ -97,17 +111,7 @@ int lobby__commit(struct lobby *lobby, struct room *room, int seat, const json_t
     if (rc != PROTO_OK) {
         return rc;
     }
-    if (room->status == ROOM_ENDED) {
-        /* The server's end record marks the finished room; the end is
-         * implied by the actions, so a lost one costs nothing but the
-         * note. */
-        struct room_event end = {.type = ROOM_EV_END};
-        char endmsg[GAME_MSG_MAX];
-        struct room_commit ec = {.now = now, .msg = endmsg};
-        if (lobby__event_commit(room, &end, &ec) != PROTO_OK) {
-            log_event(LOG_WARN, "journal_record_lost", "room=%s record=end", room->code);
-        }
-    }
+    commit_end(room, now);
     lobby__reply_rev(room, peer, id, room->rev);
     lobby__commit_tail(room, &c);
     (void)lobby;
@@ -303,9 +307,13 @@ void lobby__clock_run(struct room *room, uint64_t now)
         return;
     }
     if (lobby__clock_due(&room->clock, &seat) <= now) {
+        static const uint8_t deeds[] = {
+            [CLOCK_ON_TIMEOUT_LOSE] = TIMEOUT_LOSE, [CLOCK_ON_TIMEOUT_SKIP] = TIMEOUT_SKIP};
         ev.type = ROOM_EV_TIMEOUT;
         ev.index = seat;
-        ev.to_bot = room->seats[seat].kind == SEAT_HUMAN && !room->seats[seat].peer;
+        ev.deed = room->clock.rules.policy == CLOCK_ON_TIMEOUT_BOT
+                      ? lobby__timeout_fallback(room, seat)
+                      : deeds[room->clock.rules.policy];
     } else if (room->clock.since + LOBBY_CLOCK_CHECKPOINT_MS <= now) {
         ev.type = ROOM_EV_CLOCK;
     } else {
@@ -319,5 +327,13 @@ void lobby__clock_run(struct room *room, uint64_t now)
         lobby__note_due(room);
         return;
     }
+    commit_end(room, now);
     lobby__commit_tail(room, &c);
+}
+
+enum timeout_deed lobby__timeout_fallback(const struct room *room, int seat)
+{
+    const struct seat *s = &room->seats[seat];
+
+    return s->kind == SEAT_HUMAN && !s->peer ? TIMEOUT_BOT : TIMEOUT_PLAYS_ON;
 }

@@ -532,10 +532,7 @@ static void act_apply(struct room *room, struct room_event *ev, struct room_comm
         c->changed |= LOBBY_CHANGED_CLOCK;
     }
     if (room->game->active(room->state) == 0) {
-        room->status = ROOM_ENDED;
-        room->ended_at = c->now ? c->now : 1;
-        lobby__creator_release(lobby, &room->who.creator, room->who.creator_addr);
-        c->flags |= EV_ENDED | EV_ANNOUNCE;
+        lobby__room_end(room, c);
     }
     (void)ev;
 }
@@ -569,67 +566,118 @@ static int end_check(struct room *room, struct room_event *ev, char *msg)
     return PROTO_OK;
 }
 
+void lobby__room_end(struct room *room, struct room_commit *c)
+{
+    room->status = ROOM_ENDED;
+    room->ended_at = c->now ? c->now : 1;
+    lobby__creator_release(room->lobby, &room->who.creator, room->who.creator_addr);
+    c->flags |= EV_ENDED | EV_ANNOUNCE;
+}
+
 static void end_apply(struct room *room, struct room_event *ev, struct room_commit *c)
 {
     if (room->status != ROOM_ENDED) {
-        room->status = ROOM_ENDED;
-        room->ended_at = c->now ? c->now : 1;
-        lobby__creator_release(room->lobby, &room->who.creator, room->who.creator_addr);
-        c->flags |= EV_ENDED | EV_ANNOUNCE;
+        lobby__room_end(room, c);
     }
     (void)ev;
 }
 
 /* ---- timeout: a seat's time ran out ---- */
 
+const char *const lobby__timeout_deeds[] = {"plays_on", "bot", "lose", "skip"};
+
 static char *timeout_encode(const struct room *room, const struct room_event *ev, size_t *len)
 {
     (void)room;
-    return record_text(json_pack("{s:s, s:i, s:I, s:b}", "t", "timeout", "seat", ev->index, "ms",
-                                 (json_int_t)ev->ms, "bot", ev->to_bot),
+    return record_text(json_pack("{s:s, s:i, s:I, s:s}", "t", "timeout", "seat", ev->index, "ms",
+                                 (json_int_t)ev->ms, "do", lobby__timeout_deeds[ev->deed]),
                        len);
 }
 
+/* {"do":...}; a record of older journals has "bot": true or false. */
 static int timeout_decode(const struct room *room, const json_t *rec, struct room_event *ev,
                           char *err)
 {
+    const char *deed = json_string_value(json_object_get(rec, "do"));
+
     ev->index = record_seat(room, rec, false);
-    ev->to_bot = json_is_true(json_object_get(rec, "bot"));
     if (ev->index < 0 || record_ms(rec, &ev->ms) != 0) {
         snprintf(err, GAME_MSG_MAX, "a timeout record without seat or time");
+        return -1;
+    }
+    ev->deed = json_is_true(json_object_get(rec, "bot")) ? TIMEOUT_BOT : TIMEOUT_PLAYS_ON;
+    for (uint8_t d = 0; deed && d < sizeof(lobby__timeout_deeds) / sizeof(char *); d++) {
+        if (strcmp(deed, lobby__timeout_deeds[d]) == 0) {
+            ev->deed = d;
+            return 0;
+        }
+    }
+    if (deed) {
+        snprintf(err, GAME_MSG_MAX, "a timeout record that does \"%.20s\"", deed);
         return -1;
     }
     return 0;
 }
 
+/* A loss or a skip is tried on the scratch copy. One the game cannot
+ * make falls back, when the server decides (not in a replay, which does
+ * what the record says), to what a room without the policy does. */
 static int timeout_check(struct room *room, struct room_event *ev, char *msg)
 {
     if (room->status != ROOM_PLAYING || !(room->clock.running & (1u << ev->index))) {
         snprintf(msg, GAME_MSG_MAX, "seat %d has no clock running", ev->index);
         return PROTO_ERR_INTERNAL;
     }
+    if (ev->deed == TIMEOUT_LOSE || ev->deed == TIMEOUT_SKIP) {
+        struct game_error gerr = {0};
+        if (game_try_timeout(room->game, room->state, room->scratch, ev->index,
+                             ev->deed == TIMEOUT_LOSE, &gerr) == GAME_OK) {
+            return PROTO_OK;
+        }
+        if (room->lobby->restoring) {
+            snprintf(msg, GAME_MSG_MAX, "seat %d's timeout cannot %s", ev->index,
+                     lobby__timeout_deeds[ev->deed]);
+            return PROTO_ERR_INTERNAL;
+        }
+        ev->deed = lobby__timeout_fallback(room, ev->index);
+    }
     return PROTO_OK;
 }
 
-/* The seat's clock stops at 0 and runs no more. A player who is not there
- * has a bot at the room's level play the seat (the token kept: a resume
- * takes it back, without a clock); one who is there plays on, untimed.
- * Which of the two is in the record, so that a replay does the same. */
+/* The seat's clock stops at 0. It loses (the game ends), or its turn is
+ * skipped and its clock runs again at its next turn with what the rules
+ * give a turn; or it runs no more, and a bot at the room's level plays a
+ * seat whose player is not there (the token kept: a resume takes it
+ * back, without a clock) while one who is there plays on, untimed.
+ * Which, is in the record, so that a replay does the same. */
 static void timeout_apply(struct room *room, struct room_event *ev, struct room_commit *c)
 {
     struct seat *s = &room->seats[ev->index];
+    void *before = room->state;
 
     lobby__clock_charge(&room->clock, ev->ms, -1);
-    lobby__clock_flag(&room->clock, ev->index);
-    room->rev++; /* the view changes: its clock, and who plays the seat */
-    lobby__clock_settle(&room->clock, -1, room->game->active(room->state), c->now);
-    if (s->kind == SEAT_HUMAN && ev->to_bot) {
+    room->rev++; /* the view changes: its clock, who plays the seat, or the game */
+    if (ev->deed == TIMEOUT_LOSE || ev->deed == TIMEOUT_SKIP) {
+        room->state = room->scratch;
+        room->scratch = before;
+        c->changed |= room->game->changed(before, room->state);
+        room->clock.left[ev->index] = 0;
+        lobby__clock_settle(&room->clock, ev->index, room->game->active(room->state), c->now);
+        if (room->game->active(room->state) == 0) {
+            lobby__room_end(room, c);
+        }
+    } else {
+        lobby__clock_flag(&room->clock, ev->index);
+        lobby__clock_settle(&room->clock, -1, room->game->active(room->state), c->now);
+    }
+    if (s->kind == SEAT_HUMAN && ev->deed == TIMEOUT_BOT) {
         s->kind = SEAT_BOT;
         s->level = lobby__room_level(room);
         lobby__seat_forget(s);
     }
     if (!room->lobby->restoring) {
-        log_event(LOG_INFO, "clock_timeout", "room=%s seat=%d played_by=%s", room->code, ev->index,
+        log_event(LOG_INFO, "clock_timeout", "room=%s seat=%d did=%s played_by=%s", room->code,
+                  ev->index, lobby__timeout_deeds[ev->deed],
                   s->kind == SEAT_BOT ? bot_level_names[s->level] : "its_player");
     }
     c->changed |= LOBBY_CHANGED_CLOCK;

@@ -84,6 +84,14 @@ struct room_view {
 
 enum clock_kind { CLOCK_NONE, CLOCK_FISCHER, CLOCK_BANK, CLOCK_CORRESPONDENCE };
 
+/* What a timeout does, as the room's rules ask (the clock's "timeout"). */
+enum clock_policy { CLOCK_ON_TIMEOUT_BOT, CLOCK_ON_TIMEOUT_LOSE, CLOCK_ON_TIMEOUT_SKIP };
+
+/* What a timeout did, in its record ("do"): the policy's, or where the
+ * game could not, the bot's (a player who is not there) or nothing (one
+ * who is: it plays on untimed). */
+enum timeout_deed { TIMEOUT_PLAYS_ON, TIMEOUT_BOT, TIMEOUT_LOSE, TIMEOUT_SKIP };
+
 /* Lag compensation, in the manner of Lichess's lag tracker: a move is
  * forgiven up to LOBBY_LAG_MOVE_MS of its time, drawn from the seat's
  * quota, which starts at LOBBY_LAG_QUOTA_MS and regains LOBBY_LAG_GAIN_MS
@@ -101,7 +109,8 @@ enum clock_kind { CLOCK_NONE, CLOCK_FISCHER, CLOCK_BANK, CLOCK_CORRESPONDENCE };
  * delay (a time bank's time per move), then costs the seat's time; a turn
  * ended adds inc, up to cap (0: no cap). */
 struct clock_rules {
-    uint8_t kind; /* enum clock_kind; CLOCK_NONE: no clock */
+    uint8_t kind;   /* enum clock_kind; CLOCK_NONE: no clock */
+    uint8_t policy; /* enum clock_policy */
     int64_t base_ms, inc_ms, delay_ms, cap_ms;
 };
 
@@ -117,6 +126,8 @@ struct room_clock {
 };
 
 extern const char *const lobby__clock_kinds[];
+extern const char *const lobby__clock_policies[]; /* by enum clock_policy */
+extern const char *const lobby__timeout_deeds[];  /* by enum timeout_deed */
 
 /* The bit of a change mask that names the view's "clock" (the games'
  * sections take bits 0 to 61, GAME_CHANGED_YOU bit 63). */
@@ -345,8 +356,8 @@ struct room_event {
             const json_t *action; /* borrowed */
         } act;
     };
-    int64_t ms;  /* act, timeout, clock: the time the clocks are charged */
-    bool to_bot; /* timeout: a bot takes the seat (its player is not there) */
+    int64_t ms;   /* act, timeout, clock: the time the clocks are charged */
+    uint8_t deed; /* timeout: enum timeout_deed */
 };
 
 /* What the events committed by one request (or bot move, or restore) ask
@@ -363,6 +374,14 @@ struct room_commit {
  * message in c->msg and the room exactly as it was: refused by the check,
  * or `internal` when the record was not taken. */
 int lobby__event_commit(struct room *room, struct room_event *ev, struct room_commit *c);
+
+/* The room's game is over: it ends (applies of act, timeout and end). */
+void lobby__room_end(struct room *room, struct room_commit *c);
+
+/* What a timeout of `seat` does where the room's policy is a bot's, or
+ * the game cannot do what the policy asks: a bot plays a seat whose
+ * player is not there; one who is plays on. */
+enum timeout_deed lobby__timeout_fallback(const struct room *room, int seat);
 
 /* Reads a journal record into `ev` (zeroed first; it may borrow from
  * `rec`). 0, or -1 with a reason in `err` (GAME_MSG_MAX bytes). */

@@ -331,6 +331,24 @@ json_t *lobby_bot_levels_json(const struct lobby *lobby)
 
 /* A level named by a client, as this lobby runs it: -1 when it names none,
  * -2 when it is above what the lobby runs (a message in msg either way). */
+/* A timeout policy the game can follow: a loss ends a game of two seats
+ * (of more, the others would go on one short), a skip needs a game that
+ * can pass a turn. 0, or -1 with a message. */
+static int clock_policy_check(const struct game_ops *game, int nseats,
+                              const struct clock_rules *clock, char *msg)
+{
+    if (clock->policy == CLOCK_ON_TIMEOUT_LOSE && (nseats != 2 || !game->forfeit)) {
+        snprintf(msg, GAME_MSG_MAX, "clock \"timeout\": \"lose\" is for %s of two seats",
+                 game->forfeit ? game->title : "games that can be forfeited,");
+        return -1;
+    }
+    if (clock->policy == CLOCK_ON_TIMEOUT_SKIP && !game->skip) {
+        snprintf(msg, GAME_MSG_MAX, "clock \"timeout\": %s cannot skip a turn", game->title);
+        return -1;
+    }
+    return 0;
+}
+
 static int level_wanted(const struct lobby *lobby, const json_t *j, char *msg)
 {
     int level = bot_level_parse(json_string_value(j));
@@ -450,7 +468,8 @@ int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
     }
     json_t *jlevel = json_object_get(jopts, "bot_level");
     struct clock_rules clock;
-    if (lobby__clock_parse(json_object_get(jopts, "clock"), &clock, msg) != 0) {
+    if (lobby__clock_parse(json_object_get(jopts, "clock"), &clock, msg) != 0 ||
+        clock_policy_check(game, nseats, &clock, msg) != 0) {
         return PROTO_ERR_BAD_OPTION;
     }
     int level = jlevel ? level_wanted(lobby, jlevel, msg) : BOT_LEVEL_DEFAULT;
@@ -933,7 +952,8 @@ int lobby_sync(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_
     return PROTO_OK;
 }
 
-/* The game's actions, [{"seat", "action"}], read from the room's journal:
+/* The game's actions, [{"seat", "action"}] (a timeout that lost or skipped:
+ * {"seat", "timeout": "lose"|"skip"}), read from the room's journal:
  * the record is kept on disk, never in memory. NULL with a message when
  * it cannot be read. */
 static json_t *record_actions(struct room *room, char *msg)
@@ -953,10 +973,19 @@ static json_t *record_actions(struct room *room, char *msg)
     actions = json_array();
     json_array_foreach(records, i, r) {
         const char *t = json_string_value(json_object_get(r, "t"));
-        if (actions && t && strcmp(t, "act") == 0 &&
-            json_array_append_new(actions,
-                                  json_pack("{s:O, s:O}", "seat", json_object_get(r, "seat"),
-                                            "action", json_object_get(r, "action"))) != 0) {
+        const char *deed = json_string_value(json_object_get(r, "do"));
+        json_t *a = NULL;
+        if (t && strcmp(t, "act") == 0) {
+            a = json_pack("{s:O, s:O}", "seat", json_object_get(r, "seat"), "action",
+                          json_object_get(r, "action"));
+        } else if (t && strcmp(t, "timeout") == 0 && deed &&
+                   (strcmp(deed, "lose") == 0 || strcmp(deed, "skip") == 0)) {
+            /* A timeout that changed the game is one of its steps. */
+            a = json_pack("{s:O, s:s}", "seat", json_object_get(r, "seat"), "timeout", deed);
+        } else {
+            continue;
+        }
+        if (actions && json_array_append_new(actions, a) != 0) {
             json_decref(actions);
             actions = NULL;
         }

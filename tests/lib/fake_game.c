@@ -15,7 +15,8 @@ struct fake_state {
     int nseats;
     int total;
     int turn;
-    int winner; /* -1 while running */
+    int winner;  /* -1 while running */
+    int forfeit; /* the seat that lost on time, -1: none */
     int secret[GAME_MAX_SEATS];
     char names[GAME_MAX_SEATS][GAME_NAME_MAX];
     char last[GAME_MSG_MAX];
@@ -52,6 +53,7 @@ static int fake_init(void *state, const json_t *options, const struct game_setup
     game_rng_seed(&s->rng, setup->seed);
     s->nseats = setup->nseats;
     s->winner = -1;
+    s->forfeit = -1;
     for (int i = 0; i < s->nseats; i++) {
         s->secret[i] = (int)game_rng_below(&s->rng, 1000);
         memcpy(s->names[i], setup->names[i], GAME_NAME_MAX);
@@ -84,6 +86,37 @@ static int fake_apply(void *state, int seat, const json_t *action, struct game_e
     } else {
         s->turn = (s->turn + 1) % s->nseats;
     }
+    return GAME_OK;
+}
+
+/* The seat loses: the next seat wins. */
+static int fake_forfeit(void *state, int seat, struct game_error *err)
+{
+    struct fake_state *s = state;
+
+    if (s->winner >= 0) {
+        return game_error_set(err, GAME_E_OVER, "the race is over");
+    }
+    s->forfeit = seat;
+    s->winner = (seat + 1) % s->nseats;
+    snprintf(s->last, sizeof(s->last), "%s lost on time", s->names[seat]);
+    return GAME_OK;
+}
+
+/* The turn passes on, but not before anybody has added (so that a test
+ * sees a skip the game refuses). */
+static int fake_skip(void *state, int seat, struct game_error *err)
+{
+    struct fake_state *s = state;
+
+    if (s->winner >= 0) {
+        return game_error_set(err, GAME_E_OVER, "the race is over");
+    }
+    if (seat != s->turn || s->total == 0) {
+        return game_error_set(err, GAME_E_ILLEGAL, "R-fake-2: the first turn may not pass");
+    }
+    snprintf(s->last, sizeof(s->last), "%s was skipped", s->names[seat]);
+    s->turn = (s->turn + 1) % s->nseats;
     return GAME_OK;
 }
 
@@ -140,6 +173,9 @@ static void sec_result(struct game_text *w, const void *state)
         return;
     }
     game_text_obj(w);
+    if (s->forfeit >= 0) {
+        game_text_kint(w, "forfeit", s->forfeit);
+    }
     game_text_karr(w, "scores");
     for (int i = 0; i < s->nseats; i++) {
         game_text_int(w, i == s->winner);
@@ -240,6 +276,8 @@ const struct game_ops fake_game = {
     .you = fake_you,
     .legal = fake_legal,
     .active = fake_active,
+    .forfeit = fake_forfeit,
+    .skip = fake_skip,
     .check_invariants = NULL,
     .bot = &fake_bot,
 };

@@ -472,6 +472,7 @@ struct arc_core {
     int32_t final_vp[ARC_MAX_SEATS];
     int32_t final_tb[ARC_MAX_SEATS];
     uint8_t winners;               /* bit mask */
+    int8_t forfeit;                /* the seat that forfeited, or -1 */
     uint16_t draws[ARC_MAX_SEATS]; /* cards drawn so far, for the log */
     struct arc_cardst card[ARC_NCARDS];
     struct arc_seat seat[ARC_MAX_SEATS];
@@ -519,6 +520,21 @@ void arc__reset_res(struct arc_core *c);
 void arc__reset_seat(struct arc_seat *p);
 /* Starts the Collect step of the current round (test positions). */
 void arc__begin_collect(struct arc_core *c);
+
+/* ---- Timeouts (arcana_timeout.c) ---- */
+
+/* Ends the game (a duel: the match) with `seat` forfeiting, an active
+ * seat of a running game (R-arcana-15.1). */
+void arc__forfeit(struct arc_state *st, int seat);
+/* Takes the least option of each open decision of `seat`, an active seat
+ * of a running game, until its turn or its part of the step is done
+ * (R-arcana-15.2). GAME_OK, or GAME_E_ILLEGAL (nothing changed) when the
+ * decision lists nothing. */
+int arc__skip(struct arc_state *st, int seat, struct game_error *err);
+/* The seats of a forfeited game, best first: the others by VP and
+ * tiebreak (ties by seat number), the forfeiting seat last. Returns how
+ * many. */
+int arc__ranking(const struct arc_core *c, int8_t ret[ARC_MAX_SEATS]);
 
 /* ---- Codec (arcana_codec.c) ---- */
 

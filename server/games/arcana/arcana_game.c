@@ -4,7 +4,8 @@
  * server knows of Res Arcana, and the thin game.h entry points that join
  * the codec to the rules: init decodes the options and sets up, apply
  * decodes the action and runs the step machine, legal enumerates and
- * encodes, active names the seats that may act.
+ * encodes, active names the seats that may act, forfeit and skip serve a
+ * turn clock's timeout.
  */
 #include "arcana.h"
 
@@ -27,21 +28,47 @@ static int ops_init(void *state, const json_t *options, const struct game_setup 
     return rc;
 }
 
-static int ops_apply(void *state, int seat, const json_t *action, struct game_error *err)
+/* GAME_OK when `seat` may act now; else the refusal apply, forfeit and
+ * skip all give. */
+static int check_seat(const struct arc_state *st, int seat, struct game_error *err)
 {
-    struct arc_state *st = state;
-    struct arc_action a;
     if (st->c.over) {
         return game_error_set(err, GAME_E_OVER, "R-arcana-9: the game is over");
     }
     if (seat < 0 || seat >= st->c.nseats || !(arc__active(&st->c) & (1u << seat))) {
         return game_error_set(err, GAME_E_NOT_TURN, "R-arcana-11.5: it is not your turn");
     }
-    int rc = arc__action_decode(action, &a, err);
+    return GAME_OK;
+}
+
+static int ops_apply(void *state, int seat, const json_t *action, struct game_error *err)
+{
+    struct arc_state *st = state;
+    struct arc_action a;
+    int rc = check_seat(st, seat, err);
+    if (rc != GAME_OK) {
+        return rc;
+    }
+    rc = arc__action_decode(action, &a, err);
     if (rc != GAME_OK) {
         return rc;
     }
     return arc__act(st, seat, &a, err);
+}
+
+static int ops_forfeit(void *state, int seat, struct game_error *err)
+{
+    int rc = check_seat(state, seat, err);
+    if (rc == GAME_OK) {
+        arc__forfeit(state, seat);
+    }
+    return rc;
+}
+
+static int ops_skip(void *state, int seat, struct game_error *err)
+{
+    int rc = check_seat(state, seat, err);
+    return rc == GAME_OK ? arc__skip(state, seat, err) : rc;
 }
 
 static json_t *ops_legal(const void *state, int seat)
@@ -85,6 +112,8 @@ const struct game_ops arcana_game = {
     .legal = ops_legal,
     .active = ops_active,
     .check_invariants = arc__check_invariants,
+    .forfeit = ops_forfeit,
+    .skip = ops_skip,
     .tests = &arcana_tests,
     .bot = &arcana_bot,
 };

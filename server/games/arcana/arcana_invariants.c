@@ -113,6 +113,10 @@ int arc__check_invariants(const void *state, struct game_error *err)
             return fail(err, "a Place of Power board shows no face or two");
         }
     }
+    if (c->forfeit < -1 || c->forfeit >= n || (c->forfeit >= 0 && !c->over) ||
+        (c->forfeit >= 0 && (c->winners & (1u << c->forfeit)))) {
+        return fail(err, "a forfeit in a running game, or a forfeiting seat among the winners");
+    }
     if (!c->over && c->dec == ARC_D_TOP && c->seat[c->cur].passed) {
         return fail(err, "the current player has passed");
     }

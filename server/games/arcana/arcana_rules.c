@@ -1292,6 +1292,7 @@ void arc__setup(struct arc_state *st, int nseats, int setup, int duel, const str
     game_rng_seed(&c->rng, gs->seed);
     c->nseats = (uint8_t)nseats;
     c->setup = (uint8_t)setup;
+    c->forfeit = -1;
     for (int s = 0; s < nseats; s++) {
         memcpy(st->names[s], gs->names[s], GAME_NAME_MAX);
         st->names[s][GAME_NAME_MAX - 1] = '\0';

@@ -261,6 +261,9 @@ static void write_result(struct game_text *out, const void *state)
         return;
     }
     game_text_obj(out);
+    if (c->forfeit >= 0) {
+        game_text_kint(out, "forfeit", c->forfeit);
+    }
     if (c->match.on) {
         game_text_karr(out, "games");
         for (int g = 0; g < c->match.ngames; g++) {
@@ -268,6 +271,15 @@ static void write_result(struct game_text *out, const void *state)
             game_text_key(out, "winners");
             write_winner_list(out, (unsigned)c->match.winners[g], 2);
             game_text_end_obj(out);
+        }
+        game_text_end_arr(out);
+    }
+    if (c->forfeit >= 0) {
+        int8_t rank[ARC_MAX_SEATS];
+        int n = arc__ranking(c, rank);
+        game_text_karr(out, "ranking");
+        for (int i = 0; i < n; i++) {
+            game_text_int(out, rank[i]);
         }
         game_text_end_arr(out);
     }
@@ -389,7 +401,7 @@ uint64_t arc__changed(const void *before, const void *after)
     if (DIFF(phase)) {
         m |= BIT(ARC_S_PHASE);
     }
-    if (match || DIFF(over) || DIFF(final_vp) || DIFF(final_tb) || DIFF(winners) ||
+    if (match || DIFF(over) || DIFF(final_vp) || DIFF(final_tb) || DIFF(winners) || DIFF(forfeit) ||
         DIFF(round_limit) || DIFF(nseats)) {
         m |= BIT(ARC_S_RESULT);
     }

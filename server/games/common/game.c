@@ -24,6 +24,28 @@ int game_try(const struct game_ops *g, const void *state, void *scratch, int sea
     return g->apply(scratch, seat, action, err);
 }
 
+int game_try_timeout(const struct game_ops *g, const void *state, void *scratch, int seat,
+                     bool lose, struct game_error *err)
+{
+    int rc;
+
+    memcpy(scratch, state, g->state_size);
+    if (lose) {
+        return g->forfeit ? g->forfeit(scratch, seat, err)
+                          : game_error_set(err, GAME_E_ILLEGAL, "%s has no forfeit", g->title);
+    }
+    if (!g->skip) {
+        return game_error_set(err, GAME_E_ILLEGAL, "%s cannot skip a turn", g->title);
+    }
+    for (int n = 0; n < GAME_SKIPS_MAX; n++) {
+        rc = g->skip(scratch, seat, err);
+        if (rc != GAME_OK || !(g->active(scratch) & (1u << seat))) {
+            return rc;
+        }
+    }
+    return game_error_set(err, GAME_E_ILLEGAL, "the turn does not end by skipping");
+}
+
 int game_apply(const struct game_ops *g, void *state, int seat, const json_t *action,
                struct game_error *err)
 {

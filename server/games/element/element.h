@@ -93,6 +93,7 @@ enum element_reason {
     ELEMENT_R_SURROUNDED,
     ELEMENT_R_BAG_EMPTY,
     ELEMENT_R_ROUND_LIMIT,
+    ELEMENT_R_FORFEIT, /* a seat's clock ran out under the policy "lose" */
 };
 
 enum element_action_type {
@@ -132,6 +133,7 @@ struct element_core {
     uint8_t reason;    /* enum element_reason, once over */
     int8_t winner;     /* seat, or -1 */
     int8_t final_seat; /* the seat that began the final round (I-40), or -1 */
+    int8_t forfeit;    /* the seat that forfeited, or -1 */
     int16_t round;     /* 1 = the first player's first turn */
     uint8_t kind[ELEMENT_NSQ];
     uint8_t height[ELEMENT_NSQ];
@@ -182,6 +184,11 @@ void element__log(struct element_state *st, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* The seat that acts now, or -1 when the game is over. */
 int element__current_seat(const struct element_state *st);
+/* 1 when `seat` is among the winners of the ended game: the hunter of the
+ * surrounded Sage, or every seat but the one that forfeited (R-element-12.1). */
+bool element__is_winner(const struct element_core *c, int seat);
+/* Ends the game with `seat`, the seat to move, forfeiting (R-element-12.1). */
+void element__forfeit(struct element_state *st, int seat);
 /* The seat whose Sage `seat` hunts (the next in turn order). */
 int element__target(const struct element_core *c, int seat);
 /* R-element-4.1: starts the turn of c->cur (or ends the game). */

@@ -188,7 +188,8 @@ static const double danger[9] = {
 
 /*
  * Over: 1 to the winner and 0 to the others; a game without a winner
- * (bag_empty, round_limit) gives every seat 1/nseats, as a draw. Before:
+ * (bag_empty, round_limit) gives every seat 1/nseats, as a draw; a forfeit
+ * shares 1 among the other seats. Before:
  * each Sage is surrounded next with a chance that grows as its free
  * neighbours go, and its hunter wins then; a seat is worth the chance of
  * its hunted Sage plus its share of the chance of a draw. The values sum
@@ -204,7 +205,11 @@ static void bot_value(const void *state, double ret[GAME_MAX_SEATS])
     }
     if (c->phase == ELEMENT_PH_OVER) {
         for (int s = 0; s < ns; s++) {
-            ret[s] = c->winner < 0 ? 1.0 / ns : (s == c->winner ? 1.0 : 0.0);
+            if (c->forfeit >= 0) {
+                ret[s] = s == c->forfeit ? 0.0 : 1.0 / (ns - 1);
+            } else {
+                ret[s] = c->winner < 0 ? 1.0 / ns : (s == c->winner ? 1.0 : 0.0);
+            }
         }
         return;
     }

@@ -371,6 +371,7 @@ json_t *element_state_dump(const struct element_state *st)
     json_object_set_new(o, "silver", json_string(element_silver_name[c->silver]));
     json_object_set_new(o, "winner", json_integer(c->winner));
     json_object_set_new(o, "reason", json_string(element_reason_name[c->reason]));
+    json_object_set_new(o, "forfeit", json_integer(c->forfeit));
     json_object_set_new(o, "over", json_boolean(c->phase == ELEMENT_PH_OVER));
     return o;
 }
@@ -386,6 +387,21 @@ static int load_int(const json_t *pos, const char *key, int lo, int hi, int *v)
     }
     *v = (int)json_integer_value(x);
     return 0;
+}
+
+/* Member `key` of `pos`, one of the `n` words of `names`, into *v as its
+ * index; 0 (v untouched) when absent, -1 when not one of the words. */
+static int load_name(const json_t *pos, const char *key, const char *const *names, int n,
+                     uint8_t *v)
+{
+    const char *s = json_string_value(json_object_get(pos, key));
+    for (int i = 0; s && i < n; i++) {
+        if (strcmp(s, names[i]) == 0) {
+            *v = (uint8_t)i;
+            return 0;
+        }
+    }
+    return s || json_object_get(pos, key) ? -1 : 0;
 }
 
 int element_state_load(const json_t *pos, struct element_state *st)
@@ -472,18 +488,19 @@ int element_state_load(const json_t *pos, struct element_state *st)
         return -1;
     }
     c->drawn = (int8_t)x;
-    const char *ph = json_string_value(json_object_get(pos, "phase"));
-    if (ph) {
-        int found = -1;
-        for (int p = 0; p <= ELEMENT_PH_OVER; p++) {
-            if (strcmp(ph, element_phase_name[p]) == 0) {
-                found = p;
-            }
-        }
-        if (found < 0) {
-            return -1;
-        }
-        c->phase = (uint8_t)found;
+    x = c->winner;
+    if (load_int(pos, "winner", -1, c->nseats - 1, &x) < 0) {
+        return -1;
+    }
+    c->winner = (int8_t)x;
+    x = c->forfeit;
+    if (load_int(pos, "forfeit", -1, c->nseats - 1, &x) < 0) {
+        return -1;
+    }
+    c->forfeit = (int8_t)x;
+    if (load_name(pos, "reason", element_reason_name, ELEMENT_R_FORFEIT + 1, &c->reason) < 0 ||
+        load_name(pos, "phase", element_phase_name, ELEMENT_PH_OVER + 1, &c->phase) < 0) {
+        return -1;
     }
     return 0;
 }

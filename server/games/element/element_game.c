@@ -4,7 +4,8 @@
  * server knows of Element, and the thin game.h entry points that join the
  * codec to the rules: init decodes the options and sets up, apply decodes
  * the action, runs the rules and the automatic steps and writes the log,
- * legal enumerates and encodes, active names the seat to move.
+ * legal enumerates and encodes, active names the seat to move, forfeit and
+ * skip serve a turn clock's timeout.
  */
 #include "element.h"
 
@@ -83,27 +84,102 @@ static void log_action(struct element_state *st, const struct element_core *befo
     }
 }
 
-static int ops_apply(void *state, int seat, const json_t *action, struct game_error *err)
+/* GAME_OK when `seat` is the seat to move; else the refusal apply,
+ * forfeit and skip all give. */
+static int check_seat(const struct element_state *st, int seat, struct game_error *err)
 {
-    struct element_state *st = state;
-    struct element_action a;
     if (st->c.phase == ELEMENT_PH_OVER) {
         return game_error_set(err, GAME_E_OVER, "R-element-7: the game is over");
     }
     if (seat != st->c.cur) {
         return game_error_set(err, GAME_E_NOT_TURN, "R-element-4.7: it is not your turn");
     }
-    int rc = element_action_decode(action, &a, err);
-    if (rc != GAME_OK) {
-        return rc;
-    }
+    return GAME_OK;
+}
+
+/* Applies `a` of `seat`, the automatic steps after it and its log lines. */
+static int act(struct element_state *st, int seat, const struct element_action *a,
+               struct game_error *err)
+{
     struct element_core before = st->c;
-    rc = element__act(&st->c, &a, err);
+    int rc = element__act(&st->c, a, err);
     if (rc != GAME_OK) {
         return rc;
     }
     element__settle(&st->c);
-    log_action(st, &before, seat, &a);
+    log_action(st, &before, seat, a);
+    return GAME_OK;
+}
+
+static int ops_apply(void *state, int seat, const json_t *action, struct game_error *err)
+{
+    struct element_state *st = state;
+    struct element_action a;
+    int rc = check_seat(st, seat, err);
+    if (rc != GAME_OK) {
+        return rc;
+    }
+    rc = element_action_decode(action, &a, err);
+    if (rc != GAME_OK) {
+        return rc;
+    }
+    return act(st, seat, &a, err);
+}
+
+static int ops_forfeit(void *state, int seat, struct game_error *err)
+{
+    int rc = check_seat(state, seat, err);
+    if (rc == GAME_OK) {
+        element__forfeit(state, seat);
+    }
+    return rc;
+}
+
+/* The least action of the listed ones (R-element-12.2): a pass where the
+ * phase has one (end, grow_done, keep), else the first that is not a Sage
+ * move (the lowest draw, the first placement, the first follow-up). */
+struct least_pick {
+    struct element_action a;
+    int rank; /* 0 none yet, 1 a move, 2 another action, 3 a pass */
+};
+
+static void least_push(void *ud, const struct element_action *a)
+{
+    struct least_pick *p = ud;
+    int rank = 2;
+    if (a->type == ELEMENT_A_END || a->type == ELEMENT_A_GROW_DONE || a->type == ELEMENT_A_KEEP) {
+        rank = 3;
+    } else if (a->type == ELEMENT_A_STEP || a->type == ELEMENT_A_JUMP) {
+        rank = 1;
+    }
+    if (rank > p->rank) {
+        p->a = *a;
+        p->rank = rank;
+    }
+}
+
+static int ops_skip(void *state, int seat, struct game_error *err)
+{
+    struct element_state *st = state;
+    int rc = check_seat(st, seat, err);
+    if (rc != GAME_OK) {
+        return rc;
+    }
+    struct least_pick p = {{0, 0, 0}, 0};
+    element__enumerate(&st->c, least_push, &p);
+    if (p.rank < 2) {
+        return game_error_set(err, GAME_E_ILLEGAL,
+                              "R-element-12.2: only a Sage move is left, and a skip never moves");
+    }
+    element__log(st, "%s's turn is skipped.", st->names[seat]);
+    for (int guard = 0; guard < 1000 && p.rank >= 2; guard++) {
+        rc = act(st, seat, &p.a, err);
+        if (rc != GAME_OK || element__current_seat(st) != seat) {
+            return rc;
+        }
+        p.rank = 0;
+        element__enumerate(&st->c, least_push, &p);
+    }
     return GAME_OK;
 }
 
@@ -178,6 +254,8 @@ const struct game_ops element_game = {
     .legal_text = ops_legal_text,
     .active = ops_active,
     .check_invariants = element__check_invariants,
+    .forfeit = ops_forfeit,
+    .skip = ops_skip,
     .tests = &element_tests,
     .bot = &element_bot,
 };

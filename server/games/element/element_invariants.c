@@ -78,11 +78,14 @@ int element__check_invariants(const void *state, struct game_error *err)
         }
     }
     if (c->phase == ELEMENT_PH_OVER) {
-        if ((c->reason == ELEMENT_R_SURROUNDED) != (c->winner >= 0) ||
-            c->reason == ELEMENT_R_NONE || c->winner >= c->nseats) {
+        bool forfeit = c->reason == ELEMENT_R_FORFEIT;
+        int want = forfeit && c->nseats == 2 ? 1 - c->forfeit : -1;
+        if ((c->reason == ELEMENT_R_SURROUNDED) != (c->winner >= 0 && !forfeit) ||
+            c->reason == ELEMENT_R_NONE || c->winner >= c->nseats || forfeit != (c->forfeit >= 0) ||
+            c->forfeit >= c->nseats || (forfeit && c->winner != want)) {
             return fail(err, "the result does not match its reason");
         }
-    } else if (c->winner != -1 || c->reason != ELEMENT_R_NONE) {
+    } else if (c->winner != -1 || c->reason != ELEMENT_R_NONE || c->forfeit != -1) {
         return fail(err, "a running game has a result");
     }
     if (c->phase == ELEMENT_PH_DRAW && (c->drawn != -1 || c->steps != 0)) {

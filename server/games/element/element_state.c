@@ -26,7 +26,7 @@ const char *const element_phase_name[] = {
 
 const char *const element_silver_name[] = {"none", "lightning", "wood", "metal"};
 
-const char *const element_reason_name[] = {"", "surrounded", "bag_empty", "round_limit"};
+const char *const element_reason_name[] = {"", "surrounded", "bag_empty", "round_limit", "forfeit"};
 
 const char *const element_action_name[ELEMENT_A_COUNT] = {
     "",     "draw",      "step",   "jump",   "place", "chain",   "flow",
@@ -83,6 +83,28 @@ void element__log(struct element_state *st, const char *fmt, ...)
     }
 }
 
+bool element__is_winner(const struct element_core *c, int seat)
+{
+    if (c->phase != ELEMENT_PH_OVER) {
+        return false;
+    }
+    return c->forfeit >= 0 ? seat != c->forfeit : seat == c->winner;
+}
+
+void element__forfeit(struct element_state *st, int seat)
+{
+    struct element_core *c = &st->c;
+    c->phase = ELEMENT_PH_OVER;
+    c->reason = ELEMENT_R_FORFEIT;
+    c->forfeit = (int8_t)seat;
+    c->winner = (int8_t)(c->nseats == 2 ? 1 - seat : -1);
+    if (c->winner >= 0) {
+        element__log(st, "%s forfeits: %s wins.", st->names[seat], st->names[c->winner]);
+    } else {
+        element__log(st, "%s forfeits: every other seat wins.", st->names[seat]);
+    }
+}
+
 int element__current_seat(const struct element_state *st)
 {
     return st->c.phase == ELEMENT_PH_OVER ? -1 : st->c.cur;
@@ -103,6 +125,7 @@ void element__setup(struct element_state *st, int nseats, int silver,
     c->silver = (uint8_t)silver;
     c->winner = -1;
     c->final_seat = -1;
+    c->forfeit = -1;
     c->drawn = -1;
     for (int t = 0; t < ELEMENT_NTYPES; t++) {
         c->bag[t] = ELEMENT_PER_TYPE;

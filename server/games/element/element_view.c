@@ -149,15 +149,20 @@ static void write_result(struct game_text *out, const void *state)
         return;
     }
     game_text_obj(out);
+    if (c->forfeit >= 0) {
+        game_text_kint(out, "forfeit", c->forfeit);
+    }
     game_text_kstr(out, "reason", element_reason_name[c->reason]);
     game_text_karr(out, "scores");
     for (int s = 0; s < c->nseats; s++) {
-        game_text_int(out, s == c->winner ? 1 : 0);
+        game_text_int(out, element__is_winner(c, s));
     }
     game_text_end_arr(out);
     game_text_karr(out, "winners");
-    if (c->winner >= 0) {
-        game_text_int(out, c->winner);
+    for (int s = 0; s < c->nseats; s++) {
+        if (element__is_winner(c, s)) {
+            game_text_int(out, s);
+        }
     }
     game_text_end_arr(out);
     game_text_end_obj(out);
@@ -265,7 +270,7 @@ uint64_t element__changed(const void *before, const void *after)
         !SAME(entered) || !SAME(grow_left)) {
         m |= BIT(ELEMENT_S_PENDING);
     }
-    if (!SAME(winner) || !SAME(reason)) {
+    if (!SAME(winner) || !SAME(reason) || !SAME(forfeit)) {
         m |= BIT(ELEMENT_S_RESULT);
     }
     if (!SAME(sage)) {

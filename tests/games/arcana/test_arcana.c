@@ -15,7 +15,9 @@
  * then checks: "view" (JSON Pointer -> value in the view of "view_seat",
  * default the spectator), "legal_exact", "legal_has", "legal_lacks",
  * "legal_count" (the list of "legal_seat", default the lowest active
- * seat) and "active" (the array of active seats). "auto": n applies the
+ * seat) and "active" (the array of active seats). A step's "timeout"
+ * ("forfeit" or "skip", by "seat", with an optional "error") runs before
+ * its "action" (see run_timeout). "auto": n applies the
  * first listed action of the lowest active seat n times, before "action". Every listed action is
  * applied to a copy and must be accepted.
  */
@@ -177,6 +179,43 @@ static void check_list(const json_t *step, const struct arc_state *st, const cha
     json_decref(listed);
 }
 
+/* A step's "timeout": "forfeit" or "skip" by "seat" (default the lowest
+ * active seat), with an optional "error" as for an action. An accepted one
+ * keeps the invariants and, run again on the position before, gives the
+ * same bytes: what a restarted server's replay of it gives. */
+static void run_timeout(struct arc_state *st, const json_t *step, const char *tag)
+{
+    const struct game_ops *g = &arcana_game;
+    const char *op = json_string_value(json_object_get(step, "timeout"));
+    if (!op) {
+        return;
+    }
+    int (*fn)(void *, int, struct game_error *) = strcmp(op, "forfeit") == 0 ? g->forfeit : g->skip;
+    ck_assert_ptr_nonnull(fn);
+    json_t *js = json_object_get(step, "seat");
+    int seat = json_is_integer(js) ? (int)json_integer_value(js) : first_active(st);
+    const char *error = json_string_value(json_object_get(step, "error"));
+    struct arc_state *before = malloc(sizeof(*before));
+    memcpy(before, st, sizeof(*before));
+    struct game_error err;
+    int rc = fn(st, seat, &err);
+    if (error) {
+        ck_assert_msg(strcmp(status_name(rc), error) == 0, "%s: %s gave %s, want %s", tag, op,
+                      status_name(rc), error);
+        ck_assert_msg(memcmp(before, st, sizeof(*before)) == 0, "%s: refused %s changed the state",
+                      tag, op);
+        const char *want = json_string_value(json_object_get(step, "message_has"));
+        ck_assert_msg(!want || strstr(err.message, want), "%s: message \"%s\" lacks \"%s\"", tag,
+                      err.message, want ? want : "");
+    } else {
+        ck_assert_msg(rc == GAME_OK, "%s: %s refused (%s): %s", tag, op, status_name(rc),
+                      err.message);
+        ck_assert_int_eq(fn(before, seat, &err), GAME_OK);
+        ck_assert_msg(memcmp(before, st, sizeof(*before)) == 0, "%s: %s replayed differs", tag, op);
+    }
+    free(before);
+}
+
 static void run_step(struct arc_state *st, const json_t *step, const char *tag)
 {
     const struct game_ops *g = &arcana_game;
@@ -200,6 +239,7 @@ static void run_step(struct arc_state *st, const json_t *step, const char *tag)
         ck_assert_msg(rc == GAME_OK, "%s: auto step refused: %s", tag, err.message);
         json_decref(listed);
     }
+    run_timeout(st, step, tag);
     json_t *action = json_object_get(step, "action");
     if (action) {
         json_t *js = json_object_get(step, "seat");

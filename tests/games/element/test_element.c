@@ -14,7 +14,9 @@
  * of the result: "expect" (a subset of element_state_dump), "view" (a
  * subset of the public view), "listed_exact", "listed_has", "listed_lacks"
  * "listed_count" (the legal list of "legal_seat", default the seat to
- * act). A scenario marked "invariants": false (a fixture that lists
+ * act). A step's "timeout" ("forfeit" or "skip", by "seat", with an
+ * optional "error") runs before its "action" (see run_timeout). A
+ * scenario marked "invariants": false (a fixture that lists
  * only the stones that matter and sets the bag by hand) skips the stone
  * count checks. The scenario
  * directory is passed as argv[1] by meson.
@@ -142,7 +144,9 @@ static struct element_state *build(const json_t *sc, const char *id)
     if (nseats == 4) {
         json_array_append_new(json_object_get(pos, "sages"), json_string("a1"));
     }
-    json_object_update(pos, given ? given : json_object());
+    if (given) {
+        json_object_update(pos, given);
+    }
     ck_assert_msg(element_state_load(pos, st) == 0, "%s: position does not load", id);
     json_decref(pos);
     if (!json_is_false(json_object_get(sc, "invariants"))) {
@@ -198,6 +202,54 @@ static void check_list(const json_t *step, const struct element_state *st, const
     json_decref(listed);
 }
 
+/* A step's "timeout": "forfeit" or "skip" by "seat" (default the seat to
+ * move), with an optional "error" as for an action. An accepted one, run
+ * again on the position before, gives the same bytes (a restarted
+ * server's replay), and its state dumped and loaded into a new game dumps
+ * the same (the codec carries the result). */
+static void run_timeout(struct element_state *st, const json_t *step, int seat, const char *tag)
+{
+    const struct game_ops *g = &element_game;
+    const char *op = json_string_value(json_object_get(step, "timeout"));
+    if (!op) {
+        return;
+    }
+    int (*fn)(void *, int, struct game_error *) = strcmp(op, "forfeit") == 0 ? g->forfeit : g->skip;
+    ck_assert_ptr_nonnull(fn);
+    const char *error = json_string_value(json_object_get(step, "error"));
+    struct element_state before;
+    memcpy(&before, st, sizeof(before));
+    struct game_error err;
+    int rc = fn(st, seat, &err);
+    if (error) {
+        ck_assert_msg(strcmp(status_name(rc), error) == 0, "%s: %s gave %s, want %s", tag, op,
+                      status_name(rc), error);
+        ck_assert_msg(memcmp(&before, st, sizeof(before)) == 0, "%s: refused %s changed the state",
+                      tag, op);
+        const char *want = json_string_value(json_object_get(step, "message_has"));
+        ck_assert_msg(!want || strstr(err.message, want), "%s: message \"%s\" lacks \"%s\"", tag,
+                      err.message, want ? want : "");
+        return;
+    }
+    ck_assert_msg(rc == GAME_OK, "%s: %s refused (%s): %s", tag, op, status_name(rc), err.message);
+    ck_assert_int_eq(fn(&before, seat, &err), GAME_OK);
+    ck_assert_msg(memcmp(&before, st, sizeof(before)) == 0, "%s: %s replayed differs", tag, op);
+    struct game_setup su;
+    setup_names(&su, st->c.nseats, 1);
+    struct element_state *fresh = calloc(1, sizeof(*fresh));
+    ck_assert_int_eq(g->init(fresh, NULL, &su, &err), GAME_OK);
+    fresh->c.silver = st->c.silver;
+    json_t *dump = element_state_dump(st);
+    ck_assert_msg(element_state_load(dump, fresh) == 0, "%s: the dump does not load", tag);
+    json_t *again = element_state_dump(fresh);
+    char *t = json_dumps(dump, JSON_COMPACT | JSON_SORT_KEYS);
+    ck_assert_msg(json_equal(dump, again), "%s: the dump does not round-trip: %s", tag, t);
+    free(t);
+    json_decref(dump);
+    json_decref(again);
+    free(fresh);
+}
+
 static void run_step(struct element_state *st, const json_t *step, const char *tag, bool inv)
 {
     const struct game_ops *g = &element_game;
@@ -216,6 +268,7 @@ static void run_step(struct element_state *st, const json_t *step, const char *t
         free(t);
         ck_assert_msg(!inv || g->check_invariants(st, &err) == 0, "%s: %s", tag, err.message);
     }
+    run_timeout(st, step, seat, tag);
     json_t *action = json_object_get(step, "action");
     if (action) {
         const char *error = json_string_value(json_object_get(step, "error"));

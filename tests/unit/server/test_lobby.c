@@ -1630,6 +1630,155 @@ START_TEST(a_player_who_is_there_plays_on_untimed)
 }
 END_TEST
 
+/* The last record of type `t` among the journal's. New reference. */
+static json_t *last_record(const char *t)
+{
+    json_t *recs = ts_records(&store);
+    json_t *found = NULL;
+
+    for (size_t i = json_array_size(recs); !found && i > 0; i--) {
+        json_t *r = json_array_get(recs, i - 1);
+        if (strcmp(json_string_value(json_object_get(r, "t")), t) == 0) {
+            found = json_incref(r);
+        }
+    }
+    json_decref(recs);
+    ck_assert_msg(found != NULL, "no %s record", t);
+    return found;
+}
+
+/* A lobby restored from `records` (stolen; NULL: the journal's) shows
+ * room `code` as this one does: the same clocks, the same view. */
+static void replays_the_same(const char *code, json_t *records)
+{
+    json_t *live = seen_by_spectator(lobby, code);
+    records = records ? records : ts_records(&store);
+    struct lobby *l = restored(records);
+    json_t *again = seen_by_spectator(l, code);
+
+    ck_assert_msg(json_equal(live, again), "room %s differs after a replay", code);
+    json_decref(live);
+    json_decref(again);
+    json_decref(records);
+    lobby_free(l);
+}
+
+START_TEST(a_timeout_policy_is_checked_at_create)
+{
+    json_t *c = json_pack("{s:s, s:i, s:s}", "type", "fischer", "base", 60, "timeout", "never");
+    ck_assert_int_eq(call_create(&peers[0], 2, json_pack("{s:o}", "clock", c)),
+                     PROTO_ERR_BAD_OPTION);
+    /* A loss would leave a game of three one short. */
+    c = json_pack("{s:s, s:i, s:s}", "type", "fischer", "base", 60, "timeout", "lose");
+    ck_assert_int_eq(call_create(&peers[0], 3, json_pack("{s:o}", "clock", c)),
+                     PROTO_ERR_BAD_OPTION);
+    ck_assert_int_eq(lobby_room_count(lobby), 0);
+    (void)clocked_game(
+        json_pack("{s:s, s:i, s:s}", "type", "fischer", "base", 60, "timeout", "skip"));
+    ck_assert_str_eq(
+        json_string_value(json_object_get(json_object_get(peers[0].view, "clock"), "timeout")),
+        "skip");
+}
+END_TEST
+
+START_TEST(a_seat_that_loses_on_time_ends_the_game)
+{
+    struct lobby *saved = own_lobby(&cfg);
+    const char *code = clocked_game(
+        json_pack("{s:s, s:i, s:s}", "type", "fischer", "base", 60, "timeout", "lose"));
+    clock_ms += 60000;
+    (void)lobby_run_due(lobby, clock_ms);
+    settle();
+    track(&peers[1]);
+    json_t *result = json_object_get(peers[1].view, "result");
+    ck_assert_int_eq(json_integer_value(json_object_get(result, "forfeit")), 0);
+    ck_assert_int_eq(json_integer_value(json_array_get(json_object_get(result, "winners"), 0)), 1);
+    ck_assert_uint_eq(count_ev(&peers[1], "ended"), 1);
+    ck_assert_int_eq(clock_of(&peers[1], 0, "left"), 0);
+    ck_assert_int_eq(clock_of(&peers[1], 1, "running"), 0);
+    json_t *rec = last_record("timeout");
+    ck_assert_str_eq(json_string_value(json_object_get(rec, "do")), "lose");
+    json_decref(rec);
+    /* The game over, no action is taken. */
+    ck_assert_int_eq(call_act(&peers[1], 1, -1), PROTO_ERR_GAME_OVER);
+    /* A replay ends it the same way. */
+    replays_the_same(code, NULL);
+    own_lobby_end(saved);
+}
+END_TEST
+
+START_TEST(a_skipped_seat_keeps_its_seat_and_its_next_turn_s_time)
+{
+    struct lobby *saved = own_lobby(&cfg);
+    const char *code = clocked_game(json_pack("{s:s, s:i, s:i, s:s}", "type", "fischer", "base", 60,
+                                              "increment", 5, "timeout", "skip"));
+    ck_assert_int_eq(call_act(&peers[0], 1, -1), PROTO_OK);
+    settle();
+    lobby_peer_gone(lobby, &peers[1].peer, clock_ms); /* not there: still skipped */
+    clock_ms += 60000;
+    (void)lobby_run_due(lobby, clock_ms);
+    settle();
+    track(&peers[0]);
+    ck_assert_str_eq(seat_kind(&peers[0], 1), "human");
+    ck_assert_int_eq(
+        json_integer_value(json_array_get(json_object_get(peers[0].view, "active"), 0)), 0);
+    ck_assert_int_eq(clock_of(&peers[0], 1, "flag"), 0);
+    ck_assert_int_eq(clock_of(&peers[0], 1, "left"), 5000); /* the turn's increment */
+    ck_assert_int_eq(clock_of(&peers[0], 0, "running"), 1);
+    json_t *rec = last_record("timeout");
+    ck_assert_str_eq(json_string_value(json_object_get(rec, "do")), "skip");
+    json_decref(rec);
+    replays_the_same(code, NULL);
+    own_lobby_end(saved);
+}
+END_TEST
+
+START_TEST(a_skip_the_game_refuses_falls_back_to_a_bot)
+{
+    struct lobby *saved = own_lobby(&cfg);
+
+    /* The race's first turn may not pass. */
+    (void)clocked_game(
+        json_pack("{s:s, s:i, s:s}", "type", "fischer", "base", 60, "timeout", "skip"));
+    lobby_peer_gone(lobby, &peers[0].peer, clock_ms);
+    clock_ms += 60000;
+    (void)lobby_run_due(lobby, clock_ms);
+    settle();
+    track(&peers[1]);
+    ck_assert_str_eq(seat_kind(&peers[1], 0), "bot");
+    ck_assert_int_eq(clock_of(&peers[1], 0, "flag"), 1);
+    json_t *rec = last_record("timeout");
+    ck_assert_str_eq(json_string_value(json_object_get(rec, "do")), "bot");
+    json_decref(rec);
+    own_lobby_end(saved);
+}
+END_TEST
+
+START_TEST(an_older_timeout_record_replays)
+{
+    struct lobby *saved = own_lobby(&cfg);
+    const char *code = clocked_game(json_pack("{s:s, s:i}", "type", "fischer", "base", 60));
+
+    lobby_peer_gone(lobby, &peers[0].peer, clock_ms);
+    clock_ms += 60000;
+    (void)lobby_run_due(lobby, clock_ms);
+    settle();
+    json_t *records = ts_records(&store);
+    /* Journals written before timeout policies say "bot": true. */
+    size_t i;
+    json_t *r;
+    json_array_foreach(records, i, r) {
+        if (strcmp(json_string_value(json_object_get(r, "t")), "timeout") == 0) {
+            ck_assert_str_eq(json_string_value(json_object_get(r, "do")), "bot");
+            json_object_del(r, "do");
+            json_object_set_new(r, "bot", json_true());
+        }
+    }
+    replays_the_same(code, records);
+    own_lobby_end(saved);
+}
+END_TEST
+
 START_TEST(clocks_replay_from_the_journal_to_the_same_times)
 {
     struct lobby *saved = own_lobby(&cfg);
@@ -1640,19 +1789,7 @@ START_TEST(clocks_replay_from_the_journal_to_the_same_times)
         ck_assert_int_eq(call_act(&peers[i % 2], 1, -1), PROTO_OK);
         settle();
     }
-    json_t *live = seen_by_spectator(lobby, code);
-    json_t *records = ts_records(&store);
-    struct lobby *l = restored(records);
-    json_t *again = seen_by_spectator(l, code);
-    /* The same times on every clock, and the same view. */
-    ck_assert_msg(json_equal(json_object_get(json_object_get(live, "view"), "clock"),
-                             json_object_get(json_object_get(again, "view"), "clock")),
-                  "clocks differ after a replay");
-    ck_assert(json_equal(live, again));
-    json_decref(live);
-    json_decref(again);
-    json_decref(records);
-    lobby_free(l);
+    replays_the_same(code, NULL);
     own_lobby_end(saved);
 }
 END_TEST
@@ -1864,6 +2001,11 @@ int main(void)
         {"clock_timeout", a_seat_out_of_time_is_timed_out_and_a_bot_plays_it},
         {"clock_replay", clocks_replay_from_the_journal_to_the_same_times},
         {"clock_untimed", a_player_who_is_there_plays_on_untimed},
+        {"clock_policy", a_timeout_policy_is_checked_at_create},
+        {"clock_lose", a_seat_that_loses_on_time_ends_the_game},
+        {"clock_skip", a_skipped_seat_keeps_its_seat_and_its_next_turn_s_time},
+        {"clock_skip_refused", a_skip_the_game_refuses_falls_back_to_a_bot},
+        {"clock_older_timeout", an_older_timeout_record_replays},
         {"clock_sleep", a_sleeping_room_s_clock_runs_and_wakes_it_to_time_out},
         {"spectator_cap", spectators_are_capped},
         {"legal_cache", legal_is_the_same_until_the_rev_moves},
