@@ -596,6 +596,36 @@ static void *fresh(const char *opts, int nseats, int seed)
     return st;
 }
 
+/* stones-6.3.20: games played by timeouts alone, as the server plays them
+ * (game_try_timeout): every turn skips to its end and keeps the
+ * invariants, and a forfeit at any of those positions ends the game. (A
+ * seat that stays active from turn to turn, the solo game's, never ends
+ * "its turn" by skipping: the server's repeat stops at GAME_SKIPS_MAX.) */
+START_TEST(test_skip_whole_games)
+{
+    static const char *const opts[] = {"{}", "{\"variant\":\"novice\"}",
+                                       "{\"variant\":\"cooperative\",\"colours\":2}"};
+    const struct game_ops *g = &stones_game;
+    void *scratch = malloc(g->state_size);
+    for (int o = 0; o < 3; o++) {
+        void *st = fresh(opts[o], o == 2 ? 2 : 3, 7 + o);
+        for (int turn = 0; turn < 60 && g->active(st); turn++) {
+            int seat = stones__current_seat(st);
+            struct game_error err;
+            ck_assert_int_eq(game_try_timeout(g, st, scratch, seat, true, &err), GAME_OK);
+            ck_assert_msg(g->check_invariants(scratch, &err) == 0, "%s", err.message);
+            ck_assert_uint_eq(g->active(scratch), 0);
+            int rc = game_try_timeout(g, st, scratch, seat, false, &err);
+            ck_assert_msg(rc == GAME_OK, "turn %d: %s", turn, err.message);
+            ck_assert_msg(g->check_invariants(scratch, &err) == 0, "%s", err.message);
+            memcpy(st, scratch, g->state_size);
+        }
+        free(st);
+    }
+    free(scratch);
+}
+END_TEST
+
 /* stones-3: setup of the standard game for 2, 3 and 4 players. */
 START_TEST(test_setup_standard)
 {
@@ -1131,6 +1161,7 @@ static Suite *stones_suite(void)
     TCase *tv = tcase_create("view_refusals");
     tcase_add_test(tv, test_view_hidden);
     tcase_add_test(tv, test_refusal_codes);
+    tcase_add_test(tv, test_skip_whole_games);
     suite_add_tcase(s, tv);
     TCase *tc2 = tcase_create("sections_changed");
     tcase_add_test(tc2, test_sections_sorted);
