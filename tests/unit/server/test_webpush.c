@@ -284,24 +284,42 @@ START_TEST(rfc8291_appendix_a)
 }
 END_TEST
 
+/* The RFC's receiver: its key pair, and its secret into `auth`. */
+static EVP_PKEY *rfc_receiver(unsigned char auth[16])
+{
+    unsigned char priv[32];
+    unsigned char pub[65];
+
+    ck_assert_uint_eq(unb64(rfc_ua_private, priv, sizeof(priv)), 32);
+    ck_assert_uint_eq(unb64(rfc_ua_public, pub, sizeof(pub)), 65);
+    ck_assert_uint_eq(unb64(rfc_auth, auth, 16), 16);
+    return p256(pub, sizeof(pub), priv);
+}
+
+/* Checks that the RFC's receiver reads `body` as the RFC's plaintext. */
+static void assert_watermelon(const unsigned char *body, size_t len)
+{
+    unsigned char auth[16];
+    unsigned char pt[NOTIFY_BODY_MAX];
+    EVP_PKEY *ua = rfc_receiver(auth);
+
+    long n = ua_decrypt(body, len, ua, auth, pt);
+    ck_assert_int_eq(n, (long)strlen(rfc_plaintext));
+    ck_assert_mem_eq(pt, rfc_plaintext, (size_t)n);
+    EVP_PKEY_free(ua);
+}
+
 START_TEST(rfc8291_body_decrypts_here)
 {
     /* The receiver of this file reads the RFC's own body, so a round trip
      * through it checks the library against the RFC, not against itself. */
-    unsigned char priv[32];
-    unsigned char pub[65];
     unsigned char auth[16];
     unsigned char body[NOTIFY_BODY_MAX];
     unsigned char pt[NOTIFY_BODY_MAX];
 
-    ck_assert_uint_eq(unb64(rfc_ua_private, priv, sizeof(priv)), 32);
-    ck_assert_uint_eq(unb64(rfc_ua_public, pub, sizeof(pub)), 65);
-    ck_assert_uint_eq(unb64(rfc_auth, auth, sizeof(auth)), 16);
     size_t len = unb64(rfc_body, body, sizeof(body));
-    EVP_PKEY *ua = p256(pub, sizeof(pub), priv);
-    long n = ua_decrypt(body, len, ua, auth, pt);
-    ck_assert_int_eq(n, (long)strlen(rfc_plaintext));
-    ck_assert_mem_eq(pt, rfc_plaintext, (size_t)n);
+    assert_watermelon(body, len);
+    EVP_PKEY *ua = rfc_receiver(auth);
     body[len - 1] ^= 1; /* the tag */
     ck_assert_int_eq(ua_decrypt(body, len, ua, auth, pt), -1);
     EVP_PKEY_free(ua);
@@ -348,25 +366,14 @@ END_TEST
 
 START_TEST(random_encryption_for_the_rfc_receiver)
 {
-    unsigned char priv[32];
-    unsigned char pub[65];
-    unsigned char auth[16];
     unsigned char out[NOTIFY_BODY_MAX];
-    unsigned char pt[NOTIFY_BODY_MAX];
     size_t outlen = sizeof(out);
 
-    ck_assert_uint_eq(unb64(rfc_ua_private, priv, sizeof(priv)), 32);
-    ck_assert_uint_eq(unb64(rfc_ua_public, pub, sizeof(pub)), 65);
-    ck_assert_uint_eq(unb64(rfc_auth, auth, sizeof(auth)), 16);
-    EVP_PKEY *ua = p256(pub, sizeof(pub), priv);
     ck_assert_int_eq(notify_webpush_encrypt(rfc_ua_public, rfc_auth,
                                             (const unsigned char *)rfc_plaintext,
                                             strlen(rfc_plaintext), out, &outlen),
                      0);
-    long n = ua_decrypt(out, outlen, ua, auth, pt);
-    ck_assert_int_eq(n, (long)strlen(rfc_plaintext));
-    ck_assert_mem_eq(pt, rfc_plaintext, (size_t)n);
-    EVP_PKEY_free(ua);
+    assert_watermelon(out, outlen);
 }
 END_TEST
 
@@ -649,18 +656,24 @@ START_TEST(vapid_token_refusals)
     keydir_new(&k);
     struct notify_vapid *v = notify_vapid_open(k.path, err, sizeof(err));
     ck_assert_msg(v != NULL, "%s", err);
-    ck_assert_int_eq(
-        notify_vapid_authorization(v, "ftp://push.example.net/x", "mailto:a@b.c", 1, &header),
-        NOTIFY_E_URL);
-    ck_assert_int_eq(
-        notify_vapid_authorization(v, "https://push.example.net/x", "admin", 1, &header),
-        NOTIFY_E_ARG);
-    ck_assert_int_eq(
-        notify_vapid_authorization(v, "https://push.example.net/x", "mailto:a@b.c", 0, &header),
-        NOTIFY_E_ARG);
-    ck_assert_int_eq(
-        notify_vapid_authorization(NULL, "https://push.example.net/x", "mailto:a@b.c", 1, &header),
-        NOTIFY_E_ARG);
+    static const struct {
+        bool key;
+        const char *endpoint;
+        const char *subject;
+        long long exp;
+        int rc;
+    } bad[] = {
+        {true, "ftp://push.example.net/x", "mailto:a@b.c", 1, NOTIFY_E_URL},
+        {true, "https://push.example.net/x", "admin", 1, NOTIFY_E_ARG},
+        {true, "https://push.example.net/x", "mailto:a@b.c", 0, NOTIFY_E_ARG},
+        {true, "https://push.example.net/x", "mailto:\xff", 1, NOTIFY_E_ARG},
+        {false, "https://push.example.net/x", "mailto:a@b.c", 1, NOTIFY_E_ARG},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        ck_assert_int_eq(notify_vapid_authorization(bad[i].key ? v : NULL, bad[i].endpoint,
+                                                    bad[i].subject, bad[i].exp, &header),
+                         bad[i].rc);
+    }
     ck_assert_ptr_null(header);
     notify_vapid_free(v);
     keydir_free(&k);
