@@ -206,17 +206,18 @@ static void ua_free(struct ua *u)
     free(u->auth64);
 }
 
-/* A fresh empty directory and a key file path inside it. */
-struct keydir {
+/* Each test's fixture: a fresh empty directory and a key file path inside
+ * it, removed with all it holds after the test, failed or not. */
+static struct {
     char dir[64];
     char path[96];
-};
+} kd;
 
-static void keydir_new(struct keydir *k)
+static void keydir_new(void)
 {
-    strcpy(k->dir, "/tmp/test_webpush.XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(k->dir));
-    (void)snprintf(k->path, sizeof(k->path), "%s/vapid.pem", k->dir);
+    strcpy(kd.dir, "/tmp/test_webpush.XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(kd.dir));
+    (void)snprintf(kd.path, sizeof(kd.path), "%s/vapid.pem", kd.dir);
 }
 
 /* How many entries `dir` holds, besides . and .. */
@@ -235,20 +236,20 @@ static int entries(const char *dir)
     return n;
 }
 
-static void keydir_free(struct keydir *k)
+static void keydir_free(void)
 {
-    DIR *d = opendir(k->dir);
+    DIR *d = opendir(kd.dir);
     char p[512];
 
     ck_assert_ptr_nonnull(d);
     for (struct dirent *e = readdir(d); e != NULL; e = readdir(d)) {
         if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
-            (void)snprintf(p, sizeof(p), "%s/%s", k->dir, e->d_name);
+            (void)snprintf(p, sizeof(p), "%s/%s", kd.dir, e->d_name);
             ck_assert_int_eq(unlink(p), 0);
         }
     }
     closedir(d);
-    ck_assert_int_eq(rmdir(k->dir), 0);
+    ck_assert_int_eq(rmdir(kd.dir), 0);
 }
 
 static void write_file(const char *path, const void *data, size_t len)
@@ -455,29 +456,27 @@ END_TEST
 
 START_TEST(key_file_is_created_then_reloaded)
 {
-    struct keydir k;
     char err[256];
     struct stat st;
     unsigned char pub[66];
 
-    keydir_new(&k);
-    struct notify_vapid *v = notify_vapid_open(k.path, err, sizeof(err));
+    struct notify_vapid *v = notify_vapid_open(kd.path, err, sizeof(err));
     ck_assert_msg(v != NULL, "%s", err);
-    ck_assert_int_eq(stat(k.path, &st), 0);
+    ck_assert_int_eq(stat(kd.path, &st), 0);
     ck_assert_uint_eq(st.st_mode & 0777, 0600);
-    ck_assert_int_eq(entries(k.dir), 1); /* no temporary file left */
+    ck_assert_int_eq(entries(kd.dir), 1); /* no temporary file left */
     const char *key = notify_vapid_public_key(v);
     ck_assert_uint_eq(strlen(key), 87);
     ck_assert_uint_eq(unb64(key, pub, sizeof(pub)), 65);
     ck_assert_uint_eq(pub[0], 0x04);
 
-    struct notify_vapid *again = notify_vapid_open(k.path, err, sizeof(err));
+    struct notify_vapid *again = notify_vapid_open(kd.path, err, sizeof(err));
     ck_assert_msg(again != NULL, "%s", err);
     ck_assert_str_eq(notify_vapid_public_key(again), key);
     notify_vapid_free(again);
 
     /* The file is a PEM private key that OpenSSL reads as P-256. */
-    FILE *f = fopen(k.path, "r");
+    FILE *f = fopen(kd.path, "r");
     EVP_PKEY *pk = PEM_read_PrivateKey(f, NULL, NULL, NULL);
     fclose(f);
     ck_assert_ptr_nonnull(pk);
@@ -488,64 +487,60 @@ START_TEST(key_file_is_created_then_reloaded)
 
     /* Another file gets another key. */
     char other[128];
-    (void)snprintf(other, sizeof(other), "%s/other.pem", k.dir);
+    (void)snprintf(other, sizeof(other), "%s/other.pem", kd.dir);
     struct notify_vapid *w = notify_vapid_open(other, err, sizeof(err));
     ck_assert_msg(w != NULL, "%s", err);
     ck_assert_str_ne(notify_vapid_public_key(w), key);
     notify_vapid_free(w);
     notify_vapid_free(v);
     notify_vapid_free(NULL);
-    keydir_free(&k);
 }
 END_TEST
 
 START_TEST(bad_key_files_are_refused)
 {
-    struct keydir k;
     char err[256];
 
-    keydir_new(&k);
-    write_file(k.path, "-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----\n", 64);
+    write_file(kd.path, "-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----\n", 64);
     err[0] = '\0';
-    ck_assert_ptr_null(notify_vapid_open(k.path, err, sizeof(err)));
-    ck_assert_ptr_nonnull(strstr(err, k.path));
+    ck_assert_ptr_null(notify_vapid_open(kd.path, err, sizeof(err)));
+    ck_assert_ptr_nonnull(strstr(err, kd.path));
     ck_assert_ptr_nonnull(strstr(err, "not a PEM private key"));
 
-    write_file(k.path, "", 0);
+    write_file(kd.path, "", 0);
     err[0] = '\0';
-    ck_assert_ptr_null(notify_vapid_open(k.path, err, sizeof(err)));
+    ck_assert_ptr_null(notify_vapid_open(kd.path, err, sizeof(err)));
     ck_assert_ptr_nonnull(strstr(err, "not a PEM private key"));
 
     /* A P-384 key is a good key, but not VAPID's curve. */
     EVP_PKEY *p384 = EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-384");
-    FILE *f = fopen(k.path, "w");
+    FILE *f = fopen(kd.path, "w");
     ck_assert(PEM_write_PrivateKey(f, p384, NULL, NULL, 0, NULL, NULL));
     fclose(f);
     EVP_PKEY_free(p384);
     err[0] = '\0';
-    ck_assert_ptr_null(notify_vapid_open(k.path, err, sizeof(err)));
+    ck_assert_ptr_null(notify_vapid_open(kd.path, err, sizeof(err)));
     ck_assert_ptr_nonnull(strstr(err, "not a P-256"));
 
     /* A file that cannot be read is not replaced by a new key. */
     if (geteuid() != 0) {
-        ck_assert_int_eq(chmod(k.path, 0), 0);
+        ck_assert_int_eq(chmod(kd.path, 0), 0);
         err[0] = '\0';
-        ck_assert_ptr_null(notify_vapid_open(k.path, err, sizeof(err)));
+        ck_assert_ptr_null(notify_vapid_open(kd.path, err, sizeof(err)));
         ck_assert_ptr_nonnull(strstr(err, "cannot read"));
-        ck_assert_int_eq(chmod(k.path, 0600), 0);
+        ck_assert_int_eq(chmod(kd.path, 0600), 0);
     }
 
     /* No directory to create the file in. */
     char nodir[128];
-    (void)snprintf(nodir, sizeof(nodir), "%s/missing/vapid.pem", k.dir);
+    (void)snprintf(nodir, sizeof(nodir), "%s/missing/vapid.pem", kd.dir);
     err[0] = '\0';
     ck_assert_ptr_null(notify_vapid_open(nodir, err, sizeof(err)));
     ck_assert_ptr_nonnull(strstr(err, nodir));
-    ck_assert_int_eq(entries(k.dir), 1);
+    ck_assert_int_eq(entries(kd.dir), 1);
 
     ck_assert_ptr_null(notify_vapid_open("", err, sizeof(err)));
     ck_assert_str_ne(err, "");
-    keydir_free(&k);
 }
 END_TEST
 
@@ -584,13 +579,11 @@ static bool es256_verifies(const unsigned char pub[65], const char *msg, size_t 
 
 START_TEST(vapid_token_claims_and_signature)
 {
-    struct keydir k;
     char err[256];
     char *header = NULL;
     unsigned char pub[66];
 
-    keydir_new(&k);
-    struct notify_vapid *v = notify_vapid_open(k.path, err, sizeof(err));
+    struct notify_vapid *v = notify_vapid_open(kd.path, err, sizeof(err));
     ck_assert_msg(v != NULL, "%s", err);
     ck_assert_int_eq(notify_vapid_authorization(v, "https://Push.Example.NET:443/wpush/v2/abc?x=1",
                                                 "mailto:admin@example.org", 1700000000LL, &header),
@@ -643,18 +636,15 @@ START_TEST(vapid_token_claims_and_signature)
     free(sig);
     free(header);
     notify_vapid_free(v);
-    keydir_free(&k);
 }
 END_TEST
 
 START_TEST(vapid_token_refusals)
 {
-    struct keydir k;
     char err[256];
     char *header = NULL;
 
-    keydir_new(&k);
-    struct notify_vapid *v = notify_vapid_open(k.path, err, sizeof(err));
+    struct notify_vapid *v = notify_vapid_open(kd.path, err, sizeof(err));
     ck_assert_msg(v != NULL, "%s", err);
     static const struct {
         bool key;
@@ -676,7 +666,6 @@ START_TEST(vapid_token_refusals)
     }
     ck_assert_ptr_null(header);
     notify_vapid_free(v);
-    keydir_free(&k);
 }
 END_TEST
 
@@ -756,5 +745,5 @@ int main(void)
         {"audience_is_the_origin", audience_is_the_origin},
         {"every_error_has_a_message", every_error_has_a_message},
     };
-    return CK_RUN("webpush", cases, NULL, NULL);
+    return CK_RUN("webpush", cases, keydir_new, keydir_free);
 }
