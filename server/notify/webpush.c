@@ -382,8 +382,11 @@ struct notify_vapid {
     char pub[sodium_base64_ENCODED_LEN(NOTIFY_POINT_LEN, B64)];
 };
 
-__attribute__((format(printf, 3, 4))) static void say(char *err, size_t errlen, const char *fmt,
-                                                      ...)
+/* Formats a message into `err` (errlen bytes) when the caller gave room. */
+static void say(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void say(char *err, size_t errlen, const char *fmt, ...)
 {
     va_list ap;
 
