@@ -443,76 +443,95 @@ END_TEST
 
 /* ---- POST over HTTP ---- */
 
+static const char *const allow_localhost[] = {"localhost", NULL};
+
+/* A test's loop, its HTTP server, a client that allows localhost. */
+struct local {
+    struct srv s;
+    struct httpc *c;
+    struct result r;
+    char url[128]; /* http://localhost:PORT then the path */
+};
+
+static void local_start(struct local *t, bool answer, struct httpc_config cfg, const char *path)
+{
+    memset(t, 0, sizeof(*t));
+    uv_loop_init(&loop);
+    srv_start(&t->s, answer);
+    cfg.loop = &loop;
+    cfg.allow = allow_localhost;
+    t->c = httpc_new(&cfg);
+    ck_assert_ptr_nonnull(t->c);
+    snprintf(t->url, sizeof(t->url), "http://localhost:%d%s", t->s.port, path);
+}
+
+/* Closes the client (every request has had its one end), the server and
+ * the loop, which must then have no handle left. */
+static void local_end(struct local *t, int calls)
+{
+    client_end(t->c, &t->r);
+    ck_assert_int_eq(t->r.calls, calls);
+    srv_stop(&t->s);
+    loop_end();
+}
+
+static void assert_stats(const struct httpc *c, uint64_t sent, uint64_t answered, uint64_t failed,
+                         unsigned pending)
+{
+    struct httpc_stats st;
+
+    httpc_stats(c, &st);
+    ck_assert_uint_eq(st.sent, sent);
+    ck_assert_uint_eq(st.answered, answered);
+    ck_assert_uint_eq(st.failed, failed);
+    ck_assert_uint_eq(st.pending, pending);
+}
+
 START_TEST(post_http)
 {
-    static const char *const allow[] = {"localhost", NULL};
     static const char *const headers[] = {"Content-Type: application/json", "X-Notice: room K7QF",
                                           NULL};
     static const char body[] = "{\"event\":\"your_turn\",\"room\":\"K7QF2M\"}";
-    struct httpc_config cfg = {.loop = &loop, .allow = allow};
-    struct result r = {0};
-    struct srv s;
-    char url[128], want[64], v[256];
+    struct local t;
+    char want[64], v[256];
 
-    uv_loop_init(&loop);
-    srv_start(&s, true);
-    struct httpc *c = httpc_new(&cfg);
-    ck_assert_ptr_nonnull(c);
-    snprintf(url, sizeof(url), "http://localhost:%d/hooks/turn?seat=1", s.port);
-    ck_assert_int_eq(httpc_post(c, url, headers, body, strlen(body), on_done, &r), 0);
-    ck_assert(!r.done); /* never inside httpc_post() */
-    struct httpc_stats st;
-    httpc_stats(c, &st);
-    ck_assert_int_eq(st.pending, 1);
-    run_until(&r.done);
-    ck_assert_int_eq(r.status, 204);
-    ck_assert_int_eq(r.calls, 1);
+    local_start(&t, true, (struct httpc_config){0}, "/hooks/turn?seat=1");
+    ck_assert_int_eq(httpc_post(t.c, t.url, headers, body, strlen(body), on_done, &t.r), 0);
+    ck_assert(!t.r.done); /* never inside httpc_post() */
+    assert_stats(t.c, 1, 0, 0, 1);
+    run_until(&t.r.done);
+    ck_assert_int_eq(t.r.status, 204);
 
-    ck_assert(s.complete);
-    ck_assert_msg(strncmp(s.req, "POST /hooks/turn?seat=1 HTTP/1.1\r\n", 34) == 0, "%s", s.req);
-    snprintf(want, sizeof(want), "localhost:%d", s.port);
-    ck_assert_str_eq(find_header(s.req, "host", v, sizeof(v)), want);
-    ck_assert_str_eq(find_header(s.req, "content-type", v, sizeof(v)), "application/json");
-    ck_assert_str_eq(find_header(s.req, "x-notice", v, sizeof(v)), "room K7QF");
+    const struct srv *s = &t.s;
+    ck_assert(s->complete);
+    ck_assert_msg(strncmp(s->req, "POST /hooks/turn?seat=1 HTTP/1.1\r\n", 34) == 0, "%s", s->req);
+    snprintf(want, sizeof(want), "localhost:%d", s->port);
+    ck_assert_str_eq(find_header(s->req, "host", v, sizeof(v)), want);
+    ck_assert_str_eq(find_header(s->req, "content-type", v, sizeof(v)), "application/json");
+    ck_assert_str_eq(find_header(s->req, "x-notice", v, sizeof(v)), "room K7QF");
     snprintf(want, sizeof(want), "%zu", strlen(body));
-    ck_assert_str_eq(find_header(s.req, "content-length", v, sizeof(v)), want);
-    const char *got = header_end(s.req, s.reqlen);
+    ck_assert_str_eq(find_header(s->req, "content-length", v, sizeof(v)), want);
+    const char *got = header_end(s->req, s->reqlen);
     ck_assert_ptr_nonnull(got);
-    ck_assert_uint_eq(s.reqlen - (size_t)(got - s.req), strlen(body));
+    ck_assert_uint_eq(s->reqlen - (size_t)(got - s->req), strlen(body));
     ck_assert_mem_eq(got, body, strlen(body));
-
-    httpc_stats(c, &st);
-    ck_assert_uint_eq(st.sent, 1);
-    ck_assert_uint_eq(st.answered, 1);
-    ck_assert_uint_eq(st.failed, 0);
-    ck_assert_uint_eq(st.pending, 0);
-    client_end(c, &r);
-    ck_assert_int_eq(r.calls, 1);
-    srv_stop(&s);
-    loop_end();
+    assert_stats(t.c, 1, 1, 0, 0);
+    local_end(&t, 1);
 }
 END_TEST
 
 START_TEST(post_empty_body)
 {
-    static const char *const allow[] = {"localhost", NULL};
-    struct httpc_config cfg = {.loop = &loop, .allow = allow};
-    struct result r = {0};
-    struct srv s;
-    char url[128], v[64];
+    struct local t;
+    char v[64];
 
-    uv_loop_init(&loop);
-    srv_start(&s, true);
-    struct httpc *c = httpc_new(&cfg);
-    snprintf(url, sizeof(url), "http://localhost:%d", s.port);
-    ck_assert_int_eq(httpc_post(c, url, NULL, NULL, 0, on_done, &r), 0);
-    run_until(&r.done);
-    ck_assert_int_eq(r.status, 204);
-    ck_assert(strncmp(s.req, "POST / HTTP/1.1\r\n", 17) == 0);
-    ck_assert_str_eq(find_header(s.req, "content-length", v, sizeof(v)), "0");
-    client_end(c, &r);
-    srv_stop(&s);
-    loop_end();
+    local_start(&t, true, (struct httpc_config){0}, "");
+    ck_assert_int_eq(httpc_post(t.c, t.url, NULL, NULL, 0, on_done, &t.r), 0);
+    run_until(&t.r.done);
+    ck_assert_int_eq(t.r.status, 204);
+    ck_assert(strncmp(t.s.req, "POST / HTTP/1.1\r\n", 17) == 0);
+    ck_assert_str_eq(find_header(t.s.req, "content-length", v, sizeof(v)), "0");
+    local_end(&t, 1);
 }
 END_TEST
 
@@ -582,107 +601,74 @@ END_TEST
 
 START_TEST(post_refusals)
 {
-    static const char *const allow[] = {"localhost", NULL};
     static const char *const inject[] = {"X-A: 1\r\nX-B: 2", NULL};
     static const char *const host[] = {"Host: evil.example", NULL};
     static const char *const noname[] = {": x", NULL};
     static const char *const nocolon[] = {"X-A 1", NULL};
-    struct httpc_config cfg = {.loop = &loop, .allow = allow, .max_pending = 1};
-    struct result r = {0}, r2 = {0};
-    struct srv s;
-    char url[128];
+    struct local t;
+    struct result r2 = {0};
 
-    uv_loop_init(&loop);
-    srv_start(&s, false);
-    struct httpc *c = httpc_new(&cfg);
-    snprintf(url, sizeof(url), "http://localhost:%d/", s.port);
-    ck_assert_int_eq(httpc_post(c, url, inject, "x", 1, on_done, &r), HTTPC_ERR_BAD_HEADER);
-    ck_assert_int_eq(httpc_post(c, url, host, "x", 1, on_done, &r), HTTPC_ERR_BAD_HEADER);
-    ck_assert_int_eq(httpc_post(c, url, noname, "x", 1, on_done, &r), HTTPC_ERR_BAD_HEADER);
-    ck_assert_int_eq(httpc_post(c, url, nocolon, "x", 1, on_done, &r), HTTPC_ERR_BAD_HEADER);
-    ck_assert_int_eq(httpc_post(c, url, NULL, "x", HTTPC_BODY_MAX + 1, on_done, &r),
+    local_start(&t, false, (struct httpc_config){.max_pending = 1}, "/");
+    const char *url = t.url;
+    ck_assert_int_eq(httpc_post(t.c, url, inject, "x", 1, on_done, &t.r), HTTPC_ERR_BAD_HEADER);
+    ck_assert_int_eq(httpc_post(t.c, url, host, "x", 1, on_done, &t.r), HTTPC_ERR_BAD_HEADER);
+    ck_assert_int_eq(httpc_post(t.c, url, noname, "x", 1, on_done, &t.r), HTTPC_ERR_BAD_HEADER);
+    ck_assert_int_eq(httpc_post(t.c, url, nocolon, "x", 1, on_done, &t.r), HTTPC_ERR_BAD_HEADER);
+    ck_assert_int_eq(httpc_post(t.c, url, NULL, "x", HTTPC_BODY_MAX + 1, on_done, &t.r),
                      HTTPC_ERR_TOO_BIG);
-    ck_assert_int_eq(httpc_post(c, url, NULL, "x", 1, on_done, &r), 0);
-    ck_assert_int_eq(httpc_post(c, url, NULL, "x", 1, on_done, &r2), HTTPC_ERR_TOO_MANY);
-    client_end(c, &r);
-    ck_assert_int_eq(r.calls, 1);
-    ck_assert_int_eq(r.status, HTTPC_ERR_CLOSED);
-    ck_assert_int_eq(r2.calls, 0);
+    ck_assert_int_eq(httpc_post(t.c, url, NULL, "x", 1, on_done, &t.r), 0);
+    ck_assert_int_eq(httpc_post(t.c, url, NULL, "x", 1, on_done, &r2), HTTPC_ERR_TOO_MANY);
     ck_assert_str_eq(httpc_strerror(HTTPC_ERR_TOO_MANY), "too many requests are under way");
-    srv_stop(&s);
-    loop_end();
+    local_end(&t, 1);
+    ck_assert_int_eq(t.r.status, HTTPC_ERR_CLOSED);
+    ck_assert_int_eq(r2.calls, 0);
 }
 END_TEST
 
 START_TEST(post_timeout)
 {
-    static const char *const allow[] = {"localhost", NULL};
-    struct httpc_config cfg = {.loop = &loop, .allow = allow, .timeout_ms = 300};
-    struct result r = {0};
-    struct srv s;
-    char url[128];
+    struct local t;
 
-    uv_loop_init(&loop);
-    srv_start(&s, false);
-    struct httpc *c = httpc_new(&cfg);
-    snprintf(url, sizeof(url), "http://localhost:%d/slow", s.port);
-    ck_assert_int_eq(httpc_post(c, url, NULL, "x", 1, on_done, &r), 0);
-    run_until(&r.done);
-    ck_assert_int_eq(r.status, HTTPC_ERR_TIMEOUT);
-    struct httpc_stats st;
-    httpc_stats(c, &st);
-    ck_assert_uint_eq(st.failed, 1);
-    ck_assert_uint_eq(st.pending, 0);
-    client_end(c, &r);
-    ck_assert_int_eq(r.calls, 1);
-    srv_stop(&s);
-    loop_end();
+    local_start(&t, false, (struct httpc_config){.timeout_ms = 300}, "/slow");
+    ck_assert_int_eq(httpc_post(t.c, t.url, NULL, "x", 1, on_done, &t.r), 0);
+    run_until(&t.r.done);
+    ck_assert_int_eq(t.r.status, HTTPC_ERR_TIMEOUT);
+    assert_stats(t.c, 1, 0, 1, 0);
+    local_end(&t, 1);
 }
 END_TEST
 
 START_TEST(close_pending)
 {
-    static const char *const allow[] = {"localhost", NULL};
-    struct httpc_config cfg = {.loop = &loop, .allow = allow};
-    struct result r = {0}, r2 = {0};
-    struct srv s;
-    char url[128];
+    struct local t;
+    struct result r2 = {0};
 
-    uv_loop_init(&loop);
-    srv_start(&s, false);
-    struct httpc *c = httpc_new(&cfg);
-    snprintf(url, sizeof(url), "http://localhost:%d/", s.port);
-    ck_assert_int_eq(httpc_post(c, url, NULL, "hello", 5, on_done, &r), 0);
-    run_until(&s.complete); /* the request is at the server, unanswered */
-    ck_assert(!r.done);
-    httpc_close(c, on_closed, &r);
-    ck_assert(!r.done);
-    ck_assert_int_eq(httpc_post(c, url, NULL, "x", 1, on_done, &r2), HTTPC_ERR_CLOSED);
-    run_until(&r.closed);
-    ck_assert_int_eq(r.calls, 1);
-    ck_assert_int_eq(r.status, HTTPC_ERR_CLOSED);
-    ck_assert(r.done_before_closed);
+    local_start(&t, false, (struct httpc_config){0}, "/");
+    ck_assert_int_eq(httpc_post(t.c, t.url, NULL, "hello", 5, on_done, &t.r), 0);
+    run_until(&t.s.complete); /* the request is at the server, unanswered */
+    ck_assert(!t.r.done);
+    httpc_close(t.c, on_closed, &t.r);
+    ck_assert(!t.r.done);
+    ck_assert_int_eq(httpc_post(t.c, t.url, NULL, "x", 1, on_done, &r2), HTTPC_ERR_CLOSED);
+    run_until(&t.r.closed);
+    ck_assert_int_eq(t.r.status, HTTPC_ERR_CLOSED);
+    ck_assert(t.r.done_before_closed);
     ck_assert_int_eq(r2.calls, 0);
-    httpc_free(c);
-    srv_stop(&s);
-    loop_end();
+    local_end(&t, 1); /* a second httpc_close() does nothing */
 }
 END_TEST
 
 START_TEST(close_resolving)
 {
-    static const char *const allow[] = {"localhost", NULL};
-    struct httpc_config cfg = {.loop = &loop, .allow = allow};
     struct result r = {0};
 
     uv_loop_init(&loop);
-    struct httpc *c = httpc_new(&cfg);
+    struct httpc *c = httpc_new(&(struct httpc_config){.loop = &loop, .allow = allow_localhost});
     ck_assert_int_eq(httpc_post(c, "http://localhost:9/", NULL, "x", 1, on_done, &r), 0);
-    httpc_close(c, on_closed, &r);
-    run_until(&r.closed);
+    client_end(c, &r);
     ck_assert_int_eq(r.calls, 1);
     ck_assert_int_eq(r.status, HTTPC_ERR_CLOSED);
-    httpc_free(c);
+    ck_assert(r.done_before_closed);
     loop_end();
 }
 END_TEST
