@@ -1006,8 +1006,9 @@ struct httpc *httpc_new(const struct httpc_config *cfg)
     return c;
 
 fail_handles:
-    /* Nothing was connected: the context's handles close on the loop and
-     * it cannot be freed before; the client is kept as closing. */
+    /* Out of memory with nothing connected: the context is told to close,
+     * and, as for a web server that failed to start (web.h), the caller
+     * must not run the loop again. */
     log_event(LOG_ERROR, "httpc_start_failed", "reason=nomem");
     lws_context_destroy(c->ctx);
     c->ctx = NULL;
