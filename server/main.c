@@ -826,6 +826,32 @@ static void metrics_fleet(struct metrics_text *t, const struct allocator *alloc)
     metrics_sample(t, "conclave_fleet_lookups", NULL, (double)as.pending);
 }
 
+/* Without --notify off: the notices sent, by target and outcome. */
+static void metrics_notices(struct metrics_text *t, const struct notifier *n)
+{
+    struct notifier_stats ns;
+
+    notifier_stats(n, &ns);
+    metrics_family(t, "conclave_notices_total", "counter",
+                   "Notices to players who are not there, by target: webhooks and Web Push "
+                   "messages asked.");
+    const struct metrics_label hook[] = {{"to", "webhook"}, {NULL, NULL}};
+    const struct metrics_label push[] = {{"to", "push"}, {NULL, NULL}};
+    metrics_sample(t, "conclave_notices_total", hook, (double)ns.webhooks);
+    metrics_sample(t, "conclave_notices_total", push, (double)ns.pushes);
+    metrics_family(t, "conclave_notices_delivered_total", "counter",
+                   "Notices by outcome: answered 2xx, or failed (answered otherwise, or not at "
+                   "all).");
+    const struct metrics_label ok[] = {{"outcome", "delivered"}, {NULL, NULL}};
+    const struct metrics_label failed[] = {{"outcome", "failed"}, {NULL, NULL}};
+    metrics_sample(t, "conclave_notices_delivered_total", ok, (double)ns.delivered);
+    metrics_sample(t, "conclave_notices_delivered_total", failed, (double)ns.failed);
+    metrics_family(t, "conclave_push_gone_total", "counter",
+                   "Web Push subscriptions dropped because their push service said they are "
+                   "gone.");
+    metrics_sample(t, "conclave_push_gone_total", NULL, (double)ns.gone);
+}
+
 /* The lobby's, the transports' and the store's counters, and the
  * process's memory, in the Prometheus text format. */
 static int metrics_write(void *ctx, char **ret_text, size_t *ret_len)
@@ -838,6 +864,9 @@ static int metrics_write(void *ctx, char **ret_text, size_t *ret_len)
     metrics_lobby(&t, rt->lobby);
     if (rt->alloc) {
         metrics_fleet(&t, rt->alloc);
+    }
+    if (rt->notifier) {
+        metrics_notices(&t, rt->notifier);
     }
     metrics_store(&t, &ss);
     metrics_family(&t, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.");

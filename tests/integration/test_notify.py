@@ -17,6 +17,7 @@ import ssl
 import tempfile
 import threading
 import unittest
+import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from cryptography.exceptions import InvalidSignature
@@ -137,7 +138,8 @@ class Notices(unittest.TestCase):
         self.dir = tempfile.mkdtemp(prefix="conclave-notices-")
         self.rx = Receiver(self.dir)
         self.srv = Server("--bot-delay", "0", "--notify-allow", "localhost", "--notify-ca",
-                          self.rx.ca_file, "--public-url", "https://games.example.org")
+                          self.rx.ca_file, "--public-url", "https://games.example.org",
+                          http=True)
         self.clients = []
 
     def tearDown(self):
@@ -153,6 +155,14 @@ class Notices(unittest.TestCase):
         self.clients.append(c)
         c.hello = c.ok("hello", proto=1, name=name)
         return c
+
+    def metric(self, name):
+        """The value of sample `name` (with its labels) on /metrics."""
+        with urllib.request.urlopen("http://127.0.0.1:%d/metrics" % self.srv.http_port) as r:
+            for line in r.read().decode().splitlines():
+                if line.startswith(name + " "):
+                    return float(line.split()[1])
+        self.fail("no sample " + name)
 
     def table(self):
         """Ann's room of Sorcerer & Stones, Bo seated: both clients."""
@@ -214,6 +224,11 @@ class Notices(unittest.TestCase):
         self.assertEqual(json.loads(sub.decrypt(self.rx.wait("/push/bo", 2)[1][2])), mention)
         ann.answers()
         self.assertEqual(len(self.rx.taken("/hook/bo")), 2)
+        # The operator counts them.
+        self.assertEqual(self.metric('conclave_notices_total{to="webhook"}'), 2)
+        self.assertEqual(self.metric('conclave_notices_total{to="push"}'), 2)
+        wait_until(lambda: self.metric('conclave_notices_delivered_total{outcome="delivered"}')
+                   == 4, "four notices delivered")
 
     def test_a_subscription_its_push_service_says_is_gone_is_dropped(self):
         ann, bo, code = self.table()
@@ -224,6 +239,7 @@ class Notices(unittest.TestCase):
         bo.ok("resume", token=token)
         wait_until(lambda: bo.ok("notify")["notify"]["push"] == 0,
                    "the subscription dropped after the 410")
+        self.assertEqual(self.metric("conclave_push_gone_total"), 1)
 
     def test_targets_are_checked_and_go_with_the_player(self):
         ann, bo, code = self.table()
