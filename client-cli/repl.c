@@ -100,6 +100,9 @@ static const char general_help[] =
     "  raw                  print your view as JSON\n"
     "  sync                 ask the server for a fresh view\n"
     "  record FILE          (after the end) save the game record for `conclave replay`\n"
+    "  notify [URL|off]     where you are told of your turn, a mention and the end while\n"
+    "                       you are away: a webhook URL (an ntfy topic, a Discord or\n"
+    "                       Matrix hook), off for none; alone, what you have\n"
     "  leave                leave the room (at a terminal, during a game: asked twice)\n"
     "  quit                 disconnect (your seat waits for `conclave resume`)\n";
 
@@ -440,6 +443,16 @@ static void on_reply(struct repl *r, json_t *msg)
     } else if (strcmp(op, "leave") == 0) {
         printf("you left the room\n");
         r->quit = true;
+    } else if (strcmp(op, "notify") == 0) {
+        const json_t *n = json_object_get(msg, "notify");
+        const char *hook = json_string_value(json_object_get(n, "webhook"));
+        long long push = json_integer_value(json_object_get(n, "push"));
+        if (!hook && !push) {
+            printf("notices: none\n");
+        } else {
+            printf("notices: %s%s%s%lld browser%s\n", hook ? "webhook " : "", hook ? hook : "",
+                   hook ? ", " : "", push, push == 1 ? "" : "s");
+        }
     }
 }
 
@@ -518,9 +531,9 @@ static void send_action(struct repl *r, json_t *action)
     send_req(r, "act", f);
 }
 
-static const char *const command_words[] = {"help",   "legal", "act",  "say", "card",
-                                            "start",  "who",   "view", "raw", "sync",
-                                            "record", "leave", "quit"};
+static const char *const command_words[] = {"help",   "legal",  "act",   "say", "card",
+                                            "start",  "who",    "view",  "raw", "sync",
+                                            "record", "notify", "leave", "quit"};
 
 /* Edit distance of a and b (short words). */
 static size_t distance(const char *a, const char *b)
@@ -694,6 +707,12 @@ static void command(struct repl *r, char *line)
     } else if (strncmp(p, "record ", 7) == 0) {
         snprintf(record_path, sizeof(record_path), "%s", p + 7);
         send_req(r, "record", NULL);
+    } else if (strcmp(p, "notify") == 0) {
+        send_req(r, "notify", NULL);
+    } else if (strcmp(p, "notify off") == 0) {
+        send_req(r, "notify", json_pack("{s:b}", "off", 1));
+    } else if (strncmp(p, "notify ", 7) == 0) {
+        send_req(r, "notify", json_pack("{s:s}", "webhook", p + 7));
     } else if (strcmp(p, "leave") == 0) {
         /* A person at a terminal who types `leave` in the middle of a game
          * may have meant a game's own word: ask once. Scripts are not

@@ -22,6 +22,7 @@
 
 #include "agones.h"
 #include "allocator.h"
+#include "notifier.h"
 #include "bot.h"
 #include "lobby.h"
 #include "log.h"
@@ -30,6 +31,8 @@
 #include "web.h"
 #include "journal.h"
 #include "session.h"
+
+#define NOTIFY_ALLOW_MAX 16
 
 struct options {
     struct net_config net;
@@ -45,6 +48,13 @@ struct options {
     uint64_t drain_ms;                 /* with --agones, how long SIGTERM waits for games to end */
     char data_dir[PATH_MAX];
     int log_level;
+    /* Notices to players who are not there (webhooks, Web Push). */
+    bool notify_off;
+    char notify_allow[NOTIFY_ALLOW_MAX][256]; /* the only hosts they go to; none: any public */
+    unsigned nallow;
+    char notify_ca[PATH_MAX];
+    char notify_contact[256];
+    char public_url[512]; /* the page's address in a notice; default: --http's */
 };
 
 static const char usage[] =
@@ -107,6 +117,15 @@ static const char usage[] =
     "                           0: never)\n"
     "  --sleep-after S          a started or finished room nobody is in sleeps on disk after S\n"
     "                           (default 300)\n"
+    "  --notify on|off          send notices (\"your turn\", the end, a mention) to a\n"
+    "                           seat's webhook and Web Push subscriptions (default on)\n"
+    "  --notify-allow HOST      send notices to this host only (repeatable); without it,\n"
+    "                           to any host whose addresses are all public\n"
+    "  --notify-ca FILE         the certificates (PEM) notices trust instead of the system's\n"
+    "  --notify-contact URI     the operator's mailto: or https: address, given to push\n"
+    "                           services (default: --public-url when https)\n"
+    "  --public-url URL         the page's public address, which notices link to (default:\n"
+    "                           the --http address)\n"
     "  --verbose                log debug lines\n"
     "  --help                   this text\n"
     "  --version                print the version\n";
@@ -256,6 +275,7 @@ static int option_set(struct options *o, const char *key, const char *val, char 
          sizeof(o->alloc_cfg.cert)},
         {"agones-allocator-key", offsetof(struct options, alloc_cfg.key), sizeof(o->alloc_cfg.key)},
         {"agones-allocator-ca", offsetof(struct options, alloc_cfg.ca), sizeof(o->alloc_cfg.ca)},
+        {"notify-ca", offsetof(struct options, notify_ca), sizeof(o->notify_ca)},
     };
     for (size_t i = 0; i < sizeof(text) / sizeof(text[0]); i++) {
         if (strcmp(key, text[i].key) == 0) {
@@ -280,6 +300,43 @@ static int option_set(struct options *o, const char *key, const char *val, char 
             return -EINVAL;
         }
         snprintf(o->web.origins[o->web.norigins++], sizeof(o->web.origins[0]), "%s", val);
+        return 0;
+    }
+    if (strcmp(key, "notify") == 0) {
+        if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0) {
+            snprintf(why, whylen, "on or off");
+            return -EINVAL;
+        }
+        o->notify_off = strcmp(val, "off") == 0;
+        return 0;
+    }
+    if (strcmp(key, "notify-allow") == 0) {
+        size_t n = strspn(val, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-.");
+        if (!*val || val[n] != '\0' || n >= sizeof(o->notify_allow[0]) ||
+            o->nallow >= NOTIFY_ALLOW_MAX) {
+            snprintf(why, whylen, "a host name (at most %d of them)", NOTIFY_ALLOW_MAX);
+            return -EINVAL;
+        }
+        snprintf(o->notify_allow[o->nallow++], sizeof(o->notify_allow[0]), "%s", val);
+        return 0;
+    }
+    if (strcmp(key, "notify-contact") == 0) {
+        if ((strncmp(val, "mailto:", 7) != 0 && strncmp(val, "https://", 8) != 0) ||
+            strlen(val) >= sizeof(o->notify_contact)) {
+            snprintf(why, whylen, "a mailto: or https: address");
+            return -EINVAL;
+        }
+        snprintf(o->notify_contact, sizeof(o->notify_contact), "%s", val);
+        return 0;
+    }
+    if (strcmp(key, "public-url") == 0) {
+        if ((strncmp(val, "http://", 7) != 0 && strncmp(val, "https://", 8) != 0) ||
+            strlen(val) + 2 >= sizeof(o->public_url) || strpbrk(val, "#?\" \t")) {
+            snprintf(why, whylen, "the page's http:// or https:// address");
+            return -EINVAL;
+        }
+        snprintf(o->public_url, sizeof(o->public_url), "%s%s", val,
+                 val[strlen(val) - 1] == '/' ? "" : "/");
         return 0;
     }
     if (strcmp(key, "data-dir") == 0) {
@@ -555,7 +612,8 @@ struct runtime {
     /* With --agones: the sidecar's client, the timer that tells it the
      * rooms held, and the drain after SIGTERM. */
     struct agones *agones;
-    struct allocator *alloc; /* with --agones-allocator */
+    struct allocator *alloc;   /* with --agones-allocator */
+    struct notifier *notifier; /* without --notify off */
     struct sess_finder finder;
     uv_timer_t fleet;
     uint64_t drain_ms;
@@ -768,6 +826,32 @@ static void metrics_fleet(struct metrics_text *t, const struct allocator *alloc)
     metrics_sample(t, "conclave_fleet_lookups", NULL, (double)as.pending);
 }
 
+/* Without --notify off: the notices sent, by target and outcome. */
+static void metrics_notices(struct metrics_text *t, const struct notifier *n)
+{
+    struct notifier_stats ns;
+
+    notifier_stats(n, &ns);
+    metrics_family(t, "conclave_notices_total", "counter",
+                   "Notices to players who are not there, by target: webhooks and Web Push "
+                   "messages asked.");
+    const struct metrics_label hook[] = {{"to", "webhook"}, {NULL, NULL}};
+    const struct metrics_label push[] = {{"to", "push"}, {NULL, NULL}};
+    metrics_sample(t, "conclave_notices_total", hook, (double)ns.webhooks);
+    metrics_sample(t, "conclave_notices_total", push, (double)ns.pushes);
+    metrics_family(t, "conclave_notices_delivered_total", "counter",
+                   "Notices by outcome: answered 2xx, or failed (answered otherwise, or not at "
+                   "all).");
+    const struct metrics_label ok[] = {{"outcome", "delivered"}, {NULL, NULL}};
+    const struct metrics_label failed[] = {{"outcome", "failed"}, {NULL, NULL}};
+    metrics_sample(t, "conclave_notices_delivered_total", ok, (double)ns.delivered);
+    metrics_sample(t, "conclave_notices_delivered_total", failed, (double)ns.failed);
+    metrics_family(t, "conclave_push_gone_total", "counter",
+                   "Web Push subscriptions dropped because their push service said they are "
+                   "gone.");
+    metrics_sample(t, "conclave_push_gone_total", NULL, (double)ns.gone);
+}
+
 /* The lobby's, the transports' and the store's counters, and the
  * process's memory, in the Prometheus text format. */
 static int metrics_write(void *ctx, char **ret_text, size_t *ret_len)
@@ -780,6 +864,9 @@ static int metrics_write(void *ctx, char **ret_text, size_t *ret_len)
     metrics_lobby(&t, rt->lobby);
     if (rt->alloc) {
         metrics_fleet(&t, rt->alloc);
+    }
+    if (rt->notifier) {
+        metrics_notices(&t, rt->notifier);
     }
     metrics_store(&t, &ss);
     metrics_family(&t, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.");
@@ -815,6 +902,60 @@ static void bots_done(void *ud, struct bot_job *job)
     if (!rt->stopping) {
         net_due_poke(rt->srv);
     }
+}
+
+/* ---- Notices ---- */
+
+/* A push service said a subscription is gone: the seat forgets it. */
+static void push_gone(void *arg, const char *room, int seat, const char *endpoint)
+{
+    struct runtime *rt = arg;
+
+    lobby_push_gone(rt->lobby, room, seat, endpoint, uv_now(rt->loop));
+    net_due_poke(rt->srv);
+}
+
+/* The notices' client and VAPID key (in the data directory); the lobby
+ * then takes seats' targets. A server that cannot start them runs
+ * without notices, and says why. */
+static void notices_start(struct runtime *rt, struct options *o, const char *web_url)
+{
+    const char *allow[NOTIFY_ALLOW_MAX + 1] = {NULL};
+    char key_path[PATH_MAX + 16], contact[600], err[256] = "";
+
+    for (unsigned i = 0; i < o->nallow; i++) {
+        allow[i] = o->notify_allow[i];
+    }
+    if (!o->public_url[0] && web_url[0]) {
+        snprintf(o->public_url, sizeof(o->public_url), "%s%s", web_url,
+                 web_url[strlen(web_url) - 1] == '/' ? "" : "/");
+    }
+    snprintf(key_path, sizeof(key_path), "%s/vapid.pem", o->data_dir);
+    snprintf(contact, sizeof(contact), "%s",
+             o->notify_contact[0]                         ? o->notify_contact
+             : strncmp(o->public_url, "https://", 8) == 0 ? o->public_url
+                                                          : "mailto:operator@localhost");
+    struct notifier_config nc = {
+        .loop = rt->loop,
+        .key_path = key_path,
+        .allow = o->nallow ? allow : NULL,
+        .ca_file = o->notify_ca[0] ? o->notify_ca : NULL,
+        .contact = contact,
+    };
+    rt->notifier = notifier_new(&nc, push_gone, rt, err, sizeof(err));
+    if (!rt->notifier) {
+        char q[LOG_QUOTE_MAX];
+        log_event(LOG_WARN, "notices_off", "cause=%s", log_quote(q, sizeof(q), err));
+        return;
+    }
+    struct lobby_notifier ln = {
+        .check = notifier_check,
+        .send = notifier_send,
+        .push_key = notifier_push_key(rt->notifier),
+        .public_url = o->public_url,
+        .ctx = rt->notifier,
+    };
+    lobby_set_notifier(rt->lobby, &ln);
 }
 
 /* ---- Rooms held elsewhere in the fleet (--agones-allocator) ---- */
@@ -868,6 +1009,9 @@ static void stop_all(struct runtime *rt)
     }
     store_stop(rt->store);
     allocator_close(rt->alloc);
+    if (rt->notifier) {
+        notifier_close(rt->notifier, NULL, NULL);
+    }
     if (rt->agones) {
         uv_close((uv_handle_t *)&rt->fleet, NULL);
         agones_shutdown(rt->agones, agones_told, rt);
@@ -1159,6 +1303,9 @@ int main(int argc, char **argv)
         fflush(NULL);
         _exit(1);
     }
+    if (!opt.notify_off) {
+        notices_start(&rt, &opt, url);
+    }
     uv_signal_init(&loop, &rt.sigint);
     uv_signal_init(&loop, &rt.sigterm);
     rt.sigint.data = &rt;
@@ -1211,6 +1358,7 @@ int main(int argc, char **argv)
     web_server_free(rt.web);
     agones_free(rt.agones);
     allocator_free(rt.alloc);
+    notifier_free(rt.notifier);
     net_server_free(rt.srv);
     bot_pool_free(rt.bots);
     store_free(rt.store);

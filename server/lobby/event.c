@@ -245,6 +245,10 @@ static void seat_apply(struct room *room, struct room_event *ev, struct room_com
     if (s->has_token) {
         lobby__token_drop(room->lobby, s->token_hash, room->code);
     }
+    if (ev->seat.kind != SEAT_HUMAN || !ev->seat.has_token || !s->has_token ||
+        memcmp(s->token_hash, ev->seat.token_hash, sizeof(s->token_hash)) != 0) {
+        lobby__notice_forget(room, ev->index); /* another player's seat now */
+    }
     s->kind = ev->seat.kind;
     s->level = ev->seat.level;
     memcpy(s->name, ev->seat.name, sizeof(s->name));
@@ -316,6 +320,7 @@ static void leave_apply(struct room *room, struct room_event *ev, struct room_co
 {
     struct seat *s = &room->seats[ev->index];
 
+    lobby__notice_forget(room, ev->index);
     if (room->status == ROOM_PLAYING) {
         s->kind = SEAT_BOT;
         s->level = lobby__room_level(room);
@@ -710,6 +715,87 @@ static void clock_apply(struct room *room, struct room_event *ev, struct room_co
     c->changed |= LOBBY_CHANGED_CLOCK;
 }
 
+/* ---- notify: where a seat's notices go ---- */
+
+/* {"push"?:[...],"seat":n,"t":"notify","webhook"?:url}: the seat's whole
+ * set of targets, each record replacing the last. */
+static char *notify_encode(const struct room *room, const struct room_event *ev, size_t *len)
+{
+    json_t *rec = json_pack("{s:s, s:i}", "t", "notify", "seat", ev->index);
+
+    (void)room;
+    if (rec && json_object_update(rec, ev->notify.targets) != 0) {
+        json_decref(rec);
+        rec = NULL;
+    }
+    return record_text(rec, len);
+}
+
+static int notify_decode(const struct room *room, const json_t *rec, struct room_event *ev,
+                         char *err)
+{
+    ev->index = record_seat(room, rec, false);
+    ev->notify.rec = rec;
+    if (ev->index < 0) {
+        snprintf(err, GAME_MSG_MAX, "a notify record without a seat");
+        return -1;
+    }
+    return 0;
+}
+
+/* The targets of the record, copied: a webhook's URL, and up to
+ * LOBBY_PUSH_MAX subscriptions of three strings each. */
+static int notify_check(struct room *room, struct room_event *ev, char *msg)
+{
+    const json_t *hook = json_object_get(ev->notify.rec, "webhook");
+    const json_t *push = json_object_get(ev->notify.rec, "push");
+    const json_t *sub;
+    size_t i;
+    bool ok = room->seats[ev->index].kind == SEAT_HUMAN && (!hook || json_is_string(hook)) &&
+              (!push || json_is_array(push)) && json_array_size(push) <= LOBBY_PUSH_MAX;
+
+    json_array_foreach(push, i, sub) {
+        ok = ok && json_is_string(json_object_get(sub, "endpoint")) &&
+             json_is_string(json_object_get(sub, "p256dh")) &&
+             json_is_string(json_object_get(sub, "auth"));
+    }
+    if (!ok) {
+        snprintf(msg, GAME_MSG_MAX, "seat %d cannot have these notices", ev->index);
+        return PROTO_ERR_BAD_REQUEST;
+    }
+    ev->notify.targets = json_object();
+    if (!ev->notify.targets ||
+        (hook && json_object_set(ev->notify.targets, "webhook", (json_t *)hook) != 0) ||
+        (json_array_size(push) &&
+         json_object_set_new(ev->notify.targets, "push", json_deep_copy(push)) != 0)) {
+        json_decref(ev->notify.targets);
+        ev->notify.targets = NULL;
+        return PROTO_ERR_INTERNAL;
+    }
+    return PROTO_OK;
+}
+
+static void notify_discard(struct room *room, struct room_event *ev)
+{
+    (void)room;
+    json_decref(ev->notify.targets);
+    ev->notify.targets = NULL;
+}
+
+/* The seat's targets become the record's (none: they go). */
+static void notify_apply(struct room *room, struct room_event *ev, struct room_commit *c)
+{
+    struct seat *s = &room->seats[ev->index];
+
+    json_decref(s->notice);
+    s->notice = json_object_size(ev->notify.targets) ? ev->notify.targets : NULL;
+    if (!s->notice) {
+        json_decref(ev->notify.targets);
+    }
+    ev->notify.targets = NULL;
+    (void)c;
+}
+
 /* ---- The table ---- */
 
 struct event_def {
@@ -902,6 +988,7 @@ void lobby__commit_tail(struct room *room, struct room_commit *c)
     if (c->flags & EV_BOTS) {
         lobby__schedule_bots(room->lobby, room, c->now);
     }
+    lobby__notices_after(room, c);
     lobby__note_due(room);
     c->flags = 0;
     c->changed = 0;

@@ -243,6 +243,8 @@ int lobby_leave(struct lobby *lobby, struct lobby_peer *peer, const struct lobby
 int lobby_chat(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
 int lobby_sync(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
 int lobby_record(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
+/* Needs ROOM | SEAT: where the seat's notices go. */
+int lobby_notify(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
 /* Needs ROOM | SEAT | STARTED. */
 int lobby_legal(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
 /* Needs ROOM | SEAT | STARTED | TURN. Validates and applies an action for
@@ -256,6 +258,47 @@ void lobby_peer_gone(struct lobby *lobby, struct lobby_peer *peer, uint64_t now)
 /* Sends a line (copied) to `peer` outside any room (a reply of the
  * session's own): at once, or behind the lines it is still owed. */
 void lobby_peer_send(struct lobby_peer *peer, const char *line, size_t len);
+
+/* ---- Notices (notice.c) ---- */
+
+/* A Web Push subscription, as a page's PushSubscription gives it. */
+struct lobby_push_sub {
+    const char *endpoint, *p256dh, *auth;
+};
+
+/* Where one notice goes: a seat's webhook and its subscriptions. */
+struct lobby_notice_to {
+    const char *room;
+    int seat;
+    const char *webhook; /* NULL: none */
+    size_t npush;
+    const struct lobby_push_sub *push;
+};
+
+/* The server's outbound notices. Without them (lobby_set_notifier() never
+ * called) the `notify` op is refused and nobody is told anything. */
+struct lobby_notifier {
+    /* A target a seat asks for (push: a subscription's endpoint): 0, or
+     * -1 with a message in `msg` (GAME_MSG_MAX bytes). */
+    int (*check)(void *ctx, const char *url, bool push, char *msg);
+    /* Sends `body`, a JSON object's text, to `to`'s targets. */
+    void (*send)(void *ctx, const struct lobby_notice_to *to, const char *body, size_t len);
+    const char *push_key;   /* the VAPID public key (base64url); NULL: no Web Push */
+    const char *public_url; /* the page's address, which a notice links to */
+    void *ctx;
+};
+
+/* Attaches the notices (copied, strings too). */
+void lobby_set_notifier(struct lobby *lobby, const struct lobby_notifier *n);
+
+/* hello's "notify": {"webhook": true, "push": key}; NULL without notices.
+ * New reference. */
+json_t *lobby_notifier_json(const struct lobby *lobby);
+
+/* The push service says subscription `endpoint` of seat `seat` in room
+ * `code` is gone (404, 410): the seat's targets lose it. */
+void lobby_push_gone(struct lobby *lobby, const char *code, int seat, const char *endpoint,
+                     uint64_t now);
 
 /* ---- Tokens (token.c) ---- */
 

@@ -34,6 +34,9 @@ struct seat {
      * made when the first is kept (NULL before), within a byte bound. */
     struct diff_line *hist;
     size_t hist_bytes; /* of the lines in hist */
+    /* Where its notices go, as its notify events leave it (notice.c):
+     * {"webhook"?, "push"?: [{"auth","endpoint","p256dh"}]}; NULL: none. */
+    json_t *notice;
 };
 
 /* A line that waits for the journal before it may go out. */
@@ -217,6 +220,10 @@ struct room {
     uint64_t ended_at;
     struct room_clock clock;
     /* the others' */
+    struct {
+        unsigned told;       /* seats told it is their turn, until they are back */
+        unsigned mentioned;  /* seats told of a mention, until they are back */
+    } notices;               /* notice.c */
     struct room_outbox out;  /* outbox.c */
     struct room_members who; /* room.c */
     struct room_bots bots;   /* commit.c */
@@ -271,7 +278,10 @@ struct lobby {
     bool has_store;
     struct lobby_bots bots;
     bool has_bots;
-    uint64_t serials; /* rooms made */
+    struct lobby_notifier notifier;
+    bool has_notifier;
+    char *push_key, *public_url; /* the notifier's, copied */
+    uint64_t serials;            /* rooms made */
     uint64_t actions[LOBBY_STATS_GAMES];
     uint64_t bot_moves[BOT_NLEVELS];
     uint64_t restored;
@@ -307,7 +317,8 @@ struct lobby {
     X(ACT, act, EV_PUBLISH | EV_BOTS)                                                              \
     X(END, end, 0)                                                                                 \
     X(TIMEOUT, timeout, EV_ANNOUNCE | EV_PUBLISH | EV_BOTS)                                        \
-    X(CLOCK, clock, EV_PUBLISH)
+    X(CLOCK, clock, EV_PUBLISH)                                                                    \
+    X(NOTIFY, notify, 0)
 
 enum room_ev {
 #define X(NAME, name, flags) ROOM_EV_##NAME,
@@ -355,6 +366,10 @@ struct room_event {
         struct {
             const json_t *action; /* borrowed */
         } act;
+        struct {
+            const json_t *rec; /* the targets, as a record holds them (borrowed) */
+            json_t *targets;   /* the seat's own, made by the check */
+        } notify;
     };
     int64_t ms;   /* act, timeout, clock: the time the clocks are charged */
     uint8_t deed; /* timeout: enum timeout_deed */
@@ -537,6 +552,25 @@ struct lobby_key *lobby__keys_put(struct lobby_keys *m, const uint8_t key[32]);
 int lobby__keys_reserve(struct lobby_keys *m, size_t more);
 void lobby__keys_del(struct lobby_keys *m, struct lobby_key *k);
 void lobby__keys_free(struct lobby_keys *m);
+
+/* ---- notice.c: notices to players who are not there ---- */
+
+#define LOBBY_PUSH_MAX 4   /* Web Push subscriptions a seat keeps */
+#define LOBBY_URL_MAX 1024 /* bytes of a target's URL */
+
+/* The seat's targets go (its player left, the seat changed hands). */
+void lobby__notice_forget(struct room *room, int seat);
+
+/* The seat's player is back: it may be told again. */
+void lobby__notice_back(struct room *room, int seat);
+
+/* After a commit: a seat whose turn it is and whose player is not there
+ * is told (once), and every such seat when the game ends. */
+void lobby__notices_after(struct room *room, const struct room_commit *c);
+
+/* Chat line `text` of seat `from` (-1: a spectator) named `name`: the
+ * seats it mentions ("@Name") that are not there are told. */
+void lobby__notices_chat(struct room *room, int from, const char *name, const char *text);
 
 /* ---- sleep.c: rooms that sleep on disk ---- */
 

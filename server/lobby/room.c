@@ -113,6 +113,7 @@ static void seat_bind(struct room *room, int seat, struct lobby_peer *peer, uint
     peer->room = room;
     peer->seat = seat;
     peer->spectator = false;
+    lobby__notice_back(room, seat);
     lobby__room_touch(room, now);
 }
 
@@ -237,6 +238,8 @@ void lobby_free(struct lobby *lobby)
     lobby__keys_free(&lobby->creators);
     game_text_free(&lobby->scratch);
     proto_text_free(&lobby->reply);
+    free(lobby->push_key);
+    free(lobby->public_url);
     free(lobby);
 }
 
@@ -932,6 +935,7 @@ int lobby_chat(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_
         lobby__broadcast(room, ev);
         json_decref(ev);
     }
+    lobby__notices_chat(room, peer->spectator ? -1 : peer->seat, peer->name, clean);
     lobby__reply_bare(room, peer, id);
     (void)lobby;
     return PROTO_OK;

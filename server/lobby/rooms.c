@@ -47,6 +47,7 @@ void lobby__room_free(struct room *room)
             room->seats[i].peer->seat = -1;
         }
         lobby__seat_forget(&room->seats[i]);
+        lobby__notice_forget(room, i);
     }
     for (size_t i = 0; i < room->who.nspecs; i++) {
         room->who.specs[i]->room = NULL;

@@ -112,6 +112,11 @@ static int op_hello(struct sess *s, const json_t *req, const json_t *id, char *m
         /* What a client must do to stay connected: send something at
          * least this often (in seconds). */
         json_object_set_new(r, "idle_timeout", json_integer((json_int_t)(s->cfg->idle_ms / 1000)));
+        /* Where a seat's notices may go, when the server sends any. */
+        json_t *notify = lobby_notifier_json(s->lobby);
+        if (notify) {
+            json_object_set_new(r, "notify", notify);
+        }
     }
     json_decref(games);
     sess_send_json(s, r);
@@ -144,6 +149,7 @@ static const struct op ops[] = {
     {"chat", NULL, lobby_chat, 0, ROOM},
     {"sync", NULL, lobby_sync, 0, ROOM},
     {"record", NULL, lobby_record, 0, ROOM},
+    {"notify", NULL, lobby_notify, 0, ROOM | LOBBY_NEED_SEAT},
     {"legal", NULL, lobby_legal, 0, PLAYING},
     {"act", NULL, lobby_act, 0, PLAYING | LOBBY_NEED_TURN},
 };

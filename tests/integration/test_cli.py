@@ -429,6 +429,17 @@ class Cli(ServerTest):
         self.assertNotEqual(out.returncode, 0)
         self.assertIn("bot, lose or skip", out.stdout + out.stderr)
 
+    def test_notify_sets_and_shows_where_notices_go(self):
+        out = self.run_cli(["--name", "Ann", "create", "stones", "--seats", "2"],
+                           stdin="notify\nnotify https://ntfy.sh/conclave-ann\n"
+                                 "notify http://10.0.0.1/hook\nnotify off\nquit\n")
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+        lines = [l for l in out.stdout.splitlines() if l.startswith(("notices:", "refused"))]
+        self.assertEqual(lines[:2], ["notices: none",
+                                     "notices: webhook https://ntfy.sh/conclave-ann, 0 browsers"])
+        self.assertRegex(lines[2], r"^refused \(bad_request\): .*public")
+        self.assertEqual(lines[3], "notices: none")
+
     def test_games_lists_the_saved_seats_and_wait_returns_on_your_turn(self):
         out = self.run_cli(["wait"])
         self.assertEqual(out.returncode, 1)

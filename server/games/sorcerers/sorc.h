@@ -332,6 +332,7 @@ enum sorc_reason {
     SORC_R_ARMY,
     SORC_R_SIMULTANEOUS,
     SORC_R_TURN_LIMIT,
+    SORC_R_FORFEIT, /* the other side forfeited (R-sorcerers-7.1) */
 };
 
 /* ---- Actions ---- */
@@ -451,7 +452,8 @@ json_t *sorc__legal_encode(const struct sorc_legal *l);
  * "discard" or "hand_mer" (where unlisted cards go, list order), "gates",
  * "start": "lore" | "recruit" | "recruit_mor" | "event" | "event_priority"
  * (with "priority" and "last_pass") | "encounter" | "duel" (with "duel":
- * [mer, mor]) | "end"}. Runs the automatic steps from `start`. Returns 0, or
+ * [mer, mor]) | "end", "result": {"reason", "winner": "mer" | "mor" |
+ * null} for a finished game}. Runs the automatic steps from `start`. Returns 0, or
  * -1 with a message in `err`. Tests only. */
 int sorc_state_load(struct sorc_state *st, const json_t *pos, struct game_error *err);
 
@@ -486,6 +488,15 @@ void sorc__legal_list(const struct sorc_state *st, int seat, struct sorc_legal *
 /* game_ops.check_invariants: 0 when every invariant of the state holds,
  * else -1 with a description in `err`. */
 int sorc__check_invariants(const void *state, struct game_error *err);
+
+/* GAME_OK when `seat` has a decision now, else GAME_E_OVER or
+ * GAME_E_NOT_TURN with a message (R-sorcerers-4.4). */
+int sorc__may_act(const struct sorc_state *st, int seat, struct game_error *err);
+
+/* game_ops.forfeit and game_ops.skip (sorc_timeout.c): what a turn
+ * clock's timeout does (R-sorcerers-7.1). */
+int sorc__forfeit(void *state, int seat, struct game_error *err);
+int sorc__skip(void *state, int seat, struct game_error *err);
 
 /* Helpers the view and legal list share with the rules. */
 int sorc__find_inplay(const struct sorc_state *st, uint8_t card);

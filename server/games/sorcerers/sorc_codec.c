@@ -605,6 +605,24 @@ int sorc_state_load(struct sorc_state *st, const json_t *pos, struct game_error 
     }
     sorc__log(st, "Position loaded.");
     sorc__run(st);
+    const json_t *res = json_object_get(pos, "result");
+    if (res) {
+        /* A finished game: {"reason", "winner": "mer" | "mor" | null}. */
+        const char *w = game_json_str(res, "winner");
+        const char *why = game_json_str(res, "reason");
+        int r = SORC_R_NONE;
+        for (int k = SORC_R_DESTROY_MORGANA; why && k <= SORC_R_FORFEIT; k++) {
+            r = strcmp(why, sorc__reason_name(k)) == 0 ? k : r;
+        }
+        if (r == SORC_R_NONE || (w && strcmp(w, "mer") != 0 && strcmp(w, "mor") != 0)) {
+            LOAD_FAIL("result");
+        }
+        st->over = 1;
+        st->act[0] = st->act[1] = 0;
+        st->phase = SORC_P_OVER;
+        st->winner_side = (int8_t)(!w ? -1 : strcmp(w, "mor") == 0 ? SORC_MOR : SORC_MER);
+        st->reason = (uint8_t)r;
+    }
     return sorc__check_invariants(st, err);
 #undef LOAD_FAIL
 }
@@ -653,5 +671,11 @@ json_t *sorc_state_dump(const struct sorc_state *st)
     game_json_set(o, "discard", ids_json(st->discard, st->ndiscard));
     game_json_set(o, "deck", ids_json(deck, st->ndeck));
     game_json_set(o, "gates", gates);
+    if (st->over) {
+        const char *w = st->winner_side < 0 ? NULL : st->winner_side == SORC_MOR ? "mor" : "mer";
+        game_json_set(
+            o, "result",
+            json_pack("{s:s, s:s?}", "reason", sorc__reason_name(st->reason), "winner", w));
+    }
     return o;
 }

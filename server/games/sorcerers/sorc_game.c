@@ -48,11 +48,9 @@ static int sorc_apply(void *state, int seat, const json_t *action, struct game_e
     struct sorc_action a;
 
     /* R-sorcerers-4.4: game_over, not_your_turn, bad_action, then the rules. */
-    if (st->over) {
-        return game_error_set(err, GAME_E_OVER, "R-sorcerers-7: the game is over");
-    }
-    if (seat < 0 || seat > 1 || !st->act[sorc__side(st, seat)]) {
-        return game_error_set(err, GAME_E_NOT_TURN, "R-sorcerers-4.2: it is not your decision now");
+    int rc = sorc__may_act(st, seat, err);
+    if (rc != GAME_OK) {
+        return rc;
     }
     if (sorc_action_decode(action, &a, err) != GAME_OK) {
         return GAME_E_BAD_ACTION;
@@ -109,6 +107,8 @@ const struct game_ops sorc_game = {
     .legal = sorc_legal,
     .active = sorc_active,
     .check_invariants = sorc__check_invariants,
+    .forfeit = sorc__forfeit,
+    .skip = sorc__skip,
     .tests = &sorc_tests,
     .bot = &sorc_bot,
 };

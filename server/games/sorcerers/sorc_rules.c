@@ -1466,3 +1466,16 @@ int sorc__rules_apply(struct sorc_state *st, int seat, const struct sorc_action 
         return REFUSE("4.5", "wrong_phase", "nothing can be done now");
     }
 }
+
+/* R-sorcerers-4.4: GAME_OK when `seat` has a decision now; else
+ * GAME_E_OVER once the game has ended or GAME_E_NOT_TURN, with a message. */
+int sorc__may_act(const struct sorc_state *st, int seat, struct game_error *err)
+{
+    if (st->over) {
+        return game_error_set(err, GAME_E_OVER, "R-sorcerers-7: the game is over");
+    }
+    if (seat < 0 || seat > 1 || !st->act[sorc__side(st, seat)]) {
+        return game_error_set(err, GAME_E_NOT_TURN, "R-sorcerers-4.2: it is not your decision now");
+    }
+    return GAME_OK;
+}

@@ -620,10 +620,14 @@ const char *sorc__phase_name(int phase)
 /* The result reason of spec 7. */
 const char *sorc__reason_name(int reason)
 {
-    static const char *const names[] = {
-        "none",         "destroy_morgana",   "prime_merlinian_succession",
-        "rising_spell", "army_of_sorcerers", "simultaneous",
-        "turn_limit"};
+    static const char *const names[] = {"none",
+                                        "destroy_morgana",
+                                        "prime_merlinian_succession",
+                                        "rising_spell",
+                                        "army_of_sorcerers",
+                                        "simultaneous",
+                                        "turn_limit",
+                                        "forfeit"};
 
-    return reason >= 0 && reason <= SORC_R_TURN_LIMIT ? names[reason] : "none";
+    return reason >= 0 && reason <= SORC_R_FORFEIT ? names[reason] : "none";
 }

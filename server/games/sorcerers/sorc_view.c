@@ -390,7 +390,7 @@ static void write_play(struct game_text *out, const void *state)
 }
 
 /* null while the game runs; once it is over, {"reason", "scores",
- * "winners"} (game.h). */
+ * "winners"} (game.h), and "forfeit" after a forfeit. */
 static void write_result(struct game_text *out, const void *state)
 {
     const struct sorc_state *st = state;
@@ -402,6 +402,10 @@ static void write_result(struct game_text *out, const void *state)
     }
     ws = st->winner_side >= 0 ? sorc__seat(st, st->winner_side) : -1;
     game_text_obj(out);
+    if (st->reason == SORC_R_FORFEIT) {
+        /* R-sorcerers-7.1: the seat that forfeited, the loser. */
+        game_text_kint(out, "forfeit", sorc__seat(st, st->winner_side ^ 1));
+    }
     game_text_kstr(out, "reason", sorc__reason_name(st->reason));
     game_text_karr(out, "scores");
     game_text_int(out, ws == 0);

@@ -89,6 +89,7 @@ enum stones_end {
     STONES_END_FROZEN,    /* frozen position */
     STONES_END_NOVICE,    /* fourth artifact crafted */
     STONES_END_CARDS,     /* co-op: no magic card left */
+    STONES_END_FORFEIT,   /* a seat forfeited (R-stones-6.3) */
 };
 
 enum stones_action_type {
@@ -181,7 +182,9 @@ struct stones_state {
     int8_t place_idx; /* placements made so far */
     int8_t end_reason;
     int8_t final_round;
-    int8_t objectives; /* bit k-1 set when Ok is revealed */
+    int8_t objectives;    /* bit k-1 set when Ok is revealed */
+    int8_t forfeit;       /* the seat that forfeited (R-stones-6.3), -1 none */
+    int8_t forfeit_phase; /* the phase the forfeit ended, -1 none */
 
     /* Alchemy Zone (R-stones-2.1): tile positions and slot contents. */
     int8_t tile_r[STONES_NTILES];
@@ -289,6 +292,7 @@ int stones__current_seat(const struct stones_state *st);
 int stones__can_afford(const int8_t held[STONES_NCOL], const int8_t owed[STONES_NCOL], int o7);
 int stones__has_obj(const struct stones_state *st, int k);
 int stones__score(const struct stones_state *st, int p, int parts[6]);
+unsigned stones__winners(const struct stones_state *st);
 void stones__begin_turn(struct stones_state *st);
 void stones__advance(struct stones_state *st);
 int stones__grid(const struct stones_state *st, int8_t grid[10][10]);
@@ -298,6 +302,11 @@ int stones__card_castable(const struct stones_state *st, int card);
 int stones__available(const struct stones_state *st, int8_t out[4]);
 void stones__activation_metrics(const struct stones_state *st, int tile, int8_t elig[4],
                                 int *maxline, int *lines);
+
+/* ---- stones_timeout.c: what a clock's timeout calls (game.h) ---- */
+
+int stones__forfeit(void *state, int seat, struct game_error *err);
+int stones__skip(void *state, int seat, struct game_error *err);
 
 /* ---- stones_legal.c ---- */
 

@@ -263,7 +263,8 @@ static double squash(double x)
 
 /*
  * Over: 1/k to each of k players with the best score (Novice: artifacts
- * crafted), 0 to the others; co-op: the title's grade for every seat.
+ * crafted), 0 to the others; after a forfeit 1/k to each of the k winners
+ * (none in co-op); co-op: the title's grade for every seat.
  * Before: co-op grades the estimate; otherwise 0.5 + 0.5 squash(lead /
  * scale), the lead being over the best other player.
  */
@@ -274,6 +275,18 @@ static void bot_value(const void *state, double ret[GAME_MAX_SEATS])
 
     for (int s = 0; s < GAME_MAX_SEATS; s++) {
         ret[s] = 0.0;
+    }
+    if (over && st->forfeit >= 0) {
+        /* R-stones-6.3: the winners share the win, whatever the scores. */
+        unsigned mask = stones__winners(st);
+        int n = 0;
+        for (int s = 0; s < st->nseats; s++) {
+            n += (mask >> s) & 1u;
+        }
+        for (int s = 0; s < st->nseats; s++) {
+            ret[s] = mask & (1u << s) ? 1.0 / n : 0.0;
+        }
+        return;
     }
     if (st->variant == STONES_COOP) {
         double g = coop_grade(over ? st->coop_done_n : coop_estimate(st));

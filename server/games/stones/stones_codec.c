@@ -518,7 +518,7 @@ static int load_player(struct stones_state *st, int p, const json_t *o)
     struct stones_player *pl = &st->pl[p];
     json_t *v;
     if ((v = json_object_get(o, "taoist"))) {
-        pl->taoist = (int8_t)tile_of(json_string_value(v));
+        pl->taoist = json_is_null(v) ? -1 : (int8_t)tile_of(json_string_value(v));
     }
     int r;
     int c;
@@ -661,7 +661,8 @@ static int phase_of(const char *s)
 /*
  * Overlays test position `pos` (borrowed) onto `st`, which holds a game
  * built by init(). Every key is optional: "current", "start", "phase",
- * "objectives", "tiles", "supply", "supply_front", "qi_supply",
+ * "objectives", "tiles", "supply", "supply_front", "qi_supply", "end",
+ * "forfeit" {seat, phase},
  * "artifacts" {row, deck}, "completed", "coop_filled", "stacks", "players"
  * {colour: {taoist, spirit, held, qi, excess, runes, crafted, row, deck,
  * discard}}, "turn" {casts, grants, free_steps, batch, batch_steps,
@@ -809,7 +810,11 @@ int stones_state_load(const json_t *pos, struct stones_state *st)
             return -1;
         }
         st->cur = (int8_t)p;
-        if (st->phase == STONES_PH_PLACE) {
+        /* The Taoists not yet placed stand on tiles, unless the game
+         * ended while they were placed (R-stones-6.3). */
+        json_t *f = json_object_get(pos, "forfeit");
+        const char *fph = json_is_object(f) ? game_json_str(f, "phase") : NULL;
+        if (st->phase == STONES_PH_PLACE && !(fph && strcmp(fph, "place_taoist") == 0)) {
             for (int q = 0; q < st->np; q++) {
                 if (st->pl[q].taoist < 0) {
                     st->pl[q].taoist = (int8_t)q;
@@ -903,6 +908,24 @@ int stones_state_load(const json_t *pos, struct stones_state *st)
     }
     if ((v = json_object_get(pos, "final_round"))) {
         st->final_round = (int8_t)json_is_true(v);
+    }
+    if ((v = json_object_get(pos, "end"))) {
+        int e = find_name(json_string_value(v), stones_end_name, STONES_END_FORFEIT + 1);
+        if (e < 0) {
+            return -1;
+        }
+        st->end_reason = (int8_t)e;
+    }
+    if ((v = json_object_get(pos, "forfeit")) && !json_is_null(v)) {
+        /* R-stones-6.3: {"seat": s, "phase": the decision it ended}. */
+        json_t *seat = json_object_get(v, "seat");
+        int ph = phase_of(game_json_str(v, "phase"));
+        if (!json_is_integer(seat) || json_integer_value(seat) < 0 ||
+            json_integer_value(seat) >= st->nseats || ph < 0) {
+            return -1;
+        }
+        st->forfeit = (int8_t)json_integer_value(seat);
+        st->forfeit_phase = (int8_t)ph;
     }
     if (json_object_get(pos, "start") && st->phase == STONES_PH_PLACE) {
         st->cur = (int8_t)((st->start + 2 * st->np - 1 - st->place_idx) % st->np);
@@ -1011,6 +1034,10 @@ json_t *stones_state_dump(const struct stones_state *st)
     rc |= game_json_set(o, "over", json_boolean(st->phase == STONES_PH_OVER));
     rc |= game_json_set(o, "end", json_string(stones_end_name[st->end_reason]));
     rc |= game_json_set(o, "final_round", json_boolean(st->final_round));
+    rc |= game_json_set(o, "forfeit",
+                        st->forfeit < 0 ? json_null()
+                                        : json_pack("{s:i,s:s}", "seat", st->forfeit, "phase",
+                                                    stones_phase_name[st->forfeit_phase]));
     json_t *obj = json_array();
     for (int k = 1; obj && k <= 7; k++) {
         if (st->objectives & (1 << (k - 1))) {

@@ -4,8 +4,9 @@
  * server knows of Sorcerer & Stones, and the thin game.h entry points that
  * join the codec to the rules: init decodes the options and sets up, apply
  * decodes the action and runs the rules, legal enumerates and encodes,
- * active names the seat to move. It holds no rule and builds no view of its
- * own; it never copies the state (the server applies on its scratch copy).
+ * active names the seat to move, forfeit and skip are stones_timeout.c's.
+ * It holds no rule and builds no view of its own; it never copies the
+ * state (the server applies on its scratch copy).
  */
 #include "stones.h"
 
@@ -89,6 +90,8 @@ const struct game_ops stones_game = {
     .legal = ops_legal,
     .active = ops_active,
     .check_invariants = stones__check_invariants,
+    .forfeit = stones__forfeit,
+    .skip = stones__skip,
     .tests = &stones_tests,
     .bot = &stones_bot,
 };

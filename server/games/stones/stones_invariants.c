@@ -3,7 +3,8 @@
  * stones_invariants.c - the conservation laws of R-stones-1.7 checked on a
  * state: 40 stones (8 per colour), 11 magic cards per colour, Qi, runes, 14
  * artifacts, tile layout, Taoists and Spirits, and the cast, O7 pair or
- * O7 paid step being chosen step by step (R-stones-4.2, 4.6, 1.5). Used
+ * O7 paid step being chosen step by step (R-stones-4.2, 4.6, 1.5), and
+ * the forfeit that ended a game (R-stones-6.3). Used
  * by test builds through game_ops.check_invariants; it only reads the
  * state.
  */
@@ -15,6 +16,27 @@ static int fail(struct game_error *err, const char *what)
 {
     game_error_set(err, GAME_E_ILLEGAL, "invariant broken: %s", what);
     return -1;
+}
+
+/* The phase whose laws hold: a game ended by a forfeit stays as it was at
+ * the decision it ended (R-stones-6.3), e.g. a row short in step 1. */
+static int laws_phase(const struct stones_state *st)
+{
+    return st->phase == STONES_PH_OVER && st->forfeit >= 0 ? st->forfeit_phase : st->phase;
+}
+
+/* R-stones-6.3: a forfeit names a seat and the phase it ended, or neither. */
+static int check_forfeit(const struct stones_state *st, struct game_error *err)
+{
+    if (st->forfeit < 0) {
+        return st->forfeit == -1 && st->forfeit_phase == -1 ? 0 : fail(err, "a stray forfeit");
+    }
+    if (st->forfeit >= st->nseats || st->phase != STONES_PH_OVER ||
+        st->end_reason != STONES_END_FORFEIT || st->forfeit_phase < 0 ||
+        st->forfeit_phase >= STONES_PH_OVER) {
+        return fail(err, "R-stones-6.3: a forfeit ends the game at a decision");
+    }
+    return 0;
 }
 
 static int check_stones(const struct stones_state *st, struct game_error *err)
@@ -102,7 +124,7 @@ static int check_cards(const struct stones_state *st, struct game_error *err)
         } else if (pl->discard_n != 0) {
             return fail(err, "co-op has no discard pile");
         }
-        int in_step1 = st->phase == STONES_PH_CAST && p == st->cur;
+        int in_step1 = laws_phase(st) == STONES_PH_CAST && p == st->cur;
         int want = pl->row_n + pl->deck_n < STONES_ROW ? pl->row_n + pl->deck_n : STONES_ROW;
         if (!in_step1 && st->variant != STONES_COOP && pl->row_n != STONES_ROW) {
             return fail(err, "R-stones-1.7: the face-up row holds 4 cards outside step 1");
@@ -230,7 +252,7 @@ static int check_layout(const struct stones_state *st, struct game_error *err)
     }
     for (int p = 0; p < st->np; p++) {
         const struct stones_player *pl = &st->pl[p];
-        if (st->phase != STONES_PH_PLACE && (pl->taoist < 0 || pl->taoist >= STONES_NTILES)) {
+        if (laws_phase(st) != STONES_PH_PLACE && (pl->taoist < 0 || pl->taoist >= STONES_NTILES)) {
             return fail(err, "R-stones-1.7: a Taoist is not on a tile");
         }
         if (st->variant != STONES_STANDARD) {
@@ -329,7 +351,7 @@ int stones__check_invariants(const void *state, struct game_error *err)
     }
     if (check_stones(st, err) || check_cards(st, err) || check_runes_qi(st, err) ||
         check_artifacts(st, err) || check_layout(st, err) || check_chosen(st, err) ||
-        check_pay_for(st, err) || check_step_pair(st, err)) {
+        check_pay_for(st, err) || check_step_pair(st, err) || check_forfeit(st, err)) {
         return -1;
     }
     if (st->phase != STONES_PH_OVER && st->phase != STONES_PH_PLACE &&

@@ -433,6 +433,7 @@ static void end_game(struct stones_state *st, int reason)
         "the position is frozen (nothing can change any more)",
         "a fourth artifact was crafted",
         "no magic card is left",
+        "a player forfeited",
     };
     stones__log(st, "The game ends: %s.", why[reason]);
 }
@@ -1913,4 +1914,40 @@ int stones__score(const struct stones_state *st, int p, int parts[6])
     parts[2] = pl->qi + pl->excess;
     parts[5] = pl->ncrafted;
     return parts[0] + parts[1] + parts[2] + parts[3] + parts[4];
+}
+
+/*
+ * The winners of a finished game as a mask of seats (bit n = seat n):
+ * R-stones-6.2 the best score (ties share), 7.1 the most artifacts
+ * crafted, 7.2 every seat when the team earned a title, none without one;
+ * R-stones-6.3 after a forfeit every other seat, none in co-op. 0 while
+ * the game runs.
+ */
+unsigned stones__winners(const struct stones_state *st)
+{
+    unsigned all = (1u << st->nseats) - 1;
+    if (st->phase != STONES_PH_OVER) {
+        return 0;
+    }
+    if (st->variant == STONES_COOP) {
+        return st->forfeit < 0 && st->coop_done_n >= 6 ? all : 0;
+    }
+    if (st->forfeit >= 0) {
+        return all & ~(1u << st->forfeit);
+    }
+    int score[STONES_MAX_PLAYERS];
+    int best = -1;
+    for (int p = 0; p < st->np; p++) {
+        int parts[6];
+        int total = stones__score(st, p, parts);
+        score[p] = st->variant == STONES_NOVICE ? parts[5] : total;
+        best = score[p] > best ? score[p] : best;
+    }
+    unsigned mask = 0;
+    for (int p = 0; p < st->np; p++) {
+        if (score[p] == best) {
+            mask |= 1u << st->pl[p].seat;
+        }
+    }
+    return mask;
 }

@@ -122,7 +122,7 @@ const char *const stones_phase_name[] = {
     "place_taoist", "cast", "choose_stone", "offer", "move", "craft", "pay", "reward", "over",
 };
 const char *const stones_end_name[] = {
-    "none", "runes", "artifacts", "qi", "frozen", "novice", "cards",
+    "none", "runes", "artifacts", "qi", "frozen", "novice", "cards", "forfeit",
 };
 
 /* R-stones-3 step 4: seat i plays the i-th of Red, Green, Blue, Yellow. */
@@ -299,6 +299,8 @@ void stones__setup(struct stones_state *st, int variant, int ncolours,
     game_rng_seed(&st->rng, setup->seed);
     st->pay_art = -1;
     st->sel_card = -1;
+    st->forfeit = -1;
+    st->forfeit_phase = -1;
     st->sel_first = -1;
     st->pay_for = -1;
     st->step_pair = -1;

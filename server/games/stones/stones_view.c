@@ -295,8 +295,29 @@ static void write_pending(struct game_text *out, const struct stones_state *st)
     game_text_end_obj(out);
 }
 
+/* "forfeit": the seat that forfeited (R-stones-6.3), only after a forfeit. */
+static void write_forfeit(struct game_text *out, const struct stones_state *st)
+{
+    if (st->forfeit >= 0) {
+        game_text_kint(out, "forfeit", st->forfeit);
+    }
+}
+
+/* "winners": the seats of stones__winners(), in seat order. */
+static void write_winners(struct game_text *out, const struct stones_state *st)
+{
+    unsigned mask = stones__winners(st);
+    game_text_karr(out, "winners");
+    for (int s = 0; s < st->nseats; s++) {
+        if (mask & (1u << s)) {
+            game_text_int(out, s);
+        }
+    }
+    game_text_end_arr(out);
+}
+
 /*
- * The result of a finished game (R-stones-6.2, 7.1, 7.2): per-seat scores,
+ * The result of a finished game (R-stones-6.2, 6.3, 7.1, 7.2): per-seat scores,
  * winners, the end reason and a breakdown. Written only once the game is
  * over.
  */
@@ -308,8 +329,10 @@ static void write_result(struct game_text *out, const struct stones_state *st)
     game_text_obj(out);
     if (st->variant == STONES_COOP) {
         int n = st->coop_done_n;
-        int title = n >= 9 ? 3 : n - 6;
+        /* R-stones-6.3: a forfeit loses the team its title. */
+        int title = st->forfeit >= 0 ? -1 : n >= 9 ? 3 : n - 6;
         game_text_kint(out, "completed", n);
+        write_forfeit(out, st);
         game_text_kstr(out, "reason", stones_end_name[st->end_reason]);
         game_text_karr(out, "scores");
         for (int s = 0; s < st->nseats; s++) {
@@ -319,20 +342,12 @@ static void write_result(struct game_text *out, const struct stones_state *st)
         game_text_kstr(out, "scoring", scoring[st->variant]);
         game_text_key(out, "title");
         game_text_str_or_null(out, title >= 0 ? title_name[title] : NULL);
-        game_text_karr(out, "winners");
-        for (int s = 0; title >= 0 && s < st->nseats; s++) {
-            game_text_int(out, s);
-        }
-        game_text_end_arr(out);
+        write_winners(out, st);
     } else {
         int parts[STONES_MAX_PLAYERS][6];
         int total[STONES_MAX_PLAYERS];
-        int score[STONES_MAX_PLAYERS];
-        int best = -1;
         for (int p = 0; p < st->np; p++) {
             total[p] = stones__score(st, p, parts[p]);
-            score[p] = st->variant == STONES_NOVICE ? parts[p][5] : total[p];
-            best = score[p] > best ? score[p] : best;
         }
         game_text_karr(out, "breakdown");
         for (int p = 0; p < st->np; p++) {
@@ -349,20 +364,15 @@ static void write_result(struct game_text *out, const struct stones_state *st)
             game_text_end_obj(out);
         }
         game_text_end_arr(out);
+        write_forfeit(out, st);
         game_text_kstr(out, "reason", stones_end_name[st->end_reason]);
         game_text_karr(out, "scores");
         for (int p = 0; p < st->np; p++) {
-            game_text_int(out, score[p]);
+            game_text_int(out, st->variant == STONES_NOVICE ? parts[p][5] : total[p]);
         }
         game_text_end_arr(out);
         game_text_kstr(out, "scoring", scoring[st->variant]);
-        game_text_karr(out, "winners");
-        for (int p = 0; p < st->np; p++) {
-            if (score[p] == best) {
-                game_text_int(out, st->pl[p].seat);
-            }
-        }
-        game_text_end_arr(out);
+        write_winners(out, st);
     }
     game_text_end_obj(out);
 }

@@ -215,6 +215,64 @@ static void load_position(struct sorc_state *st, const json_t *sc, const char *i
     ck_abort_msg("%s: no seed gives the wanted position", id);
 }
 
+/*
+ * R-sorcerers-7.1: a clock's timeout ("forfeit" or "skip") for `seat`,
+ * straight on the state as the server runs it on its scratch copy. A
+ * refusal must leave the state byte for byte as it was.
+ */
+static int run_timeout(struct sorc_state *st, int seat, const char *op, struct game_error *err,
+                       const char *id)
+{
+    struct sorc_state *before = malloc(sizeof(*before));
+    int rc;
+
+    memcpy(before, st, sizeof(*before));
+    rc = strcmp(op, "forfeit") == 0 ? sorc_game.forfeit(st, seat, err)
+                                    : sorc_game.skip(st, seat, err);
+    if (rc != GAME_OK) {
+        ck_assert_msg(memcmp(before, st, sizeof(*before)) == 0, "%s: refused %s changed the state",
+                      id, op);
+    } else {
+        ck_assert_msg(sorc__check_invariants(st, err) == 0, "%s: after %s: %s", id, op,
+                      err->message);
+    }
+    free(before);
+    return rc;
+}
+
+/* The position dump (zones and counters, not the decision under way,
+ * which it does not hold) reloads, started at the Recruit as
+ * load_dump_roundtrip does, to the same zones and counters, keeping the
+ * invariants and the result of a finished game. */
+static void check_roundtrip(const struct sorc_state *st, const char *id)
+{
+    struct sorc_state *back = calloc(1, sizeof(*back));
+    struct game_error err;
+    json_t *d = sorc_state_dump(st);
+    json_t *d2;
+    json_t *r1;
+    json_t *r2;
+
+    json_object_set_new(d, "start", json_string("recruit"));
+    ck_assert_msg(sorc_state_load(back, d, &err) == 0, "%s: the dump does not load: %s", id,
+                  err.message);
+    d2 = sorc_state_dump(back);
+    json_object_set_new(d2, "start", json_string("recruit"));
+    if (!st->over) {
+        json_object_del(d, "phase");
+        json_object_del(d2, "phase");
+    }
+    ck_assert_msg(json_equal(d, d2), "%s: the dump does not reload the same", id);
+    r1 = game_result(&sorc_game, st);
+    r2 = game_result(&sorc_game, back);
+    ck_assert_msg((!r1 && !r2) || (r1 && r2 && json_equal(r1, r2)), "%s: the result differs", id);
+    json_decref(r1);
+    json_decref(r2);
+    json_decref(d);
+    json_decref(d2);
+    free(back);
+}
+
 START_TEST(run_scenario)
 {
     const json_t *sc = scenarios[_i];
@@ -235,14 +293,17 @@ START_TEST(run_scenario)
         char where[512];
         where[0] = '\0';
 
+        const char *timeout = json_string_value(json_object_get(step, "timeout"));
+
         if (combo) {
             send_combo(st, (int)seat, combo, id);
         }
-        if (action) {
+        if (action || timeout) {
             struct game_error err;
             int rc;
             memset(&err, 0, sizeof(err));
-            rc = apply_checked(st, (int)seat, action, &err);
+            rc = action ? apply_checked(st, (int)seat, action, &err)
+                        : run_timeout(st, (int)seat, timeout, &err, id);
             if (exp && json_object_get(exp, "error")) {
                 const char *want = json_string_value(json_object_get(exp, "error"));
                 const char *tok = json_string_value(json_object_get(exp, "token"));
@@ -281,6 +342,17 @@ START_TEST(run_scenario)
             }
             json_decref(l);
             ck_assert_msg(ok, "%s step %zu: legal list differs", id, k);
+        }
+        if (exp && json_object_get(exp, "log_has")) {
+            json_t *v = game_view(&sorc_game, st, -1);
+            char *d = json_dumps(json_object_get(v, "log"), JSON_COMPACT);
+            const char *want = json_string_value(json_object_get(exp, "log_has"));
+            ck_assert_msg(d && strstr(d, want), "%s step %zu: log %s lacks %s", id, k, d, want);
+            free(d);
+            json_decref(v);
+        }
+        if (exp && json_is_true(json_object_get(exp, "roundtrip"))) {
+            check_roundtrip(st, id);
         }
         if (exp && json_object_get(exp, "legal_count")) {
             json_t *l =

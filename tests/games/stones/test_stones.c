@@ -165,8 +165,8 @@ static void expand_moves(const void *st, int seat, json_t *moves, int depth)
     json_decref(legal);
 }
 
-/* Builds the game of a scenario: init, then the position overlay. */
-static void *build(const json_t *sc, const char *id)
+/* The game of a scenario right after init(), before its position. */
+static void *init_game(const json_t *sc, const char *id)
 {
     const struct game_ops *g = &stones_game;
     const char *variant = json_string_value(json_object_get(sc, "variant"));
@@ -189,7 +189,15 @@ static void *build(const json_t *sc, const char *id)
     int rc = g->init(st, opts, &su, &err);
     json_decref(own);
     ck_assert_msg(rc == GAME_OK, "%s: init failed: %s", id, err.message);
+    return st;
+}
 
+/* Builds the game of a scenario: init, then the position overlay. */
+static void *build(const json_t *sc, const char *id)
+{
+    const struct game_ops *g = &stones_game;
+    struct game_error err;
+    void *st = init_game(sc, id);
     json_t *pos = json_deep_copy(json_object_get(sc, "position"));
     if (!pos) {
         pos = json_object();
@@ -251,7 +259,59 @@ static void apply_ok(void *st, int seat, json_t *a, const char *id)
     free(t);
 }
 
-static void run_step(void *st, const json_t *step, const char *id, int k)
+/*
+ * R-stones-6.3: runs a clock's timeout ("forfeit" or "skip") for `seat`,
+ * straight on the state as the server does on its scratch copy. With
+ * `error` the refusal must have that status and leave the state as it was.
+ */
+static void run_timeout(void *st, int seat, const char *op, const char *error, const char *tag)
+{
+    const struct game_ops *g = &stones_game;
+    struct stones_state before;
+    struct game_error err;
+    memcpy(&before, st, sizeof(before));
+    int rc = strcmp(op, "forfeit") == 0 ? g->forfeit(st, seat, &err) : g->skip(st, seat, &err);
+    if (error) {
+        ck_assert_msg(strcmp(status_name(rc), error) == 0, "%s: %s gave %s, want %s", tag, op,
+                      status_name(rc), error);
+        ck_assert_msg(memcmp(&before, st, sizeof(before)) == 0, "%s: refused %s changed the state",
+                      tag, op);
+    } else {
+        ck_assert_msg(rc == GAME_OK, "%s: %s refused (%s): %s", tag, op, status_name(rc),
+                      err.message);
+    }
+}
+
+/*
+ * The position dump reloads, onto the scenario's game fresh from init(),
+ * to a position that dumps the same, keeps the invariants and has the same
+ * result.
+ */
+static void check_roundtrip(const void *st, const json_t *sc, const char *tag)
+{
+    const struct game_ops *g = &stones_game;
+    struct game_error err;
+    json_t *d = stones_state_dump(st);
+    void *back = init_game(sc, tag);
+    ck_assert_msg(stones_state_load(d, back) == 0, "%s: the dump does not load", tag);
+    json_t *d2 = stones_state_dump(back);
+    char *t1 = json_dumps(d, JSON_COMPACT | JSON_SORT_KEYS);
+    char *t2 = json_dumps(d2, JSON_COMPACT | JSON_SORT_KEYS);
+    ck_assert_msg(json_equal(d, d2), "%s: dump %s reloads as %s", tag, t1, t2);
+    ck_assert_msg(g->check_invariants(back, &err) == 0, "%s: reloaded: %s", tag, err.message);
+    json_t *r1 = game_result(g, st);
+    json_t *r2 = game_result(g, back);
+    ck_assert_msg((!r1 && !r2) || (r1 && r2 && json_equal(r1, r2)), "%s: the result differs", tag);
+    json_decref(r1);
+    json_decref(r2);
+    free(t1);
+    free(t2);
+    json_decref(d);
+    json_decref(d2);
+    free(back);
+}
+
+static void run_step(void *st, const json_t *step, const json_t *sc, const char *id, int k)
 {
     const struct game_ops *g = &stones_game;
     struct stones_state *s = st;
@@ -280,6 +340,10 @@ static void run_step(void *st, const json_t *step, const char *id, int k)
     }
     json_t *action = json_object_get(step, "action");
     const char *error = json_string_value(json_object_get(step, "error"));
+    const char *timeout = json_string_value(json_object_get(step, "timeout"));
+    if (timeout) {
+        run_timeout(st, seat, timeout, error, tag);
+    }
     if (action) {
         struct stones_state before;
         memcpy(&before, st, sizeof(before));
@@ -433,6 +497,9 @@ static void run_step(void *st, const json_t *step, const char *id, int k)
         free(t);
         json_decref(view);
     }
+    if (json_is_true(json_object_get(step, "roundtrip"))) {
+        check_roundtrip(st, sc, tag);
+    }
     json_t *res_expect = json_object_get(step, "result");
     if (res_expect) {
         json_t *res = game_result(g, st);
@@ -454,7 +521,7 @@ START_TEST(test_scenario)
     size_t k;
     json_t *step;
     json_array_foreach(json_object_get(sc, "steps"), k, step) {
-        run_step(st, step, id, (int)k);
+        run_step(st, step, sc, id, (int)k);
     }
     free(st);
 }
@@ -528,6 +595,36 @@ static void *fresh(const char *opts, int nseats, int seed)
     ck_assert_msg(stones_game.check_invariants(st, &err) == 0, "%s", err.message);
     return st;
 }
+
+/* stones-6.3.20: games played by timeouts alone, as the server plays them
+ * (game_try_timeout): every turn skips to its end and keeps the
+ * invariants, and a forfeit at any of those positions ends the game. (A
+ * seat that stays active from turn to turn, the solo game's, never ends
+ * "its turn" by skipping: the server's repeat stops at GAME_SKIPS_MAX.) */
+START_TEST(test_skip_whole_games)
+{
+    static const char *const opts[] = {"{}", "{\"variant\":\"novice\"}",
+                                       "{\"variant\":\"cooperative\",\"colours\":2}"};
+    const struct game_ops *g = &stones_game;
+    void *scratch = malloc(g->state_size);
+    for (int o = 0; o < 3; o++) {
+        void *st = fresh(opts[o], o == 2 ? 2 : 3, 7 + o);
+        for (int turn = 0; turn < 60 && g->active(st); turn++) {
+            int seat = stones__current_seat(st);
+            struct game_error err;
+            ck_assert_int_eq(game_try_timeout(g, st, scratch, seat, true, &err), GAME_OK);
+            ck_assert_msg(g->check_invariants(scratch, &err) == 0, "%s", err.message);
+            ck_assert_uint_eq(g->active(scratch), 0);
+            int rc = game_try_timeout(g, st, scratch, seat, false, &err);
+            ck_assert_msg(rc == GAME_OK, "turn %d: %s", turn, err.message);
+            ck_assert_msg(g->check_invariants(scratch, &err) == 0, "%s", err.message);
+            memcpy(st, scratch, g->state_size);
+        }
+        free(st);
+    }
+    free(scratch);
+}
+END_TEST
 
 /* stones-3: setup of the standard game for 2, 3 and 4 players. */
 START_TEST(test_setup_standard)
@@ -1064,6 +1161,7 @@ static Suite *stones_suite(void)
     TCase *tv = tcase_create("view_refusals");
     tcase_add_test(tv, test_view_hidden);
     tcase_add_test(tv, test_refusal_codes);
+    tcase_add_test(tv, test_skip_whole_games);
     suite_add_tcase(s, tv);
     TCase *tc2 = tcase_create("sections_changed");
     tcase_add_test(tc2, test_sections_sorted);

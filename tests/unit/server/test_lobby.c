@@ -1972,6 +1972,297 @@ START_TEST(a_finished_game_sleeps_and_keeps_its_record)
 }
 END_TEST
 
+/* ---- Notices ---- */
+
+/* What the notifier was asked: [{"seat","webhook","push":[endpoints],"body"}]. */
+static json_t *told;
+
+static int tn_check(void *ctx, const char *url, bool push, char *msg)
+{
+    (void)ctx;
+    if (strncmp(url, push ? "https://" : "http", push ? 8 : 4) != 0 || strstr(url, "10.0.0.1")) {
+        snprintf(msg, GAME_MSG_MAX, "not a public address: %s", url);
+        return -1;
+    }
+    return 0;
+}
+
+static void tn_send(void *ctx, const struct lobby_notice_to *to, const char *body, size_t len)
+{
+    json_t *eps = json_array();
+
+    (void)ctx;
+    for (size_t i = 0; i < to->npush; i++) {
+        json_array_append_new(eps, json_string(to->push[i].endpoint));
+    }
+    json_array_append_new(told, json_pack("{s:s, s:i, s:s?, s:o, s:o}", "room", to->room, "seat",
+                                          to->seat, "webhook", to->webhook, "push", eps, "body",
+                                          json_loadb(body, len, 0, NULL)));
+}
+
+static void notices_on(struct lobby *l)
+{
+    struct lobby_notifier n = {tn_check, tn_send, "BKEY", "https://games.example.org/", NULL};
+
+    lobby_set_notifier(l, &n);
+    json_decref(told);
+    told = json_array();
+}
+
+/* The `notify` op for `t` with `args` (stolen). */
+static int call_notify(struct tpeer *t, json_t *args)
+{
+    char msg[GAME_MSG_MAX] = "";
+    int rc = run_op(lobby_notify, ROOM | LOBBY_NEED_SEAT, &t->peer, args, msg);
+
+    json_decref(args);
+    return rc;
+}
+
+/* A subscription of the page's shape, to endpoint `ep`. */
+static json_t *subscription(const char *ep)
+{
+    unsigned char point[65] = {4}, secret[16] = {1};
+    char p256dh[100], auth[32];
+
+    sodium_bin2base64(p256dh, sizeof(p256dh), point, sizeof(point),
+                      sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+    sodium_bin2base64(auth, sizeof(auth), secret, sizeof(secret),
+                      sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+    return json_pack("{s:s, s:{s:s, s:s}}", "endpoint", ep, "keys", "p256dh", p256dh, "auth", auth);
+}
+
+/* The reply's "notify" of `t`'s last reply. */
+static json_t *notify_reply(struct tpeer *t)
+{
+    return json_object_get(last_reply(t), "notify");
+}
+
+START_TEST(notify_is_refused_without_notices)
+{
+    (void)two_player_game();
+    ck_assert_ptr_null(lobby_notifier_json(lobby));
+    ck_assert_int_eq(call_notify(&peers[1], json_pack("{s:s}", "webhook", "https://ntfy.sh/x")),
+                     PROTO_ERR_BAD_REQUEST);
+}
+END_TEST
+
+START_TEST(a_seat_s_targets_are_set_checked_and_journaled)
+{
+    struct lobby *saved = own_lobby(&cfg);
+
+    notices_on(lobby);
+    json_t *hello = lobby_notifier_json(lobby);
+    ck_assert_str_eq(json_string_value(json_object_get(hello, "push")), "BKEY");
+    json_decref(hello);
+    const char *code = two_player_game();
+    ck_assert_int_eq(call_notify(&peers[1], json_pack("{s:s}", "webhook", "https://ntfy.sh/bo")),
+                     PROTO_OK);
+    settle();
+    ck_assert_str_eq(json_string_value(json_object_get(notify_reply(&peers[1]), "webhook")),
+                     "https://ntfy.sh/bo");
+    ck_assert_int_eq(
+        call_notify(&peers[1], json_pack("{s:o}", "push", subscription("https://push.example/a"))),
+        PROTO_OK);
+    ck_assert_int_eq(
+        call_notify(&peers[1], json_pack("{s:o}", "push", subscription("https://push.example/a"))),
+        PROTO_OK);
+    settle();
+    /* The same endpoint again replaces it: one subscription, the webhook kept. */
+    ck_assert_int_eq(json_integer_value(json_object_get(notify_reply(&peers[1]), "push")), 1);
+    ck_assert_ptr_nonnull(json_object_get(notify_reply(&peers[1]), "webhook"));
+    /* Refused: a private address, plain http for push, keys of the wrong
+     * size, a webhook that is not a string; nothing changes. */
+    size_t records = store.records;
+    ck_assert_int_eq(call_notify(&peers[1], json_pack("{s:s}", "webhook", "http://10.0.0.1/")),
+                     PROTO_ERR_BAD_REQUEST);
+    ck_assert_int_eq(
+        call_notify(&peers[1], json_pack("{s:o}", "push", subscription("http://push.example/b"))),
+        PROTO_ERR_BAD_REQUEST);
+    json_t *bad = subscription("https://push.example/c");
+    json_object_set_new(json_object_get(bad, "keys"), "auth", json_string("AAAA"));
+    ck_assert_int_eq(call_notify(&peers[1], json_pack("{s:o}", "push", bad)),
+                     PROTO_ERR_BAD_REQUEST);
+    ck_assert_int_eq(call_notify(&peers[1], json_pack("{s:i}", "webhook", 3)),
+                     PROTO_ERR_BAD_REQUEST);
+    ck_assert_uint_eq(store.records, records);
+    /* Spectators have no seat to be told for. */
+    json_t *req = json_pack("{s:s}", "room", code);
+    char msg[GAME_MSG_MAX];
+    ck_assert_int_eq(run_op(lobby_spectate, 0, &peers[3].peer, req, msg), PROTO_OK);
+    json_decref(req);
+    ck_assert_int_eq(call_notify(&peers[3], json_pack("{s:s}", "webhook", "https://ntfy.sh/s")),
+                     PROTO_ERR_NOT_IN_GAME);
+    /* Asking alone changes nothing. */
+    ck_assert_int_eq(call_notify(&peers[1], json_object()), PROTO_OK);
+    settle();
+    ck_assert_uint_eq(store.records, records);
+    ck_assert_int_eq(json_integer_value(json_object_get(notify_reply(&peers[1]), "push")), 1);
+    /* The journal holds the targets: no view or record shows them. */
+    json_t *rec = last_record("notify");
+    ck_assert_str_eq(json_string_value(json_object_get(rec, "webhook")), "https://ntfy.sh/bo");
+    ck_assert_int_eq(json_array_size(json_object_get(rec, "push")), 1);
+    json_decref(rec);
+    char *view = json_dumps(peers[0].view, 0);
+    ck_assert_ptr_null(strstr(view, "ntfy.sh"));
+    free(view);
+    /* Off: every target goes. */
+    ck_assert_int_eq(call_notify(&peers[1], json_pack("{s:b}", "off", 1)), PROTO_OK);
+    settle();
+    ck_assert(json_is_null(json_object_get(notify_reply(&peers[1]), "webhook")));
+    ck_assert_int_eq(json_integer_value(json_object_get(notify_reply(&peers[1]), "push")), 0);
+    lobby_peer_gone(lobby, &peers[3].peer, clock_ms);
+    own_lobby_end(saved);
+}
+END_TEST
+
+/* The notices told so far of event `ev` to seat `seat`. */
+static size_t told_of(const char *ev, int seat)
+{
+    size_t n = 0, i;
+    json_t *t;
+
+    json_array_foreach(told, i, t) {
+        const json_t *body = json_object_get(t, "body");
+        n += json_integer_value(json_object_get(t, "seat")) == seat &&
+             strcmp(json_string_value(json_object_get(body, "event")), ev) == 0;
+    }
+    return n;
+}
+
+/* Seat 1's player comes back with `token`, adds `n` and goes again. */
+static void back_adds_and_goes(const char *token, int n)
+{
+    char msg[GAME_MSG_MAX];
+    json_t *req = json_pack("{s:s}", "token", token);
+
+    ck_assert_int_eq(run_op(lobby_resume, 0, &peers[1].peer, req, msg), PROTO_OK);
+    json_decref(req);
+    settle();
+    ck_assert_int_eq(call_act(&peers[1], n, -1), PROTO_OK);
+    settle();
+    lobby_peer_gone(lobby, &peers[1].peer, clock_ms);
+}
+
+START_TEST(a_player_who_is_away_is_told_of_the_turn_mentions_and_the_end)
+{
+    char msg[GAME_MSG_MAX], tok1[64];
+    struct lobby *saved = own_lobby(&cfg);
+
+    notices_on(lobby);
+    const char *code = two_player_game();
+    first_token(&peers[1], tok1);
+    ck_assert_int_eq(
+        call_notify(&peers[1], json_pack("{s:s, s:o}", "webhook", "https://ntfy.sh/bo", "push",
+                                         subscription("https://push.example/a"))),
+        PROTO_OK);
+    settle();
+    /* There, a player is told nothing. */
+    ck_assert_int_eq(call_act(&peers[0], 1, -1), PROTO_OK);
+    settle();
+    ck_assert_uint_eq(json_array_size(told), 0);
+    ck_assert_int_eq(call_act(&peers[1], 1, -1), PROTO_OK);
+    settle();
+    lobby_peer_gone(lobby, &peers[1].peer, clock_ms);
+    ck_assert_int_eq(call_act(&peers[0], 1, -1), PROTO_OK);
+    settle();
+    /* Away, its turn: told once, on both its targets, with the room's link. */
+    ck_assert_uint_eq(told_of("turn", 1), 1);
+    json_t *t = json_array_get(told, 0);
+    ck_assert_str_eq(json_string_value(json_object_get(t, "webhook")), "https://ntfy.sh/bo");
+    ck_assert_str_eq(json_string_value(json_array_get(json_object_get(t, "push"), 0)),
+                     "https://push.example/a");
+    json_t *body = json_object_get(t, "body");
+    char url[64];
+    snprintf(url, sizeof(url), "https://games.example.org/#%s", code);
+    ck_assert_str_eq(json_string_value(json_object_get(body, "url")), url);
+    ck_assert_str_eq(json_string_value(json_object_get(body, "room")), code);
+    ck_assert_str_eq(json_string_value(json_object_get(body, "title")), "Conclave: your turn");
+    ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(body, "text")), "Race to 10"));
+    /* A chat line naming it: told once of that too, not of one naming
+     * somebody else. */
+    json_t *req = json_pack("{s:s}", "text", "@p1 your move!");
+    ck_assert_int_eq(run_op(lobby_chat, ROOM, &peers[0].peer, req, msg), PROTO_OK);
+    json_decref(req);
+    req = json_pack("{s:s}", "text", "@p10 and @P2 are not here");
+    ck_assert_int_eq(run_op(lobby_chat, ROOM, &peers[0].peer, req, msg), PROTO_OK);
+    json_decref(req);
+    ck_assert_uint_eq(told_of("mention", 1), 1);
+    body = json_object_get(json_array_get(told, json_array_size(told) - 1), "body");
+    ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(body, "text")), "your move!"));
+    /* Back, then away again at its next turn: told again. */
+    back_adds_and_goes(tok1, 1);
+    ck_assert_int_eq(call_act(&peers[0], 2, -1), PROTO_OK);
+    settle();
+    ck_assert_uint_eq(told_of("turn", 1), 2);
+    /* The end (at 10): told that the game is over. */
+    back_adds_and_goes(tok1, 2);
+    ck_assert_int_eq(call_act(&peers[0], 2, -1), PROTO_OK);
+    settle();
+    ck_assert_uint_eq(count_ev(&peers[0], "ended"), 1);
+    ck_assert_uint_eq(told_of("end", 1), 1);
+    ck_assert_uint_eq(told_of("end", 0), 0); /* there, and without targets */
+    own_lobby_end(saved);
+}
+END_TEST
+
+START_TEST(targets_replay_and_go_with_the_player)
+{
+    char msg[GAME_MSG_MAX], tok0[64];
+    struct lobby *saved = own_lobby(&cfg);
+
+    notices_on(lobby);
+    const char *code = two_player_game();
+    first_token(&peers[0], tok0);
+    ck_assert_int_eq(call_notify(&peers[1], json_pack("{s:o, s:s}", "push",
+                                                      subscription("https://push.example/a"),
+                                                      "webhook", "https://ntfy.sh/bo")),
+                     PROTO_OK);
+    settle();
+    /* A restored lobby has the same targets; the push service saying the
+     * subscription is gone takes it out, the webhook stays. */
+    json_t *records = ts_records(&store);
+    struct lobby *l = restored(records);
+    json_decref(records);
+    notices_on(l);
+    struct lobby *mine = lobby;
+    lobby = l;
+    lobby_push_gone(l, code, 1, "https://push.example/a", clock_ms);
+    json_t *req = json_pack("{s:s}", "token", tok0);
+    ck_assert_int_eq(run_op(lobby_resume, 0, &peers[4].peer, req, msg), PROTO_OK);
+    json_decref(req);
+    ck_assert_int_eq(call_act(&peers[4], 1, -1), PROTO_OK);
+    ck_assert_uint_eq(told_of("turn", 1), 1);
+    json_t *t = json_array_get(told, 0);
+    ck_assert_str_eq(json_string_value(json_object_get(t, "webhook")), "https://ntfy.sh/bo");
+    ck_assert_int_eq(json_array_size(json_object_get(t, "push")), 0);
+    lobby_peer_gone(l, &peers[4].peer, clock_ms);
+    lobby_free(l);
+    lobby = mine;
+    own_lobby_end(saved);
+
+    /* A player who leaves a room before it starts takes its targets along:
+     * the next one in its seat is told nothing. */
+    saved = own_lobby(&cfg);
+    notices_on(lobby);
+    ck_assert_int_eq(call_create(&peers[0], 2, NULL), PROTO_OK);
+    char room[8];
+    snprintf(room, sizeof(room), "%s", room_code(&peers[0]));
+    ck_assert_int_eq(call_join(&peers[1], room, 1), PROTO_OK);
+    ck_assert_int_eq(call_notify(&peers[1], json_pack("{s:s}", "webhook", "https://ntfy.sh/bo")),
+                     PROTO_OK);
+    ck_assert_int_eq(run_op(lobby_leave, ROOM, &peers[1].peer, NULL, msg), PROTO_OK);
+    ck_assert_int_eq(call_join(&peers[2], room, 1), PROTO_OK);
+    ck_assert_int_eq(call_start(&peers[0], false), PROTO_OK);
+    settle();
+    lobby_peer_gone(lobby, &peers[2].peer, clock_ms);
+    ck_assert_int_eq(call_act(&peers[0], 1, -1), PROTO_OK);
+    settle();
+    ck_assert_uint_eq(json_array_size(told), 0);
+    own_lobby_end(saved);
+}
+END_TEST
+
 int main(void)
 {
     const struct ck_case cases[] = {
@@ -2006,6 +2297,10 @@ int main(void)
         {"clock_skip", a_skipped_seat_keeps_its_seat_and_its_next_turn_s_time},
         {"clock_skip_refused", a_skip_the_game_refuses_falls_back_to_a_bot},
         {"clock_older_timeout", an_older_timeout_record_replays},
+        {"notify_off", notify_is_refused_without_notices},
+        {"notify_targets", a_seat_s_targets_are_set_checked_and_journaled},
+        {"notify_notices", a_player_who_is_away_is_told_of_the_turn_mentions_and_the_end},
+        {"notify_replay", targets_replay_and_go_with_the_player},
         {"clock_sleep", a_sleeping_room_s_clock_runs_and_wakes_it_to_time_out},
         {"spectator_cap", spectators_are_capped},
         {"legal_cache", legal_is_the_same_until_the_rev_moves},
