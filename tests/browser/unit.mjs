@@ -189,7 +189,7 @@ check(checkWebhook(' https://hooks.example.net/x ').url === 'https://hooks.examp
         checkWebhook('http://hooks.example.net/x').url === 'http://hooks.example.net/x' &&
         Boolean(checkWebhook('').error) && Boolean(checkWebhook('hooks.example.net').error) &&
         Boolean(checkWebhook('ftp://example.net/').error) && Boolean(checkWebhook('javascript:alert(1)').error) &&
-        Boolean(checkWebhook(`https://e.net/${'x'.repeat(600)}`).error),
+        Boolean(checkWebhook(`https://e.net/${'x'.repeat(1100)}`).error),
       'checkWebhook takes an http(s) address and refuses the rest in words');
 
 // A stand-in browser: permission state, a worker registry and a push

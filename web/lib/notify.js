@@ -9,7 +9,7 @@
 // The hello reply's `notify.push` is the server's VAPID public key: an
 // uncompressed P-256 point, 65 bytes starting with 4.
 const VAPID_KEY_BYTES = 65;
-const WEBHOOK_MAX = 512; // longer than any address worth typing
+const WEBHOOK_MAX = 1024; // bytes, as the server takes (docs/protocol.md "Notices")
 // How long the browser's push service may take to subscribe. Offline, or
 // where the service is blocked, subscribe() may never settle: the player
 // is told rather than left waiting.
@@ -80,7 +80,9 @@ export function noticeSummary(n) {
 export function checkWebhook(text) {
   const s = String(text ?? '').trim();
   if (!s) return { error: 'Type the address the server should post to.' };
-  if (s.length > WEBHOOK_MAX) return { error: `An address is at most ${WEBHOOK_MAX} characters.` };
+  if (new TextEncoder().encode(s).length > WEBHOOK_MAX) {
+    return { error: `That address is too long: the server takes at most ${WEBHOOK_MAX} bytes.` };
+  }
   let u;
   try {
     u = new URL(s);
