@@ -36,7 +36,10 @@
 // room_elsewhere answer to the first server's page and take the seat.
 // Notices: with notifications allowed the page registers its service
 // worker at load, and a push delivered to it through DevTools shows as a
-// notification with the notice's title and text.
+// notification with the notice's title and text; a seated player's notice
+// box saves a webhook, keeps it over a reload, shows the server's refusal
+// of a loopback address, turns notices off, and says why the push button
+// could not subscribe (there is no push service offline).
 //
 // One line per check on stdout ("ok - ..."); on a failure "FAIL - ..." and
 // exit status 1. Every wait is for an event with a generous deadline, never
@@ -729,6 +732,11 @@ async function notifyBox(browser, base) {
     await page.waitForFunction((t) => document.querySelector('#notify-summary').textContent === t,
       { timeout: STEP_MS }, `Notices go to ${hook}`);
     ok(`notices: saving ${hook} shows "Notices go to ${hook}"`);
+    await page.reload({ waitUntil: 'load' });
+    await page.waitForFunction((t) => document.body.dataset.connection === 'open' &&
+      document.querySelector('#notify-summary').textContent === t, { timeout: STEP_MS }, `Notices go to ${hook}`);
+    check(await page.$eval('#notify-webhook', (el) => el.value) === hook,
+      'notices: after a reload the box shows the webhook the server keeps for the seat');
 
     await typeInto(page, '#notify-webhook', 'http://127.0.0.1/x');
     await page.click('#notify-save');
@@ -867,6 +875,7 @@ async function main() {
   }
 
   await pushNotice(browser, base);
+  await notifyBox(browser, base);
   await botSeats(browser, base);
   await clockRoom(browser, base);
   if (!flags.url) await fleetJoin(browser);
