@@ -507,6 +507,14 @@ static void on_message(struct repl *r, json_t *msg)
                  json_string_value(json_object_get(msg, "text")));
         printf("%s\n", chat);
         chat_keep(r, chat);
+    } else if (strcmp(ev, "timeout") == 0) {
+        const char *deed = json_string_value(json_object_get(msg, "do"));
+        printf("%s ran out of time: %s\n", json_string_value(json_object_get(msg, "name")),
+               !deed                       ? "?"
+               : strcmp(deed, "bot") == 0  ? "a bot plays the seat"
+               : strcmp(deed, "lose") == 0 ? "the seat loses"
+               : strcmp(deed, "skip") == 0 ? "the turn is skipped"
+                                           : "plays on without a clock");
     } else if (strcmp(ev, "ended") == 0) {
         draw_if_changed(r);
         draw_end(r, json_object_get(msg, "result"));

@@ -1696,6 +1696,7 @@ START_TEST(a_seat_that_loses_on_time_ends_the_game)
     ck_assert_uint_eq(count_ev(&peers[1], "ended"), 1);
     ck_assert_int_eq(clock_of(&peers[1], 0, "left"), 0);
     ck_assert_int_eq(clock_of(&peers[1], 1, "running"), 0);
+    ck_assert_uint_eq(count_ev(&peers[1], "timeout"), 1);
     json_t *rec = last_record("timeout");
     ck_assert_str_eq(json_string_value(json_object_get(rec, "do")), "lose");
     json_decref(rec);
