@@ -89,6 +89,8 @@ static const char general_help[] =
     "  legal KIND           every choice of one kind (a long list summarises them)\n"
     "  #N                   do the N-th action of the last `legal` list\n"
     "  act {JSON}           send an action object as it is\n"
+    "  undo                 take back your last move (while nobody else has moved, and\n"
+    "                       when it drew or showed nothing hidden)\n"
     "  say TEXT             chat to the room\n"
     "  card NAME            what a card does (e.g. card SPIN, card A07, card O3)\n"
     "  start [bots [LEVEL...]]  (host) start the game; `bots` fills empty seats with\n"
@@ -507,6 +509,16 @@ static void on_message(struct repl *r, json_t *msg)
                  json_string_value(json_object_get(msg, "text")));
         printf("%s\n", chat);
         chat_keep(r, chat);
+    } else if (strcmp(ev, "undo") == 0) {
+        printf("%s took back a move\n", json_string_value(json_object_get(msg, "name")));
+    } else if (strcmp(ev, "timeout") == 0) {
+        const char *deed = json_string_value(json_object_get(msg, "do"));
+        printf("%s ran out of time: %s\n", json_string_value(json_object_get(msg, "name")),
+               !deed                       ? "?"
+               : strcmp(deed, "bot") == 0  ? "a bot plays the seat"
+               : strcmp(deed, "lose") == 0 ? "the seat loses"
+               : strcmp(deed, "skip") == 0 ? "the turn is skipped"
+                                           : "plays on without a clock");
     } else if (strcmp(ev, "ended") == 0) {
         draw_if_changed(r);
         draw_end(r, json_object_get(msg, "result"));
@@ -531,9 +543,9 @@ static void send_action(struct repl *r, json_t *action)
     send_req(r, "act", f);
 }
 
-static const char *const command_words[] = {"help",   "legal",  "act",   "say", "card",
-                                            "start",  "who",    "view",  "raw", "sync",
-                                            "record", "notify", "leave", "quit"};
+static const char *const command_words[] = {"help", "legal",  "act",    "undo",  "say",
+                                            "card", "start",  "who",    "view",  "raw",
+                                            "sync", "record", "notify", "leave", "quit"};
 
 /* Edit distance of a and b (short words). */
 static size_t distance(const char *a, const char *b)
@@ -707,6 +719,8 @@ static void command(struct repl *r, char *line)
     } else if (strncmp(p, "record ", 7) == 0) {
         snprintf(record_path, sizeof(record_path), "%s", p + 7);
         send_req(r, "record", NULL);
+    } else if (strcmp(p, "undo") == 0) {
+        send_req(r, "undo", NULL);
     } else if (strcmp(p, "notify") == 0) {
         send_req(r, "notify", NULL);
     } else if (strcmp(p, "notify off") == 0) {

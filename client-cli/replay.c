@@ -29,9 +29,46 @@ static int hex_decode(const char *hex, uint8_t *out, size_t n)
     return 0;
 }
 
-/* One step of the record: an action, or a timeout that lost or skipped
- * ({"seat", "timeout": "lose"|"skip"}), as the server played it. */
-static int replay_step(const struct game_ops *game, void *state, const json_t *step,
+/* The positions before the last actions, for the undos that follow. */
+#define BACK_MAX 8
+
+struct back {
+    void *states[BACK_MAX];
+    int n;
+};
+
+static void back_free(struct back *b)
+{
+    for (int i = 0; i < b->n; i++) {
+        free(b->states[i]);
+    }
+    b->n = 0;
+}
+
+/* Keeps `state` as the position before the next action. */
+static int back_push(const struct game_ops *game, struct back *b, const void *state,
+                     struct game_error *err)
+{
+    void *copy = malloc(game->state_size);
+
+    if (!copy) {
+        return game_error_set(err, GAME_E_NOMEM, "out of memory");
+    }
+    memcpy(copy, state, game->state_size);
+    if (b->n == BACK_MAX) {
+        free(b->states[0]);
+        memmove(b->states, b->states + 1, sizeof(b->states[0]) * (BACK_MAX - 1));
+        b->n--;
+    }
+    b->states[b->n++] = copy;
+    return GAME_OK;
+}
+
+/* One step of the record: an action, a timeout that lost or skipped
+ * ({"seat", "timeout": "lose"|"skip"}) or an undo ({"seat", "undo":
+ * true}: the position before the last action comes back), as the server
+ * played it. */
+static int replay_step(const struct game_ops *game, void *state, struct back *b, const json_t *step,
                        struct game_error *err)
 {
     int seat = (int)json_integer_value(json_object_get(step, "seat"));
@@ -39,9 +76,20 @@ static int replay_step(const struct game_ops *game, void *state, const json_t *s
     void *scratch;
     int rc;
 
-    if (!timeout) {
-        return game_apply(game, state, seat, json_object_get(step, "action"), err);
+    if (json_is_true(json_object_get(step, "undo"))) {
+        if (b->n == 0) {
+            return game_error_set(err, GAME_E_ILLEGAL, "an undo with nothing to take back");
+        }
+        memcpy(state, b->states[b->n - 1], game->state_size);
+        free(b->states[--b->n]);
+        return GAME_OK;
     }
+    if (!timeout) {
+        rc = back_push(game, b, state, err);
+        return rc == GAME_OK ? game_apply(game, state, seat, json_object_get(step, "action"), err)
+                             : rc;
+    }
+    back_free(b);
     if (strcmp(timeout, "lose") != 0 && strcmp(timeout, "skip") != 0) {
         return game_error_set(err, GAME_E_BAD_ACTION, "a timeout is \"lose\" or \"skip\"");
     }
@@ -66,6 +114,7 @@ int cli_replay(const char *path)
     struct game_setup setup;
     struct game_error gerr = {0};
     void *state = NULL;
+    struct back back = {0};
     size_t i;
     int status = 1;
 
@@ -116,7 +165,7 @@ int cli_replay(const char *path)
     }
     json_array_foreach(actions, i, step) {
         json_t *jseat = json_object_get(step, "seat");
-        if (!json_is_integer(jseat) || replay_step(game, state, step, &gerr) != GAME_OK) {
+        if (!json_is_integer(jseat) || replay_step(game, state, &back, step, &gerr) != GAME_OK) {
             char *s = json_dumps(step, JSON_COMPACT);
             fprintf(stderr, "replay: step %zu refused: %s\n  %s\n", i + 1,
                     json_is_integer(jseat) ? gerr.message : "no seat", s ? s : "");
@@ -136,6 +185,7 @@ int cli_replay(const char *path)
     json_decref(result);
     status = 0;
 out:
+    back_free(&back);
     free(state);
     json_decref(rec);
     return status;

@@ -269,6 +269,19 @@ struct game_ops {
      * this point (the server then falls back to a bot). */
     int (*skip)(void *state, int seat, struct game_error *err);
 
+    /* ---- What an undo needs (optional) ----
+     *
+     * Whether the action that took `before` to `after` (after = before
+     * plus one action of `seat` that apply() accepted) drew or revealed
+     * nothing hidden: no draw of the game's generator, no card or piece
+     * out of a hidden zone (a deck, a bag, another seat's hand or a
+     * sealed choice) into anyone's sight, the acting seat's included.
+     * Then taking it back tells nobody anything they could not have known
+     * without it. The server checks besides that every other seat's "you"
+     * is unchanged and that no other seat has acted since. NULL: this
+     * game's actions are never undone. */
+    bool (*undoable)(const void *before, const void *after, int seat);
+
     /* The game's hooks for the shared test suites (game_tests.h). */
     const struct game_tests *tests;
 

@@ -327,6 +327,19 @@ void lobby__clock_run(struct room *room, uint64_t now)
         lobby__note_due(room);
         return;
     }
+    if (ev.type == ROOM_EV_TIMEOUT) {
+        /* Every member's log says what the timeout did, before what
+         * it changed. */
+        json_t *e = proto_event_new("timeout");
+        if (e) {
+            json_object_set_new(e, "room", json_string(room->code));
+            json_object_set_new(e, "seat", json_integer(seat));
+            json_object_set_new(e, "name", json_string(room->seats[seat].name));
+            json_object_set_new(e, "do", json_string(lobby__timeout_deeds[ev.deed]));
+            lobby__broadcast(room, e);
+            json_decref(e);
+        }
+    }
     commit_end(room, now);
     lobby__commit_tail(room, &c);
 }

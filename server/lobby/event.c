@@ -96,6 +96,10 @@ static char *create_encode(const struct room *room, const struct room_event *ev,
                     ev->create.is_public, "bot_level", bot_level_names[ev->create.bot_level],
                     "seats", ev->create.nseats, "seed", seed_hex);
     sodium_memzero(seed_hex, sizeof(seed_hex));
+    if (rec && ev->create.undo_off && json_object_set_new(rec, "undo", json_false()) != 0) {
+        json_decref(rec);
+        rec = NULL;
+    }
     if (rec && ev->create.clock.kind) {
         json_t *clock = lobby__clock_rules_json(&ev->create.clock);
         if (!clock || json_object_set_new(rec, "clock", clock) != 0) {
@@ -138,6 +142,7 @@ static int create_decode(const struct room *room, const json_t *rec, struct room
     }
     ev->create.options = opts;
     ev->create.is_public = json_is_true(json_object_get(rec, "public"));
+    ev->create.undo_off = json_is_false(json_object_get(rec, "undo"));
     ev->create.bot_level = BOT_LEVEL_DEFAULT;
     int level = bot_level_parse(json_string_value(json_object_get(rec, "bot_level")));
     if (level >= 0) {
@@ -171,6 +176,7 @@ static void create_apply(struct room *room, struct room_event *ev, struct room_c
     room->options = ev->create.options_copy;
     ev->create.options_copy = NULL;
     room->is_public = ev->create.is_public;
+    room->undo_on = !ev->create.undo_off;
     room->bot_level = ev->create.bot_level;
     room->nseats = ev->create.nseats;
     room->clock.rules = ev->create.clock;
@@ -533,6 +539,7 @@ static void act_apply(struct room *room, struct room_event *ev, struct room_comm
         lobby->actions[g] += lobby->cfg.games[g] == room->game;
     }
     c->changed |= room->game->changed(before, room->state);
+    lobby__undo_after_act(room, before, ev->index);
     if (room->clock.rules.kind) {
         c->changed |= LOBBY_CHANGED_CLOCK;
     }
@@ -666,6 +673,7 @@ static void timeout_apply(struct room *room, struct room_event *ev, struct room_
         room->state = room->scratch;
         room->scratch = before;
         c->changed |= room->game->changed(before, room->state);
+        lobby__undo_clear(room, UNDO_WHY_OTHERS);
         room->clock.left[ev->index] = 0;
         lobby__clock_settle(&room->clock, ev->index, room->game->active(room->state), c->now);
         if (room->game->active(room->state) == 0) {
@@ -796,6 +804,49 @@ static void notify_apply(struct room *room, struct room_event *ev, struct room_c
     (void)c;
 }
 
+/* ---- undo: a seat takes back its last action ---- */
+
+static char *undo_encode(const struct room *room, const struct room_event *ev, size_t *len)
+{
+    json_t *rec = json_pack("{s:s, s:i}", "t", "undo", "seat", ev->index);
+
+    if (rec && room->clock.rules.kind &&
+        json_object_set_new(rec, "ms", json_integer((json_int_t)ev->ms)) != 0) {
+        json_decref(rec);
+        rec = NULL;
+    }
+    return record_text(rec, len);
+}
+
+static int undo_decode(const struct room *room, const json_t *rec, struct room_event *ev, char *err)
+{
+    ev->index = record_seat(room, rec, false);
+    if (ev->index < 0 || record_ms(rec, &ev->ms) != 0) {
+        snprintf(err, GAME_MSG_MAX, "an undo record without a seat");
+        return -1;
+    }
+    return 0;
+}
+
+static int undo_check(struct room *room, struct room_event *ev, char *msg)
+{
+    return lobby__undo_can(room, ev->index, msg);
+}
+
+/* The position before the seat's last action comes back, its clocks
+ * charged the time spent (the time is not given back). */
+static void undo_apply(struct room *room, struct room_event *ev, struct room_commit *c)
+{
+    void *now = room->state;
+
+    lobby__clock_charge(&room->clock, ev->ms, ev->index);
+    room->state = lobby__undo_pop(room);
+    free(now);
+    room->rev++;
+    lobby__clock_settle(&room->clock, -1, room->game->active(room->state), c->now);
+    c->changed |= GAME_CHANGED_ALL;
+}
+
 /* ---- The table ---- */
 
 struct event_def {
@@ -824,6 +875,7 @@ struct event_def {
 #define timeout_discard NULL
 #define clock_check NULL
 #define clock_discard NULL
+#define undo_discard NULL
 
 static const struct event_def events[] = {
 #define X(NAME, name, flags)                                                                       \

@@ -250,6 +250,9 @@ int lobby_legal(struct lobby *lobby, struct lobby_peer *peer, const struct lobby
 /* Needs ROOM | SEAT | STARTED | TURN. Validates and applies an action for
  * the peer's seat through the room's one commit path. */
 int lobby_act(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
+/* Needs ROOM | SEAT | STARTED: takes back the seat's last action, when
+ * nothing hidden was drawn or shown by it and nobody else acted since. */
+int lobby_undo(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
 
 /* The peer's connection is gone: leaves its room as a disconnect (a seated
  * player keeps the seat for resume). Safe to call for a peer in no room. */

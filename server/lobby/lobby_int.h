@@ -196,6 +196,22 @@ struct room_bots {
     uint64_t due;             /* 0: no bot move pending */
 };
 
+/* ---- Undo (undo.c) ---- */
+
+#define LOBBY_UNDO_MAX 8 /* a seat's last moves that may come back, at most */
+
+/* Why nothing can be taken back (for the refusal's words). */
+enum undo_why { UNDO_WHY_NOTHING, UNDO_WHY_OTHERS, UNDO_WHY_HIDDEN, UNDO_WHY_GAME };
+
+/* The positions before each of one seat's last actions, while they may
+ * come back (made as they are pushed; none while empty). */
+struct room_undo {
+    int seat; /* whose; -1: none */
+    int n;
+    uint8_t why; /* enum undo_why, when n is 0 */
+    void *states[LOBBY_UNDO_MAX];
+};
+
 /* A room: what its events make (event.c: the game, its seats, its state,
  * rev and status) and the parts the other files own. */
 struct room {
@@ -219,6 +235,8 @@ struct room {
     int64_t rev;
     uint64_t ended_at;
     struct room_clock clock;
+    bool undo_on;          /* the room's option "undo" */
+    struct room_undo undo; /* undo.c */
     /* the others' */
     struct {
         unsigned told;       /* seats told it is their turn, until they are back */
@@ -318,7 +336,8 @@ struct lobby {
     X(END, end, 0)                                                                                 \
     X(TIMEOUT, timeout, EV_ANNOUNCE | EV_PUBLISH | EV_BOTS)                                        \
     X(CLOCK, clock, EV_PUBLISH)                                                                    \
-    X(NOTIFY, notify, 0)
+    X(NOTIFY, notify, 0)                                                                           \
+    X(UNDO, undo, EV_PUBLISH | EV_BOTS)
 
 enum room_ev {
 #define X(NAME, name, flags) ROOM_EV_##NAME,
@@ -352,6 +371,7 @@ struct room_event {
             const json_t *options; /* borrowed */
             json_t *options_copy;  /* the room's own, made by the check */
             bool is_public;
+            bool undo_off;
             enum bot_level bot_level;
             int nseats;
             uint8_t seed[GAME_SEED_BYTES];
@@ -552,6 +572,22 @@ struct lobby_key *lobby__keys_put(struct lobby_keys *m, const uint8_t key[32]);
 int lobby__keys_reserve(struct lobby_keys *m, size_t more);
 void lobby__keys_del(struct lobby_keys *m, struct lobby_key *k);
 void lobby__keys_free(struct lobby_keys *m);
+
+/* ---- undo.c ---- */
+
+/* Empties the room's undo stack; `why` says why nothing comes back. */
+void lobby__undo_clear(struct room *room, enum undo_why why);
+
+/* After seat `seat`'s action took `before` to room->state: the position
+ * before it is kept when the action may come back, else the stack goes. */
+void lobby__undo_after_act(struct room *room, const void *before, int seat);
+
+/* Whether `seat` may take back its last action now: PROTO_OK, or an error
+ * with the reason in words. */
+int lobby__undo_can(const struct room *room, int seat, char *msg);
+
+/* The position before the last action kept (the stack's top, taken). */
+void *lobby__undo_pop(struct room *room);
 
 /* ---- notice.c: notices to players who are not there ---- */
 

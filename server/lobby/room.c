@@ -469,6 +469,11 @@ int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
         snprintf(msg, GAME_MSG_MAX, "option \"public\" is true or false");
         return PROTO_ERR_BAD_OPTION;
     }
+    json_t *undo = json_object_get(jopts, "undo");
+    if (undo && !json_is_boolean(undo)) {
+        snprintf(msg, GAME_MSG_MAX, "option \"undo\" is true or false");
+        return PROTO_ERR_BAD_OPTION;
+    }
     json_t *jlevel = json_object_get(jopts, "bot_level");
     struct clock_rules clock;
     if (lobby__clock_parse(json_object_get(jopts, "clock"), &clock, msg) != 0 ||
@@ -484,6 +489,7 @@ int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
         return PROTO_ERR_INTERNAL;
     }
     json_object_del(options, "public");
+    json_object_del(options, "undo");
     json_object_del(options, "bot_level");
     json_object_del(options, "clock");
     if (game->check_options(options, nseats, &gerr) != GAME_OK) {
@@ -522,6 +528,7 @@ int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
     ev.create.game = game;
     ev.create.options = options;
     ev.create.is_public = json_is_true(pub);
+    ev.create.undo_off = json_is_false(undo);
     ev.create.bot_level = (enum bot_level)level;
     ev.create.nseats = nseats;
     ev.create.clock = clock;
@@ -957,7 +964,8 @@ int lobby_sync(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_
 }
 
 /* The game's actions, [{"seat", "action"}] (a timeout that lost or skipped:
- * {"seat", "timeout": "lose"|"skip"}), read from the room's journal:
+ * {"seat", "timeout": "lose"|"skip"}; an undo: {"seat", "undo": true}),
+ * read from the room's journal:
  * the record is kept on disk, never in memory. NULL with a message when
  * it cannot be read. */
 static json_t *record_actions(struct room *room, char *msg)
@@ -982,6 +990,9 @@ static json_t *record_actions(struct room *room, char *msg)
         if (t && strcmp(t, "act") == 0) {
             a = json_pack("{s:O, s:O}", "seat", json_object_get(r, "seat"), "action",
                           json_object_get(r, "action"));
+        } else if (t && strcmp(t, "undo") == 0) {
+            /* Taken back: the seat's last action is undone. */
+            a = json_pack("{s:O, s:b}", "seat", json_object_get(r, "seat"), "undo", 1);
         } else if (t && strcmp(t, "timeout") == 0 && deed &&
                    (strcmp(deed, "lose") == 0 || strcmp(deed, "skip") == 0)) {
             /* A timeout that changed the game is one of its steps. */

@@ -49,6 +49,7 @@ void lobby__room_free(struct room *room)
         lobby__seat_forget(&room->seats[i]);
         lobby__notice_forget(room, i);
     }
+    lobby__undo_clear(room, UNDO_WHY_NOTHING);
     for (size_t i = 0; i < room->who.nspecs; i++) {
         room->who.specs[i]->room = NULL;
         room->who.specs[i]->spectator = false;
@@ -112,6 +113,7 @@ struct room *lobby__room_new(struct lobby *lobby, const char *code)
     room->serial = ++lobby->serials;
     room->host = -1;
     room->status = ROOM_LOBBY;
+    room->undo.seat = -1;
     for (int i = 0; i < GAME_MAX_SEATS; i++) {
         lobby__seat_forget(&room->seats[i]);
     }

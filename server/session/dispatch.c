@@ -152,6 +152,7 @@ static const struct op ops[] = {
     {"notify", NULL, lobby_notify, 0, ROOM | LOBBY_NEED_SEAT},
     {"legal", NULL, lobby_legal, 0, PLAYING},
     {"act", NULL, lobby_act, 0, PLAYING | LOBBY_NEED_TURN},
+    {"undo", NULL, lobby_undo, 0, PLAYING},
 };
 
 #undef ROOM

@@ -15,7 +15,7 @@ import tempfile
 import time
 import unittest
 
-from harness import CONCLAVED, Client, public, wait_until
+from harness import CONCLAVE, CONCLAVED, LIVENESS, Client, public, wait_until
 
 
 class Node:
@@ -225,6 +225,55 @@ class Restart(unittest.TestCase):
             self.assertEqual(a.view["clock"]["seats"], seats)
             # And the game goes on with its clocks.
             play([a, b], 2)
+
+    def test_timeouts_lose_and_skip_in_real_games_and_replay(self):
+        """A clock of a second: in Sorcerers with "lose" the seat to move
+        loses and the game ends, its record replays; in Sorcerer & Stones
+        with "skip" the turn passes to the other seat, both seats kept by
+        their players, and a kill gives back the game as it was."""
+        self.boot()
+        a, b = self.two_humans("sorcerers", clock={"type": "fischer", "base": 1,
+                                                   "timeout": "lose"})
+        a.ok("start")
+        a.pump(lambda x: x.ended is not None, timeout=LIVENESS)
+        b.pump(lambda x: x.ended is not None, timeout=LIVENESS)
+        loser = a.ended["forfeit"]
+        self.assertIn(loser, (0, 1))
+        timeouts = [e for e in a.events if e["ev"] == "timeout"]
+        self.assertEqual([(e["seat"], e["do"]) for e in timeouts], [(loser, "lose")])
+        record = a.ok("record")["record"]
+        self.assertIn({"seat": loser, "timeout": "lose"}, record["actions"])
+        tmp = tempfile.mkdtemp(prefix="conclave-record-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        path = os.path.join(tmp, "timeout-record.json")
+        with open(path, "w") as f:
+            json.dump(record, f)
+        out = subprocess.run([CONCLAVE, "replay", path], capture_output=True, text=True,
+                             timeout=60)
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+        self.assertIn('"forfeit":%d' % loser, out.stdout)
+
+        a, b = self.two_humans("stones", clock={"type": "fischer", "base": 1, "increment": 60,
+                                                "timeout": "skip"})
+        a.ok("start")
+        a.pump(lambda x: x.view is not None)
+        first = a.view["active"]
+        a.pump(lambda x: any(e["ev"] == "timeout" for e in x.events), timeout=LIVENESS)
+        a.pump(lambda x: x.view["active"] != first, timeout=LIVENESS)
+        skipped = [e for e in a.events if e["ev"] == "timeout"][0]
+        self.assertEqual(skipped["do"], "skip")
+        self.assertEqual(skipped["seat"], first[0])
+        seats = a.view["clock"]["seats"]
+        self.assertFalse(seats[first[0]]["flag"], seats)
+        self.assertEqual(seats[first[0]]["left"], 60000, "the skipped turn's increment")
+        self.assertTrue(any("skipped" in line for line in a.view["log"]), a.view["log"])
+        for c in (a, b):
+            c.drain(0.05)
+        view = a.view
+        a, b = self.crash_and_resume([a, b])
+        # The other seat's second may run out again meanwhile: what was
+        # there is there still.
+        self.assertEqual(a.view["log"][:len(view["log"])], view["log"])
 
     def test_bots_keep_playing_after_a_crash(self):
         self.boot("--bot-delay", "1")

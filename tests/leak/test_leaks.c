@@ -12,7 +12,10 @@
  * them to stay byte-identical. A self-test plants every kind of leak the
  * game declares (`plant`), and the seed and the generator, into copies of
  * real views and diffs and requires the checks to report each, and shows
- * that the non-interference check sees a visible change. This file knows
+ * that the non-interference check sees a visible change. An action the
+ * game says may be taken back (`undoable`) must have told nobody anything:
+ * the generator still, the others' "you" the same, and the actor's view
+ * after it the same whatever was hidden from it before. This file knows
  * no game by name and only reads game states it builds itself.
  *
  * usage: test_leaks [GAME_ID [RUN NRUNS [GAMES_PER_CONFIG]]]   (no GAME_ID: every game)
@@ -129,7 +132,8 @@ struct game_run {
     const struct config *c;
     void *st;
     void *copy;
-    void *memo; /* the game's memo_size bytes */
+    void *before; /* the position before the last action */
+    void *memo;   /* the game's memo_size bytes */
     struct game_setup setup;
     struct secrets sec;
     json_t *prev[GAME_MAX_SEATS + 1];
@@ -279,8 +283,9 @@ static void run_start(struct game_run *run, const struct config *c, uint64_t see
     run->c = c;
     run->st = calloc(1, c->g->state_size);
     run->copy = calloc(1, c->g->state_size);
+    run->before = calloc(1, c->g->state_size);
     run->memo = calloc(1, c->g->tests->memo_size + 1);
-    ck_assert(run->st && run->copy && run->memo);
+    ck_assert(run->st && run->copy && run->before && run->memo);
     run->setup.nseats = c->nseats;
     for (int i = 0; i < 32; i++) {
         seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -304,6 +309,7 @@ static void run_finish(struct game_run *run)
     free_views(run->prev, run->c->nseats);
     free(run->st);
     free(run->copy);
+    free(run->before);
     free(run->memo);
 }
 
@@ -330,6 +336,55 @@ static json_t *random_action(struct game_run *run, int *ret_seat)
     return a;
 }
 
+/* An action the game says may be taken back (undoable) told nobody
+ * anything: the generator did not move, no other seat's view changed, and
+ * the acting seat's view after it is the same whatever the parts hidden
+ * from that seat were before it (the action played again on copies with
+ * those parts changed). */
+static void check_undoable(struct game_run *run, int seat, const json_t *action)
+{
+    const struct game_ops *g = run->c->g;
+    uint64_t w0[GAME_TESTS_MAX_WORDS], w1[GAME_TESTS_MAX_WORDS];
+    struct game_error err;
+
+    if (!g->undoable || !g->undoable(run->before, run->st, seat)) {
+        return;
+    }
+    int n0 = g->tests->secret_words ? g->tests->secret_words(run->before, w0) : 0;
+    int n1 = g->tests->secret_words ? g->tests->secret_words(run->st, w1) : 0;
+    ck_assert_msg(n0 == n1 && memcmp(w0, w1, sizeof(w0[0]) * (size_t)n0) == 0,
+                  "%s step %d: an undoable action moved the generator", g->id, run->step);
+    for (int s = 0; s < run->c->nseats; s++) {
+        struct game_text a = {0}, b = {0};
+        if (s == seat) {
+            continue;
+        }
+        g->you(&a, run->before, s);
+        g->you(&b, run->st, s);
+        ck_assert_msg(a.len == b.len && memcmp(a.data, b.data, a.len) == 0,
+                      "%s step %d: an undoable action of seat %d changed seat %d's \"you\"", g->id,
+                      run->step, seat, s);
+        game_text_free(&a);
+        game_text_free(&b);
+    }
+    char *mine = view_text(g, run->st, seat);
+    for (int k = 0; k < g->tests->nperturb; k++) {
+        unsigned may_see = 0;
+        memcpy(run->copy, run->before, g->state_size);
+        if (!g->tests->perturb(run->copy, run->memo, k, &run->rng, &may_see) ||
+            (may_see & (1u << (seat + 1))) ||
+            game_apply(g, run->copy, seat, action, &err) != GAME_OK) {
+            continue;
+        }
+        char *other = view_text(g, run->copy, seat);
+        ck_assert_msg(strcmp(mine, other) == 0,
+                      "%s step %d: an undoable action of seat %d shows it hidden change %d", g->id,
+                      run->step, seat, k);
+        free(other);
+    }
+    free(mine);
+}
+
 /* Applies one random legal action, then checks the position. */
 static void step_once(struct game_run *run, bool deep)
 {
@@ -337,9 +392,13 @@ static void step_once(struct game_run *run, bool deep)
     int seat;
     json_t *a = random_action(run, &seat);
 
+    memcpy(run->before, run->st, run->c->g->state_size);
     ck_assert_msg(game_apply(run->c->g, run->st, seat, a, &err) == GAME_OK,
                   "%s: legal action refused: %s", run->c->g->id, err.message);
     run->step++;
+    if (deep) {
+        check_undoable(run, seat, a);
+    }
     check_position(run, a, deep);
     json_decref(a);
 }

@@ -120,6 +120,16 @@ static int fake_skip(void *state, int seat, struct game_error *err)
     return GAME_OK;
 }
 
+/* Adding 1 may be taken back; adding 2 counts, for the tests, as an
+ * action that drew something hidden. */
+static bool fake_undoable(const void *before, const void *after, int seat)
+{
+    const struct fake_state *b = before, *a = after;
+
+    (void)seat;
+    return a->total - b->total == 1;
+}
+
 static unsigned fake_active(const void *state)
 {
     const struct fake_state *s = state;
@@ -278,6 +288,7 @@ const struct game_ops fake_game = {
     .active = fake_active,
     .forfeit = fake_forfeit,
     .skip = fake_skip,
+    .undoable = fake_undoable,
     .check_invariants = NULL,
     .bot = &fake_bot,
 };

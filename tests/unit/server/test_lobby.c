@@ -21,6 +21,7 @@ struct tpeer {
     bool closed;
     json_t *view; /* tracked from state + diffs */
     long rev;
+    char last_msg[GAME_MSG_MAX]; /* the last refusal's words (call_undo) */
 };
 
 static void tp_send(struct lobby_peer *p, const char *line, size_t len)
@@ -1696,6 +1697,7 @@ START_TEST(a_seat_that_loses_on_time_ends_the_game)
     ck_assert_uint_eq(count_ev(&peers[1], "ended"), 1);
     ck_assert_int_eq(clock_of(&peers[1], 0, "left"), 0);
     ck_assert_int_eq(clock_of(&peers[1], 1, "running"), 0);
+    ck_assert_uint_eq(count_ev(&peers[1], "timeout"), 1);
     json_t *rec = last_record("timeout");
     ck_assert_str_eq(json_string_value(json_object_get(rec, "do")), "lose");
     json_decref(rec);
@@ -2263,6 +2265,101 @@ START_TEST(targets_replay_and_go_with_the_player)
 }
 END_TEST
 
+/* ---- Undo ---- */
+
+static int call_undo(struct tpeer *t)
+{
+    char msg[GAME_MSG_MAX] = "";
+    int rc = run_op(lobby_undo, PLAYING, &t->peer, NULL, msg);
+
+    if (rc != PROTO_OK) {
+        snprintf(t->last_msg, sizeof(t->last_msg), "%s", msg);
+    }
+    return rc;
+}
+
+START_TEST(an_undo_gives_back_every_view_as_it_was)
+{
+    struct lobby *saved = own_lobby(&cfg);
+    const char *code = two_player_game();
+
+    ck_assert_int_eq(call_act(&peers[0], 1, -1), PROTO_OK);
+    settle();
+    track(&peers[0]);
+    track(&peers[1]);
+    json_t *v0 = json_deep_copy(peers[0].view), *v1 = json_deep_copy(peers[1].view);
+    json_t *spec = seen_by_spectator(lobby, code);
+    ck_assert_int_eq(call_act(&peers[1], 1, -1), PROTO_OK);
+    settle();
+    ck_assert_int_eq(call_undo(&peers[1]), PROTO_OK);
+    settle();
+    track(&peers[0]);
+    track(&peers[1]);
+    /* Byte for byte the views before the move, each seat's and the
+     * public one, at a new rev; everyone is told. */
+    ck_assert(json_equal(peers[0].view, v0));
+    ck_assert(json_equal(peers[1].view, v1));
+    json_t *again = seen_by_spectator(lobby, code);
+    ck_assert(json_equal(json_object_get(again, "view"), json_object_get(spec, "view")));
+    ck_assert_uint_eq(count_ev(&peers[0], "undo"), 1);
+    json_t *rec = last_record("undo");
+    ck_assert_int_eq(json_integer_value(json_object_get(rec, "seat")), 1);
+    json_decref(rec);
+    /* Seat 1 plays on; a replay gives the same room. */
+    ck_assert_int_eq(call_act(&peers[1], 1, -1), PROTO_OK);
+    settle();
+    replays_the_same(code, NULL);
+    json_decref(v0);
+    json_decref(v1);
+    json_decref(spec);
+    json_decref(again);
+    own_lobby_end(saved);
+}
+END_TEST
+
+START_TEST(an_undo_is_refused_in_words_where_it_could_tell_something)
+{
+    struct lobby *saved = own_lobby(&cfg);
+    (void)two_player_game();
+
+    ck_assert_int_eq(call_undo(&peers[0]), PROTO_ERR_ILLEGAL_ACTION);
+    ck_assert_ptr_nonnull(strstr(peers[0].last_msg, "no move of yours"));
+    /* Adding 2 draws, in this game: it cannot come back. */
+    ck_assert_int_eq(call_act(&peers[0], 2, -1), PROTO_OK);
+    settle();
+    size_t records = store.records;
+    ck_assert_int_eq(call_undo(&peers[0]), PROTO_ERR_ILLEGAL_ACTION);
+    ck_assert_ptr_nonnull(strstr(peers[0].last_msg, "hidden"));
+    /* Once another seat has moved, neither's earlier move comes back. */
+    ck_assert_int_eq(call_act(&peers[1], 1, -1), PROTO_OK);
+    settle();
+    ck_assert_int_eq(call_act(&peers[0], 1, -1), PROTO_OK);
+    settle();
+    ck_assert_int_eq(call_undo(&peers[1]), PROTO_ERR_ILLEGAL_ACTION);
+    ck_assert_ptr_nonnull(strstr(peers[1].last_msg, "another seat"));
+    ck_assert_uint_eq(store.records, records + 2);
+    /* Nor does anyone outside the room. */
+    ck_assert_int_eq(call_undo(&peers[3]), PROTO_ERR_NOT_IN_ROOM);
+    own_lobby_end(saved);
+
+    /* A room made without undo refuses it. */
+    saved = own_lobby(&cfg);
+    ck_assert_int_eq(call_create(&peers[0], 2, json_pack("{s:b}", "undo", 0)), PROTO_OK);
+    char room[8];
+    snprintf(room, sizeof(room), "%s", room_code(&peers[0]));
+    ck_assert_int_eq(call_join(&peers[1], room, -1), PROTO_OK);
+    ck_assert_int_eq(call_start(&peers[0], false), PROTO_OK);
+    settle();
+    ck_assert_int_eq(call_act(&peers[0], 1, -1), PROTO_OK);
+    settle();
+    ck_assert_int_eq(call_undo(&peers[0]), PROTO_ERR_ILLEGAL_ACTION);
+    ck_assert_ptr_nonnull(strstr(peers[0].last_msg, "off"));
+    ck_assert_int_eq(call_create(&peers[2], 2, json_pack("{s:i}", "undo", 1)),
+                     PROTO_ERR_BAD_OPTION);
+    own_lobby_end(saved);
+}
+END_TEST
+
 int main(void)
 {
     const struct ck_case cases[] = {
@@ -2301,6 +2398,8 @@ int main(void)
         {"notify_targets", a_seat_s_targets_are_set_checked_and_journaled},
         {"notify_notices", a_player_who_is_away_is_told_of_the_turn_mentions_and_the_end},
         {"notify_replay", targets_replay_and_go_with_the_player},
+        {"undo", an_undo_gives_back_every_view_as_it_was},
+        {"undo_refused", an_undo_is_refused_in_words_where_it_could_tell_something},
         {"clock_sleep", a_sleeping_room_s_clock_runs_and_wakes_it_to_time_out},
         {"spectator_cap", spectators_are_capped},
         {"legal_cache", legal_is_the_same_until_the_rev_moves},
