@@ -1259,31 +1259,11 @@ int main(int argc, char **argv)
     rt.hub = &hub;
     opt.web.metrics = metrics_write;
     opt.web.metrics_ctx = &rt;
-    if (opt.alloc_cfg.url[0]) {
-        char err[256] = "";
-        const char *self = getenv("HOSTNAME");
-        snprintf(opt.alloc_cfg.self, sizeof(opt.alloc_cfg.self), "%s", self ? self : "");
-        rt.alloc = allocator_new(&loop, &opt.alloc_cfg, err);
-        if (!rt.alloc) {
-            fprintf(stderr, "conclaved: --agones-allocator: %s\n", err);
-            store_stop(rt.store);
-            uv_run(&loop, UV_RUN_DEFAULT);
-            bot_pool_free(rt.bots);
-            store_free(rt.store);
-            lobby_free(lobby);
-            uv_loop_close(&loop);
-            return 1;
-        }
-        rt.finder = (struct sess_finder){.find = alloc_find, .cancel = alloc_cancel, .ctx = &rt};
-        sess_hub_set_finder(&hub, &rt.finder);
-    }
     rc = net_server_start(&loop, &opt.net, &hub, &rt.srv, bound, sizeof(bound));
     if (rc != 0) {
         listen_failed("listen on", opt.net.host, opt.net.port, rc, "--listen", "LISTEN");
-        allocator_close(rt.alloc);
         store_stop(rt.store);
         uv_run(&loop, UV_RUN_DEFAULT);
-        allocator_free(rt.alloc);
         bot_pool_free(rt.bots);
         store_free(rt.store);
         lobby_free(lobby);
@@ -1305,6 +1285,22 @@ int main(int argc, char **argv)
     }
     if (!opt.notify_off) {
         notices_start(&rt, &opt, url);
+    }
+    /* The allocator's client is made last: libwebsockets keeps the client
+     * TLS context it makes only for the last context to set up TLS (the
+     * others are given their own: lwstls.h). */
+    if (opt.alloc_cfg.url[0]) {
+        char err[256] = "";
+        const char *self = getenv("HOSTNAME");
+        snprintf(opt.alloc_cfg.self, sizeof(opt.alloc_cfg.self), "%s", self ? self : "");
+        rt.alloc = allocator_new(&loop, &opt.alloc_cfg, err);
+        if (!rt.alloc) {
+            fprintf(stderr, "conclaved: --agones-allocator: %s\n", err);
+            fflush(NULL);
+            _exit(1);
+        }
+        rt.finder = (struct sess_finder){.find = alloc_find, .cancel = alloc_cancel, .ctx = &rt};
+        sess_hub_set_finder(&hub, &rt.finder);
     }
     uv_signal_init(&loop, &rt.sigint);
     uv_signal_init(&loop, &rt.sigterm);

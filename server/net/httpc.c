@@ -28,6 +28,7 @@
 
 #include "log.h"
 #include "lwslog.h"
+#include "lwstls.h"
 
 #define TIMEOUT_DEFAULT_MS 15000
 #define PENDING_DEFAULT 64
@@ -86,6 +87,7 @@ struct httpc {
     unsigned nslots;
     struct slot *slots;
     struct lws_context *ctx;
+    void *tls; /* the context's client TLS context (lwstls.h), ours to free */
     uint64_t next_serial;
     uint64_t sent, answered, failed;
     unsigned lookups; /* uv_getaddrinfo() requests under way */
@@ -977,10 +979,13 @@ struct httpc *httpc_new(const struct httpc_config *cfg)
     info.pt_serv_buf_size = HTTPC_HEADERS_MAX + 4096;
     /* The client's own timer ends a request first. */
     info.timeout_secs = (unsigned)(c->timeout_ms / 1000 + 5);
-    if (cfg->ca_file) {
-        info.options |= LWS_SERVER_OPTION_DISABLE_OS_CA_CERTS;
-        info.client_ssl_ca_filepath = cfg->ca_file;
+    /* Its own client TLS context, which trusts `ca_file` or the system's
+     * certificates (libwebsockets would lose one it made: lwstls.h). */
+    c->tls = lwstls_client_new(cfg->ca_file);
+    if (!c->tls) {
+        goto fail_ctx;
     }
+    info.provided_client_ssl_ctx = c->tls;
     c->ctx = lws_create_context(&info);
     if (!c->ctx) {
         char ca[LOG_QUOTE_MAX];
@@ -1013,6 +1018,7 @@ fail_handles:
     lws_context_destroy(c->ctx);
     c->ctx = NULL;
 fail_ctx:
+    lwstls_client_free(c->tls);
     free(before.h);
     strv_free(c->allow);
     free(c->slots);
@@ -1124,6 +1130,7 @@ void httpc_free(struct httpc *c)
     if (c->ctx) {
         lws_context_destroy(c->ctx);
     }
+    lwstls_client_free(c->tls);
     for (unsigned i = 0; i < c->nslots; i++) {
         slot_reset(&c->slots[i]);
     }

@@ -33,6 +33,7 @@
 
 #include "log.h"
 #include "lwslog.h"
+#include "lwstls.h"
 #include "outbuf.h"
 #include "session.h"
 
@@ -75,6 +76,7 @@ struct web_server {
     const struct web_config *cfg;
     struct net_server *net;
     struct lws_context *ctx;
+    void *tls; /* its client TLS context (lwstls.h), with --tls-cert */
     struct wconn *conns;
     unsigned nconns;
     uv_timer_t stop_timer;
@@ -770,6 +772,14 @@ int web_server_start(uv_loop_t *loop, const struct web_config *cfg, struct net_s
     info.vhost_name = "conclave";
     info.timeout_secs = 20;
     if (tls) {
+        /* A client context of its own, never used, so that libwebsockets
+         * makes none it could lose (lwstls.h). */
+        web->tls = lwstls_client_new(NULL);
+        if (!web->tls) {
+            web_server_free(web);
+            return -1;
+        }
+        info.provided_client_ssl_ctx = web->tls;
         info.options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
         info.ssl_cert_filepath = cfg->tls_cert;
         info.ssl_private_key_filepath = cfg->tls_key;
@@ -848,6 +858,7 @@ void web_server_free(struct web_server *web)
     if (web->ctx) {
         lws_context_destroy(web->ctx);
     }
+    lwstls_client_free(web->tls);
     free(web->scratch);
     free(web->etags);
     free(web);

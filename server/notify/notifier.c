@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "httpc.h"
+#include "lobby.h"
 #include "log.h"
 #include "webpush.h"
 

@@ -14,7 +14,7 @@
 
 #include <uv.h>
 
-#include "lobby.h"
+struct lobby_notice_to;
 
 struct notifier_config {
     uv_loop_t *loop;
