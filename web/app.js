@@ -22,7 +22,7 @@ import { loadBoard } from './lib/board.js';
 import { describeAll, renderActions } from './lib/actions.js';
 import { clockSeats, clocksRun, policyText } from './lib/clock.js';
 import { MyGames, badgeIcon } from './lib/mygames.js';
-import { Log, roomChanges } from './lib/log.js';
+import { Log, eventLine, roomChanges } from './lib/log.js';
 import { renderEnd, downloadJson } from './lib/endscreen.js';
 import { registerIfGranted } from './lib/notify.js';
 import { NotifyBox } from './lib/notifybox.js';
@@ -38,6 +38,7 @@ const S = {
   games: [],
   gamesById: new Map(),
   phase: 'lobby', // lobby | room | game | ended
+  undoRev: null, // the rev at which the server said our last move may come back
   room: null, // the room's code, as the server spells it
   game: null, // its game id
   seat: null, // this page's seat, or null when watching
@@ -605,6 +606,9 @@ function onEvent(msg) {
       return onDiff(msg);
     case 'chat':
       return onChat(msg);
+    case 'timeout':
+    case 'undo':
+      return log.add(eventLine(msg, S.seat), 'room');
     case 'ended':
       return onEnded(msg);
     case 'replaced':
@@ -810,6 +814,7 @@ async function pick(index) {
   S.acting = false;
   if (r.ok) {
     S.minRev = Math.max(S.minRev, Number.isInteger(r.rev) ? r.rev : S.rev + 1);
+    S.undoRev = r.undo ? r.rev : null;
     S.focus = null;
   } else if (r.error?.code === 'stale' && !S.retry) {
     // Another seat's move (a sealed choice made at the same time) came in
@@ -940,7 +945,21 @@ function actionsMessage() {
   return null;
 }
 
+// Takes back the seat's last move, which the server said it may.
+async function undoMove() {
+  E.undo.disabled = true;
+  clearError();
+  const r = await conn.request('undo', {});
+  E.undo.disabled = false;
+  S.undoRev = r.ok && r.undo ? r.rev : null;
+  if (r.ok) S.minRev = Math.max(S.minRev, Number.isInteger(r.rev) ? r.rev : S.rev + 1);
+  else showError(r.error);
+  renderAll();
+}
+
 function renderActionsPanel() {
+  // Only while the view is the one the server's reply said may go back.
+  E.undo.hidden = !(S.undoRev !== null && S.rev === S.undoRev && !S.view?.result);
   if (!S.board || !S.view) {
     clear(E.actions);
     return;
@@ -1130,6 +1149,7 @@ function init() {
   E['rooms-refresh'].addEventListener('click', () => refreshRooms());
   E.start.addEventListener('click', startGame);
   E.leave.addEventListener('click', leaveRoom);
+  E.undo.addEventListener('click', undoMove);
   E['copy-link'].addEventListener('click', copyLink);
   E['chat-form'].addEventListener('submit', (e) => {
     e.preventDefault();

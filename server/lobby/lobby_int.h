@@ -472,7 +472,8 @@ void lobby__reply_ok(struct room *room, struct lobby_peer *peer, const json_t *i
 void lobby__reply_bare(struct room *room, struct lobby_peer *peer, const json_t *id);
 
 /* Sends {"re": id, "ok": true, "rev": rev}, written without a tree: the
- * reply of every action. Closes the peer when it cannot be built. */
+ * reply of every action, with "undo": true when the peer's seat may take
+ * its last action back. Closes the peer when it cannot be built. */
 void lobby__reply_rev(struct room *room, struct lobby_peer *peer, const json_t *id, int64_t rev);
 
 /* Appends a request's id (any JSON value) as text. */

@@ -252,6 +252,10 @@ void lobby__reply_rev(struct room *room, struct lobby_peer *peer, const json_t *
         proto_text_str(&t, "{\"ok\":true,\"rev\":");
     }
     proto_text_int(&t, (long long)rev);
+    if (room->undo.n > 0 && room->undo.seat == peer->seat) {
+        /* The seat may take its last action back (`undo`). */
+        proto_text_str(&t, ",\"undo\":true");
+    }
     proto_text_add(&t, "}\n", 2);
     line = proto_text_take(&t, PROTO_OUT_LINE_MAX, &n);
     if (!line) {

@@ -13,6 +13,7 @@ import { applyPatch, parsePointer, getPointer, PatchError, deepEqual } from '../
 import { blake2bHex } from '../../web/lib/blake2b.js';
 import { canonicalJson, viewHash } from '../../web/lib/viewhash.js';
 import { clockSeats, clockText, clocksRun, policyText } from '../../web/lib/clock.js';
+import { eventLine } from '../../web/lib/log.js';
 import { checkWebhook, keyBytes, noticeSummary, pushSupported, subscribePush, vapidKey } from '../../web/lib/notify.js';
 
 let failures = 0;
@@ -301,6 +302,10 @@ check(pushSupported(fakeWindow().win) && !pushSupported({ ...fakeWindow().win, i
   check(!badKey.ok && /key/.test(badKey.message), 'a server key that is no P-256 point is refused before subscribing');
 }
 
+check(eventLine({ ev: 'timeout', seat: 1, name: 'Bo', do: 'skip' }, 0) === 'Bo ran out of time: the turn is skipped.' &&
+        eventLine({ ev: 'timeout', seat: 0, name: 'Ann', do: 'lose' }, 0) === 'You ran out of time: the seat loses.' &&
+        eventLine({ ev: 'undo', seat: 1, name: 'Bo' }, 0) === 'Bo took back a move.' && eventLine({ ev: 'chat' }, 0) === null,
+      'the log says what a timeout did and who took back a move');
 if (failures) {
   console.log(`# ${failures} failed`);
   process.exit(1);

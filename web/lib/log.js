@@ -108,3 +108,18 @@ export function roomChanges(prev, next, mySeat) {
   }
   return out;
 }
+
+// The log's line for a server event about a seat: a timeout (what it did)
+// or an undo; null for another event.
+export function eventLine(msg, mySeat) {
+  const who = msg.seat === mySeat ? 'You' : (msg.name || `Seat ${Number(msg.seat) + 1}`);
+  if (msg.ev === 'undo') return `${who} took back a move.`;
+  if (msg.ev !== 'timeout') return null;
+  const did = {
+    bot: 'a bot plays the seat',
+    plays_on: 'plays on without a clock',
+    lose: 'the seat loses',
+    skip: 'the turn is skipped',
+  }[msg.do] || 'out of time';
+  return `${who} ran out of time: ${did}.`;
+}

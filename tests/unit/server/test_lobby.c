@@ -2291,6 +2291,8 @@ START_TEST(an_undo_gives_back_every_view_as_it_was)
     json_t *spec = seen_by_spectator(lobby, code);
     ck_assert_int_eq(call_act(&peers[1], 1, -1), PROTO_OK);
     settle();
+    /* The reply says the move may come back. */
+    ck_assert(json_is_true(json_object_get(last_reply(&peers[1]), "undo")));
     ck_assert_int_eq(call_undo(&peers[1]), PROTO_OK);
     settle();
     track(&peers[0]);
@@ -2327,6 +2329,7 @@ START_TEST(an_undo_is_refused_in_words_where_it_could_tell_something)
     /* Adding 2 draws, in this game: it cannot come back. */
     ck_assert_int_eq(call_act(&peers[0], 2, -1), PROTO_OK);
     settle();
+    ck_assert_ptr_null(json_object_get(last_reply(&peers[0]), "undo"));
     size_t records = store.records;
     ck_assert_int_eq(call_undo(&peers[0]), PROTO_ERR_ILLEGAL_ACTION);
     ck_assert_ptr_nonnull(strstr(peers[0].last_msg, "hidden"));
