@@ -429,6 +429,17 @@ class Cli(ServerTest):
         self.assertNotEqual(out.returncode, 0)
         self.assertIn("bot, lose or skip", out.stdout + out.stderr)
 
+    def test_undo_is_refused_with_its_reason(self):
+        out = self.run_cli(["--name", "Ann", "create", "stones", "--seats", "2", "--bots"],
+                           stdin="undo\nquit\n")
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+        # Ann has not moved (the bot may have): nothing of hers comes back.
+        self.assertRegex(out.stdout, r"refused \(illegal_action\): (there is no move of yours|"
+                                     r"another seat has moved)")
+        out = self.run_cli(["--name", "Ann", "create", "stones", "--seats", "2", "--bots",
+                            "--option", "undo=false"], stdin="undo\nquit\n")
+        self.assertRegex(out.stdout, r"refused \(illegal_action\): undo is off in this room")
+
     def test_notify_sets_and_shows_where_notices_go(self):
         out = self.run_cli(["--name", "Ann", "create", "stones", "--seats", "2"],
                            stdin="notify\nnotify https://ntfy.sh/conclave-ann\n"

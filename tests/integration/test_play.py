@@ -32,6 +32,53 @@ def actor(clients):
 class Play(ServerTest):
     server_args = ("--bot-delay", "0", "--rate", "10000", "--rate-burst", "10000")
 
+    def test_undo_gives_back_the_views_and_is_refused_where_it_could_tell(self):
+        """Every game, two players and a spectator: wherever an act's reply
+        says the move may come back, `undo` gives every member the view it
+        had before the move, byte for byte (hash and all), and the game
+        goes on; where it does not, `undo` is refused in words and nothing
+        moves. A room made with "undo": false refuses it."""
+        taken = {}
+        for game in ("stones", "sorcerers", "arcana", "element"):
+            a, b, code = start_two(self, game)
+            s = self.client("Spec")
+            s.ok("spectate", room=code)
+            s.pump(lambda x: x.view is not None)
+            taken[game] = refused = 0
+            for _ in range(80):
+                me = actor([a, b])
+                if me is None or a.view["result"] is not None:
+                    break
+                before = [json.dumps(c.view, sort_keys=True) for c in (a, b, s)]
+                rev = me.rev
+                r = me.ok("act", action=me.ok("legal")["actions"][0], rev=rev)
+                for c in (a, b, s):
+                    c.pump(lambda x: x.rev >= r["rev"])
+                if r.get("undo"):
+                    u = me.ok("undo")
+                    for c in (a, b, s):
+                        c.pump(lambda x: x.rev >= u["rev"])
+                    self.assertEqual([json.dumps(c.view, sort_keys=True) for c in (a, b, s)],
+                                     before, "%s: the views after an undo" % game)
+                    self.assertTrue(any(e["ev"] == "undo" for e in s.events))
+                    taken[game] += 1
+                    r = me.ok("act", action=me.ok("legal")["actions"][0], rev=me.rev)
+                    for c in (a, b, s):
+                        c.pump(lambda x: x.rev >= r["rev"])
+                    if r.get("undo"):
+                        continue
+                if not r.get("undo") and refused < 3:
+                    self.assertTrue(me.err("undo", "illegal_action")["error"]["message"])
+                    refused += 1
+            for c in (a, b, s):
+                c.close()
+        self.assertGreater(sum(taken.values()), 0, taken)
+        a, b, code = start_two(self, "stones", undo=False)
+        me = actor([a, b])
+        r = me.ok("act", action=me.ok("legal")["actions"][0], rev=me.rev)
+        self.assertNotIn("undo", r)
+        self.assertIn("off", me.err("undo", "illegal_action")["error"]["message"])
+
     def test_views_and_refusals(self):
         a, b, code = start_two(self)
         s = self.client("Spec")
