@@ -308,6 +308,10 @@ void stones__activation_metrics(const struct stones_state *st, int tile, int8_t 
 int stones__forfeit(void *state, int seat, struct game_error *err);
 int stones__skip(void *state, int seat, struct game_error *err);
 
+/* ---- stones_undo.c: whether an action may be taken back (game.h) ---- */
+
+bool stones__undoable(const void *before, const void *after, int seat);
+
 /* ---- stones_legal.c ---- */
 
 /* Calls cb for every legal action of the current player, in a fixed order,

@@ -4,9 +4,10 @@
  * server knows of Sorcerer & Stones, and the thin game.h entry points that
  * join the codec to the rules: init decodes the options and sets up, apply
  * decodes the action and runs the rules, legal enumerates and encodes,
- * active names the seat to move, forfeit and skip are stones_timeout.c's.
- * It holds no rule and builds no view of its own; it never copies the
- * state (the server applies on its scratch copy).
+ * active names the seat to move, forfeit and skip are stones_timeout.c's
+ * and undoable is stones_undo.c's. It holds no rule and builds no view of
+ * its own; it never copies the state (the server applies on its scratch
+ * copy).
  */
 #include "stones.h"
 
@@ -92,6 +93,7 @@ const struct game_ops stones_game = {
     .check_invariants = stones__check_invariants,
     .forfeit = stones__forfeit,
     .skip = stones__skip,
+    .undoable = stones__undoable,
     .tests = &stones_tests,
     .bot = &stones_bot,
 };
