@@ -536,6 +536,12 @@ int arc__skip(struct arc_state *st, int seat, struct game_error *err);
  * many. */
 int arc__ranking(const struct arc_core *c, int8_t ret[ARC_MAX_SEATS]);
 
+/* ---- Undo (arcana_undo.c) ---- */
+
+/* game.h `undoable`: 1 when the action of `seat` that took `before` to
+ * `after` drew and revealed nothing hidden (R-arcana-16). */
+bool arc__undoable(const void *before, const void *after, int seat);
+
 /* ---- Codec (arcana_codec.c) ---- */
 
 json_t *arc__options_schema(void);

@@ -5,7 +5,8 @@
  * the codec to the rules: init decodes the options and sets up, apply
  * decodes the action and runs the step machine, legal enumerates and
  * encodes, active names the seats that may act, forfeit and skip serve a
- * turn clock's timeout.
+ * turn clock's timeout; undoable (arcana_undo.c) says whether an action
+ * may be taken back.
  */
 #include "arcana.h"
 
@@ -114,6 +115,7 @@ const struct game_ops arcana_game = {
     .check_invariants = arc__check_invariants,
     .forfeit = ops_forfeit,
     .skip = ops_skip,
+    .undoable = arc__undoable,
     .tests = &arcana_tests,
     .bot = &arcana_bot,
 };

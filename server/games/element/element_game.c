@@ -5,8 +5,11 @@
  * codec to the rules: init decodes the options and sets up, apply decodes
  * the action, runs the rules and the automatic steps and writes the log,
  * legal enumerates and encodes, active names the seat to move, forfeit and
- * skip serve a turn clock's timeout.
+ * skip serve a turn clock's timeout, undoable tells the server whether an
+ * action may be taken back.
  */
+#include <string.h>
+
 #include "element.h"
 
 static int ops_check_options(const json_t *options, int nseats, struct game_error *err)
@@ -197,6 +200,24 @@ static void legal_push(void *ud, const struct element_action *a)
     }
 }
 
+/* R-element-13: whether the action of `seat` that took `before` to
+ * `after` (both borrowed) drew or revealed nothing hidden. Element hides
+ * only the future draws: the bag has no order, its counts are public and
+ * the generator picks each stone as it is drawn, so an action is undoable
+ * exactly when the generator did not move (no stone was drawn: every
+ * step, jump, placement, follow-up and end of turn, and a draw of 0) and
+ * the game did not end (the result comes with the seed, which tells every
+ * future draw). */
+static bool ops_undoable(const void *before, const void *after, int seat)
+{
+    const struct element_core *b = &((const struct element_state *)before)->c;
+    const struct element_core *a = &((const struct element_state *)after)->c;
+    if (b->phase == ELEMENT_PH_OVER || a->phase == ELEMENT_PH_OVER || seat != b->cur) {
+        return false;
+    }
+    return memcmp(&b->rng, &a->rng, sizeof(b->rng)) == 0;
+}
+
 static json_t *ops_legal(const void *state, int seat)
 {
     const struct element_state *st = state;
@@ -256,6 +277,7 @@ const struct game_ops element_game = {
     .check_invariants = element__check_invariants,
     .forfeit = ops_forfeit,
     .skip = ops_skip,
+    .undoable = ops_undoable,
     .tests = &element_tests,
     .bot = &element_bot,
 };

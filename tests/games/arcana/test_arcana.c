@@ -18,8 +18,10 @@
  * seat) and "active" (the array of active seats). A step's "timeout"
  * ("forfeit" or "skip", by "seat", with an optional "error") runs before
  * its "action" (see run_timeout). "auto": n applies the
- * first listed action of the lowest active seat n times, before "action". Every listed action is
- * applied to a copy and must be accepted.
+ * first listed action of the lowest active seat n times, before "action". An accepted
+ * "action" may be followed by "undoable": true or false, what undoable()
+ * answers for it. Every listed action is applied to a copy and must be
+ * accepted.
  */
 #include <check.h>
 #include <stdio.h>
@@ -216,6 +218,21 @@ static void run_timeout(struct arc_state *st, const json_t *step, const char *ta
     free(before);
 }
 
+/* A step's "undoable": true or false, the answer undoable() must give for
+ * its accepted "action" (`before` to `after`, by `seat`). */
+static void check_undoable(const json_t *step, const struct arc_state *before,
+                           const struct arc_state *after, int seat, const char *tag)
+{
+    json_t *want = json_object_get(step, "undoable");
+    if (!want) {
+        return;
+    }
+    ck_assert_msg(json_is_boolean(want), "%s: \"undoable\" is not a boolean", tag);
+    bool got = arcana_game.undoable(before, after, seat);
+    ck_assert_msg(got == json_is_true(want), "%s: undoable is %s, want %s", tag,
+                  got ? "true" : "false", json_is_true(want) ? "true" : "false");
+}
+
 static void run_step(struct arc_state *st, const json_t *step, const char *tag)
 {
     const struct game_ops *g = &arcana_game;
@@ -263,6 +280,7 @@ static void run_step(struct arc_state *st, const json_t *step, const char *tag)
         } else {
             ck_assert_msg(rc == GAME_OK, "%s: %s refused (%s): %s", tag, t, status_name(rc),
                           err.message);
+            check_undoable(step, before, st, seat, tag);
         }
         free(before);
         free(t);

@@ -18,7 +18,8 @@
  * optional "error") runs before its "action" (see run_timeout). A
  * scenario marked "invariants": false (a fixture that lists
  * only the stones that matter and sets the bag by hand) skips the stone
- * count checks. The scenario
+ * count checks. An accepted "action" may be followed by "undoable": true
+ * or false, what undoable() answers for it. The scenario
  * directory is passed as argv[1] by meson.
  */
 #include <check.h>
@@ -250,6 +251,21 @@ static void run_timeout(struct element_state *st, const json_t *step, int seat, 
     free(fresh);
 }
 
+/* A step's "undoable": true or false, the answer undoable() must give for
+ * its accepted "action" (`before` to `after`, by `seat`). */
+static void check_undoable(const json_t *step, const struct element_state *before,
+                           const struct element_state *after, int seat, const char *tag)
+{
+    json_t *want = json_object_get(step, "undoable");
+    if (!want) {
+        return;
+    }
+    ck_assert_msg(json_is_boolean(want), "%s: \"undoable\" is not a boolean", tag);
+    bool got = element_game.undoable(before, after, seat);
+    ck_assert_msg(got == json_is_true(want), "%s: undoable is %s, want %s", tag,
+                  got ? "true" : "false", json_is_true(want) ? "true" : "false");
+}
+
 static void run_step(struct element_state *st, const json_t *step, const char *tag, bool inv)
 {
     const struct game_ops *g = &element_game;
@@ -290,6 +306,7 @@ static void run_step(struct element_state *st, const json_t *step, const char *t
         } else {
             ck_assert_msg(rc == GAME_OK, "%s: %s refused (%s): %s", tag, t, status_name(rc),
                           err.message);
+            check_undoable(step, &before, st, seat, tag);
         }
         free(t);
     }
