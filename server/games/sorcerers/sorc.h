@@ -498,6 +498,10 @@ int sorc__may_act(const struct sorc_state *st, int seat, struct game_error *err)
 int sorc__forfeit(void *state, int seat, struct game_error *err);
 int sorc__skip(void *state, int seat, struct game_error *err);
 
+/* game_ops.undoable (sorc_undo.c): whether the action of `seat` from
+ * `before` to `after` drew and revealed nothing hidden (R-sorcerers-7.2). */
+bool sorc__undoable(const void *before, const void *after, int seat);
+
 /* Helpers the view and legal list share with the rules. */
 int sorc__find_inplay(const struct sorc_state *st, uint8_t card);
 int sorc__controller(uint8_t card); /* side controlling a sorcerer card */

@@ -109,6 +109,7 @@ const struct game_ops sorc_game = {
     .check_invariants = sorc__check_invariants,
     .forfeit = sorc__forfeit,
     .skip = sorc__skip,
+    .undoable = sorc__undoable,
     .tests = &sorc_tests,
     .bot = &sorc_bot,
 };

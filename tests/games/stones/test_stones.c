@@ -371,6 +371,13 @@ static void run_step(void *st, const json_t *step, const json_t *sc, const char 
         } else {
             ck_assert_msg(rc == GAME_OK, "%s: %s refused (%s): %s", tag, t, status_name(rc),
                           err.message);
+            /* R-stones-6.4: "undoable" is the game's word on taking it back. */
+            json_t *undo = json_object_get(step, "undoable");
+            if (undo) {
+                ck_assert_msg(g->undoable(&before, st, seat) == json_is_true(undo),
+                              "%s: %s undoable is %d, want %d", tag, t,
+                              (int)g->undoable(&before, st, seat), (int)json_is_true(undo));
+            }
         }
         free(t);
     }
