@@ -697,6 +697,25 @@ static int check_mask(const struct sorc_state *before, const struct sorc_state *
     return named;
 }
 
+/* One step of a seeded random playout: saves `st` into `before`, then
+ * applies a random legal action of a random active seat (drawn from *r);
+ * returns that seat. */
+static int random_step(struct sorc_state *st, struct sorc_state *before, unsigned *r)
+{
+    unsigned m = sorc_game.active(st);
+    struct game_error err;
+    *r = *r * 1103515245u + 12345u;
+    int seat = m == 3u ? (int)((*r >> 16) & 1u) : (m & 1u) ? 0 : 1;
+    json_t *l = sorc_game.legal(st, seat);
+    ck_assert_uint_gt(json_array_size(l), 0);
+    *r = *r * 1103515245u + 12345u;
+    memcpy(before, st, sizeof(*st));
+    ck_assert_int_eq(
+        apply_checked(st, seat, json_array_get(l, (*r >> 8) % json_array_size(l)), &err), GAME_OK);
+    json_decref(l);
+    return seat;
+}
+
 /* game-view: changed() is honest over seeded random playouts. After every
  * accepted action, each section whose bit is clear is json_equal before and
  * after, and so is "you" of both seats when GAME_CHANGED_YOU is clear. The
@@ -713,21 +732,8 @@ START_TEST(changed_honest)
 
         ck_assert_uint_eq(sorc_game.changed(st, st), 0);
         for (int n = 0; n < 3000 && !st->over; n++) {
-            unsigned m = sorc_game.active(st);
-            int seat;
-            json_t *l;
-            struct game_error err;
             char where[64];
-            r = r * 1103515245u + 12345u;
-            seat = m == 3u ? (int)((r >> 16) & 1u) : (m & 1u) ? 0 : 1;
-            l = sorc_game.legal(st, seat);
-            ck_assert_uint_gt(json_array_size(l), 0);
-            r = r * 1103515245u + 12345u;
-            memcpy(before, st, sizeof(*st));
-            ck_assert_int_eq(
-                apply_checked(st, seat, json_array_get(l, (r >> 8) % json_array_size(l)), &err),
-                GAME_OK);
-            json_decref(l);
+            (void)random_step(st, before, &r);
             snprintf(where, sizeof(where), "game %d action %d", g, n);
             named += check_mask(before, st, where);
             actions++;
@@ -781,18 +787,8 @@ START_TEST(undoable_honest)
         unsigned r = 7u + (unsigned)g;
 
         for (int n = 0; n < 3000 && !st->over; n++) {
-            unsigned m = sorc_game.active(st);
-            struct game_error err;
             char where[64];
-            r = r * 1103515245u + 12345u;
-            int seat = m == 3u ? (int)((r >> 16) & 1u) : (m & 1u) ? 0 : 1;
-            json_t *l = sorc_game.legal(st, seat);
-            r = r * 1103515245u + 12345u;
-            memcpy(before, st, sizeof(*st));
-            ck_assert_int_eq(
-                apply_checked(st, seat, json_array_get(l, (r >> 8) % json_array_size(l)), &err),
-                GAME_OK);
-            json_decref(l);
+            int seat = random_step(st, before, &r);
             if (!sorc_game.undoable(before, st, seat)) {
                 no++;
                 continue;
