@@ -301,9 +301,24 @@ START_TEST(run_scenario)
         if (action || timeout) {
             struct game_error err;
             int rc;
+            const json_t *undo = json_object_get(step, "undoable");
+            struct sorc_state *before = malloc(sizeof(*before));
+            ck_assert_ptr_nonnull(before);
+            memcpy(before, st, sizeof(*before));
             memset(&err, 0, sizeof(err));
             rc = action ? apply_checked(st, (int)seat, action, &err)
                         : run_timeout(st, (int)seat, timeout, &err, id);
+            /* R-sorcerers-7.2: "undoable" is the game's word on taking the
+             * accepted action back. */
+            if (undo) {
+                ck_assert_msg(rc == GAME_OK && action, "%s step %zu: undoable needs an action", id,
+                              k);
+                ck_assert_msg(sorc_game.undoable(before, st, (int)seat) == json_is_true(undo),
+                              "%s step %zu: undoable is %d, want %d", id, k,
+                              (int)sorc_game.undoable(before, st, (int)seat),
+                              (int)json_is_true(undo));
+            }
+            free(before);
             if (exp && json_object_get(exp, "error")) {
                 const char *want = json_string_value(json_object_get(exp, "error"));
                 const char *tok = json_string_value(json_object_get(exp, "token"));
@@ -682,6 +697,25 @@ static int check_mask(const struct sorc_state *before, const struct sorc_state *
     return named;
 }
 
+/* One step of a seeded random playout: saves `st` into `before`, then
+ * applies a random legal action of a random active seat (drawn from *r);
+ * returns that seat. */
+static int random_step(struct sorc_state *st, struct sorc_state *before, unsigned *r)
+{
+    unsigned m = sorc_game.active(st);
+    struct game_error err;
+    *r = *r * 1103515245u + 12345u;
+    int seat = m == 3u ? (int)((*r >> 16) & 1u) : (m & 1u) ? 0 : 1;
+    json_t *l = sorc_game.legal(st, seat);
+    ck_assert_uint_gt(json_array_size(l), 0);
+    *r = *r * 1103515245u + 12345u;
+    memcpy(before, st, sizeof(*st));
+    ck_assert_int_eq(
+        apply_checked(st, seat, json_array_get(l, (*r >> 8) % json_array_size(l)), &err), GAME_OK);
+    json_decref(l);
+    return seat;
+}
+
 /* game-view: changed() is honest over seeded random playouts. After every
  * accepted action, each section whose bit is clear is json_equal before and
  * after, and so is "you" of both seats when GAME_CHANGED_YOU is clear. The
@@ -698,21 +732,8 @@ START_TEST(changed_honest)
 
         ck_assert_uint_eq(sorc_game.changed(st, st), 0);
         for (int n = 0; n < 3000 && !st->over; n++) {
-            unsigned m = sorc_game.active(st);
-            int seat;
-            json_t *l;
-            struct game_error err;
             char where[64];
-            r = r * 1103515245u + 12345u;
-            seat = m == 3u ? (int)((r >> 16) & 1u) : (m & 1u) ? 0 : 1;
-            l = sorc_game.legal(st, seat);
-            ck_assert_uint_gt(json_array_size(l), 0);
-            r = r * 1103515245u + 12345u;
-            memcpy(before, st, sizeof(*st));
-            ck_assert_int_eq(
-                apply_checked(st, seat, json_array_get(l, (r >> 8) % json_array_size(l)), &err),
-                GAME_OK);
-            json_decref(l);
+            (void)random_step(st, before, &r);
             snprintf(where, sizeof(where), "game %d action %d", g, n);
             named += check_mask(before, st, where);
             actions++;
@@ -725,6 +746,68 @@ START_TEST(changed_honest)
     /* A typical action rebuilds only a few sections. */
     ck_assert_msg(named < actions * (long)sorc_game.nsections / 2,
                   "%ld sections named over %ld actions", named, actions);
+}
+END_TEST
+
+/* R-sorcerers-7.2: undoable() is honest over seeded random playouts. When
+ * it says an action may be taken back, no seat's "you" shows anything new
+ * of a hidden zone (the other hand, Scry, Divination, the Track list, the
+ * loser's hand, transfers between hands; for the other seat its sealed
+ * answers too), the other hand and the deck size are as they were and the
+ * game is not over; both answers occur. */
+static void check_you_same(const struct sorc_state *before, const struct sorc_state *after,
+                           int seat, int nkeys, const char *where)
+{
+    static const char *const keys[] = {"divination",       "opponent_hand",    "scry",
+                                       "track_list",       "tracked",          "transfers",
+                                       "submitted_choice", "submitted_negate", "submitted_defense"};
+    json_t *v1 = game_view(&sorc_game, before, seat);
+    json_t *v2 = game_view(&sorc_game, after, seat);
+    json_t *y1 = json_object_get(v1, "you");
+    json_t *y2 = json_object_get(v2, "you");
+    for (int i = 0; i < nkeys; i++) {
+        json_t *a = json_object_get(y1, keys[i]);
+        json_t *b = json_object_get(y2, keys[i]);
+        /* What the seat was shown may go away; nothing new may appear. */
+        ck_assert_msg(!b || (a && json_equal(a, b)), "%s: seat %d's you.%s changed", where, seat,
+                      keys[i]);
+    }
+    json_decref(v1);
+    json_decref(v2);
+}
+
+START_TEST(undoable_honest)
+{
+    long yes = 0;
+    long no = 0;
+
+    for (int g = 0; g < 6; g++) {
+        struct sorc_state *st = new_game(g & 1, (uint8_t)(70 + g));
+        struct sorc_state *before = calloc(1, sizeof(*before));
+        unsigned r = 7u + (unsigned)g;
+
+        for (int n = 0; n < 3000 && !st->over; n++) {
+            char where[64];
+            int seat = random_step(st, before, &r);
+            if (!sorc_game.undoable(before, st, seat)) {
+                no++;
+                continue;
+            }
+            yes++;
+            snprintf(where, sizeof(where), "game %d action %d", g, n);
+            int opp = sorc__side(before, seat) ^ 1;
+            ck_assert_msg(!st->over, "%s: the game ended", where);
+            ck_assert_msg(st->ndeck == before->ndeck && st->nhand[opp] == before->nhand[opp] &&
+                              memcmp(st->hand[opp], before->hand[opp], sizeof(st->hand[opp])) == 0,
+                          "%s: the deck or the other hand changed", where);
+            /* The actor's own sealed answer shows in its own "you". */
+            check_you_same(before, st, seat, 6, where);
+            check_you_same(before, st, seat ^ 1, 9, where);
+        }
+        free(before);
+        free(st);
+    }
+    ck_assert_msg(yes > 0 && no > 0, "undoable %ld, not %ld", yes, no);
 }
 END_TEST
 
@@ -752,6 +835,7 @@ int main(int argc, char **argv)
     tcase_add_test(tcc, load_dump_roundtrip);
     tcase_add_test(tcv, sections_sorted);
     tcase_add_test(tcv, changed_honest);
+    tcase_add_test(tcc, undoable_honest);
     suite_add_tcase(s, tc);
     suite_add_tcase(s, tcc);
     suite_add_tcase(s, tcv);
