@@ -600,6 +600,51 @@ async function botSeats(browser, base) {
   }
 }
 
+// Two players at a table of Sorcerer & Stones: the one to move places,
+// the Take back button appears (the server's reply says the move may come
+// back), a click takes the move back for both (the log says so, the turn
+// and the list of moves are as before), and the button goes away.
+async function undoMove(browser, base) {
+  const ann = await newPlayer(browser, 'undo-ann');
+  const bo = await newPlayer(browser, 'undo-bo');
+  try {
+    await openStonesRoom(ann.page, base, 2);
+    const code = await textOf(ann.page, '#room-code');
+    await bo.page.goto(base, { waitUntil: 'load' });
+    await waitOpen(bo.page);
+    await typeInto(bo.page, '#name', 'Bo');
+    await typeInto(bo.page, '#join-code', code.toLowerCase());
+    await bo.page.click('#join');
+    await bo.page.waitForFunction(() => document.body.dataset.phase === 'room');
+    await ann.page.waitForFunction(() => !document.querySelector('#start').disabled);
+    await ann.page.click('#start');
+    for (const p of [ann.page, bo.page]) {
+      await p.waitForFunction(() => document.body.dataset.phase === 'game', { timeout: STEP_MS });
+    }
+    await ann.page.waitForFunction(() => document.body.dataset.yourTurn !== undefined);
+    const mover = (await bodyData(ann.page, 'yourTurn')) === 'true' ? ann : bo;
+    const other = mover === ann ? bo : ann;
+    await mover.page.waitForSelector('#actions button.action');
+    const moves = await mover.page.$$eval('#actions button.action', (bs) => bs.map((b) => b.textContent));
+    check(await isShown(mover.page, '#undo') === false, 'undo: no Take back button before a move');
+    await (await mover.page.$('#actions button.action')).click();
+    await mover.page.waitForFunction(() => !document.querySelector('#undo').hidden, { timeout: STEP_MS });
+    await mover.page.click('#undo');
+    await mover.page.waitForFunction(() => document.querySelector('#undo').hidden &&
+      document.body.dataset.yourTurn === 'true' && /You took back a move/.test(document.querySelector('#log').textContent),
+    { timeout: STEP_MS });
+    await other.page.waitForFunction(() => /took back a move/.test(document.querySelector('#log').textContent),
+      { timeout: STEP_MS });
+    await mover.page.waitForSelector('#actions button.action');
+    const again = await mover.page.$$eval('#actions button.action', (bs) => bs.map((b) => b.textContent));
+    check(JSON.stringify(again) === JSON.stringify(moves),
+      `undo: the move taken back, the same moves are offered again (${again.length} of ${moves.length})`);
+  } finally {
+    await ann.context.close();
+    await bo.context.close();
+  }
+}
+
 // A clocked room: the clock picked at create shows each seat's time, and
 // the running one ticks down on the page between the server's diffs.
 async function clockRoom(browser, base) {
@@ -891,6 +936,7 @@ async function main() {
   await pushNotice(browser, base);
   await notifyBox(browser, base);
   await botSeats(browser, base);
+  await undoMove(browser, base);
   await clockRoom(browser, base);
   if (!flags.url) await fleetJoin(browser);
 
