@@ -73,7 +73,6 @@ static int replay_step(const struct game_ops *game, void *state, struct back *b,
 {
     int seat = (int)json_integer_value(json_object_get(step, "seat"));
     const char *timeout = json_string_value(json_object_get(step, "timeout"));
-    void *scratch;
     int rc;
 
     if (json_is_true(json_object_get(step, "undo"))) {
@@ -89,20 +88,11 @@ static int replay_step(const struct game_ops *game, void *state, struct back *b,
         return rc == GAME_OK ? game_apply(game, state, seat, json_object_get(step, "action"), err)
                              : rc;
     }
-    back_free(b);
     if (strcmp(timeout, "lose") != 0 && strcmp(timeout, "skip") != 0) {
         return game_error_set(err, GAME_E_BAD_ACTION, "a timeout is \"lose\" or \"skip\"");
     }
-    scratch = malloc(game->state_size);
-    if (!scratch) {
-        return game_error_set(err, GAME_E_NOMEM, "out of memory");
-    }
-    rc = game_try_timeout(game, state, scratch, seat, strcmp(timeout, "lose") == 0, err);
-    if (rc == GAME_OK) {
-        memcpy(state, scratch, game->state_size);
-    }
-    free(scratch);
-    return rc;
+    back_free(b);
+    return game_apply_timeout(game, state, seat, strcmp(timeout, "lose") == 0, err);
 }
 
 int cli_replay(const char *path)

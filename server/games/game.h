@@ -333,6 +333,11 @@ int game_try_timeout(const struct game_ops *g, const void *state, void *scratch,
 int game_apply(const struct game_ops *g, void *state, int seat, const json_t *action,
                struct game_error *err);
 
+/* game_try_timeout() through a scratch block of its own, then copied back:
+ * a record's timeout step, as a tool replays it. */
+int game_apply_timeout(const struct game_ops *g, void *state, int seat, bool lose,
+                       struct game_error *err);
+
 /* Writes the canonical text of the whole view of `seat` (-1: spectator):
  * every section, then "you". Returns game_text_end(out). */
 int game_view_text(const struct game_ops *g, const void *state, int seat, struct game_text *out);

@@ -46,8 +46,10 @@ int game_try_timeout(const struct game_ops *g, const void *state, void *scratch,
     return game_error_set(err, GAME_E_ILLEGAL, "the turn does not end by skipping");
 }
 
-int game_apply(const struct game_ops *g, void *state, int seat, const json_t *action,
-               struct game_error *err)
+/* game_try() (action) or game_try_timeout() (no action: `lose`) through
+ * a scratch block of its own, copied back on GAME_OK. */
+static int apply_copied(const struct game_ops *g, void *state, int seat, const json_t *action,
+                        bool lose, struct game_error *err)
 {
     void *scratch = malloc(g->state_size);
     int rc;
@@ -55,12 +57,28 @@ int game_apply(const struct game_ops *g, void *state, int seat, const json_t *ac
     if (!scratch) {
         return game_error_set(err, GAME_E_NOMEM, "out of memory");
     }
-    rc = game_try(g, state, scratch, seat, action, err);
+    rc = action ? game_try(g, state, scratch, seat, action, err)
+                : game_try_timeout(g, state, scratch, seat, lose, err);
     if (rc == GAME_OK) {
         memcpy(state, scratch, g->state_size);
     }
     free(scratch);
     return rc;
+}
+
+int game_apply(const struct game_ops *g, void *state, int seat, const json_t *action,
+               struct game_error *err)
+{
+    if (!action) {
+        return game_error_set(err, GAME_E_BAD_ACTION, "no action");
+    }
+    return apply_copied(g, state, seat, action, false, err);
+}
+
+int game_apply_timeout(const struct game_ops *g, void *state, int seat, bool lose,
+                       struct game_error *err)
+{
+    return apply_copied(g, state, seat, NULL, lose, err);
 }
 
 int game_view_text(const struct game_ops *g, const void *state, int seat, struct game_text *out)
