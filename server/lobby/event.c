@@ -242,8 +242,9 @@ static int seat_check(struct room *room, struct room_event *ev, char *msg)
 }
 
 /* The seat becomes what the event says, its token filed in the lobby's
- * index (the one it had, if another, taken out); a human's seat given to
- * nobody before makes it the host. */
+ * index (the one it had, if another, taken out); a player's seat given to
+ * nobody before makes it the host (not a seat a rematch holds, without a
+ * token, for a player who has not answered). */
 static void seat_apply(struct room *room, struct room_event *ev, struct room_commit *c)
 {
     struct seat *s = &room->seats[ev->index];
@@ -266,7 +267,7 @@ static void seat_apply(struct room *room, struct room_event *ev, struct room_com
     if (s->kind != SEAT_HUMAN) {
         lobby__seat_forget(s);
     }
-    if (s->kind == SEAT_HUMAN && room->host < 0) {
+    if (s->kind == SEAT_HUMAN && s->has_token && room->host < 0) {
         room->host = ev->index;
     }
     (void)c;
@@ -320,7 +321,8 @@ static int leave_check(struct room *room, struct room_event *ev, char *msg)
 }
 
 /* In a lobby the seat is freed, its token void, and a leaving host hands
- * the room to the next human seat; in a running game a bot keeps the seat
+ * the room to the next player's seat (one with a token: not a seat a
+ * rematch holds for a player who has not answered); in a running game a bot keeps the seat
  * (at the room's level) until its token resumes it. */
 static void leave_apply(struct room *room, struct room_event *ev, struct room_commit *c)
 {
@@ -344,7 +346,7 @@ static void leave_apply(struct room *room, struct room_event *ev, struct room_co
         room->host = -1;
         for (int k = 1; k <= room->nseats; k++) {
             int i = (ev->index + k) % room->nseats;
-            if (room->seats[i].kind == SEAT_HUMAN) {
+            if (room->seats[i].kind == SEAT_HUMAN && room->seats[i].has_token) {
                 room->host = i;
                 break;
             }
@@ -583,6 +585,9 @@ void lobby__room_end(struct room *room, struct room_commit *c)
     room->status = ROOM_ENDED;
     room->ended_at = c->now ? c->now : 1;
     lobby__creator_release(room->lobby, &room->who.creator, room->who.creator_addr);
+    if (!room->lobby->restoring) {
+        lobby__ended_note(room);
+    }
     c->flags |= EV_ENDED | EV_ANNOUNCE;
 }
 
@@ -847,6 +852,62 @@ static void undo_apply(struct room *room, struct room_event *ev, struct room_com
     c->changed |= GAME_CHANGED_ALL;
 }
 
+/* ---- rematch: a rematch offered, a player's answer ---- */
+
+const char *const lobby__rematch_answers[] = {"waiting", "yes", "no", "bot"};
+
+static char *rematch_encode(const struct room *room, const struct room_event *ev, size_t *len)
+{
+    (void)room;
+    return record_text(json_pack("{s:s, s:s, s:i, s:s}", "t", "rematch", "room", ev->rematch.code,
+                                 "seat", ev->index, "answer", lobby__rematch_answers[ev->rematch.answer]),
+                       len);
+}
+
+static int rematch_decode(const struct room *room, const json_t *rec, struct room_event *ev,
+                          char *err)
+{
+    const char *typed = json_string_value(json_object_get(rec, "room"));
+    const char *answer = json_string_value(json_object_get(rec, "answer"));
+
+    ev->index = record_seat(room, rec, false);
+    if (ev->index < 0 || !typed || proto_room_code_parse(typed, ev->rematch.code) != 0 || !answer ||
+        (strcmp(answer, "yes") != 0 && strcmp(answer, "no") != 0)) {
+        snprintf(err, GAME_MSG_MAX, "a rematch record without its room, seat or answer");
+        return -1;
+    }
+    ev->rematch.answer = strcmp(answer, "yes") == 0 ? REMATCH_YES : REMATCH_NO;
+    return 0;
+}
+
+static int rematch_check(struct room *room, struct room_event *ev, char *msg)
+{
+    (void)ev;
+    if (room->status != ROOM_ENDED) {
+        snprintf(msg, GAME_MSG_MAX, "a rematch is for a game that has ended");
+        return PROTO_ERR_GAME_NOT_OVER;
+    }
+    return PROTO_OK;
+}
+
+/* A new room code is a new offer, by the seat that answers yes first:
+ * every other player's answer waits again (a bot's is a bot's). */
+static void rematch_apply(struct room *room, struct room_event *ev, struct room_commit *c)
+{
+    struct room_rematch *m = &room->rematch;
+
+    if (strcmp(m->code, ev->rematch.code) != 0) {
+        memcpy(m->code, ev->rematch.code, sizeof(m->code));
+        m->by = (int8_t)ev->index;
+        for (int i = 0; i < room->nseats; i++) {
+            const struct seat *s = &room->seats[i];
+            m->answer[i] = s->kind == SEAT_BOT && !s->has_token ? REMATCH_BOT : REMATCH_WAITING;
+        }
+    }
+    m->answer[ev->index] = ev->rematch.answer;
+    (void)c;
+}
+
 /* ---- The table ---- */
 
 struct event_def {
@@ -876,6 +937,7 @@ struct event_def {
 #define clock_check NULL
 #define clock_discard NULL
 #define undo_discard NULL
+#define rematch_discard NULL
 
 static const struct event_def events[] = {
 #define X(NAME, name, flags)                                                                       \
@@ -1046,32 +1108,52 @@ void lobby__commit_tail(struct room *room, struct room_commit *c)
     c->changed = 0;
 }
 
+bool lobby__record_publishes(const json_t *rec)
+{
+    const char *t = json_string_value(json_object_get(rec, "t"));
+
+    for (size_t i = 0; t && i < sizeof(events) / sizeof(events[0]); i++) {
+        if (strcmp(t, events[i].name) == 0) {
+            return events[i].flags & EV_PUBLISH;
+        }
+    }
+    return false;
+}
+
+int lobby__replay_one(struct room *room, const json_t *rec, size_t i, struct room_commit *c)
+{
+    struct room_event ev;
+    char *err = c->msg;
+    int rc = 0;
+
+    if (lobby__event_decode(room, rec, &ev, err) != 0) {
+        rc = -1;
+    } else if ((i == 0) != (ev.type == ROOM_EV_CREATE)) {
+        snprintf(err, GAME_MSG_MAX, "%s",
+                 i == 0 ? "the journal does not begin with a create" : "a second create record");
+        rc = -1;
+    } else if (lobby__event_commit(room, &ev, c) != PROTO_OK) {
+        /* The check's reason is in err; say which record it was. */
+        char why[GAME_MSG_MAX];
+        snprintf(why, sizeof(why), "%s", err);
+        snprintf(err, GAME_MSG_MAX, "record %zu (rev %lld) refused on replay: %.180s", i + 1,
+                 (long long)room->rev, why);
+        rc = -1;
+    }
+    sodium_memzero(&ev, sizeof(ev)); /* a create's seed */
+    c->flags = 0;
+    c->changed = 0;
+    return rc;
+}
+
 int lobby__replay(struct room *room, const json_t *records, uint64_t now, char *err)
 {
     struct room_commit c = {.now = now, .msg = err};
-    struct room_event ev;
     const json_t *rec;
     size_t i;
-    int rc = 0;
 
     json_array_foreach(records, i, rec) {
-        if (lobby__event_decode(room, rec, &ev, err) != 0) {
-            rc = -1;
-        } else if ((i == 0) != (ev.type == ROOM_EV_CREATE)) {
-            snprintf(err, GAME_MSG_MAX, "%s",
-                     i == 0 ? "the journal does not begin with a create"
-                            : "a second create record");
-            rc = -1;
-        } else if (lobby__event_commit(room, &ev, &c) != PROTO_OK) {
-            /* The check's reason is in err; say which record it was. */
-            char why[GAME_MSG_MAX];
-            snprintf(why, sizeof(why), "%s", err);
-            snprintf(err, GAME_MSG_MAX, "record %zu (rev %lld) refused on replay: %.180s", i + 1,
-                     (long long)room->rev, why);
-            rc = -1;
-        }
-        sodium_memzero(&ev, sizeof(ev)); /* a create's seed */
-        if (rc != 0) {
+        if (lobby__replay_one(room, rec, i, &c) != 0) {
             return -1;
         }
     }

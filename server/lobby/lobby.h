@@ -237,12 +237,17 @@ int lobby_join(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_
 int lobby_spectate(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
 int lobby_resume(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
 int lobby_list(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
+/* A finished game at any rev, by room code or from a record. */
+int lobby_review(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
+/* A finished game's record: the peer's room's, or the one "room" names. */
+int lobby_record(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
 /* These need ROOM. */
 int lobby_start(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
 int lobby_leave(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
 int lobby_chat(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
 int lobby_sync(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
-int lobby_record(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
+/* Needs ROOM | SEAT: the finished game played again, or declined. */
+int lobby_rematch(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
 /* Needs ROOM | SEAT: where the seat's notices go. */
 int lobby_notify(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
 /* Needs ROOM | SEAT | STARTED. */

@@ -212,6 +212,24 @@ struct room_undo {
     void *states[LOBBY_UNDO_MAX];
 };
 
+/* ---- Rematch (rematch.c) ---- */
+
+/* A player's answer to a rematch, as the finished room's records give it. */
+enum rematch_answer { REMATCH_WAITING, REMATCH_YES, REMATCH_NO, REMATCH_BOT };
+
+/* The rematch offered in a finished room. */
+struct room_rematch {
+    char code[PROTO_ROOM_CODE_LEN + 1]; /* the new room's; "" while none is offered */
+    int8_t by;                          /* the seat that offered it */
+    uint8_t answer[GAME_MAX_SEATS];     /* enum rematch_answer, by seat */
+};
+
+extern const char *const lobby__rematch_answers[]; /* by enum rematch_answer */
+
+/* The seat a seat of a finished game takes in its rematch: one round on,
+ * so that another player sits first. */
+#define LOBBY_REMATCH_SEAT(seat, nseats) (((seat) + (nseats) - 1) % (nseats))
+
 /* A room: what its events make (event.c: the game, its seats, its state,
  * rev and status) and the parts the other files own. */
 struct room {
@@ -237,6 +255,7 @@ struct room {
     struct room_clock clock;
     bool undo_on;          /* the room's option "undo" */
     struct room_undo undo; /* undo.c */
+    struct room_rematch rematch;
     /* the others' */
     struct {
         unsigned told;       /* seats told it is their turn, until they are back */
@@ -279,6 +298,20 @@ struct sleeper {
     uint8_t token_hash[][32]; /* nseats of them, to take out of the index */
 };
 
+/* Finished games kept rebuilt for their reviews (review.c). */
+#define LOBBY_REVIEW_KEEP 4
+struct review_aside;
+
+/* A public game that finished here, for `list` (review.c). */
+#define LOBBY_ENDED_LIST 20
+struct ended_game {
+    char code[PROTO_ROOM_CODE_LEN + 1]; /* "": none */
+    const struct game_ops *game;
+    uint64_t ended_at;
+    uint8_t nseats;
+    char names[GAME_MAX_SEATS][GAME_NAME_MAX];
+};
+
 struct lobby {
     struct lobby_config cfg;
     struct room *rooms;
@@ -311,6 +344,9 @@ struct lobby {
      * published; its buffer changes places with the part's it replaces. */
     struct game_text scratch;
     struct proto_text reply; /* where a long reply (`legal`) is written */
+    struct ended_game ended[LOBBY_ENDED_LIST]; /* the latest to end, in no order */
+    struct review_aside *reviews[LOBBY_REVIEW_KEEP]; /* finished games rebuilt (review.c) */
+    uint64_t reviews_used;
 };
 
 /* ---- event.c: the room's events and the one path that commits them ---- */
@@ -337,7 +373,8 @@ struct lobby {
     X(TIMEOUT, timeout, EV_ANNOUNCE | EV_PUBLISH | EV_BOTS)                                        \
     X(CLOCK, clock, EV_PUBLISH)                                                                    \
     X(NOTIFY, notify, 0)                                                                           \
-    X(UNDO, undo, EV_PUBLISH | EV_BOTS)
+    X(UNDO, undo, EV_PUBLISH | EV_BOTS)                                                            \
+    X(REMATCH, rematch, 0)
 
 enum room_ev {
 #define X(NAME, name, flags) ROOM_EV_##NAME,
@@ -386,6 +423,10 @@ struct room_event {
         struct {
             const json_t *action; /* borrowed */
         } act;
+        struct {
+            char code[PROTO_ROOM_CODE_LEN + 1]; /* the new room */
+            uint8_t answer;                     /* REMATCH_YES or REMATCH_NO */
+        } rematch;
         struct {
             const json_t *rec; /* the targets, as a record holds them (borrowed) */
             json_t *targets;   /* the seat's own, made by the check */
@@ -482,6 +523,56 @@ void lobby__id_add(struct proto_text *t, const json_t *id);
 /* Sends one line, or one message (borrowed), to every member. */
 void lobby__broadcast_line(struct room *room, const char *line, size_t len);
 void lobby__broadcast(struct room *room, const json_t *msg);
+
+/* ---- room.c: what other operations share with create and join ---- */
+
+/* Takes `peer` out of its room. `gone` is a lost connection rather than a
+ * `leave`: in the lobby a seat then stays reserved for resume. */
+void lobby__peer_detach(struct lobby *lobby, struct lobby_peer *peer, bool gone, uint64_t now);
+
+/* Claims seat `seat` (empty, or held by nobody) for a human named `name`
+ * with a fresh token (into `token`, 48 bytes), voiding any older one: a
+ * seat event. PROTO_OK, or the commit's error with the seat as it was. */
+int lobby__seat_claim(struct room *room, int seat, const char *name, char *token,
+                      struct room_commit *c);
+
+/* Seats `peer` at the seat it claimed (with `token`, wiped here), replies
+ * as a join does (with "from": `from` when set), and tells the room. */
+void lobby__seat_take(struct room *room, int seat, struct lobby_peer *peer, const json_t *id,
+                      char *token, const char *from, struct room_commit *c);
+
+/* Whether `peer` may open a new room now: PROTO_OK (a full server may have
+ * dropped an idle room to make space), or server_busy with the reason. */
+int lobby__room_may_open(struct lobby *lobby, const struct lobby_peer *peer, char *msg);
+
+/* A fresh room code that the lobby does not hold. */
+void lobby__room_code_pick(struct lobby *lobby, char code[PROTO_ROOM_CODE_LEN + 1]);
+
+/* Makes room `code` by create event `ev` (its seed drawn here), counted as
+ * `peer`'s: PROTO_OK with *ret_room, or an error with nothing kept. */
+int lobby__room_open(struct lobby *lobby, const struct lobby_peer *peer, const char *code,
+                     struct room_event *ev, struct room_commit *c, struct room **ret_room);
+
+/* ---- rematch.c ---- */
+
+/* Sends the `rematch` event of the room's offer to `peer` (NULL: to every
+ * member). Nothing when none is offered. */
+void lobby__rematch_tell(struct room *room, struct lobby_peer *peer);
+
+/* ---- review.c ---- */
+
+/* Notes a public game that has just ended, for `list`. */
+void lobby__ended_note(struct room *room);
+
+/* Frees the games kept rebuilt for reviews. */
+void lobby__reviews_free(struct lobby *lobby);
+
+/* Room `code` is dropped: its rebuilt game, if kept, goes. */
+void lobby__review_forget(struct lobby *lobby, const char *code);
+
+/* `list`'s "ended": the public games that ended here and are still held,
+ * newest first. New reference, NULL on ENOMEM. */
+json_t *lobby__ended_json(struct lobby *lobby, uint64_t now);
 
 /* ---- rooms.c: the room as data, under everything else ---- */
 
@@ -653,6 +744,14 @@ void lobby__sleepers_run_due(struct lobby *lobby, uint64_t now);
  * restoring). 0, or -1 with the reason in `err`. */
 int lobby__replay(struct room *room, const json_t *records, uint64_t now, char *err);
 
+/* Decodes and commits record `i` (0: it must be the create) into `room`.
+ * 0, or -1 with the reason, naming the record, in c->msg. */
+int lobby__replay_one(struct room *room, const json_t *rec, size_t i, struct room_commit *c);
+
+/* Whether the record's event moves the room's rev on (start, act,
+ * timeout, clock, undo). */
+bool lobby__record_publishes(const json_t *rec);
+
 /* ---- views.c: the view cache ---- */
 
 /* Frees a seat's published view, diff history and legal list. */
@@ -675,6 +774,11 @@ void lobby__views_publish(struct room *room, uint64_t changed);
  * seed in it (*ret_len set), built when the cache is not; NULL while the
  * game runs or when it cannot be built. Borrowed until the next publish. */
 const char *lobby__views_result(struct room *room, size_t *ret_len);
+
+/* Writes the review of the room's current position into `t`:
+ * "view":{public},"hash":..,"hands":[each seat's you],"hashes":[each
+ * seat's whole view's hash]. 0 or -ENOMEM. */
+int lobby__views_review(struct room *room, struct proto_text *t);
 
 /* Sends seat `seat`'s kept diffs after rev `from` (>= 0) to `peer`: true,
  * or false when they are not all kept (nothing sent). */

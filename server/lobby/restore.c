@@ -47,6 +47,8 @@ int lobby_restore(struct lobby *lobby, const json_t *records, uint64_t now, uint
         room->ended_at = now > age_ms ? now - age_ms : 1;
         if (age_ms >= lobby->cfg.ended_ttl_ms) {
             rc = 1; /* finished long enough ago: the journal goes */
+        } else {
+            lobby__ended_note(room);
         }
     }
     if (rc != 0) {

@@ -48,9 +48,7 @@ static void spec_remove(struct room *room, struct lobby_peer *peer)
     }
 }
 
-/* Takes `peer` out of its room. `gone` is a lost connection rather than a
- * `leave`: in the lobby a seat then stays reserved for resume. */
-static void peer_detach(struct lobby *lobby, struct lobby_peer *peer, bool gone, uint64_t now)
+void lobby__peer_detach(struct lobby *lobby, struct lobby_peer *peer, bool gone, uint64_t now)
 {
     struct room *room = peer->room;
     char msg[GAME_MSG_MAX];
@@ -128,11 +126,7 @@ static json_t *seat_reply(const struct room *room, int seat, const char *token)
     return r;
 }
 
-/* Claims seat `seat` (empty, or held by nobody: see seat_reclaimable())
- * for a human named `name` with a fresh token (into `token`, 48 bytes),
- * voiding any older one: a seat event. PROTO_OK, or the commit's error
- * with the seat as it was. */
-static int seat_claim(struct room *room, int seat, const char *name, char *token,
+int lobby__seat_claim(struct room *room, int seat, const char *name, char *token,
                       struct room_commit *c)
 {
     struct room_event ev = {.type = ROOM_EV_SEAT, .index = seat};
@@ -162,13 +156,16 @@ static bool seat_reclaimable(const struct room *room, int seat, const char *name
            strcmp(s->name, name) == 0;
 }
 
-/* Seats `peer` at the seat it claimed (with `token`, wiped here),
- * replies, and tells the room. */
-static void seat_take(struct room *room, int seat, struct lobby_peer *peer, const json_t *id,
-                      char *token, struct room_commit *c)
+void lobby__seat_take(struct room *room, int seat, struct lobby_peer *peer, const json_t *id,
+                      char *token, const char *from, struct room_commit *c)
 {
+    json_t *r = seat_reply(room, seat, token);
+
+    if (r && from) {
+        json_object_set_new(r, "from", json_string(from));
+    }
     seat_bind(room, seat, peer, c->now);
-    lobby__reply_ok(room, peer, id, seat_reply(room, seat, token));
+    lobby__reply_ok(room, peer, id, r);
     sodium_memzero(token, 48);
     lobby__commit_tail(room, c);
 }
@@ -238,6 +235,7 @@ void lobby_free(struct lobby *lobby)
     lobby__keys_free(&lobby->creators);
     game_text_free(&lobby->scratch);
     proto_text_free(&lobby->reply);
+    lobby__reviews_free(lobby);
     free(lobby->push_key);
     free(lobby->public_url);
     free(lobby);
@@ -423,6 +421,53 @@ static bool room_evict(struct lobby *lobby)
     return true;
 }
 
+int lobby__room_may_open(struct lobby *lobby, const struct lobby_peer *peer, char *msg)
+{
+    if (lobby->draining) {
+        snprintf(msg, GAME_MSG_MAX,
+                 "this server is shutting down and opens no new rooms; create it again "
+                 "to have it placed on another");
+        return PROTO_ERR_SERVER_BUSY;
+    }
+    if (lobby->nrooms >= lobby->cfg.max_rooms && !room_evict(lobby)) {
+        snprintf(msg, GAME_MSG_MAX, "this server holds as many rooms as it may (%u)",
+                 lobby->cfg.max_rooms);
+        return PROTO_ERR_SERVER_BUSY;
+    }
+    return rooms_created_over(lobby, peer, msg) ? PROTO_ERR_SERVER_BUSY : PROTO_OK;
+}
+
+void lobby__room_code_pick(struct lobby *lobby, char code[PROTO_ROOM_CODE_LEN + 1])
+{
+    do {
+        proto_room_code_encode(randombytes_uniform(1u << 30), code);
+    } while (lobby_holds(lobby, code));
+}
+
+int lobby__room_open(struct lobby *lobby, const struct lobby_peer *peer, const char *code,
+                     struct room_event *ev, struct room_commit *c, struct room **ret_room)
+{
+    struct room *room = lobby__room_new(lobby, code);
+    int rc;
+
+    if (!room) {
+        return PROTO_ERR_INTERNAL;
+    }
+    randombytes_buf(ev->create.seed, sizeof(ev->create.seed));
+    rc = lobby__event_commit(room, ev, c);
+    sodium_memzero(ev->create.seed, sizeof(ev->create.seed));
+    if (rc != PROTO_OK) {
+        lobby__room_drop(lobby, room, false);
+        return rc;
+    }
+    if (lobby__creator_set(room, peer) != 0) {
+        lobby__room_drop(lobby, room, true);
+        return PROTO_ERR_INTERNAL;
+    }
+    *ret_room = room;
+    return PROTO_OK;
+}
+
 int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *rq)
 {
     const json_t *req = rq->args;
@@ -497,34 +542,14 @@ int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
         json_decref(options);
         return lobby__game_status_to_proto(gerr.status);
     }
-    if (lobby->draining) {
+    rc = lobby__room_may_open(lobby, peer, msg);
+    if (rc != PROTO_OK) {
         json_decref(options);
-        snprintf(msg, GAME_MSG_MAX,
-                 "this server is shutting down and opens no new rooms; create it again "
-                 "to have it placed on another");
-        return PROTO_ERR_SERVER_BUSY;
-    }
-    if (lobby->nrooms >= lobby->cfg.max_rooms && !room_evict(lobby)) {
-        json_decref(options);
-        snprintf(msg, GAME_MSG_MAX, "this server holds as many rooms as it may (%u)",
-                 lobby->cfg.max_rooms);
-        return PROTO_ERR_SERVER_BUSY;
-    }
-    if (rooms_created_over(lobby, peer, msg)) {
-        json_decref(options);
-        return PROTO_ERR_SERVER_BUSY;
-    }
-    char code[PROTO_ROOM_CODE_LEN + 1];
-    do {
-        proto_room_code_encode(randombytes_uniform(1u << 30), code);
-    } while (lobby_holds(lobby, code));
-    room = lobby__room_new(lobby, code);
-    if (!room) {
-        json_decref(options);
-        return PROTO_ERR_INTERNAL;
+        return rc;
     }
     struct room_event ev = {.type = ROOM_EV_CREATE};
     struct room_commit c = {.now = now, .msg = msg};
+    char code[PROTO_ROOM_CODE_LEN + 1];
     ev.create.game = game;
     ev.create.options = options;
     ev.create.is_public = json_is_true(pub);
@@ -532,26 +557,20 @@ int lobby_create(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
     ev.create.bot_level = (enum bot_level)level;
     ev.create.nseats = nseats;
     ev.create.clock = clock;
-    randombytes_buf(ev.create.seed, sizeof(ev.create.seed));
-    rc = lobby__event_commit(room, &ev, &c);
-    sodium_memzero(ev.create.seed, sizeof(ev.create.seed));
+    lobby__room_code_pick(lobby, code);
+    rc = lobby__room_open(lobby, peer, code, &ev, &c, &room);
     json_decref(options);
     if (rc != PROTO_OK) {
-        lobby__room_drop(lobby, room, false);
         return rc;
     }
-    if (lobby__creator_set(room, peer) != 0) {
-        lobby__room_drop(lobby, room, true);
-        return PROTO_ERR_INTERNAL;
-    }
     char token[48];
-    rc = seat_claim(room, 0, peer->name, token, &c);
+    rc = lobby__seat_claim(room, 0, peer->name, token, &c);
     if (rc != PROTO_OK) {
         lobby__room_drop(lobby, room, true);
         return rc;
     }
-    peer_detach(lobby, peer, false, now);
-    seat_take(room, 0, peer, id, token, &c);
+    lobby__peer_detach(lobby, peer, false, now);
+    lobby__seat_take(room, 0, peer, id, token, NULL, &c);
     return PROTO_OK;
 }
 
@@ -616,15 +635,15 @@ int lobby_join(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_
     char token[48];
     bool reclaimed = room->seats[seat].kind != SEAT_EMPTY;
     struct room_commit c = {.now = now, .msg = msg};
-    rc = seat_claim(room, seat, peer->name, token, &c);
+    rc = lobby__seat_claim(room, seat, peer->name, token, &c);
     if (rc != PROTO_OK) {
         return rc;
     }
     if (reclaimed) {
         log_event(LOG_INFO, "seat_reclaimed", "room=%s seat=%d", room->code, seat);
     }
-    peer_detach(lobby, peer, false, now);
-    seat_take(room, seat, peer, id, token, &c);
+    lobby__peer_detach(lobby, peer, false, now);
+    lobby__seat_take(room, seat, peer, id, token, NULL, &c);
     return PROTO_OK;
 }
 
@@ -645,7 +664,7 @@ int lobby_spectate(struct lobby *lobby, struct lobby_peer *peer, const struct lo
                  lobby->cfg.max_spectators);
         return PROTO_ERR_ROOM_FULL;
     }
-    peer_detach(lobby, peer, false, now);
+    lobby__peer_detach(lobby, peer, false, now);
     if (spec_add(room, peer) != 0) {
         return PROTO_ERR_INTERNAL;
     }
@@ -656,6 +675,7 @@ int lobby_spectate(struct lobby *lobby, struct lobby_peer *peer, const struct lo
     lobby__reply_ok(room, peer, id, seat_reply(room, -1, NULL));
     lobby__room_announce(room);
     lobby__views_send_state(room, peer, now);
+    lobby__rematch_tell(room, peer);
     return PROTO_OK;
 }
 
@@ -796,13 +816,13 @@ int lobby_leave(struct lobby *lobby, struct lobby_peer *peer, const struct lobby
     const json_t *id = rq->id;
     uint64_t now = rq->now;
     lobby__reply_bare(NULL, peer, id);
-    peer_detach(lobby, peer, false, now);
+    lobby__peer_detach(lobby, peer, false, now);
     return PROTO_OK;
 }
 
 void lobby_peer_gone(struct lobby *lobby, struct lobby_peer *peer, uint64_t now)
 {
-    peer_detach(lobby, peer, true, now);
+    lobby__peer_detach(lobby, peer, true, now);
     lobby__creator_gone(lobby, peer->id);
 }
 
@@ -860,7 +880,7 @@ int lobby_resume(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
         }
     }
     if (peer->room != found || peer->seat != seat) {
-        peer_detach(lobby, peer, false, now);
+        lobby__peer_detach(lobby, peer, false, now);
     }
     /* A resume is the same player: the connection takes the seat's name,
      * the one the game's log and the other players know. */
@@ -879,6 +899,7 @@ int lobby_resume(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
         !lobby__views_resend(found, peer, seat, (int64_t)json_integer_value(jrev))) {
         lobby__views_send_state(found, peer, now);
     }
+    lobby__rematch_tell(found, peer);
     return PROTO_OK;
 }
 
@@ -906,7 +927,12 @@ int lobby_list(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_
             return PROTO_ERR_INTERNAL;
         }
     }
-    lobby__reply_ok(NULL, peer, id, json_pack("{s:o}", "rooms", rooms));
+    json_t *ended = lobby__ended_json(lobby, rq->now);
+    if (!ended) {
+        json_decref(rooms);
+        return PROTO_ERR_INTERNAL;
+    }
+    lobby__reply_ok(NULL, peer, id, json_pack("{s:o, s:o}", "rooms", rooms, "ended", ended));
     return PROTO_OK;
 }
 
@@ -958,112 +984,8 @@ int lobby_sync(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_
         lobby__room_announce(room);
     } else {
         lobby__views_send_state(room, peer, rq->now);
+        lobby__rematch_tell(room, peer);
     }
-    (void)lobby;
-    return PROTO_OK;
-}
-
-/* The game's actions, [{"seat", "action"}] (a timeout that lost or skipped:
- * {"seat", "timeout": "lose"|"skip"}; an undo: {"seat", "undo": true}),
- * read from the room's journal:
- * the record is kept on disk, never in memory. NULL with a message when
- * it cannot be read. */
-static json_t *record_actions(struct room *room, char *msg)
-{
-    struct lobby *lobby = room->lobby;
-    json_t *records = NULL, *actions;
-    const json_t *r;
-    size_t i;
-    int rc = lobby->has_store && lobby->store.read
-                 ? lobby->store.read(lobby->store.ctx, room->code, &records)
-                 : -ENOENT;
-
-    if (rc != 0) {
-        snprintf(msg, GAME_MSG_MAX, "the game's journal cannot be read (%s)", strerror(-rc));
-        return NULL;
-    }
-    actions = json_array();
-    json_array_foreach(records, i, r) {
-        const char *t = json_string_value(json_object_get(r, "t"));
-        const char *deed = json_string_value(json_object_get(r, "do"));
-        json_t *a = NULL;
-        if (t && strcmp(t, "act") == 0) {
-            a = json_pack("{s:O, s:O}", "seat", json_object_get(r, "seat"), "action",
-                          json_object_get(r, "action"));
-        } else if (t && strcmp(t, "undo") == 0) {
-            /* Taken back: the seat's last action is undone. */
-            a = json_pack("{s:O, s:b}", "seat", json_object_get(r, "seat"), "undo", 1);
-        } else if (t && strcmp(t, "timeout") == 0 && deed &&
-                   (strcmp(deed, "lose") == 0 || strcmp(deed, "skip") == 0)) {
-            /* A timeout that changed the game is one of its steps. */
-            a = json_pack("{s:O, s:s}", "seat", json_object_get(r, "seat"), "timeout", deed);
-        } else {
-            continue;
-        }
-        if (actions && json_array_append_new(actions, a) != 0) {
-            json_decref(actions);
-            actions = NULL;
-        }
-    }
-    json_decref(records);
-    return actions;
-}
-
-int lobby_record(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *rq)
-{
-    const json_t *id = rq->id;
-    char *msg = rq->msg;
-    struct room *room = peer->room;
-    char hex[GAME_SEED_BYTES * 2 + 1];
-    json_t *seats, *rec, *actions;
-
-    if (room->status != ROOM_ENDED) {
-        snprintf(msg, GAME_MSG_MAX, "the record is available once the game has ended");
-        return PROTO_ERR_GAME_NOT_OVER;
-    }
-    actions = record_actions(room, msg);
-    if (!actions) {
-        return PROTO_ERR_INTERNAL;
-    }
-    seats = json_array();
-    for (int i = 0; seats && i < room->nseats; i++) {
-        if (json_array_append_new(seats,
-                                  json_pack("{s:s, s:s}", "name", room->seats[i].name, "kind",
-                                            lobby__kind_names[room->seats[i].kind])) != 0) {
-            json_decref(seats);
-            seats = NULL;
-        }
-    }
-    proto_hex(room->seed, sizeof(room->seed), hex);
-    rec = seats ? json_pack("{s:s, s:O, s:o, s:s, s:o}", "game", room->game->id, "options",
-                            room->options, "seats", seats, "seed", hex, "actions", actions)
-                : NULL;
-    if (!seats) {
-        json_decref(actions);
-    }
-    json_t *reply = rec ? proto_reply_ok(id) : NULL;
-    char *line = NULL;
-    size_t len = 0;
-    errno = ENOMEM;
-    if (reply && json_object_set_new(reply, "record", rec) == 0) {
-        rec = NULL;
-        line = proto_line_dump(reply, &len);
-    }
-    json_decref(rec);
-    json_decref(reply);
-    if (!line) {
-        /* Whatever its size, the request is answered: a record too big
-         * for one line says so and names the limit. */
-        if (errno == E2BIG) {
-            snprintf(msg, GAME_MSG_MAX,
-                     "the record is longer than the %u bytes a line may hold; the room's "
-                     "journal keeps it",
-                     PROTO_OUT_LINE_MAX);
-        }
-        return PROTO_ERR_INTERNAL;
-    }
-    lobby__out(room, peer, line, len);
-    free(line);
     (void)lobby;
     return PROTO_OK;
 }

@@ -395,5 +395,6 @@ void lobby__room_drop(struct lobby *lobby, struct room *room, bool forget)
     if (forget && lobby->has_store) {
         lobby->store.forget(lobby->store.ctx, room->code);
     }
+    lobby__review_forget(lobby, room->code);
     lobby__room_free(room);
 }

@@ -118,6 +118,9 @@ void lobby__sleeper_drop(struct lobby *lobby, struct sleeper *z, bool forget)
     if (forget && lobby->has_store) {
         lobby->store.forget(lobby->store.ctx, z->code);
     }
+    if (forget) {
+        lobby__review_forget(lobby, z->code);
+    }
     sodium_memzero(z->token_hash, (size_t)z->nseats * sizeof(z->token_hash[0]));
     free(z);
 }

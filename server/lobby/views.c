@@ -310,6 +310,55 @@ const char *lobby__views_result(struct room *room, size_t *ret_len)
     return NULL;
 }
 
+/* ---- Review ---- */
+
+int lobby__views_review(struct room *room, struct proto_text *t)
+{
+    const struct room_view *v = &room->view;
+    char hash[PROTO_HASH_HEX_LEN + 1];
+    struct proto_text hashes = {0};
+
+    if (lobby__views_build(room) != 0) {
+        return -ENOMEM;
+    }
+    proto_text_str(t, "\"view\":{");
+    for (size_t i = 0; i < v->nparts; i++) {
+        if (i) {
+            proto_text_add(t, ",", 1);
+        }
+        key_add(t, v->parts[i].key);
+        proto_text_add(t, v->parts[i].text, v->parts[i].len);
+    }
+    hash_finish(room, NULL, hash);
+    proto_text_str(t, "},\"hash\":\"");
+    proto_text_str(t, hash);
+    proto_text_str(t, "\",\"hands\":[");
+    for (int i = 0; i < room->nseats; i++) {
+        /* Every seat's, a bot's too: the game is over. */
+        struct game_text *w = &room->lobby->scratch;
+        struct seat hand = {.you_text = NULL};
+        if (you_write(room, i) != 0) {
+            proto_text_free(&hashes);
+            return -ENOMEM;
+        }
+        hand.you_text = w->data;
+        hand.you_len = w->len;
+        hash_finish(room, &hand, hash);
+        proto_text_add(t, ",", i > 0);
+        proto_text_add(t, w->data, w->len);
+        proto_text_add(&hashes, ",", i > 0);
+        proto_text_add(&hashes, "\"", 1);
+        proto_text_str(&hashes, hash);
+        proto_text_add(&hashes, "\"", 1);
+    }
+    proto_text_str(t, "],\"hashes\":[");
+    proto_text_add(t, hashes.data ? hashes.data : "", hashes.len);
+    proto_text_add(t, "]", 1);
+    int rc = hashes.err;
+    proto_text_free(&hashes);
+    return rc;
+}
+
 /* ---- State events ---- */
 
 /* {"ev":"<ev>","room":"<code>","rev":<rev> */
