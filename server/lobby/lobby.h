@@ -239,6 +239,13 @@ int lobby_resume(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
 int lobby_list(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
 /* A finished game at any rev, by room code or from a record. */
 int lobby_review(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
+/* The review of a game's record given as JSON text (`body`, `len`) at
+ * `rev` (-1: its last), for a transport that carries more than a line:
+ * *ret_text (free()) is a whole answer, {"ok":true,"review":{...}} or
+ * {"ok":false,"error":{...}}, ending in a line end (NULL on ENOMEM).
+ * Returns PROTO_OK or the error's code. */
+int lobby_review_text(struct lobby *lobby, const char *body, size_t len, int64_t rev, uint64_t now,
+                      char **ret_text, size_t *ret_len);
 /* A finished game's record: the peer's room's, or the one "room" names. */
 int lobby_record(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *req);
 /* These need ROOM. */

@@ -98,8 +98,12 @@ json_t *lobby__ended_json(struct lobby *lobby, uint64_t now)
 
 /* ---- Games rebuilt aside ---- */
 
+/* A kept game's key: its room code, or for a client's record '#' and the
+ * hex of the first 16 bytes of the record's BLAKE2b. */
+#define ASIDE_KEY_LEN 33
+
 struct review_aside {
-    char code[PROTO_ROOM_CODE_LEN + 1]; /* its room; "" for a client's record */
+    char key[ASIDE_KEY_LEN + 1];
     struct lobby *lobby;                /* its own, restoring, without a store */
     struct room *room;
     json_t *records; /* the journal, or the records made of a client's record */
@@ -129,7 +133,7 @@ void lobby__reviews_free(struct lobby *lobby)
 void lobby__review_forget(struct lobby *lobby, const char *code)
 {
     for (size_t i = 0; i < LOBBY_REVIEW_KEEP; i++) {
-        if (lobby->reviews[i] && strcmp(lobby->reviews[i]->code, code) == 0) {
+        if (lobby->reviews[i] && strcmp(lobby->reviews[i]->key, code) == 0) {
             aside_free(lobby->reviews[i]);
             lobby->reviews[i] = NULL;
         }
@@ -138,7 +142,7 @@ void lobby__review_forget(struct lobby *lobby, const char *code)
 
 /* A game rebuilt from `records` (stolen) up to its start: NULL with a
  * message when it cannot be. */
-static struct review_aside *aside_new(struct lobby *lobby, const char *code, json_t *records,
+static struct review_aside *aside_new(struct lobby *lobby, const char *key, json_t *records,
                                       char *msg)
 {
     struct review_aside *a = calloc(1, sizeof(*a));
@@ -154,7 +158,7 @@ static struct review_aside *aside_new(struct lobby *lobby, const char *code, jso
         return NULL;
     }
     a->records = records;
-    snprintf(a->code, sizeof(a->code), "%s", code);
+    snprintf(a->key, sizeof(a->key), "%s", key);
     a->lobby->restoring = true;
     json_array_foreach(records, i, rec) {
         a->last += lobby__record_publishes(rec);
@@ -215,21 +219,22 @@ static int finished_held(struct lobby *lobby, const char *code, char *msg)
     return PROTO_OK;
 }
 
-/* The finished game of room `code` rebuilt at `rev` (-1: its last), from
- * the games kept aside when one of them is there and not past it, else
- * from its journal. PROTO_OK with *ret, or an error with a message. */
-static int aside_of_room(struct lobby *lobby, const char *code, int64_t rev, uint64_t now,
-                         struct review_aside **ret, char *msg)
+static json_t *record_journal(const json_t *record, char *msg);
+
+/* The game kept under `key` rebuilt at `rev` (-1: its last): the one kept
+ * aside when it is there and not past `rev`, else rebuilt from room
+ * `key`'s journal (`record` NULL) or from `record`. PROTO_OK with *ret,
+ * or an error with a message: bad_request (a record that is none, a rev
+ * the game does not have), illegal_action (a record's step the rules
+ * refuse), internal (a journal that cannot be read or replayed). */
+static int aside_get(struct lobby *lobby, const char *key, const json_t *record, int64_t rev,
+                     uint64_t now, struct review_aside **ret, char *msg)
 {
     struct review_aside **slot = NULL;
-    int rc = finished_held(lobby, code, msg);
 
-    if (rc != PROTO_OK) {
-        return rc;
-    }
     for (size_t i = 0; i < LOBBY_REVIEW_KEEP; i++) {
         struct review_aside *a = lobby->reviews[i];
-        if (a && strcmp(a->code, code) == 0) {
+        if (a && strcmp(a->key, key) == 0) {
             slot = &lobby->reviews[i];
             break;
         }
@@ -237,36 +242,72 @@ static int aside_of_room(struct lobby *lobby, const char *code, int64_t rev, uin
             slot = &lobby->reviews[i]; /* an empty one, else the least recently used */
         }
     }
-    if (*slot && (strcmp((*slot)->code, code) != 0 || (rev >= 0 && (*slot)->room->rev > rev))) {
+    if (*slot && (strcmp((*slot)->key, key) != 0 || (rev >= 0 && (*slot)->room->rev > rev))) {
         aside_free(*slot);
         *slot = NULL;
     }
     if (!*slot) {
         json_t *records = NULL;
-        int err = lobby->has_store && lobby->store.read
-                      ? lobby->store.read(lobby->store.ctx, code, &records)
-                      : -ENOENT;
-        if (err != 0) {
-            snprintf(msg, GAME_MSG_MAX, "the game's journal cannot be read (%s)", strerror(-err));
-            return PROTO_ERR_INTERNAL;
+        if (record) {
+            if (!(records = record_journal(record, msg))) {
+                return PROTO_ERR_BAD_REQUEST;
+            }
+        } else {
+            int err = lobby->has_store && lobby->store.read
+                          ? lobby->store.read(lobby->store.ctx, key, &records)
+                          : -ENOENT;
+            if (err != 0) {
+                snprintf(msg, GAME_MSG_MAX, "the game's journal cannot be read (%s)",
+                         strerror(-err));
+                return PROTO_ERR_INTERNAL;
+            }
         }
-        if (!(*slot = aside_new(lobby, code, records, msg))) {
+        if (!(*slot = aside_new(lobby, key, records, msg))) {
             return PROTO_ERR_INTERNAL;
         }
     }
     struct review_aside *a = *slot;
     a->used = ++lobby->reviews_used;
     if (rev > a->last) {
-        snprintf(msg, GAME_MSG_MAX, "the game in %s has revs 1 to %lld", code, (long long)a->last);
+        snprintf(msg, GAME_MSG_MAX, "the game has revs 1 to %lld", (long long)a->last);
         return PROTO_ERR_BAD_REQUEST;
     }
     if (aside_advance(a, rev < 0 ? a->last : rev, now, msg) != 0) {
         aside_free(a);
         *slot = NULL;
-        return PROTO_ERR_INTERNAL;
+        return record ? PROTO_ERR_ILLEGAL_ACTION : PROTO_ERR_INTERNAL;
     }
     *ret = a;
     return PROTO_OK;
+}
+
+/* The finished game of room `code`, awake or asleep, at `rev`, as
+ * aside_get() gives it; room_not_found or game_not_over too. */
+static int aside_of_room(struct lobby *lobby, const char *code, int64_t rev, uint64_t now,
+                         struct review_aside **ret, char *msg)
+{
+    int rc = finished_held(lobby, code, msg);
+
+    return rc != PROTO_OK ? rc : aside_get(lobby, code, NULL, rev, now, ret, msg);
+}
+
+/* A client's record at `rev`, kept under its digest, as aside_get() gives
+ * it. */
+static int aside_of_record(struct lobby *lobby, const json_t *record, int64_t rev, uint64_t now,
+                           struct review_aside **ret, char *msg)
+{
+    unsigned char h[16];
+    char key[ASIDE_KEY_LEN + 1] = "#";
+    char *text = json_dumps(record, JSON_COMPACT | JSON_SORT_KEYS);
+
+    if (!text) {
+        snprintf(msg, GAME_MSG_MAX, "out of memory");
+        return PROTO_ERR_INTERNAL;
+    }
+    crypto_generichash(h, sizeof(h), (const unsigned char *)text, strlen(text), NULL, 0);
+    free(text);
+    proto_hex(h, sizeof(h), key + 1);
+    return aside_get(lobby, key, record, rev, now, ret, msg);
 }
 
 /* The journal records a client's record stands for: its create (a room of
@@ -529,71 +570,104 @@ int lobby_record(struct lobby *lobby, struct lobby_peer *peer, const struct lobb
 
 /* ---- review ---- */
 
-/* The review of `a` at its room's rev, to `peer`. */
-static int review_send(struct review_aside *a, struct lobby_peer *peer, const json_t *id, char *msg)
+/* Writes the review of `a` at its room's rev as a whole line: a reply to
+ * `id`, or (`id` NULL) an answer of its own. */
+static void review_write(struct review_aside *a, const json_t *id, struct proto_text *t)
 {
     const struct room *room = a->room;
     char hex[GAME_SEED_BYTES * 2 + 1];
-    struct proto_text t = {0};
 
     proto_hex(room->seed, sizeof(room->seed), hex);
     json_t *head = json_pack("{s:o, s:s, s:o, s:I, s:i, s:I, s:O, s:s, s:s}", "room",
-                             a->code[0] ? json_string(a->code) : json_null(), "game",
+                             a->key[0] != '#' ? json_string(a->key) : json_null(), "game",
                              room->game->id, "seats", seats_json(room), "rev",
                              (json_int_t)room->rev, "first", 1, "last", (json_int_t)a->last,
                              "step", a->step ? a->step : json_null(), "seed", hex, "seed_commit",
                              room->seed_commit);
     sodium_memzero(hex, sizeof(hex));
-    reply_head(&t, id, "review", head);
-    proto_text_str(&t, ",");
-    if (lobby__views_review(a->room, &t) != 0) {
-        proto_text_free(&t);
-        return PROTO_ERR_INTERNAL;
+    reply_head(t, id, "review", head);
+    proto_text_str(t, ",");
+    if (lobby__views_review(a->room, t) != 0) {
+        t->err = -ENOMEM;
     }
-    proto_text_str(&t, "}}\n");
-    return reply_text(peer, &t, "review", msg);
+    proto_text_str(t, "}}\n");
+}
+
+/* The rev a request asks for (-1: the last): PROTO_OK, or bad_request. */
+static int rev_wanted(const json_t *jrev, int64_t *rev, char *msg)
+{
+    if (jrev && (!json_is_integer(jrev) || json_integer_value(jrev) < 1)) {
+        snprintf(msg, GAME_MSG_MAX, "\"rev\" must be an integer, 1 or more");
+        return PROTO_ERR_BAD_REQUEST;
+    }
+    *rev = jrev ? (int64_t)json_integer_value(jrev) : -1;
+    return PROTO_OK;
 }
 
 int lobby_review(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *rq)
 {
     const json_t *jroom = json_object_get(rq->args, "room");
     const json_t *record = json_object_get(rq->args, "record");
-    const json_t *jrev = json_object_get(rq->args, "rev");
     char *msg = rq->msg;
+    char code[PROTO_ROOM_CODE_LEN + 1];
     struct review_aside *a = NULL;
-    int64_t rev = -1;
+    struct proto_text t = {0};
+    int64_t rev;
     int rc;
 
     if (!jroom == !record) {
         snprintf(msg, GAME_MSG_MAX, "a review names a \"room\" or carries a \"record\"");
         return PROTO_ERR_BAD_REQUEST;
     }
-    if (jrev && (!json_is_integer(jrev) || json_integer_value(jrev) < 1)) {
-        snprintf(msg, GAME_MSG_MAX, "\"rev\" must be an integer, 1 or more");
-        return PROTO_ERR_BAD_REQUEST;
+    if ((rc = rev_wanted(json_object_get(rq->args, "rev"), &rev, msg)) != PROTO_OK) {
+        return rc;
     }
-    rev = jrev ? (int64_t)json_integer_value(jrev) : -1;
     if (jroom) {
-        char code[PROTO_ROOM_CODE_LEN + 1];
-        if ((rc = code_wanted(jroom, code, msg)) != PROTO_OK ||
-            (rc = aside_of_room(lobby, code, rev, rq->now, &a, msg)) != PROTO_OK) {
-            return rc;
+        if ((rc = code_wanted(jroom, code, msg)) == PROTO_OK) {
+            rc = aside_of_room(lobby, code, rev, rq->now, &a, msg);
         }
-        return review_send(a, peer, rq->id, msg);
-    }
-    /* A client's record: rebuilt for this request alone. */
-    json_t *records = record_journal(record, msg);
-    if (!records || !(a = aside_new(lobby, "", records, msg))) {
-        return records ? PROTO_ERR_INTERNAL : PROTO_ERR_BAD_REQUEST;
-    }
-    if (rev > a->last) {
-        snprintf(msg, GAME_MSG_MAX, "the record has revs 1 to %lld", (long long)a->last);
-        rc = PROTO_ERR_BAD_REQUEST;
-    } else if (aside_advance(a, rev < 0 ? a->last : rev, rq->now, msg) != 0) {
-        rc = PROTO_ERR_ILLEGAL_ACTION;
     } else {
-        rc = review_send(a, peer, rq->id, msg);
+        rc = aside_of_record(lobby, record, rev, rq->now, &a, msg);
     }
-    aside_free(a);
+    if (rc != PROTO_OK) {
+        return rc;
+    }
+    review_write(a, rq->id, &t);
+    return reply_text(peer, &t, "review", msg);
+}
+
+int lobby_review_text(struct lobby *lobby, const char *body, size_t len, int64_t rev, uint64_t now,
+                      char **ret_text, size_t *ret_len)
+{
+    char msg[GAME_MSG_MAX] = "";
+    json_error_t jerr;
+    struct review_aside *a = NULL;
+    struct proto_text t = {0};
+    json_t *record = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
+    int rc;
+
+    if (!json_is_object(record)) {
+        snprintf(msg, sizeof(msg), "the body is not a game's record (JSON object): %.120s",
+                 record ? "not an object" : jerr.text);
+        rc = PROTO_ERR_BAD_REQUEST;
+    } else if (rev == 0 || rev < -1) {
+        snprintf(msg, sizeof(msg), "\"rev\" must be an integer, 1 or more");
+        rc = PROTO_ERR_BAD_REQUEST;
+    } else {
+        rc = aside_of_record(lobby, record, rev, now, &a, msg);
+    }
+    json_decref(record);
+    if (rc == PROTO_OK) {
+        review_write(a, NULL, &t);
+        if ((*ret_text = proto_text_take(&t, PROTO_OUT_LINE_MAX, ret_len))) {
+            return PROTO_OK;
+        }
+        snprintf(msg, sizeof(msg), "the review is longer than the %u bytes an answer may hold",
+                 PROTO_OUT_LINE_MAX);
+        rc = PROTO_ERR_INTERNAL;
+    }
+    json_t *err = proto_reply_error(NULL, rc, msg[0] ? msg : proto_err_message(rc));
+    *ret_text = err ? proto_line_dump(err, ret_len) : NULL;
+    json_decref(err);
     return rc;
 }

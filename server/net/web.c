@@ -4,8 +4,9 @@
  * loop (LWS_SERVER_OPTION_LIBUV with the loop given as a foreign loop: no
  * second loop, no thread).
  *
- * HTTP answers GET and HEAD for the page's files and /healthz, with the
- * same security headers on every answer. A WebSocket upgrade is taken only
+ * HTTP answers GET and HEAD for the page's files and /healthz, and POST
+ * /review (a game's record, reviewed at a rev: longer than a protocol line
+ * may be), with the same security headers on every answer. A WebSocket upgrade is taken only
  * at /ws with the subprotocol conclave.v1, from the page's own origin or
  * one the operator allowed (a client that sends no Origin is no browser,
  * and is taken as a TCP client would be).
@@ -39,6 +40,7 @@
 
 #define WEB_FILE_MAX (16u * 1024u * 1024u) /* largest file served from web_dir */
 #define HTTP_CHUNK 16384
+#define WEB_POST_MAX (4u * 1024u * 1024u) /* a record sent to POST /review */
 
 static const char *const security_headers[][2] = {
     {"content-security-policy:",
@@ -64,11 +66,15 @@ struct wconn {
     bool dead;    /* close at the next callback, sending nothing more */
 };
 
-/* One HTTP answer's body, written in chunks as the socket takes it. */
+/* One HTTP answer's body, written in chunks as the socket takes it, and a
+ * POST's body as it comes. */
 struct http_req {
     const unsigned char *body;
     size_t len, off;
-    unsigned char *owned; /* a file read from web_dir, or the metrics */
+    unsigned char *owned; /* a file read from web_dir, the metrics, a review */
+    char *in;             /* the request's body, in_want bytes when whole */
+    size_t in_len, in_want;
+    int64_t rev; /* POST /review?rev=N; -1: the last */
 };
 
 struct web_server {
@@ -253,6 +259,88 @@ static int http_text(struct lws *wsi, struct http_req *req, unsigned code, const
                        strlen(text), "no-store", 0, head);
 }
 
+/* ---- POST /review ---- */
+
+/* A POST: only /review, with a Content-Length of at most WEB_POST_MAX and
+ * a `rev` that is a number when given. The body is then read
+ * (on_post_body) and answered when whole (on_post_done). */
+static int on_post(struct lws *wsi, struct http_req *req, const char *uri)
+{
+    char buf[64];
+    const char *arg;
+    char *end;
+    unsigned long long want;
+
+    if (strcmp(uri, "/review") != 0) {
+        return http_text(wsi, req, 404, "not found\n", false);
+    }
+    if (lws_hdr_copy(wsi, buf, sizeof(buf), WSI_TOKEN_HTTP_CONTENT_LENGTH) <= 0) {
+        return http_text(wsi, req, 411, "a game's record, with its Content-Length\n", false);
+    }
+    errno = 0;
+    want = strtoull(buf, &end, 10);
+    if (errno || *end || end == buf || want == 0) {
+        return http_text(wsi, req, 400, "a bad Content-Length\n", false);
+    }
+    if (want > WEB_POST_MAX) {
+        return http_text(wsi, req, 413, "a record is at most 4 MiB\n", false);
+    }
+    req->rev = -1;
+    if ((arg = lws_get_urlarg_by_name(wsi, "rev=", buf, sizeof(buf)))) {
+        long long rev;
+        errno = 0;
+        rev = strtoll(arg, &end, 10);
+        if (errno || *end || end == arg || rev < 1) {
+            return http_text(wsi, req, 400, "rev is a number, 1 or more\n", false);
+        }
+        req->rev = rev;
+    }
+    if (!(req->in = malloc((size_t)want))) {
+        return http_text(wsi, req, 500, "out of memory\n", false);
+    }
+    req->in_want = (size_t)want;
+    req->in_len = 0;
+    return 0;
+}
+
+static int on_post_body(struct http_req *req, const void *in, size_t len)
+{
+    if (!req->in || len > req->in_want - req->in_len) {
+        return -1; /* more than it said */
+    }
+    memcpy(req->in + req->in_len, in, len);
+    req->in_len += len;
+    return 0;
+}
+
+static int on_post_done(struct web_server *web, struct lws *wsi, struct http_req *req)
+{
+    static const unsigned status[] = {[PROTO_ERR_BAD_REQUEST] = 400,
+                                      [PROTO_ERR_ILLEGAL_ACTION] = 422,
+                                      [PROTO_ERR_INTERNAL] = 500};
+    char *text = NULL;
+    size_t len = 0;
+    int rc;
+
+    if (!req->in || req->in_len != req->in_want) {
+        return -1;
+    }
+    rc = sess_hub_review(net_server_hub(web->net), req->in, req->in_len, req->rev,
+                         uv_now(web->loop), &text, &len);
+    free(req->in);
+    req->in = NULL;
+    if (!text) {
+        return http_text(wsi, req, 500, "out of memory\n", false);
+    }
+    req->owned = (unsigned char *)text;
+    return http_answer(wsi, req,
+                       rc == PROTO_OK ? 200
+                       : (size_t)rc < sizeof(status) / sizeof(status[0]) && status[rc]
+                           ? status[rc]
+                           : 400,
+                       "application/json", req->owned, len, "no-store", 0, false);
+}
+
 static int on_http(struct web_server *web, struct lws *wsi, struct http_req *req, const char *uri)
 {
     bool head = lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0;
@@ -262,6 +350,9 @@ static int on_http(struct web_server *web, struct lws *wsi, struct http_req *req
     size_t len = 0;
     uint64_t etag = 0;
 
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0) {
+        return on_post(wsi, req, uri);
+    }
     if (!head && lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0) {
         /* No body: a request body may still be on its way, and nothing
          * here reads it. */
@@ -362,12 +453,18 @@ static int cb_http(struct lws *wsi, enum lws_callback_reasons reason, void *user
         return 1;
     case LWS_CALLBACK_HTTP:
         return on_http(web, wsi, req, in);
+    case LWS_CALLBACK_HTTP_BODY:
+        return on_post_body(req, in, len);
+    case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+        return on_post_done(web, wsi, req);
     case LWS_CALLBACK_HTTP_WRITEABLE:
         return on_http_writeable(web, wsi, req);
     case LWS_CALLBACK_CLOSED_HTTP:
         if (req) {
             free(req->owned);
+            free(req->in);
             req->owned = NULL;
+            req->in = NULL;
             req->body = NULL;
         }
         return 0;

@@ -37,3 +37,9 @@ uint64_t sess_hub_next_due(const struct sess_hub *hub)
 {
     return lobby_next_due(hub->lobby);
 }
+
+int sess_hub_review(struct sess_hub *hub, const char *body, size_t len, int64_t rev, uint64_t now,
+                    char **ret_text, size_t *ret_len)
+{
+    return lobby_review_text(hub->lobby, body, len, rev, now, ret_text, ret_len);
+}

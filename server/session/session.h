@@ -135,6 +135,11 @@ void sess_hub_init(struct sess_hub *hub, struct lobby *lobby, const struct sess_
 void sess_hub_open(struct sess_hub *hub, struct sess *s, uint64_t id, const struct sess_io *io,
                    void *io_ctx, uint64_t now);
 
+/* A game's record sent as JSON text, reviewed at `rev` (-1: its last):
+ * lobby_review_text(). */
+int sess_hub_review(struct sess_hub *hub, const char *body, size_t len, int64_t rev, uint64_t now,
+                    char **ret_text, size_t *ret_len);
+
 /* Rooms this server does not hold are looked for through `finder`
  * (borrowed; NULL: nowhere) by the sessions opened from now on. */
 void sess_hub_set_finder(struct sess_hub *hub, const struct sess_finder *finder);

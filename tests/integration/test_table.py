@@ -6,45 +6,58 @@ seats given up; every finished game's record and review from outside the
 room, each rev's views equal, hash for hash, to what the seats received
 during play; and the list of recently finished public games."""
 import hashlib
+import json
 import random
+import urllib.error
+import urllib.request
 
-from harness import ServerTest, canonical_hash, main, wait_until
+from harness import Server, ServerTest, canonical_hash, main, wait_until
 
 
-def play_to_end(test, players, rng, undo=False, limit=3000):
+def play_to_end(test, players, rng, undo=False, limit=5000):
     """Plays every seat of `players` with random legal actions until the
     game ends (bots play the others), taking a move back now and then where
-    the reply allows it. Returns {seat: {rev: hash}} of every view each
-    player received, and how many undos were taken."""
-    seen = {c.seat: {} for c in players}
+    the reply allows it; waits for each change rather than for time.
+    Returns {seat: {rev: hash}} of every view each player received, and
+    how many undos were taken."""
     taken = 0
-
-    def note(c):
-        for e in c.events:
-            if e.get("ev") in ("state", "diff"):
-                seen[c.seat][e["rev"]] = e["hash"]
-
     for _ in range(limit):
-        if players[0].view["result"] is not None:
+        if all(c.view["result"] is not None for c in players):
             break
-        moved = False
-        for c in players:
-            if c.view["result"] is None and c.seat in c.view["active"]:
-                acts = c.ok("legal")["actions"]
-                if not acts:
-                    continue
-                r = c.req("act", action=rng.choice(acts), rev=c.rev)
-                if r.get("ok") and undo and r.get("undo") and rng.random() < 0.3:
-                    c.ok("undo")
-                    taken += 1
-                moved = moved or r.get("ok")
-        for c in players:
-            c.drain(0.02 if moved else 0.2)
+        mover = next((c for c in players
+                      if c.view["result"] is None and c.seat in c.view["active"]), None)
+        if mover is None:
+            # The bots' turn: wait for their move.
+            rev = players[0].rev
+            players[0].pump(lambda x: x.rev > rev or x.view["result"] is not None, timeout=60)
+        else:
+            acts = mover.ok("legal")["actions"]
+            r = mover.req("act", action=rng.choice(acts), rev=mover.rev) if acts else {}
+            if r.get("ok") and undo and r.get("undo") and rng.random() < 0.3:
+                r = mover.ok("undo")
+                taken += 1
+            if r.get("ok"):
+                rev = r["rev"]
+                for c in players:
+                    c.pump(lambda x: x.rev >= rev)
     for c in players:
         c.pump(lambda x: x.ended is not None, timeout=60)
-        note(c)
     test.assertIsNotNone(players[0].view["result"], "the game does not end")
+    seen = {c.seat: {e["rev"]: e["hash"] for e in c.events if e.get("ev") in ("state", "diff")}
+            for c in players}
     return seen, taken
+
+
+def http_review(port, record, rev=None):
+    """POST /review: (status, answer)."""
+    url = "http://127.0.0.1:%d/review%s" % (port, "" if rev is None else "?rev=%d" % rev)
+    req = urllib.request.Request(url, data=json.dumps(record).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
 
 
 def two_played(test, game="stones", seats=2, public=False, undo=True):
@@ -60,6 +73,10 @@ def two_played(test, game="stones", seats=2, public=False, undo=True):
 
 class Table(ServerTest):
     server_args = ("--bot-delay", "0", "--rate", "10000", "--rate-burst", "10000")
+
+    def setUp(self):
+        self.srv = Server(*self.server_args, http=True)
+        self.clients = []
 
     def test_review_shows_every_rev_as_the_seats_saw_it(self):
         """A review by another connection, in no room, steps through the
@@ -99,18 +116,30 @@ class Table(ServerTest):
         self.assertEqual(back["hashes"], c.ok("review", room=code, rev=2)["review"]["hashes"])
         self.assertEqual(back["hashes"][0], seen[0][2])
         self.assertEqual(c.ok("review", room=code)["review"]["rev"], last)
-        # The record, from outside the room, reviews to the same views.
+        # The record, from outside the room, reviews to the same views:
+        # over HTTP whatever its length, in a request line when it fits.
         rec = c.ok("record", room=code)["record"]
         self.assertEqual(rec, a.ok("record")["record"])
         for rev in (1, last // 2, last):
-            r = c.ok("review", record=rec, rev=rev)["review"]
+            status, r = http_review(self.srv.http_port, rec, rev)
+            self.assertEqual(status, 200, r)
+            r = r["review"]
             self.assertIsNone(r["room"])
             self.assertEqual(r["last"], last)
             self.assertEqual(r["hashes"], [seen[0][rev], seen[1][rev]])
+        self.assertEqual(http_review(self.srv.http_port, rec)[1]["review"]["rev"], last)
+        short = dict(rec, actions=rec["actions"][:4])
+        r = c.ok("review", record=short)["review"]
+        self.assertEqual(r["last"], 5)
+        self.assertEqual(r["hashes"], [seen[0][5], seen[1][5]])
+        status, r = http_review(self.srv.http_port, rec, last + 1)
+        self.assertEqual((status, r["ok"], r["error"]["code"]), (400, False, "bad_request"))
+        status, r = http_review(self.srv.http_port, {"game": "stones"})
+        self.assertEqual((status, r["error"]["code"]), (400, "bad_request"))
         # Refusals.
         c.err("review", "bad_request", room=code, rev=last + 1)
         c.err("review", "bad_request", room=code, rev=0)
-        c.err("review", "bad_request", room=code, record=rec)
+        c.err("review", "bad_request", room=code, record=short)
         c.err("review", "bad_request")
         c.err("review", "room_not_found", room="ZZZZZZ")
         bad = dict(rec, actions=rec["actions"][:3] + [{"seat": 0, "action": {"type": "nope"}}])
