@@ -272,7 +272,7 @@ static int on_post(struct lws *wsi, struct http_req *req, const char *uri)
     unsigned long long want;
 
     if (strcmp(uri, "/review") != 0) {
-        return http_text(wsi, req, 404, "not found\n", false);
+        return http_answer(wsi, req, 405, NULL, NULL, 0, "no-store", 0, true);
     }
     if (lws_hdr_copy(wsi, buf, sizeof(buf), WSI_TOKEN_HTTP_CONTENT_LENGTH) <= 0) {
         return http_text(wsi, req, 411, "a game's record, with its Content-Length\n", false);

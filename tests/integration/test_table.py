@@ -8,6 +8,7 @@ during play; and the list of recently finished public games."""
 import hashlib
 import json
 import random
+import socket
 import urllib.error
 import urllib.request
 
@@ -152,6 +153,26 @@ class Table(ServerTest):
         c.err("review", "game_not_over", room=running)
         c.err("record", "game_not_over", room=running)
         c.err("record", "not_in_room")
+
+    def test_review_route_refuses_what_is_no_record(self):
+        """POST /review reads nothing it has not been told the length of,
+        nothing over 4 MiB, and only a rev that is a number; any other
+        POST is not allowed; the server is unharmed."""
+        def raw(head):
+            with socket.create_connection(("127.0.0.1", self.srv.http_port), timeout=10) as s:
+                s.sendall(head.encode())
+                return s.recv(4096).split(b"\r\n", 1)[0]
+        host = "Host: 127.0.0.1\r\n"
+        self.assertIn(b" 411 ", raw("POST /review HTTP/1.1\r\n" + host + "\r\n"))
+        self.assertIn(b" 413 ", raw("POST /review HTTP/1.1\r\n" + host +
+                                   "Content-Length: %d\r\n\r\n" % (5 << 20)))
+        self.assertIn(b" 400 ", raw("POST /review?rev=x HTTP/1.1\r\n" + host +
+                                   "Content-Length: 2\r\n\r\n{}"))
+        self.assertIn(b" 405 ", raw("POST /other HTTP/1.1\r\n" + host +
+                                   "Content-Length: 2\r\n\r\n{}"))
+        status, r = http_review(self.srv.http_port, [1, 2])
+        self.assertEqual((status, r["error"]["code"]), (400, "bad_request"))
+        self.client("Ann").answers()
 
     def test_rematch(self):
         """The first player to ask makes the new room and hosts it, at the
