@@ -113,6 +113,10 @@ int cli_games(const char *name, bool as_json);
  * for is over or gone; 1 when there is nothing to wait for. */
 int cli_wait(const char *name, const char *code, bool as_json);
 
+/* Writes a finished game's `record` (borrowed) to `path` for `conclave
+ * replay`, and says so on stdout (or that it could not). 0 or -1. */
+int cli_record_save(const json_t *record, const char *path);
+
 /* Replays a game record file through the rules engines. */
 int cli_replay(const char *path);
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * main.c - `conclave`, the reference client: create, join, spectate or
- * resume a room and play it from the terminal, list public rooms, replay a
- * record, or (--json) pass NDJSON between stdin/stdout and the server.
+ * resume a room and play it from the terminal, list public rooms and
+ * finished games, fetch and replay a record, or (--json) pass NDJSON
+ * between stdin/stdout and the server.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -35,11 +36,14 @@ static const char usage[] =
     "  spectate CODE       watch a room\n"
     "  resume              go back to your last seat (token kept in\n"
     "                      $XDG_STATE_HOME/conclave/session.json)\n"
-    "  list                public rooms waiting for players\n"
+    "  list                public rooms waiting for players, and public games that\n"
+    "                      finished lately\n"
     "  info                the games this server offers, with their options\n"
     "  games               every seat saved here, on every server, and whose turn it is\n"
     "  wait [CODE]         wait until it is your turn at a saved seat (of room CODE)\n"
     "                      and print it: exit 0, or 3 once every game is over\n"
+    "  record CODE [FILE]  a finished game's record, from anywhere: saved to FILE (for\n"
+    "                      `conclave replay FILE`), or printed\n"
     "  replay RECORD.json  check a finished game's record with the rules engine\n"
     "\n"
     "Options:\n"
@@ -60,6 +64,7 @@ struct args {
     bool json;
     const char *cmd;
     const char *arg;
+    const char *file; /* record CODE FILE */
     int seats;
     int seat;
     bool bots;
@@ -247,6 +252,8 @@ static int parse_args(struct args *a, int argc, char **argv)
             a->cmd = s;
         } else if (!a->arg) {
             a->arg = s;
+        } else if (!a->file && strcmp(a->cmd, "record") == 0) {
+            a->file = s;
         } else {
             fprintf(stderr, "conclave: unexpected argument %s\n", s);
             return -1;
@@ -336,6 +343,21 @@ static int run_games(struct cli_conn *c, const struct args *a, json_t *hello)
     return 0;
 }
 
+/* `s` seconds as "42 s", "5 min", "3 h" or "12 days". */
+static void ago_text(char *out, size_t n, long long s)
+{
+    static const struct {
+        long long unit;
+        const char *name;
+    } units[] = {{86400, "days"}, {3600, "h"}, {60, "min"}, {1, "s"}};
+    size_t k = 0;
+
+    while (k < 3 && s < units[k].unit) {
+        k++;
+    }
+    snprintf(out, n, "%lld %s", s / units[k].unit, units[k].name);
+}
+
 static int run_list(struct cli_conn *c, struct args *a)
 {
     json_t *r = roundtrip(c, a, "list", NULL);
@@ -354,6 +376,7 @@ static int run_list(struct cli_conn *c, struct args *a)
         json_decref(r);
         return 1;
     }
+    cli_clean(r); /* names are other people's */
     if (json_array_size(json_object_get(r, "rooms")) == 0) {
         printf("no public rooms are waiting\n");
     }
@@ -364,6 +387,23 @@ static int run_list(struct cli_conn *c, struct args *a)
                (long long)json_integer_value(json_object_get(room, "taken")),
                (long long)json_integer_value(json_object_get(room, "seats")),
                json_string_value(json_object_get(room, "host")));
+    }
+    const json_t *ended = json_object_get(r, "ended");
+    if (json_array_size(ended) > 0) {
+        printf("finished lately (`conclave record CODE FILE` keeps one's record):\n");
+    }
+    json_array_foreach(ended, i, room) {
+        char names[512], ago[32];
+        size_t len = 0, k;
+        json_t *name;
+        names[0] = '\0';
+        json_array_foreach(json_object_get(room, "seats"), k, name) {
+            len += (size_t)snprintf(names + len, len < sizeof(names) ? sizeof(names) - len : 0,
+                                    "%s%s", k ? ", " : "", json_string_value(name));
+        }
+        ago_text(ago, sizeof(ago), json_integer_value(json_object_get(room, "ago")));
+        printf("%s  %-10s %s  ended %s ago\n", json_string_value(json_object_get(room, "room")),
+               json_string_value(json_object_get(room, "game")), names, ago);
     }
     json_decref(r);
     return 0;
@@ -508,6 +548,37 @@ static json_t *follow_rooms(struct cli_conn *c, struct args *a, const char *op, 
     return reply;
 }
 
+/* `conclave record CODE [FILE]`: the record of the finished game in room
+ * `a->arg`, from outside it, saved to a->file or printed. */
+static int run_record(struct cli_conn *c, struct args *a, char moved_to[CLI_SERVER_MAX])
+{
+    int status = 0;
+    json_t *r =
+        follow_rooms(c, a, "record", json_pack("{s:s}", "room", a->arg), NULL, moved_to, &status);
+
+    if (!r || status != 0) {
+        return 1;
+    }
+    if (a->json) {
+        print_line(r);
+    } else if (!json_is_true(json_object_get(r, "ok"))) {
+        print_error(r);
+    } else if (a->file) {
+        status = cli_record_save(json_object_get(r, "record"), a->file) == 0 ? 0 : 1;
+    } else {
+        char *s = json_dumps(json_object_get(r, "record"), JSON_INDENT(1));
+        if (s) {
+            puts(s);
+        }
+        free(s);
+    }
+    if (!json_is_true(json_object_get(r, "ok"))) {
+        status = 1;
+    }
+    json_decref(r);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     struct args a;
@@ -529,7 +600,7 @@ int main(int argc, char **argv)
         json_decref(a.options);
         if (!a.arg) {
             fprintf(stderr, "conclave: replay needs a record file (saved with `record FILE` at "
-                            "the end of a game)\n\n");
+                            "the end of a game, or `conclave record CODE FILE`)\n\n");
             fputs(usage, stderr);
             return 2;
         }
@@ -547,7 +618,7 @@ int main(int argc, char **argv)
                                            : cli_wait(a.name, a.arg ? code : NULL, a.json);
     }
     static const char *const commands[] = {"create", "join", "spectate", "resume",
-                                           "list",   "info", "replay"};
+                                           "list",   "info", "record",   "replay"};
     bool known = !a.cmd;
     for (size_t i = 0; a.cmd && i < sizeof(commands) / sizeof(commands[0]); i++) {
         known |= strcmp(a.cmd, commands[i]) == 0;
@@ -558,7 +629,8 @@ int main(int argc, char **argv)
         json_decref(a.options);
         return 2;
     }
-    if (a.cmd && (strcmp(a.cmd, "join") == 0 || strcmp(a.cmd, "spectate") == 0)) {
+    if (a.cmd && (strcmp(a.cmd, "join") == 0 || strcmp(a.cmd, "spectate") == 0 ||
+                  strcmp(a.cmd, "record") == 0)) {
         char code[PROTO_ROOM_CODE_LEN + 1];
         if (!a.arg) {
             fprintf(stderr, "conclave: %s needs a room code, e.g. conclave %s K7QF2M\n\n", a.cmd,
@@ -627,6 +699,9 @@ int main(int argc, char **argv)
     if (strcmp(a.cmd, "list") == 0) {
         status = run_list(&c, &a);
         goto out;
+    } else if (strcmp(a.cmd, "record") == 0) {
+        status = run_record(&c, &a, moved_to);
+        goto out;
     } else if (strcmp(a.cmd, "create") == 0 && a.arg) {
         op = "create";
         if (a.is_public) {
@@ -673,9 +748,9 @@ int main(int argc, char **argv)
             json_string_value(json_object_get(json_object_get(reply, "error"), "code"));
         if (!a.json && code && strcmp(code, "already_started") == 0 && strcmp(op, "join") == 0) {
             fprintf(stderr,
-                    "conclave: watch it with: conclave spectate %s (a finished game "
-                    "offers its record there: record FILE)\n",
-                    a.arg);
+                    "conclave: watch it with: conclave spectate %s (a finished game's "
+                    "record: conclave record %s FILE)\n",
+                    a.arg, a.arg);
         }
         if (saved && code && strcmp(code, "bad_token") == 0) {
             /* The room is gone (or the seat was given up): forget it. */

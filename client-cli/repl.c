@@ -101,7 +101,8 @@ static const char general_help[] =
     "  view                 draw the game again\n"
     "  raw                  print your view as JSON\n"
     "  sync                 ask the server for a fresh view\n"
-    "  record FILE          (after the end) save the game record for `conclave replay`\n"
+    "  record [CODE] FILE   (after the end) save the game's record, or that of room CODE\n"
+    "                       (a finished game), for `conclave replay FILE`\n"
     "  notify [URL|off]     where you are told of your turn, a mention and the end while\n"
     "                       you are away: a webhook URL (an ntfy topic, a Discord or\n"
     "                       Matrix hook), off for none; alone, what you have\n"
@@ -471,12 +472,7 @@ static void on_message(struct repl *r, json_t *msg)
             is_record |= r->pending[i].id == id && strcmp(r->pending[i].op, "record") == 0;
         }
         if (is_record && json_is_true(json_object_get(msg, "ok")) && record_path[0]) {
-            if (json_dump_file(json_object_get(msg, "record"), record_path, JSON_INDENT(1)) == 0) {
-                printf("record saved to %s (check it with: conclave replay %s)\n", record_path,
-                       record_path);
-            } else {
-                printf("cannot write %s\n", record_path);
-            }
+            (void)cli_record_save(json_object_get(msg, "record"), record_path);
         }
         cli_clean(msg);
         on_reply(r, msg);
@@ -717,8 +713,21 @@ static void command(struct repl *r, char *line)
     } else if (strcmp(p, "sync") == 0) {
         send_req(r, "sync", NULL);
     } else if (strncmp(p, "record ", 7) == 0) {
-        snprintf(record_path, sizeof(record_path), "%s", p + 7);
-        send_req(r, "record", NULL);
+        /* `record FILE`, or `record CODE FILE`: a finished game's from
+         * anywhere (the one a rematch came from, say). */
+        const char *file = p + 7;
+        size_t n = strcspn(file, " ");
+        char word[16], code[PROTO_ROOM_CODE_LEN + 1];
+        json_t *f = NULL;
+        if (file[n] == ' ' && n < sizeof(word)) {
+            snprintf(word, sizeof(word), "%.*s", (int)n, file);
+            if (proto_room_code_parse(word, code) == 0) {
+                f = json_pack("{s:s}", "room", code);
+                file += n + strspn(file + n, " ");
+            }
+        }
+        snprintf(record_path, sizeof(record_path), "%s", file);
+        send_req(r, "record", f);
     } else if (strcmp(p, "undo") == 0) {
         send_req(r, "undo", NULL);
     } else if (strcmp(p, "notify") == 0) {

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * replay.c - `conclave replay RECORD.json`: runs a finished game's record
- * through the same rules engines the server uses. It checks that the seed
- * matches the commitment shown during the game (when the record carries
- * it), that every recorded action is accepted in order, and prints the
- * result the engine reaches.
+ * replay.c - a finished game's record: kept in a file as the server gives
+ * it, and `conclave replay RECORD.json`, which runs it through the same
+ * rules engines the server uses. It checks that the seed matches the
+ * commitment shown during the game (when the record carries it), that
+ * every recorded action is accepted in order, and prints the result the
+ * engine reaches.
  */
 #include "client.h"
 
@@ -93,6 +94,16 @@ static int replay_step(const struct game_ops *game, void *state, struct back *b,
     }
     back_free(b);
     return game_apply_timeout(game, state, seat, strcmp(timeout, "lose") == 0, err);
+}
+
+int cli_record_save(const json_t *record, const char *path)
+{
+    if (!json_is_object(record) || json_dump_file(record, path, JSON_INDENT(1)) != 0) {
+        printf("cannot write %s\n", path);
+        return -1;
+    }
+    printf("record saved to %s (check it with: conclave replay %s)\n", path, path);
+    return 0;
 }
 
 int cli_replay(const char *path)
