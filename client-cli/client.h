@@ -100,8 +100,11 @@ int cli_repl(struct cli_conn *c, const json_t *first, const json_t *early, const
              const char *name, const char *token, bool start_bots);
 
 /* Scripted mode: stdin lines go to the server as they are, server lines go
- * to stdout. Returns the exit status. */
-int cli_script(struct cli_conn *c);
+ * to stdout. `first` is the reply of the command that started it
+ * (borrowed; NULL when there was none): with it, the seat a rematch moves
+ * to is saved on `server` under `name`, as main() saves the command's.
+ * Returns the exit status. */
+int cli_script(struct cli_conn *c, const char *server, const char *name, const json_t *first);
 
 /* `conclave games`: every saved seat, on whatever server, with whose turn
  * it is (looked at as a spectator: no token is sent). `as_json`: a JSON

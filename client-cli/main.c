@@ -676,7 +676,7 @@ int main(int argc, char **argv)
         return 1;
     }
     if (a.json && !a.cmd) {
-        status = cli_script(&c);
+        status = cli_script(&c, NULL, NULL, NULL);
         goto out;
     }
     reply =
@@ -772,7 +772,7 @@ int main(int argc, char **argv)
         }
     }
     if (a.json) {
-        status = cli_script(&c);
+        status = cli_script(&c, a.server, a.name, reply);
         goto out;
     }
     status =

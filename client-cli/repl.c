@@ -67,6 +67,7 @@ struct repl {
     size_t ntyped;
     bool typed_eof;
     bool leave_asked; /* the last command was a `leave` waiting to be confirmed */
+    bool moved;       /* a rematch moved us: its room's first event says who hosts */
 };
 
 /* The server closes a connection it has heard nothing from for its idle
@@ -103,6 +104,10 @@ static const char general_help[] =
     "  sync                 ask the server for a fresh view\n"
     "  record [CODE] FILE   (after the end) save the game's record, or that of room CODE\n"
     "                       (a finished game), for `conclave replay FILE`\n"
+    "  rematch              (after the end) play again: the first to ask opens a new room,\n"
+    "                       with the seats moved round by one, and hosts it; the others\n"
+    "                       say `rematch` to take their seats there\n"
+    "  rematch no           decline the rematch offered (your seat there is given up)\n"
     "  notify [URL|off]     where you are told of your turn, a mention and the end while\n"
     "                       you are away: a webhook URL (an ntfy topic, a Discord or\n"
     "                       Matrix hook), off for none; alone, what you have\n"
@@ -415,7 +420,95 @@ static void draw_end(struct repl *r, const json_t *result)
         ro->end(stdout, result, names, nseats);
     }
     printf("The seed %s.\n", seed_check(r->v.view, result));
-    printf("Type `record FILE` to keep the record (then `conclave replay FILE` checks it).\n");
+    printf("Type `record FILE` to keep the record (then `conclave replay FILE` checks it)%s.\n",
+           r->spectator ? "" : ", or `rematch` to play again");
+}
+
+/* The seat a rematch reply (borrowed) gives, saved for `conclave resume`
+ * on `server` under `name` in place of the finished game's seat
+ * `old_seat` of `old_room`, which the reply's "from" names: the new seat
+ * replaces it. */
+static void rematch_save(const char *server, const char *name, const json_t *reply,
+                         const char *old_room, int old_seat)
+{
+    const char *room = json_string_value(json_object_get(reply, "room"));
+    const char *token = json_string_value(json_object_get(reply, "token"));
+    const char *from = json_string_value(json_object_get(reply, "from"));
+
+    if (!room || !token || !from) {
+        return;
+    }
+    if (cli_session_save(server, room, (int)json_integer_value(json_object_get(reply, "seat")),
+                         name, token) != 0) {
+        fprintf(stderr, "conclave: could not save the resume token\n");
+    }
+    if (old_room && strcmp(old_room, from) == 0) {
+        (void)cli_session_forget(server, old_room, old_seat);
+    }
+}
+
+/* The answer to our `rematch`: with a seat, we are in the new room's
+ * lobby now, with a new token; without, we declined and stay. */
+static void rematch_moved(struct repl *r, const json_t *reply)
+{
+    const char *room = json_string_value(json_object_get(reply, "room"));
+    const char *game = json_string_value(json_object_get(reply, "game"));
+    const char *token = json_string_value(json_object_get(reply, "token"));
+    char from[PROTO_ROOM_CODE_LEN + 1];
+
+    if (!room || !token) {
+        printf("you declined the rematch; your seat there is free for anyone with its code\n");
+        return;
+    }
+    rematch_save(r->server, r->name, reply, r->v.room, r->v.seat);
+    snprintf(from, sizeof(from), "%s", r->v.room);
+    /* The finished game's view goes; the new room's event follows. */
+    cli_view_fini(&r->v);
+    r->v.seat = (int)json_integer_value(json_object_get(reply, "seat"));
+    snprintf(r->v.room, sizeof(r->v.room), "%s", room);
+    snprintf(r->v.game, sizeof(r->v.game), "%s", game ? game : "");
+    snprintf(r->token, sizeof(r->token), "%s", token);
+    json_decref(r->legal);
+    r->legal = NULL;
+    r->your_turn = false;
+    r->dirty = false;
+    r->moved = true;
+    printf("Now in room %s as seat %d, the rematch of %s.\n", r->v.room, r->v.seat, from);
+}
+
+/* The rematch event in words: who offered it, each player's answer and,
+ * while ours is awaited, how to give it. */
+static void rematch_print(const struct repl *r, const json_t *ev)
+{
+    const char *old = json_string_value(json_object_get(ev, "room"));
+    bool here = !r->spectator && old && strcmp(old, r->v.room) == 0;
+    long long to = -1;
+    size_t i;
+    json_t *s;
+
+    printf("Rematch in room %s, offered by %s:", json_string_value(json_object_get(ev, "rematch")),
+           json_string_value(json_object_get(ev, "by")));
+    json_array_foreach(json_object_get(ev, "seats"), i, s) {
+        const char *answer = json_string_value(json_object_get(s, "answer"));
+        bool mine = here && json_integer_value(json_object_get(s, "seat")) == r->v.seat;
+        bool waits = answer && strcmp(answer, "waiting") == 0;
+        printf("%s %s%s %s", i ? "," : "", json_string_value(json_object_get(s, "name")),
+               mine ? " (you)" : "",
+               !answer                      ? "?"
+               : strcmp(answer, "yes") == 0 ? "accepted"
+               : strcmp(answer, "no") == 0  ? "declined"
+               : strcmp(answer, "bot") == 0 ? "is a bot"
+               : waits                      ? "has not answered"
+                                            : answer);
+        if (mine && waits) {
+            to = json_integer_value(json_object_get(s, "to"));
+        }
+    }
+    printf("\n");
+    if (to >= 0) {
+        printf("Type `rematch` to take your seat there (seat %lld), or `rematch no` to decline.\n",
+               to);
+    }
 }
 
 static void on_reply(struct repl *r, json_t *msg)
@@ -443,6 +536,8 @@ static void on_reply(struct repl *r, json_t *msg)
         r->legal_only[0] = '\0';
     } else if (strcmp(op, "record") == 0) {
         /* Handled by the command that asked for it. */
+    } else if (strcmp(op, "rematch") == 0) {
+        rematch_moved(r, msg);
     } else if (strcmp(op, "leave") == 0) {
         printf("you left the room\n");
         r->quit = true;
@@ -493,6 +588,13 @@ static void on_message(struct repl *r, json_t *msg)
     if (strcmp(ev, "room") == 0) {
         cli_clean(r->v.room_ev);
         draw_room(r);
+        if (r->moved) {
+            r->moved = false;
+            printf("%s\n", json_integer_value(json_object_get(msg, "host")) == r->v.seat
+                               ? "You host it: type `start` when everyone is in (`start bots` "
+                                 "gives the empty seats to bots)."
+                               : "Its host starts it when everyone is in.");
+        }
     } else if (strcmp(ev, "state") == 0 || strcmp(ev, "diff") == 0) {
         /* Drawn once the batch of events that arrived together is in. A
          * diff's clock times are as of now; a state says how old its are. */
@@ -507,6 +609,8 @@ static void on_message(struct repl *r, json_t *msg)
         chat_keep(r, chat);
     } else if (strcmp(ev, "undo") == 0) {
         printf("%s took back a move\n", json_string_value(json_object_get(msg, "name")));
+    } else if (strcmp(ev, "rematch") == 0) {
+        rematch_print(r, msg);
     } else if (strcmp(ev, "timeout") == 0) {
         const char *deed = json_string_value(json_object_get(msg, "do"));
         printf("%s ran out of time: %s\n", json_string_value(json_object_get(msg, "name")),
@@ -539,9 +643,9 @@ static void send_action(struct repl *r, json_t *action)
     send_req(r, "act", f);
 }
 
-static const char *const command_words[] = {"help", "legal",  "act",    "undo",  "say",
-                                            "card", "start",  "who",    "view",  "raw",
-                                            "sync", "record", "notify", "leave", "quit"};
+static const char *const command_words[] = {"help",    "legal",  "act",   "undo", "say",  "card",
+                                            "start",   "who",    "view",  "raw",  "sync", "record",
+                                            "rematch", "notify", "leave", "quit"};
 
 /* Edit distance of a and b (short words). */
 static size_t distance(const char *a, const char *b)
@@ -728,6 +832,10 @@ static void command(struct repl *r, char *line)
         }
         snprintf(record_path, sizeof(record_path), "%s", file);
         send_req(r, "record", f);
+    } else if (strcmp(p, "rematch") == 0) {
+        send_req(r, "rematch", NULL);
+    } else if (strcmp(p, "rematch no") == 0) {
+        send_req(r, "rematch", json_pack("{s:b}", "accept", 0));
     } else if (strcmp(p, "undo") == 0) {
         send_req(r, "undo", NULL);
     } else if (strcmp(p, "notify") == 0) {
@@ -1051,10 +1159,38 @@ int cli_repl(struct cli_conn *c, const json_t *first, const json_t *early, const
     return r.status;
 }
 
-int cli_script(struct cli_conn *c)
+/* Prints a server line in the scripted mode; a rematch's reply moves the
+ * seat kept in `room` and `seat` (saved for `conclave resume` when
+ * `server` is known). */
+static void script_out(json_t *msg, const char *server, const char *name, char *room, int *seat)
+{
+    char *s = json_dumps(msg, JSON_COMPACT);
+
+    if (s) {
+        puts(s);
+    }
+    free(s);
+    const char *moved = json_string_value(json_object_get(msg, "room"));
+    if (server && moved && json_is_true(json_object_get(msg, "ok")) &&
+        json_is_string(json_object_get(msg, "from"))) {
+        rematch_save(server, name, msg, room, *seat);
+        snprintf(room, PROTO_ROOM_CODE_LEN + 1, "%s", moved);
+        *seat = (int)json_integer_value(json_object_get(msg, "seat"));
+    }
+}
+
+int cli_script(struct cli_conn *c, const char *server, const char *name, const json_t *first)
 {
     char buf[65536];
     bool stdin_open = true;
+    char room[PROTO_ROOM_CODE_LEN + 1];
+    int seat = (int)json_integer_value(json_object_get(first, "seat"));
+
+    snprintf(room, sizeof(room), "%s",
+             json_string_value(json_object_get(first, "room"))
+                 ? json_string_value(json_object_get(first, "room"))
+                 : "");
+    server = first ? server : NULL;
 
     for (;;) {
         struct pollfd pfd[2] = {{.fd = stdin_open ? STDIN_FILENO : -1, .events = POLLIN},
@@ -1063,11 +1199,7 @@ int cli_script(struct cli_conn *c)
         int rc;
 
         while ((rc = cli_conn_read(c, 0, &msg)) == 1) {
-            char *s = json_dumps(msg, JSON_COMPACT);
-            if (s) {
-                puts(s);
-            }
-            free(s);
+            script_out(msg, server, name, room, &seat);
             json_decref(msg);
             msg = NULL;
         }
@@ -1111,11 +1243,7 @@ int cli_script(struct cli_conn *c)
                 return 0;
             }
             if (rc == 1) {
-                char *s = json_dumps(msg, JSON_COMPACT);
-                if (s) {
-                    puts(s);
-                }
-                free(s);
+                script_out(msg, server, name, room, &seat);
                 json_decref(msg);
             }
         }
