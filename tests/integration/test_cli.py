@@ -87,6 +87,11 @@ class Player:
         return self.proc.returncode
 
 
+def read_json(path):
+    with open(path) as f:
+        return json.load(f)
+
+
 def reap(pid):
     """The exit status of a client whose terminal was closed, once it has
     ended; one that runs on is killed and the test fails, rather than
@@ -604,6 +609,94 @@ class Cli(ServerTest):
                            % self.state)
         self.assertIn("record saved to", out.stdout)
 
+    def quick_game(self, *more):
+        """`conclave create` args for a public game of two seats that ends a
+        second after its start: a one-second clock that loses."""
+        return ["--server", self.srv.addr, "--name", "Ann", "create", "stones", "--seats", "2",
+                "--public", "--clock", "fischer:1s", "--timeout", "lose"] + list(more)
+
+    def test_rematch_moves_the_players_and_the_game_stays_on_record(self):
+        """After the end, Bo offers a rematch and moves to its lobby at the
+        seat one round on; Ann is told, declines (her seat there is given
+        up), then changes her mind and takes it: her saved seat is now the
+        new room's. The finished game is listed, and its record, fetched
+        from outside the room, replays."""
+        env_b = dict(self.env, XDG_STATE_HOME=self.state + "/b")
+        ann = Player(self.quick_game(), self.env)
+        code = ann.wait_for(r"In room ([0-9A-Z]{6})").group(1)
+        bo = Player(["--server", self.srv.addr, "--name", "Bo", "join", code], env_b)
+        ann.wait_for(r"seat 1: Bo")
+        ann.type("rematch")
+        ann.wait_for(r"refused \(game_not_over\): ")
+        ann.type("start")
+        for p in (ann, bo):
+            p.wait_for(r"==== Game over ====")
+        ann.wait_for(r"or `rematch` to play again")
+        bo.type("rematch")
+        new = bo.wait_for(r"Now in room ([0-9A-Z]{6}) as seat 0, the rematch of %s" % code).group(1)
+        bo.wait_for(r"Room %s  game stones  lobby  host seat 0[^=]*You host it: type `start`" % new)
+        ann.wait_for(r"Rematch in room %s, offered by Bo: Ann \(you\) has not answered, Bo "
+                     r"accepted\nType `rematch` to take your seat there \(seat 1\), or `rematch no` "
+                     r"to decline" % new)
+        ann.type("rematch no")
+        ann.wait_for(r"you declined the rematch")
+        ann.wait_for(r"offered by Bo: Ann \(you\) declined, Bo accepted")
+        bo.wait_for(r"seat 1: +empty")
+        ann.type("rematch")
+        ann.wait_for(r"Now in room %s as seat 1, the rematch of %s\.\nRoom %s [^=]*Its host starts "
+                     r"it" % (new, code, new))
+        bo.wait_for(r"seat 1: Ann ")
+        # The finished game's record, from the new room by its code.
+        first = os.path.join(self.state, "first.json")
+        ann.type("record %s %s" % (code.lower(), first))
+        ann.wait_for(r"record saved to %s" % re.escape(first))
+        for p in (ann, bo):
+            p.type("quit")
+            self.assertEqual(p.finish(), 0)
+        saved = read_json(os.path.join(self.state, "conclave", "session.json"))["sessions"]
+        self.assertEqual([(x["room"], x["seat"]) for x in saved], [(new, 1)])
+        out = self.run_cli(["--name", "Ann", "resume"], stdin="who\nquit\n")
+        self.assertSeen("In room %s as seat 1" % new, out.stdout)
+        # From outside: the list names the finished game, its record is
+        # fetched, saved or printed, and replays; a game not over has none.
+        out = self.run_cli(["list"])
+        self.assertRegex(out.stdout, r"%s  stones +Ann, Bo  ended \d+ s ago" % code)
+        rec = os.path.join(self.state, "rec.json")
+        out = self.run_cli(["record", code, rec])
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+        self.assertIn("record saved to %s" % rec, out.stdout)
+        self.assertEqual(read_json(rec), read_json(first))
+        out = self.run_cli(["record", code])
+        self.assertEqual(json.loads(out.stdout), read_json(rec))
+        out = self.run_cli(["--json", "record", code])
+        self.assertEqual(json.loads(out.stdout)["record"], read_json(rec))
+        replay = subprocess.run([CONCLAVE, "replay", rec], capture_output=True, text=True,
+                                timeout=60)
+        self.assertEqual(replay.returncode, 0, replay.stdout + replay.stderr)
+        self.assertIn("all 1 actions accepted; result", replay.stdout)
+        out = self.run_cli(["record", new])
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("conclave: game_not_over: ", out.stderr)
+
+    def test_a_script_s_rematch_moves_its_saved_seat(self):
+        """--json: the rematch reply passes through as it came, and the seat
+        it gives replaces the finished game's among the saved seats."""
+        ann = self.client("Ann")
+        code = ann.ok("create", game="stones", seats=2,
+                      options={"clock": {"type": "fischer", "base": 1, "timeout": "lose"}})["room"]
+        bo = Player(["--server", self.srv.addr, "--name", "Bo", "--json", "join", code], self.env)
+        ann.pump(lambda c: c.count("room") >= 2)
+        ann.ok("start")
+        bo.wait_for(r'"ev":"ended"')
+        new = ann.ok("rematch")["room"]
+        bo.wait_for(r'"ev":"rematch"')
+        bo.type('{"id":7,"op":"rematch"}')
+        bo.wait_for(r'"re":7[^\n]*"from":"%s"' % code)
+        bo.proc.kill()
+        bo.proc.wait(20)
+        saved = read_json(os.path.join(self.state, "conclave", "session.json"))["sessions"]
+        self.assertEqual([(x["room"], x["seat"], x["name"]) for x in saved], [(new, 0, "Bo")])
+
     def test_card_texts(self):
         out = self.run_cli(["--name", "Ann", "create", "stones", "--seats", "2"],
                            stdin="card spin-2\ncard A07\ncard o3\ncard XYZ\nquit\n")
@@ -766,6 +859,8 @@ class Cli(ServerTest):
                  (["spectate", "K7QF2"], '"K7QF2" is not a room code'),
                  (["create"], "create needs a game"),
                  (["replay"], "replay needs a record file"),
+                 (["record"], "record needs a room code"),
+                 (["record", "K7QF2"], '"K7QF2" is not a room code'),
                  (["frob"], 'unknown command "frob"')]
         for args, want in cases:
             out = self.run_cli(args)
