@@ -8,7 +8,10 @@
 // Anything it cannot follow (a rev skipped, a patch that does not apply, a
 // hash that differs) it resolves by asking for a fresh `state` (`sync`).
 // Each game's board module draws the view and words the actions; see
-// games/generic.js for the interface.
+// games/generic.js for the interface. After the end the page offers a
+// rematch (lib/rematch.js), and any finished game can be stepped through
+// on the review screen (lib/review.js, #review/CODE or a record file),
+// which lays itself over whatever room the page is in.
 
 import { Connection, defaultUrl } from './lib/conn.js';
 import { applyPatch } from './lib/patch.js';
@@ -16,7 +19,7 @@ import { viewHash } from './lib/viewhash.js';
 import * as store from './lib/storage.js';
 import { clear, h, humanize, keySelector } from './lib/dom.js';
 import { buildOptions, readOptions } from './lib/options.js';
-import { fillGames, fillSeats, fillRooms, playerRange } from './lib/lobby.js';
+import { fillGames, fillSeats, fillRooms, fillEnded, playerRange } from './lib/lobby.js';
 import { renderRoom, startBots } from './lib/roompanel.js';
 import { loadBoard } from './lib/board.js';
 import { describeAll, renderActions } from './lib/actions.js';
@@ -26,6 +29,8 @@ import { Log, eventLine, roomChanges } from './lib/log.js';
 import { renderEnd, downloadJson } from './lib/endscreen.js';
 import { registerIfGranted } from './lib/notify.js';
 import { NotifyBox } from './lib/notifybox.js';
+import { renderRematch, rematchErrorText, offerRows } from './lib/rematch.js';
+import { ReviewScreen, readRecordText, RECORD_MAX_BYTES } from './lib/review.js';
 
 const ROOMS_REFRESH_MS = 15000;
 const BANNER_MS = 8000; // how long the "your turn" banner stays up
@@ -64,6 +69,10 @@ const S = {
   wasActive: false,
   missed: null, // { fromRev, lines } while the page catches up after a reconnect
   started: false, // the first connection has been set up
+  rematch: null, // the last `rematch` event of this (finished) room
+  rematchStarted: false, // the server said the rematch has begun
+  rematchBusy: false, // a `rematch` request is out
+  reviewing: false, // the review screen is up (over the room, if any)
 };
 
 // Events that arrived for a room before the reply that put us in it.
@@ -74,6 +83,7 @@ const E = {}; // elements by id, filled in init()
 let log;
 let conn;
 let notifyBox;
+let review;
 let bannerTimer = null;
 
 // ---- Small helpers ----
@@ -140,7 +150,8 @@ function setHash(hash) {
 
 function updateTitle() {
   let title;
-  if (isActive()) title = '▶ Your turn · Conclave';
+  if (S.reviewing) title = 'Review · Conclave';
+  else if (isActive()) title = '▶ Your turn · Conclave';
   else if (S.phase === 'ended') title = `Game over · ${S.room} · Conclave`;
   else if (S.room) title = `${gameTitle(S.game)} · ${S.room} · Conclave`;
   else title = 'Conclave';
@@ -180,30 +191,32 @@ const PANELS = {
   room: ['room', 'log-panel', 'chat-panel'],
   game: ['room', 'status-bar', 'board-panel', 'actions-panel', 'log-panel', 'chat-panel'],
   ended: ['room', 'status-bar', 'ended', 'board-panel', 'log-panel', 'chat-panel'],
+  review: ['review'],
 };
-const ALL_PANELS = ['lobby', 'room', 'status-bar', 'ended', 'board-panel', 'actions-panel', 'log-panel', 'chat-panel'];
+const ALL_PANELS = ['lobby', 'room', 'status-bar', 'ended', 'board-panel', 'actions-panel', 'log-panel', 'chat-panel', 'review'];
 
-// Shows the panels of the phase. A spectator has no moves: the board
-// takes their place.
+// Shows the panels of the phase, or of the review screen while it is up.
+// A spectator has no moves: the board takes their place.
 function layout() {
   const watching = S.room !== null && S.seat === null;
+  const shown = S.reviewing ? 'review' : S.phase;
   body.dataset.watching = String(watching);
+  body.dataset.phase = shown;
   for (const id of ALL_PANELS) {
-    E[id].hidden = !PANELS[S.phase].includes(id) || (watching && id === 'actions-panel');
+    E[id].hidden = !PANELS[shown].includes(id) || (watching && id === 'actions-panel');
   }
 }
 
 function setPhase(phase) {
   const changed = S.phase !== phase;
   S.phase = phase;
-  body.dataset.phase = phase;
   layout();
   E['topbar-room'].hidden = !S.room;
   E['topbar-code'].textContent = S.room || '';
   E['topbar-game'].textContent = gameTitle(S.game);
   if (phase === 'lobby') refreshRooms();
   if (changed) refreshMyGames();
-  if (changed && phase === 'ended') E.ended.scrollIntoView({ block: 'nearest' });
+  if (changed && phase === 'ended' && !S.reviewing) E.ended.scrollIntoView({ block: 'nearest' });
   updateTurn();
 }
 
@@ -246,6 +259,7 @@ async function refreshRooms() {
     const r = await conn.request('list');
     if (r.ok && Array.isArray(r.rooms) && S.phase === 'lobby') {
       fillRooms(E.rooms, E['rooms-empty'], r.rooms, S.gamesById, (code) => joinRoom(code), (code) => watchRoom(code));
+      fillEnded(E['ended-games'], E['ended-empty'], Array.isArray(r.ended) ? r.ended : [], S.gamesById);
     }
   }
   if (S.phase === 'lobby') roomsTimer = setTimeout(refreshRooms, ROOMS_REFRESH_MS);
@@ -377,6 +391,9 @@ function resetRoom() {
   S.result = null;
   S.wasActive = false;
   S.missed = null;
+  S.rematch = null;
+  S.rematchStarted = false;
+  S.rematchBusy = false;
   log.reset();
   clear(E['chat-messages']);
   clear(E.board);
@@ -487,6 +504,7 @@ async function onOpen() {
   }
   S.started = true;
   if (S.phase === 'lobby') refreshRooms();
+  if (S.reviewing) review.retry();
 }
 
 // Binds this connection to the seat kept for S.room. With a view in hand
@@ -542,8 +560,9 @@ async function respectate() {
   replayEarly(S.room);
 }
 
-// The link's #CODE (join, or take back the seat this browser holds there)
-// or #CODE/watch (spectate).
+// The link's #CODE (join, or take back the seat this browser holds there),
+// #CODE/watch (spectate), #review/CODE (review a finished game) or #review
+// (the review screen, to open a record file).
 function parseHash() {
   let hash = '';
   try {
@@ -551,6 +570,8 @@ function parseHash() {
   } catch {
     return null;
   }
+  const r = /^#?review(?:\/([0-9A-Za-z -]{6,20}))?$/i.exec(hash);
+  if (r) return { review: true, code: r[1] && /^[0-9A-Z]{6}$/.test(normCode(r[1])) ? normCode(r[1]) : null };
   const m = /^#?([0-9A-Za-z -]{6,20})(\/watch)?$/.exec(hash);
   if (!m || !/^[0-9A-Z]{6}$/.test(normCode(m[1]))) return null;
   return { code: m[1].trim(), watch: Boolean(m[2]) };
@@ -559,6 +580,7 @@ function parseHash() {
 async function followHash() {
   const target = parseHash();
   if (!target) return;
+  if (target.review) return openReview(target.code);
   if (S.room && normCode(target.code) === normCode(S.room)) return;
   if (target.watch) await watchRoom(target.code);
   else await joinRoom(target.code);
@@ -611,6 +633,8 @@ function onEvent(msg) {
       return log.add(eventLine(msg, S.seat), 'room');
     case 'ended':
       return onEnded(msg);
+    case 'rematch':
+      return onRematch(msg);
     case 'replaced':
       return onReplaced();
     case 'error':
@@ -730,6 +754,47 @@ function onEnded(msg) {
   S.result = msg.result || S.result;
   if (S.phase !== 'ended' && S.view) setPhase('ended');
   renderAll();
+}
+
+// Someone offered a rematch of this finished room, or answered it: the
+// log says what changed, the end screen shows every seat's answer.
+function onRematch(msg) {
+  if (typeof msg.rematch !== 'string') return;
+  const before = new Map(offerRows(S.rematch, S.seat).map((r) => [r.seat, r.answer]));
+  if (!S.rematch || S.rematch.rematch !== msg.rematch) {
+    log.add(`${msg.by || 'A player'} offers a rematch in room ${msg.rematch}.`, 'room');
+  }
+  for (const r of offerRows(msg, S.seat)) {
+    if (r.answer === before.get(r.seat) || (r.answer !== 'yes' && r.answer !== 'no')) continue;
+    if (!before.size && r.name === msg.by) continue;
+    log.add(`${r.mine ? 'You' : r.name} ${r.answer === 'yes' ? 'joined' : 'declined'} the rematch.`, 'room');
+  }
+  S.rematch = msg;
+  renderEnded();
+}
+
+// Offers a rematch (nobody has yet) or joins the one offered: the reply is
+// a join's, for the new room, and the page moves there; or declines it,
+// staying here.
+async function answerRematch(accept) {
+  const old = S.room;
+  const offered = !S.rematch;
+  clearError();
+  S.rematchBusy = true;
+  renderEnded();
+  const r = await conn.request('rematch', accept ? {} : { accept: false });
+  S.rematchBusy = false;
+  if (S.room !== old) return;
+  if (!r.ok) {
+    if (r.error?.code === 'already_started') S.rematchStarted = true;
+    showError(rematchErrorText(r.error, S.rematch));
+    return renderEnded();
+  }
+  if (!accept) return renderEnded();
+  // The finished room's seat is done with; its game stays reviewable.
+  store.forgetSeat(old);
+  enterRoom(r, false);
+  log.add(offered ? `You offered a rematch of room ${old}: the others are asked to join.` : `You joined the rematch of room ${old}.`, 'info');
 }
 
 function onReplaced() {
@@ -1009,7 +1074,14 @@ function renderRoomPanel() {
 }
 
 function renderEnded() {
-  if (S.phase !== 'ended' || !S.board) return;
+  if (S.phase !== 'ended') return;
+  renderRematch(
+    { box: E['rematch-box'], offer: E['rematch-offer'], seats: E['rematch-seats'], ask: E.rematch,
+      join: E['rematch-join'], decline: E['rematch-decline'], watch: E['rematch-watch'] },
+    { offer: S.rematch, seat: S.seat, started: S.rematchStarted, busy: S.rematchBusy },
+  );
+  E['review-game'].href = `#review/${S.room}`;
+  if (!S.board) return;
   renderEnd(
     { winners: E.winners, reason: E['end-reason'], tbody: E.scores.tBodies[0], seed: E['seed-check'] },
     { view: S.view, result: S.result, names: names(), seat: S.seat, board: S.board },
@@ -1103,6 +1175,52 @@ function guestName() {
   return `Guest ${Math.floor(1000 + Math.random() * 9000)}`;
 }
 
+// ---- Review ----
+
+// Puts the review screen up, for room `code`'s finished game, or (no
+// code) to open a record file; a record already on screen stays.
+function openReview(code) {
+  clearError();
+  S.reviewing = true;
+  if (code) review.openRoom(code);
+  else if (!review.source?.text) review.openEmpty();
+  layout();
+  updateTitle();
+  E.review.scrollIntoView({ block: 'start' });
+}
+
+// Back to the room the page is in, or to the lobby. `setUrl`: put the
+// room's link back in the address (not when the address has just changed).
+function closeReview(setUrl = true) {
+  S.reviewing = false;
+  review.reset(null);
+  if (setUrl) setHash(S.room ? (S.watching ? `${S.room}/watch` : S.room) : '');
+  setPhase(S.phase);
+  if (S.view) renderAll();
+}
+
+async function openRecordFile(input) {
+  const file = input.files?.[0];
+  if (!file) return;
+  const text = file.size <= RECORD_MAX_BYTES ? await file.text() : '';
+  const { error } = readRecordText(text, file.size);
+  input.value = '';
+  if (error) return review.say(error, true);
+  setHash('review');
+  review.openRecord(text, file.name);
+}
+
+// Arrows step back and forward, Home and End go to the ends; the slider
+// and the other controls keep their own keys.
+function reviewKey(e) {
+  if (!S.reviewing || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+  if (e.target instanceof Element && e.target.matches('input, select, textarea')) return;
+  const to = { ArrowLeft: -1, ArrowRight: 1, Home: 'first', End: 'last' }[e.key];
+  if (to === undefined) return;
+  e.preventDefault();
+  review.go(to);
+}
+
 // ---- Start ----
 
 function init() {
@@ -1156,6 +1274,18 @@ function init() {
     sendChat();
   });
   E['download-record'].addEventListener('click', downloadRecord);
+  E.rematch.addEventListener('click', () => answerRematch(true));
+  E['rematch-join'].addEventListener('click', () => answerRematch(true));
+  E['rematch-decline'].addEventListener('click', () => answerRematch(false));
+  review = new ReviewScreen({
+    root: E.review, title: E['review-title'], seats: E['review-seats'], message: E['review-message'],
+    first: E['review-first'], back: E['review-back'], forward: E['review-forward'], last: E['review-last'],
+    slider: E['review-slider'], at: E['review-at'], lastRev: E['review-last-rev'], step: E['review-step'],
+    status: E['review-status'], seed: E['review-seed'], hashes: E['review-hashes'],
+    hashSummary: E['review-hash-summary'], as: E['review-as'], board: E['review-board'], hands: E['review-hands'],
+  }, { request: (op, args) => conn.request(op, args), loadBoard, gameTitle });
+  E['review-file'].addEventListener('change', () => openRecordFile(E['review-file']));
+  E['review-close'].addEventListener('click', () => closeReview());
   E['back-to-lobby'].addEventListener('click', async () => {
     await conn.request('leave');
     store.forgetSeat(S.room);
@@ -1180,10 +1310,13 @@ function init() {
   });
   document.addEventListener('keydown', (e) => {
     if (e.key === 'Escape' && S.focus !== null) setFocus(null);
+    reviewKey(e);
   });
   addEventListener('pagehide', () => rememberProgress(true));
   addEventListener('hashchange', () => {
     const target = parseHash();
+    if (target?.review) return followHash();
+    if (S.reviewing) closeReview(false);
     if (target && (!S.room || normCode(target.code) !== normCode(S.room))) followHash();
   });
 

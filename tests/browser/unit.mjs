@@ -5,7 +5,9 @@
 // pointer rules of RFC 6901, web/lib/blake2b.js against RFC 7693's test
 // vector, web/lib/viewhash.js's canonical form (key order by UTF-8 bytes,
 // only `"` and `\` escaped), web/lib/notify.js's helpers and its push
-// subscription steps against a stand-in browser.
+// subscription steps against a stand-in browser, the review screen's
+// checks and words (web/lib/review.js), the rematch box's (rematch.js),
+// the lobby's "ended ... ago" and the bots a start asks for.
 //
 // Usage: node tests/browser/unit.mjs   (one line per check; exit 1 on failure)
 
@@ -15,6 +17,10 @@ import { canonicalJson, viewHash } from '../../web/lib/viewhash.js';
 import { clockSeats, clockText, clocksRun, policyText } from '../../web/lib/clock.js';
 import { eventLine } from '../../web/lib/log.js';
 import { checkWebhook, keyBytes, noticeSummary, pushSupported, subscribePush, vapidKey } from '../../web/lib/notify.js';
+import { readRecordText, reviewErrorText, reviewHashCheck, reviewNames, reviewSeedCheck, seatView, stepText } from '../../web/lib/review.js';
+import { myAnswer, offerRows, rematchErrorText } from '../../web/lib/rematch.js';
+import { agoText } from '../../web/lib/lobby.js';
+import { startBots } from '../../web/lib/roompanel.js';
 
 let failures = 0;
 
@@ -306,6 +312,90 @@ check(eventLine({ ev: 'timeout', seat: 1, name: 'Bo', do: 'skip' }, 0) === 'Bo r
         eventLine({ ev: 'timeout', seat: 0, name: 'Ann', do: 'lose' }, 0) === 'You ran out of time: the seat loses.' &&
         eventLine({ ev: 'undo', seat: 1, name: 'Bo' }, 0) === 'Bo took back a move.' && eventLine({ ev: 'chat' }, 0) === null,
       'the log says what a timeout did and who took back a move');
+// ---- Review ----
+
+{
+  const seed = '01'.repeat(32);
+  const commit = blake2bHex(new Uint8Array(32).fill(1), 32);
+  const view = { game: 'g', seed_commit: commit, phase: 'play', seats: [{ name: 'Ann' }, { name: 'Bo' }] };
+  const hands = [{ hand: ['a', 'b'] }, null];
+  const review = {
+    room: 'K7QF2M', game: 'g', seats: [{ name: 'Ann', kind: 'human' }, { name: '', kind: 'bot' }], rev: 3, first: 1, last: 9,
+    step: { t: 'act', seat: 0, action: { type: 'cast' } }, view, hash: viewHash(view), hands,
+    hashes: [viewHash({ ...view, you: hands[0] }), viewHash(view)], seed, seed_commit: commit,
+  };
+  check(JSON.stringify(reviewNames(review)) === '["Ann","Seat 2"]', 'review: seat names, "Seat N" for a seat without one');
+  check(seatView(review, 0).you === hands[0] && seatView(review, 1) === view && !('you' in view),
+    "review: a seat's whole view is the public view with its `you` (none: the public view), the public view untouched");
+  const good = reviewHashCheck(review);
+  check(good.ok && good.rows.length === 3 && good.rows[0].seat === null && good.rows[2].got === review.hashes[1],
+    'review: the public view and each seat\'s view hash to the hashes the server sent', JSON.stringify(good));
+  const bad = reviewHashCheck({ ...review, hashes: [review.hashes[0], '00'.repeat(32)] });
+  check(!bad.ok && bad.rows.filter((r) => !r.ok).map((r) => r.seat).join() === '1',
+    'review: a seat\'s hash that differs is found, and only that one');
+  const badPublic = reviewHashCheck({ ...review, view: { ...view, phase: 'end' } });
+  check(!badPublic.ok && !badPublic.rows[0].ok, 'review: a public view that is not the one hashed is found');
+  check(reviewSeedCheck(review).ok === true, 'review: the revealed seed hashes to seed_commit');
+  check(reviewSeedCheck({ ...review, seed: '02'.repeat(32) }).ok === false, 'review: a seed that does not hash to seed_commit fails');
+  const other = blake2bHex(new Uint8Array(32).fill(2), 32);
+  check(reviewSeedCheck({ ...review, seed: '02'.repeat(32), seed_commit: other }).ok === false,
+    'review: a commitment other than the one the views showed fails, even with a seed that matches it');
+  check(reviewSeedCheck({ ...review, seed: undefined }).ok === null, 'review: no seed, nothing to check');
+
+  const names = ['Ann', 'Bo'];
+  const describe = (a, s) => `${a.type} by seat ${s}`;
+  const steps = [
+    [{ t: 'start' }, 'The game starts.'],
+    [{ t: 'act', seat: 1, action: { type: 'cast' } }, 'Bo: cast by seat 1'],
+    [{ t: 'undo', seat: 0 }, 'Ann took back a move.'],
+    [{ t: 'timeout', seat: 1, ms: 0, do: 'skip' }, 'Bo ran out of time: the turn is skipped.'],
+    [{ t: 'clock', ms: 600000 }, 'The running clocks were charged (10:00 of play).'],
+    [{ t: 'act', seat: 5, action: { type: 'pass' } }, 'Seat 6: pass by seat 5'],
+  ];
+  const words = steps.map(([st]) => stepText(st, names, describe));
+  check(words.every((w, i) => w === steps[i][1]), 'review: each kind of step in words', JSON.stringify(words));
+  check(/no type/.test(stepText({}, names, describe)), 'review: a step of no known kind is said so');
+
+  check(/no game under the code K7QF2M/.test(reviewErrorText({ code: 'room_not_found' }, 'K7QF2M')) &&
+          /still being played/.test(reviewErrorText({ code: 'game_not_over' }, 'K7QF2M')) &&
+          /does not replay: step 4 is refused\.$/.test(reviewErrorText({ code: 'illegal_action', message: 'step 4 is refused' })) &&
+          /could not review this game: odd\.$/.test(reviewErrorText({ code: 'internal', message: 'odd' })),
+        'review: refusals in words');
+  check(readRecordText('{"game":"stones","actions":[]}').record?.game === 'stones' &&
+          /not JSON/.test(readRecordText('{').error) && /not a game record/.test(readRecordText('{"a":1}').error) &&
+          /empty/.test(readRecordText('  ').error) && /up to 4 MiB/.test(readRecordText('', 5 * 1048576).error),
+        'review: a record file is checked before it is sent: JSON, a record, not empty, at most 4 MiB');
+}
+
+// ---- Rematch, lobby, start ----
+
+{
+  const offer = {
+    ev: 'rematch', room: 'K7QF2M', rematch: 'T4KD9B', by: 'Ann',
+    seats: [{ seat: 0, name: 'Ann', to: 2, answer: 'yes' }, { seat: 1, name: 'Bo', to: 0, answer: 'waiting' },
+      { seat: 2, name: 'Bot 1', to: 1, answer: 'bot' }],
+  };
+  const rows = offerRows(offer, 1);
+  check(rows.map((r) => `${r.seat}>${r.to} ${r.words}${r.mine ? ' (me)' : ''}`).join('; ') ===
+          '0>2 joined; 1>0 has not answered (me); 2>1 a bot, plays again',
+        'rematch: each seat, where it sits in the new room, its answer in words', JSON.stringify(rows));
+  check(myAnswer(null, 1) === 'none' && myAnswer(offer, 1) === 'waiting' && myAnswer(offer, 0) === 'yes' &&
+          myAnswer(offer, null) === 'none',
+        'rematch: this seat\'s answer, none without an offer or a seat');
+  check(/has already begun without you/.test(rematchErrorText({ code: 'already_started' }, offer)) &&
+          /T4KD9B/.test(rematchErrorText({ code: 'room_full' }, offer)) &&
+          /not over yet/.test(rematchErrorText({ code: 'game_not_over' })) &&
+          /Only the players/.test(rematchErrorText({ code: 'not_in_game' })) &&
+          /Nobody has offered/.test(rematchErrorText({ code: 'bad_request' })),
+        'rematch: refusals in words');
+  check([0, 59, 60, 3599, 7200, 86400 * 3].map(agoText).join('|') === 'just now|just now|1 minute ago|59 minutes ago|2 hours ago|3 days ago',
+    'lobby: how long ago a game ended');
+  const info = { seats: [{ seat: 0, kind: 'human', connected: false, name: 'Bo' }, { seat: 1, kind: 'human', connected: true },
+    { seat: 2, kind: 'empty' }, { seat: 3, kind: 'bot' }] };
+  check(JSON.stringify(startBots(info, ['easy', 'normal'], { 2: 'easy' })) === '["normal",null,"easy",null]',
+    'start: a bot for each open seat and each seat whose player is not connected (a rematch seat nobody came back to)');
+}
+
 if (failures) {
   console.log(`# ${failures} failed`);
   process.exit(1);

@@ -88,6 +88,16 @@ function nameOf(names, seat) {
   return (names && names[seat]) || `Seat ${seat + 1}`;
 }
 
+// Any JSON value as the same tree, without the note: the review screen
+// shows each seat's hand (its view's `you`) this way. `path` keys the
+// branches' open state.
+export function tree(value, path, ctx = {}) {
+  const entries = value && typeof value === 'object' ? Object.entries(value) : [['value', value]];
+  return h('div', { class: 'generic-board gv-tree' },
+    entries.length ? entries.map(([k, v]) => node(k, v, `${path}/${k}`, 1, ctx, new Set())) :
+      h('div', { class: 'gv-row gv-null' }, '(empty)'));
+}
+
 export function render(root, view, ctx) {
   const keys = new Set();
   for (const a of ctx.legal || []) for (const k of describe(a).keys) keys.add(k);

@@ -57,3 +57,29 @@ export function fillRooms(list, emptyNote, rooms, gamesById, onJoin, onWatch) {
                       'aria-label': `Watch ${title} room ${r.room}`, onclick: () => onWatch(r.room) }, 'Watch'))));
   }
 }
+
+// "just now", "5 minutes ago", "3 hours ago", "2 days ago" for `seconds`.
+export function agoText(seconds) {
+  const s = Math.max(0, Math.floor(Number(seconds) || 0));
+  const unit = (n, word) => `${n} ${word}${n === 1 ? '' : 's'} ago`;
+  if (s < 60) return 'just now';
+  if (s < 3600) return unit(Math.floor(s / 60), 'minute');
+  if (s < 86400) return unit(Math.floor(s / 3600), 'hour');
+  return unit(Math.floor(s / 86400), 'day');
+}
+
+// ended: [{room, game, seats: [names], ago}], the `list` reply's recently
+// finished public games, each with a link to its review.
+export function fillEnded(list, emptyNote, ended, gamesById) {
+  clear(list);
+  emptyNote.hidden = ended.length > 0;
+  for (const g of ended) {
+    const title = gamesById.get(g.game)?.title || g.game;
+    const seats = Array.isArray(g.seats) ? g.seats.join(', ') : '';
+    list.appendChild(h('li', { class: 'room ended-game', dataset: { room: g.room, game: g.game } },
+      h('div', { class: 'room-what' },
+        h('strong', {}, title), ' ', h('code', {}, g.room),
+        h('div', { class: 'hint' }, `${seats || 'nobody'} · ended ${agoText(g.ago)}`)),
+      h('a', { class: 'review-link', href: `#review/${g.room}`, 'aria-label': `Review ${title} room ${g.room}` }, 'Review')));
+  }
+}
