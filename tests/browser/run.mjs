@@ -39,7 +39,12 @@
 // notification with the notice's title and text; a seated player's notice
 // box saves a webhook, keeps it over a reload, shows the server's refusal
 // of a loopback address, turns notices off, and says why the push button
-// could not subscribe (there is no push service offline).
+// could not subscribe (there is no push service offline). After the game:
+// a short game of Sorcerers played by two pages, a rematch offered,
+// declined and then joined (both pages in the new room, the seats moved
+// round), the finished game found under Recently finished and reviewed
+// step by step (each step's view hashes on the page equal to the server's,
+// the seed check good), and its downloaded record opened in review.
 //
 // One line per check on stdout ("ok - ..."); on a failure "FAIL - ..." and
 // exit status 1. Every wait is for an event with a generous deadline, never
@@ -284,6 +289,19 @@ async function createRoom(page, base, game) {
   return { code, link };
 }
 
+// On the lobby page `name` is saved, then the room's share `link` is
+// opened: the page joins room `code` by itself.
+async function joinByLink(page, base, link, code, name) {
+  await page.goto(base, { waitUntil: 'load' });
+  await waitOpen(page);
+  await typeInto(page, '#name', name);
+  await page.click('#name-save');
+  await page.waitForFunction((n) => document.querySelector('#name-hint').textContent.includes(n), {}, name);
+  await page.goto(link, { waitUntil: 'load' });
+  await page.waitForFunction((c) => document.body.dataset.phase === 'room' &&
+    document.querySelector('#room-code').textContent.trim() === c, { timeout: STEP_MS }, code);
+}
+
 // Plays until the game ends: wait for one's turn, click a random action.
 // `reloadAt`: after that many clicks, reload the page and check the seat.
 async function play(page, game, random, { reloadAt = -1, deadline }) {
@@ -352,14 +370,7 @@ async function playGame(browser, base, game, seed) {
 
     // The second player, on the lobby page with a name typed in, opens the
     // share link: the page joins by itself.
-    await guest.page.goto(base, { waitUntil: 'load' });
-    await waitOpen(guest.page);
-    await typeInto(guest.page, '#name', 'Bo');
-    await guest.page.click('#name-save');
-    await guest.page.waitForFunction(() => document.querySelector('#name-hint').textContent.includes('Bo'));
-    await guest.page.goto(link, { waitUntil: 'load' });
-    await guest.page.waitForFunction((c) => document.body.dataset.phase === 'room' &&
-      document.querySelector('#room-code').textContent.trim() === c, { timeout: STEP_MS }, code);
+    await joinByLink(guest.page, base, link, code, 'Bo');
     check((await mySeat(guest.page)) === '1' && (await textOf(guest.page, '.seat.mine .seat-name')) === 'Bo',
       `${game.id}: the link seats the second player (Bo) in seat 2`);
     await host.page.waitForFunction(() => document.querySelectorAll('.seat[data-connected="true"]').length === 2);
@@ -432,14 +443,7 @@ async function playGame(browser, base, game, seed) {
     await screenshot(guest.page, `${game.id}-ended-phone.png`, PHONE);
 
     // The record downloads as a file and holds every move.
-    const dir = fs.mkdtempSync(path.join(OUTDIR, `${game.id}-download-`));
-    const cdp = await host.page.createCDPSession();
-    await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: dir, browserContextId: host.context.id });
-    await host.page.click('#download-record');
-    const file = await waitForFile(dir, 60000);
-    const record = JSON.parse(fs.readFileSync(file, 'utf8'));
-    fs.renameSync(file, path.join(OUTDIR, `${game.id}-record.json`));
-    fs.rmSync(dir, { recursive: true, force: true });
+    const record = await downloadRecord(host, `${game.id}-record.json`);
     // No bots play, so every action recorded came from a click.
     check(Object.entries(game.options).every(([k, v]) => String(record.options?.[k]) === String(v)),
       `${game.id}: the room was made with the options chosen in the form (${JSON.stringify(game.options)})`,
@@ -481,6 +485,21 @@ async function playGame(browser, base, game, seed) {
   } finally {
     for (const c of [host, guest, watcher]) await c.context.close().catch(() => {});
   }
+}
+
+// Clicks the end screen's #download-record on `player`'s page and moves
+// the file it saves to OUTDIR/name. Resolves with the record.
+async function downloadRecord(player, name) {
+  const dir = fs.mkdtempSync(path.join(OUTDIR, 'download-'));
+  const cdp = await player.page.createCDPSession();
+  await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: dir, browserContextId: player.context.id });
+  await player.page.click('#download-record');
+  const file = await waitForFile(dir, 60000);
+  const record = JSON.parse(fs.readFileSync(file, 'utf8'));
+  fs.renameSync(file, path.join(OUTDIR, name));
+  fs.rmSync(dir, { recursive: true, force: true });
+  await cdp.detach().catch(() => {});
+  return record;
 }
 
 async function waitForFile(dir, ms) {
@@ -642,6 +661,211 @@ async function undoMove(browser, base) {
   } finally {
     await ann.context.close();
     await bo.context.close();
+  }
+}
+
+// ---- After the game: rematch, history and review ----
+
+// The server's own review of `room`, every rev, from a connection of its
+// own opened in `page` (so that it works with --url too): [{rev, hash,
+// hashes, step}].
+function serverReviews(page, room) {
+  return page.evaluate(async (code) => {
+    const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`, 'conclave.v1');
+    await new Promise((resolve, reject) => {
+      ws.onopen = resolve;
+      ws.onerror = () => reject(new Error('the WebSocket did not open'));
+    });
+    const waiting = new Map();
+    ws.onmessage = (e) => {
+      const m = JSON.parse(e.data);
+      waiting.get(m.re)?.(m);
+      waiting.delete(m.re);
+    };
+    let id = 0;
+    const req = (op, args) => new Promise((resolve) => {
+      waiting.set(++id, resolve);
+      ws.send(JSON.stringify({ id, op, ...args }));
+    });
+    await req('hello', { proto: 1, name: 'Checker' });
+    const last = await req('review', { room: code });
+    if (!last.ok) throw new Error(`review ${code}: ${JSON.stringify(last.error)}`);
+    const out = [];
+    for (let rev = last.review.first; rev <= last.review.last; rev++) {
+      const r = (await req('review', { room: code, rev })).review;
+      out.push({ rev, hash: r.hash, hashes: r.hashes, step: r.step });
+    }
+    ws.close();
+    return out;
+  }, room);
+}
+
+// What the review screen shows: its rev, the checks and the hashes the
+// page computed (the public view's first, then each seat's).
+const reviewShown = (page) => page.evaluate(() => {
+  const root = document.querySelector('#review');
+  return {
+    state: root.dataset.state, rev: Number(root.dataset.rev), last: Number(root.dataset.last),
+    step: document.querySelector('#review-step').textContent,
+    title: document.querySelector('#review-title').textContent,
+    seed: document.querySelector('#review-seed').dataset.ok,
+    views: document.querySelector('#review-hash-summary').dataset.ok,
+    hashes: [...document.querySelectorAll('#review-hashes li')].map((li) => ({ seat: li.dataset.seat, hash: li.dataset.hash, ok: li.dataset.ok })),
+    board: document.querySelector('#review-board').children.length,
+    hands: document.querySelectorAll('#review-hands .review-hand').length,
+    message: document.querySelector('#review-message').hidden ? '' : document.querySelector('#review-message').textContent,
+  };
+});
+
+async function waitReviewRev(page, rev) {
+  await page.waitForFunction((r) => {
+    const root = document.querySelector('#review');
+    return root.dataset.state === 'shown' && Number(root.dataset.rev) === r;
+  }, { timeout: STEP_MS }, rev);
+}
+
+// The page's hashes of one step against the server's: null when they
+// agree, else what differs.
+function hashesDiffer(shown, server) {
+  const want = [server.hash, ...server.hashes];
+  if (shown.hashes.length !== want.length) return `${shown.hashes.length} hashes shown, ${want.length} sent`;
+  const bad = shown.hashes.filter((x, i) => x.hash !== want[i] || x.ok !== 'true');
+  return bad.length ? bad.map((x) => `${x.seat}: ${x.hash}`).join(', ') : null;
+}
+
+// Two players finish a game of Sorcerers of one turn by clicking. Ann
+// offers a rematch; Bo sees the offer, declines, then joins after all;
+// both pages end in the new room under their names, the seats moved round
+// by one, Ann hosting. A third page finds the game under "Recently
+// finished", follows its Review link and steps through every rev with the
+// Forward button: each step's views hash, on the page, to what the server
+// sent during play, and the seed check passes; keys and the slider move
+// too. The record Bo downloaded opens in the review screen at its last
+// step, as the room's review ends.
+async function afterGame(browser, base) {
+  const ann = await newPlayer(browser, 'after-ann');
+  const bo = await newPlayer(browser, 'after-bo');
+  const eve = await newPlayer(browser, 'after-review');
+  const pages = [ann.page, bo.page, eve.page];
+  try {
+    const { code, link } = await createRoom(ann.page, base, { id: 'sorcerers', options: { max_turns: '1' }, public: true });
+    await joinByLink(bo.page, base, link, code, 'Bo');
+    await ann.page.waitForFunction(() => document.querySelectorAll('.seat[data-connected="true"]').length === 2);
+    await ann.page.click('#start');
+    const deadline = Date.now() + GAME_MS;
+    const clicks = await Promise.all([ann, bo].map((p, i) => play(p.page, 'after', rng(SEED + 31 * i), { deadline })));
+    ok(`after: a game of Sorcerers of one turn, ${code}, played to its end (${clicks.join(' + ')} clicks)`);
+    const record = await downloadRecord(bo, 'after-record.json');
+    const recordFile = path.join(OUTDIR, 'after-record.json');
+
+    // The rematch.
+    check(await isShown(ann.page, '#rematch') && await ann.page.$eval('#review-game', (a) => a.getAttribute('href')) === `#review/${code}`,
+      'rematch: the end screen offers a Rematch button and links to the review of the game');
+    await ann.page.click('#rematch');
+    await ann.page.waitForFunction((old) => document.body.dataset.phase === 'room' &&
+      /^[0-9A-Z]{6}$/.test(document.querySelector('#room-code').textContent.trim()) &&
+      document.querySelector('#room-code').textContent.trim() !== old, { timeout: STEP_MS }, code);
+    const fresh = await textOf(ann.page, '#room-code');
+    await bo.page.waitForFunction(() => !document.querySelector('#rematch-decline').hidden, { timeout: STEP_MS });
+    const offer = await bo.page.$$eval('#rematch-seats li', (ls) => ls.map((l) => `${l.dataset.seat}>${l.dataset.to}:${l.dataset.answer}`));
+    check(offer.join(' ') === '0>1:yes 1>0:waiting' && /^Ann offers a rematch in room /.test(await textOf(bo.page, '#rematch-offer')),
+      `rematch: Ann offers one (room ${fresh}); Bo sees the offer, Ann joined and moved to seat 2, Bo waited for in seat 1 (${offer.join(' ')})`);
+    await screenshot(bo.page, 'rematch-offer-desktop.png');
+    await bo.page.click('#rematch-decline');
+    await bo.page.waitForFunction(() => document.querySelector('#rematch-box').dataset.answer === 'no' &&
+      document.querySelector('#rematch-seats li[data-seat="1"]').dataset.answer === 'no', { timeout: STEP_MS });
+    await ann.page.waitForFunction(() => document.querySelector('.seat[data-seat="0"]')?.dataset.kind === 'empty', { timeout: STEP_MS });
+    check(await bodyData(bo.page, 'phase') === 'ended' && await textOf(bo.page, '#rematch-seats li[data-seat="1"] .rematch-answer') === 'declined',
+      'rematch: Bo declines, stays at the end screen, which says so; the seat kept for him opens in the new room');
+    // The end screen's review link, and back.
+    await bo.page.click('#review-game');
+    await bo.page.waitForFunction(() => document.body.dataset.phase === 'review' &&
+      document.querySelector('#review').dataset.state === 'shown', { timeout: STEP_MS });
+    await bo.page.click('#review-close');
+    await bo.page.waitForFunction((c) => document.body.dataset.phase === 'ended' && location.hash === `#${c}` &&
+      !document.querySelector('#rematch-join').hidden, { timeout: STEP_MS }, code);
+    ok('review: the end screen\'s link opens the review of the game; Close review goes back to the end screen');
+    await bo.page.click('#rematch-join');
+    await bo.page.waitForFunction((c) => document.body.dataset.phase === 'room' &&
+      document.querySelector('#room-code').textContent.trim() === c, { timeout: STEP_MS }, fresh);
+    await ann.page.waitForFunction(() => document.querySelectorAll('.seat[data-connected="true"]').length === 2, { timeout: STEP_MS });
+    const seatsOf = (p) => p.$$eval('.seat', (ss) => ss.map((x) => `${x.dataset.seat}:${x.querySelector('.seat-name').textContent}`).join(' '));
+    const seats = [await seatsOf(ann.page), await seatsOf(bo.page)];
+    check(await mySeat(ann.page) === '1' && await mySeat(bo.page) === '0' && seats.every((x) => x === '0:Bo 1:Ann') &&
+      await isShown(ann.page, '#host-controls') && !(await isShown(bo.page, '#host-controls')),
+    `rematch: Bo joins after all; both pages are in room ${fresh}, seats moved round (${seats[0]}), Ann hosts`);
+    await bo.page.reload({ waitUntil: 'load' });
+    await bo.page.waitForFunction((c) => document.body.dataset.connection === 'open' && document.body.dataset.phase === 'room' &&
+      document.querySelector('#room-code').textContent.trim() === c && document.querySelector('.seat.mine'), { timeout: STEP_MS }, fresh);
+    check(await mySeat(bo.page) === '0', `rematch: after a reload Bo is back in seat 1 of ${fresh}`);
+
+    // History, and the review of the finished game.
+    await eve.page.goto(base, { waitUntil: 'load' });
+    await waitOpen(eve.page);
+    const server = await serverReviews(eve.page, code);
+    const entry = `#ended-games li[data-room="${code}"]`;
+    await eve.page.waitForSelector(`${entry} a.review-link`, { timeout: STEP_MS });
+    const listed = await eve.page.$eval(`${entry} .hint`, (el) => el.textContent);
+    check(/^Ann, Bo · ended /.test(listed), `history: the lobby lists ${code} under Recently finished (${listed})`);
+    await eve.page.$eval('#ended-card', (el) => el.scrollIntoView({ block: 'center' }));
+    await screenshot(eve.page, 'history-desktop.png');
+    await eve.page.click(`${entry} a.review-link`);
+    const last = server.length;
+    await waitReviewRev(eve.page, last);
+    let shown = await reviewShown(eve.page);
+    check(shown.last === last && shown.seed === 'true' && shown.board > 0 && shown.hands === 2,
+      `review: the Review link opens ${code} at its last step (${last}), the board and both hands drawn, the seed check passed`,
+      JSON.stringify(shown));
+    await eve.page.keyboard.press('Home');
+    await waitReviewRev(eve.page, 1);
+    for (let rev = 1; ; rev++) {
+      shown = await reviewShown(eve.page);
+      const differ = hashesDiffer(shown, server[rev - 1]);
+      if (differ || shown.views !== 'true' || shown.seed !== 'true' || shown.board === 0) {
+        fail(`review: step ${rev}'s views hash on the page to the server's`, differ || JSON.stringify(shown));
+      }
+      if (rev === last) break;
+      await eve.page.click('#review-forward');
+      await waitReviewRev(eve.page, rev + 1);
+    }
+    check(await eve.page.$eval('#review-forward', (b) => b.disabled),
+      `review: Forward steps through all ${last} steps; at each the public view's and both seats' hashes computed on the page equal the server's, the seed check good`);
+    await eve.page.keyboard.press('ArrowLeft');
+    await waitReviewRev(eve.page, last - 1);
+    await eve.page.$eval('#review-slider', (el) => {
+      el.value = '2';
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await waitReviewRev(eve.page, 2);
+    await eve.page.keyboard.press('End');
+    await waitReviewRev(eve.page, last);
+    const roomLast = await reviewShown(eve.page);
+    ok('review: the left arrow steps back, the slider goes to step 2, End to the last step');
+    await screenshot(eve.page, 'review-desktop.png');
+    await screenshot(eve.page, 'review-phone.png', PHONE);
+
+    // The downloaded record, opened as a file.
+    const input = await eve.page.$('#review-file');
+    await input.uploadFile(recordFile);
+    await eve.page.waitForFunction(() => document.querySelector('#review').dataset.state === 'shown' &&
+      /after-record\.json/.test(document.querySelector('#review-title').textContent), { timeout: STEP_MS });
+    shown = await reviewShown(eve.page);
+    check(shown.rev === last && shown.last === last && shown.step === roomLast.step && shown.seed === 'true' &&
+      shown.views === 'true' && !hashesDiffer(shown, server[last - 1]),
+      `review: the downloaded record (${record.actions.length} actions) opens at its last step, the room's last (${shown.step})`,
+      JSON.stringify(shown));
+
+    for (const p of pages) {
+      const refusals = await p.evaluate(() => window.__refusals);
+      if (refusals.length) fail(`after: nothing refused on ${p.label}'s page`, refusals.slice(0, 5).join(' | '));
+      if (p.errors.length) fail(`after: ${p.label}'s page runs without script errors`, p.errors.slice(0, 5).join(' | '));
+    }
+    ok('after: nothing refused, no script errors on the three pages');
+  } catch (e) {
+    for (const p of pages) await p.screenshot({ path: path.join(OUTDIR, `FAILED-after-${p.label}.png`) }).catch(() => {});
+    throw e;
+  } finally {
+    for (const c of [ann, bo, eve]) await c.context.close().catch(() => {});
   }
 }
 
@@ -937,6 +1161,7 @@ async function main() {
   await notifyBox(browser, base);
   await botSeats(browser, base);
   await undoMove(browser, base);
+  await afterGame(browser, base);
   await clockRoom(browser, base);
   if (!flags.url) await fleetJoin(browser);
 
