@@ -15,17 +15,52 @@
 
 #include "proto.h"
 
-#define CLI_SERVER_MAX 300 /* "HOST:PORT" */
+#define CLI_SERVER_MAX 300 /* "HOST:PORT", or "wss://HOST:PORT" */
+
+struct cli_wss;
 
 struct cli_conn {
-    int fd;
+    int fd;               /* the socket, for poll() */
+    struct cli_wss *wss;  /* over WebSocket with TLS (wss.c); NULL: TCP */
     struct proto_framer framer;
     long next_id;
     long idle_timeout_s; /* the server's, from its hello reply (0: not told) */
 };
 
-/* Connects to "HOST:PORT". Returns 0 or -1 with a message on stderr. */
+/* Connects to "HOST:PORT" (TCP) or "wss://HOST:PORT" (WebSocket with
+ * TLS). Over TCP to another machine than the one connecting (its address
+ * not the one connected from), it warns once that nothing is encrypted.
+ * Returns 0 or -1 with a message on stderr. */
 int cli_conn_open(struct cli_conn *c, const char *server);
+
+/* Writes bytes of protocol lines as they come (a line may be split across
+ * calls). 0 or -1. */
+int cli_conn_write_raw(struct cli_conn *c, const char *bytes, size_t len);
+
+/* ---- wss.c ---- */
+
+/* What TLS connections trust besides the system's authorities and the
+ * known servers: `ca_file` (PEM, NULL: none), and for `hostport` the
+ * certificate whose SHA-256 is `pin` ("SHA256:<hex>", NULL: none), which
+ * must then match. Borrowed; set before the first connection. */
+void cli_wss_trust(const char *ca_file, const char *hostport, const char *pin);
+
+/* "SHA256:<64 hex>" (the prefix and colons optional) into `fp`. 0 or -1. */
+int cli_fingerprint_parse(const char *text, unsigned char fp[32]);
+
+/* The connection's halves of cli_conn_open/close/send/read over TLS. */
+int cli_wss_open(struct cli_conn *c, const char *host, int port, const char *hostport);
+void cli_wss_close(struct cli_conn *c);
+int cli_wss_send(struct cli_conn *c, const char *line, size_t len);
+int cli_wss_send_raw(struct cli_conn *c, const char *bytes, size_t len);
+/* Waits up to timeout_ms for the socket and feeds what came into the
+ * framer: 1 (the socket was ready), 0 (time ran out) or -1 (closed). */
+int cli_wss_fill(struct cli_conn *c, int timeout_ms);
+
+/* The path of `file` in the client's state directory ($XDG_STATE_HOME/
+ * conclave, default ~/.local/state/conclave), made (mode 0700) with
+ * `create`. 0 or -1. */
+int cli_state_path(char *out, size_t outlen, const char *file, bool create);
 
 /* Closes the socket and frees the framer. */
 void cli_conn_close(struct cli_conn *c);

@@ -18,19 +18,50 @@
 
 /* ---- Connection ---- */
 
-int cli_conn_open(struct cli_conn *c, const char *server)
+/* Warns, once, of plain TCP to another machine: the local and the peer
+ * address of the socket differ (a server on this machine is reached from
+ * its own address; a second loopback address stands for another host). */
+static void plain_warn(int fd, const char *server)
 {
-    char host[256];
-    const char *colon = strrchr(server, ':');
-    struct addrinfo hints, *res = NULL, *ai;
-    const char *orig = server;
-    size_t hl;
-    int rc;
+    static bool warned;
+    struct sockaddr_storage me, peer;
+    socklen_t ml = sizeof(me), pl = sizeof(peer);
+    bool same;
 
-    memset(c, 0, sizeof(*c));
-    c->fd = -1;
-    if (!colon || colon == server) {
-        fprintf(stderr, "conclave: server must be HOST:PORT, not %s\n", server);
+    if (warned || getsockname(fd, (struct sockaddr *)&me, &ml) != 0 ||
+        getpeername(fd, (struct sockaddr *)&peer, &pl) != 0) {
+        return;
+    }
+    if (me.ss_family == AF_INET && peer.ss_family == AF_INET) {
+        same = ((struct sockaddr_in *)&me)->sin_addr.s_addr ==
+               ((struct sockaddr_in *)&peer)->sin_addr.s_addr;
+    } else if (me.ss_family == AF_INET6 && peer.ss_family == AF_INET6) {
+        same = memcmp(&((struct sockaddr_in6 *)&me)->sin6_addr,
+                      &((struct sockaddr_in6 *)&peer)->sin6_addr, sizeof(struct in6_addr)) == 0;
+    } else {
+        same = false;
+    }
+    if (!same) {
+        warned = true;
+        fprintf(stderr,
+                "conclave: warning: %s is another machine, reached over plain TCP: your seat's "
+                "token, name and chat cross the network unencrypted. Play over TLS with "
+                "--server wss://HOST:PORT (its conclaved serves --http with a certificate, "
+                "or --tls-self-signed).\n",
+                server);
+    }
+}
+
+/* "HOST:PORT" (HOST may be [v6]) into host and port text. 0 or -1 with a
+ * message on stderr. */
+static int hostport_split(const char *server, char host[256], const char **port)
+{
+    const char *colon = strrchr(server, ':');
+    size_t hl;
+
+    if (!colon || colon == server || !colon[1]) {
+        fprintf(stderr, "conclave: server must be HOST:PORT or wss://HOST:PORT, not %s\n",
+                server);
         return -1;
     }
     hl = (size_t)(colon - server);
@@ -38,15 +69,54 @@ int cli_conn_open(struct cli_conn *c, const char *server)
         server++;
         hl -= 2;
     }
-    if (hl >= sizeof(host)) {
+    if (hl >= 256) {
         fprintf(stderr, "conclave: host name too long\n");
         return -1;
     }
     memcpy(host, server, hl);
     host[hl] = '\0';
+    *port = colon + 1;
+    return 0;
+}
+
+int cli_conn_open(struct cli_conn *c, const char *server)
+{
+    char host[256];
+    const char *port;
+    struct addrinfo hints, *res = NULL, *ai;
+    const char *orig = server;
+    int rc;
+
+    memset(c, 0, sizeof(*c));
+    c->fd = -1;
+    if (strncmp(server, "wss://", 6) == 0) {
+        char hostport[CLI_SERVER_MAX];
+        char *end;
+        long p;
+        snprintf(hostport, sizeof(hostport), "%s", server + 6);
+        hostport[strcspn(hostport, "/")] = '\0';
+        if (hostport_split(hostport, host, &port) != 0) {
+            return -1;
+        }
+        p = strtol(port, &end, 10);
+        if (*end || p < 1 || p > 65535) {
+            fprintf(stderr, "conclave: no port in %s\n", server);
+            return -1;
+        }
+        proto_framer_init(&c->framer, PROTO_OUT_LINE_MAX + 1);
+        c->next_id = 1;
+        if (cli_wss_open(c, host, (int)p, hostport) != 0) {
+            proto_framer_fini(&c->framer);
+            return -1;
+        }
+        return 0;
+    }
+    if (hostport_split(server, host, &port) != 0) {
+        return -1;
+    }
     memset(&hints, 0, sizeof(hints));
     hints.ai_socktype = SOCK_STREAM;
-    rc = getaddrinfo(host, colon + 1, &hints, &res);
+    rc = getaddrinfo(host, port, &hints, &res);
     if (rc != 0) {
         fprintf(stderr, "conclave: %s: %s\n", host, gai_strerror(rc));
         return -1;
@@ -67,6 +137,7 @@ int cli_conn_open(struct cli_conn *c, const char *server)
         fprintf(stderr, "conclave: cannot connect to %s: %s\n", orig, strerror(errno));
         return -1;
     }
+    plain_warn(c->fd, orig);
     proto_framer_init(&c->framer, PROTO_OUT_LINE_MAX + 1);
     c->next_id = 1;
     return 0;
@@ -74,7 +145,9 @@ int cli_conn_open(struct cli_conn *c, const char *server)
 
 void cli_conn_close(struct cli_conn *c)
 {
-    if (c->fd >= 0) {
+    if (c->wss) {
+        cli_wss_close(c);
+    } else if (c->fd >= 0) {
         close(c->fd);
         c->fd = -1;
     }
@@ -106,9 +179,14 @@ int cli_conn_send(struct cli_conn *c, const json_t *msg)
     if (!line) {
         return -1;
     }
-    rc = write_all(c->fd, line, len);
+    rc = c->wss ? cli_wss_send(c, line, len) : write_all(c->fd, line, len);
     free(line);
     return rc;
+}
+
+int cli_conn_write_raw(struct cli_conn *c, const char *bytes, size_t len)
+{
+    return c->wss ? cli_wss_send_raw(c, bytes, len) : write_all(c->fd, bytes, len);
 }
 
 long cli_conn_request(struct cli_conn *c, const char *op, json_t *fields)
@@ -129,6 +207,8 @@ long cli_conn_request(struct cli_conn *c, const char *op, json_t *fields)
 
 int cli_conn_read(struct cli_conn *c, int timeout_ms, json_t **ret)
 {
+    int ended = 0; /* over TLS: 1 the time ran out, -1 the connection closed */
+
     for (;;) {
         const char *line;
         size_t len;
@@ -146,6 +226,16 @@ int cli_conn_read(struct cli_conn *c, int timeout_ms, json_t **ret)
         }
         if (rc < 0) {
             return -1;
+        }
+        if (c->wss) {
+            /* What TLS decrypts goes into the framer; the lines it holds
+             * are taken before a close or a time-out is told. */
+            if (ended) {
+                return ended > 0 ? 0 : -1;
+            }
+            rc = cli_wss_fill(c, timeout_ms);
+            ended = rc < 0 ? -1 : rc == 0 ? 1 : 0;
+            continue;
         }
         struct pollfd pfd = {.fd = c->fd, .events = POLLIN};
         int pr = poll(&pfd, 1, timeout_ms);
@@ -288,7 +378,7 @@ void cli_view_fini(struct cli_view *v)
 
 /* ---- Saved token ---- */
 
-static int state_path(char *out, size_t outlen, bool create)
+int cli_state_path(char *out, size_t outlen, const char *file, bool create)
 {
     const char *xdg = getenv("XDG_STATE_HOME");
     const char *home = getenv("HOME");
@@ -314,7 +404,7 @@ static int state_path(char *out, size_t outlen, bool create)
             return -1;
         }
     }
-    if ((size_t)snprintf(out, outlen, "%s/session.json", dir) >= outlen) {
+    if ((size_t)snprintf(out, outlen, "%s/%s", dir, file) >= outlen) {
         return -1;
     }
     return 0;
@@ -329,7 +419,7 @@ json_t *cli_sessions_load(void)
     json_error_t err;
     json_t *f, *list;
 
-    if (state_path(path, sizeof(path), false) != 0 || !(f = json_load_file(path, 0, &err))) {
+    if (cli_state_path(path, sizeof(path), "session.json", false) != 0 || !(f = json_load_file(path, 0, &err))) {
         return json_array();
     }
     list = json_incref(json_object_get(f, "sessions"));
@@ -361,7 +451,7 @@ static int sessions_store(json_t *list)
     json_t *f;
     int rc;
 
-    if (state_path(path, sizeof(path), true) != 0) {
+    if (cli_state_path(path, sizeof(path), "session.json", true) != 0) {
         return -1;
     }
     snprintf(tmp, sizeof(tmp), "%s.new", path);

@@ -32,7 +32,8 @@ static const char usage[] =
     "                      units s, m, h, d; --timeout says what running out of time\n"
     "                      does: bot (a bot plays the seat of a player who is not\n"
     "                      there; the default), lose (two seats) or skip (the turn)\n"
-    "  join CODE [--seat N]   take a seat in a friend's room\n"
+    "  join CODE [--seat N]   take a seat in a friend's room; CODE may be a link,\n"
+    "                      CODE@HOST:PORT#sha256=HEX (a server over TLS, its certificate)\n"
     "  spectate CODE       watch a room\n"
     "  resume              go back to your last seat (token kept in\n"
     "                      $XDG_STATE_HOME/conclave/session.json)\n"
@@ -47,7 +48,14 @@ static const char usage[] =
     "  replay RECORD.json  check a finished game's record with the rules engine\n"
     "\n"
     "Options:\n"
-    "  --server HOST:PORT  default $CONCLAVE_SERVER or 127.0.0.1:7717\n"
+    "  --server HOST:PORT  default $CONCLAVE_SERVER or 127.0.0.1:7717; wss://HOST:PORT\n"
+    "                      plays over WebSocket with TLS (the server's --http with a\n"
+    "                      certificate): a certificate that no authority vouches for is\n"
+    "                      trusted on first use and must stay the same (kept in\n"
+    "                      $XDG_STATE_HOME/conclave/known_servers.json)\n"
+    "  --pin SHA256:HEX    trust the wss:// server's certificate with this SHA-256 (the\n"
+    "                      one conclaved prints at start), and only it\n"
+    "  --ca FILE           trust certificates signed by the authority in FILE (PEM) too\n"
     "  --name NAME         default $CONCLAVE_NAME or $USER\n"
     "  (CONCLAVE_BELL=0 turns off the bell that rings when it becomes your turn;\n"
     "  NO_COLOR turns off colours)\n"
@@ -65,6 +73,11 @@ struct args {
     const char *cmd;
     const char *arg;
     const char *file; /* record CODE FILE */
+    const char *pin;  /* --pin, or a link's #sha256= */
+    const char *ca;   /* --ca */
+    char link_code[PROTO_ROOM_CODE_LEN + 8];
+    char link_server[CLI_SERVER_MAX];
+    char link_pin[80];
     int seats;
     int seat;
     bool bots;
@@ -186,6 +199,41 @@ static json_t *clock_spec(const char *spec)
     return NULL;
 }
 
+/* A join link, CODE@HOST:PORT (plain TCP) or CODE@HOST:PORT#sha256=HEX
+ * (TLS, that certificate), or CODE@wss://HOST:PORT[#sha256=HEX]: the
+ * room, its server and the certificate's pin. 0 or -1 with a message. */
+static int link_parse(struct args *a)
+{
+    const char *at = strchr(a->arg, '@');
+    const char *hash = strstr(at, "#sha256=");
+    size_t cl = (size_t)(at - a->arg);
+    size_t sl = hash ? (size_t)(hash - at - 1) : strlen(at + 1);
+    bool tls = hash || strncmp(at + 1, "wss://", 6) == 0;
+    unsigned char fp[32];
+
+    if (cl >= sizeof(a->link_code) || sl == 0 || sl + 6 >= sizeof(a->link_server) ||
+        (hash && (strlen(hash + 8) >= sizeof(a->link_pin) ||
+                  cli_fingerprint_parse(hash + 8, fp) != 0))) {
+        fprintf(stderr,
+                "conclave: a join link is CODE@HOST:PORT, with #sha256=<64 hex digits> for a "
+                "server over TLS, not %s\n",
+                a->arg);
+        return -1;
+    }
+    memcpy(a->link_code, a->arg, cl);
+    a->link_code[cl] = '\0';
+    snprintf(a->link_server, sizeof(a->link_server), "%s%.*s",
+             tls && strncmp(at + 1, "wss://", 6) != 0 ? "wss://" : "", (int)sl, at + 1);
+    if (hash) {
+        snprintf(a->link_pin, sizeof(a->link_pin), "SHA256:%s", hash + 8);
+        a->pin = a->link_pin;
+    }
+    a->arg = a->link_code;
+    a->server = a->link_server;
+    a->server_given = true;
+    return 0;
+}
+
 static int parse_args(struct args *a, int argc, char **argv)
 {
     const char *timeout = NULL;
@@ -213,7 +261,8 @@ static int parse_args(struct args *a, int argc, char **argv)
         } else if ((strcmp(s, "--server") == 0 || strcmp(s, "--name") == 0 ||
                     strcmp(s, "--seats") == 0 || strcmp(s, "--seat") == 0 ||
                     strcmp(s, "--option") == 0 || strcmp(s, "--bot-level") == 0 ||
-                    strcmp(s, "--clock") == 0 || strcmp(s, "--timeout") == 0) &&
+                    strcmp(s, "--clock") == 0 || strcmp(s, "--timeout") == 0 ||
+                    strcmp(s, "--pin") == 0 || strcmp(s, "--ca") == 0) &&
                    (!next || strncmp(next, "--", 2) == 0)) {
             fprintf(stderr, "conclave: %s needs a value\n", s);
             return -1;
@@ -227,6 +276,10 @@ static int parse_args(struct args *a, int argc, char **argv)
             json_object_set_new(a->options, "clock", clock);
         } else if (strcmp(s, "--timeout") == 0) {
             timeout = argv[++i];
+        } else if (strcmp(s, "--pin") == 0) {
+            a->pin = argv[++i];
+        } else if (strcmp(s, "--ca") == 0) {
+            a->ca = argv[++i];
         } else if (strcmp(s, "--server") == 0) {
             a->server = argv[++i];
             a->server_given = true;
@@ -258,6 +311,14 @@ static int parse_args(struct args *a, int argc, char **argv)
             fprintf(stderr, "conclave: unexpected argument %s\n", s);
             return -1;
         }
+    }
+    if (a->arg && a->cmd && (strcmp(a->cmd, "join") == 0 || strcmp(a->cmd, "spectate") == 0) &&
+        strchr(a->arg, '@') && link_parse(a) != 0) {
+        return -1;
+    }
+    if (a->pin && strncmp(a->server, "wss://", 6) != 0) {
+        fprintf(stderr, "conclave: a pin is for a server over TLS, --server wss://HOST:PORT\n");
+        return -1;
     }
     if (timeout) {
         /* The server checks the policy; it is a member of the clock. */
@@ -503,9 +564,11 @@ static json_t *follow_rooms(struct cli_conn *c, struct args *a, const char *op, 
         reply = roundtrip(c, a, op, fields);
         const json_t *err = json_object_get(reply, "error");
         const char *code = json_string_value(json_object_get(err, "code"));
-        const char *there = json_string_value(json_object_get(err, "server"));
+        bool tls = strncmp(a->server, "wss://", 6) == 0;
+        /* Over TLS, the other server's web listener, over TLS too. */
+        const char *there = json_string_value(json_object_get(err, tls ? "web" : "server"));
         if (!code || strcmp(code, "room_elsewhere") != 0 || !there || hops >= 3 ||
-            strlen(there) >= CLI_SERVER_MAX) {
+            strlen(there) + 6 >= CLI_SERVER_MAX) {
             break;
         }
         if (!a->json) {
@@ -516,7 +579,7 @@ static json_t *follow_rooms(struct cli_conn *c, struct args *a, const char *op, 
             (void)cli_session_forget(a->server, json_string_value(json_object_get(saved, "room")),
                                      (int)json_integer_value(json_object_get(saved, "seat")));
         }
-        snprintf(moved_to, CLI_SERVER_MAX, "%s", there);
+        snprintf(moved_to, CLI_SERVER_MAX, "%s%s", tls ? "wss://" : "", there);
         a->server = moved_to;
         json_decref(reply);
         reply = NULL;
@@ -669,6 +732,7 @@ int main(int argc, char **argv)
         }
     }
     a.early = json_array();
+    cli_wss_trust(a.ca, strncmp(a.server, "wss://", 6) == 0 ? a.server + 6 : NULL, a.pin);
     if (cli_conn_open(&c, a.server) != 0) {
         json_decref(saved);
         json_decref(a.options);

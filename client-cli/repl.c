@@ -1222,18 +1222,8 @@ int cli_script(struct cli_conn *c, const char *server, const char *name, const j
                 stdin_open = false;
                 continue;
             }
-            const char *p = buf;
-            size_t left = (size_t)n;
-            while (left > 0) {
-                ssize_t w = write(c->fd, p, left);
-                if (w < 0 && errno == EINTR) {
-                    continue;
-                }
-                if (w <= 0) {
-                    return 1;
-                }
-                p += w;
-                left -= (size_t)w;
+            if (cli_conn_write_raw(c, buf, (size_t)n) != 0) {
+                return 1;
             }
         }
         if (pfd[1].revents) {
