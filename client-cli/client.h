@@ -48,6 +48,10 @@ void cli_wss_trust(const char *ca_file, const char *hostport, const char *pin);
 /* "SHA256:<64 hex>" (the prefix and colons optional) into `fp`. 0 or -1. */
 int cli_fingerprint_parse(const char *text, unsigned char fp[32]);
 
+/* Over TLS, the join link of `room` on this server with the certificate
+ * the connection checked: CODE@HOST:PORT#sha256=HEX. 0, or -1 over TCP. */
+int cli_conn_link(const struct cli_conn *c, const char *room, char *out, size_t outlen);
+
 /* The connection's halves of cli_conn_open/close/send/read over TLS. */
 int cli_wss_open(struct cli_conn *c, const char *host, int port, const char *hostport);
 void cli_wss_close(struct cli_conn *c);

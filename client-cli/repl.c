@@ -1042,8 +1042,12 @@ int cli_repl(struct cli_conn *c, const json_t *first, const json_t *early, const
     if (r.spectator) {
         printf("Watching room %s. Type `help` for commands.\n", r.v.room);
     } else {
+        char link[CLI_SERVER_MAX + 100];
         printf("In room %s as seat %d. Share the code; type `help` for commands.\n", r.v.room,
                r.v.seat);
+        if (cli_conn_link(c, r.v.room, link, sizeof(link)) == 0) {
+            printf("Friends join over TLS, this certificate alone, with: conclave join %s\n", link);
+        }
     }
     fflush(stdout);
     /* What the server sent before the reply (the room, the view). */

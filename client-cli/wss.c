@@ -612,3 +612,16 @@ int cli_wss_fill(struct cli_conn *c, int timeout_ms)
     rc = step(w, timeout_ms);
     return w->state == WSS_OPEN ? rc : -1;
 }
+
+int cli_conn_link(const struct cli_conn *c, const char *room, char *out, size_t outlen)
+{
+    const struct cli_wss *w = c->wss;
+    char hex[65];
+
+    if (!w || !w->seen_set) {
+        return -1;
+    }
+    hex_of(w->seen, hex);
+    return (size_t)snprintf(out, outlen, "%s@%s#sha256=%s", room, w->hostport, hex) < outlen ? 0
+                                                                                             : -1;
+}

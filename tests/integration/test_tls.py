@@ -115,6 +115,9 @@ class Tls(ServerTest):
         self.assertEqual(out.stderr, "")
         self.assertIn("==== Game over ====", out.stdout)
         self.assertIn("The seed matches the commitment", out.stdout)
+        code = re.search(r"In room ([0-9A-Z]{6}) as seat 0", out.stdout).group(1)
+        self.assertIn("with: conclave join %s@%s#sha256=%s\n" % (code, self.url[6:], fp),
+                      out.stdout)
         replay = subprocess.run([CONCLAVE, "replay", record], capture_output=True, text=True,
                                 timeout=60)
         self.assertEqual(replay.returncode, 0, replay.stderr)
