@@ -3,9 +3,11 @@
  * main.c - conclaved: options and config file, signals, start and stop.
  *
  * Reads the command line (and an optional `key = value` config file, which
- * the command line overrides), starts the listener, prints exactly one line
- * "listening on HOST:PORT" on stdout, and runs the loop until SIGINT or
- * SIGTERM, after which it stops accepting, lets writes finish and exits 0.
+ * the command line overrides), starts the listener, prints the line
+ * "listening on HOST:PORT" on stdout (with --http, "http on URL" after it,
+ * and with TLS "certificate SHA256:HEX" after that), and runs the loop
+ * until SIGINT or SIGTERM, after which it stops accepting, lets writes
+ * finish and exits 0.
  */
 #include <errno.h>
 #include <limits.h>
@@ -15,6 +17,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sodium.h>
@@ -28,6 +31,7 @@
 #include "log.h"
 #include "metrics.h"
 #include "net.h"
+#include "selfsigned.h"
 #include "web.h"
 #include "journal.h"
 #include "session.h"
@@ -37,7 +41,8 @@
 struct options {
     struct net_config net;
     struct web_config web;
-    bool http; /* web.host and web.port are set */
+    bool http;            /* web.host and web.port are set */
+    bool tls_self_signed; /* web.tls_cert and web.tls_key are the data directory's */
     struct sess_config sess;
     struct lobby_config lobby;
     struct store_config store;
@@ -68,6 +73,11 @@ static const char usage[] =
     "  --http HOST:PORT         also serve the browser client and WebSocket (port 0 = any)\n"
     "  --tls-cert FILE          with --tls-key: serve HTTPS and WSS with this PEM certificate\n"
     "  --tls-key FILE           the certificate's PEM private key\n"
+    "  --tls-self-signed        with --http: serve HTTPS and WSS with a key and a self-signed\n"
+    "                           certificate the server makes in the data directory\n"
+    "                           (tls-key.pem, tls-cert.pem; valid 825 days, made anew at a\n"
+    "                           start within 30 days of its end); stdout then says its\n"
+    "                           fingerprint, as with --tls-cert\n"
     "  --allow-origin ORIGIN    a page origin besides this server's own that may open\n"
     "                           WebSockets (e.g. https://games.example.org; repeatable)\n"
     "  --web-dir DIR            serve the page's files from DIR instead of the embedded ones\n"
@@ -369,12 +379,12 @@ static int option_set(struct options *o, const char *key, const char *val, char 
         o->log_level = 0;
         return 0;
     }
-    if (strcmp(key, "agones") == 0) {
+    if (strcmp(key, "agones") == 0 || strcmp(key, "tls-self-signed") == 0) {
         if (strcmp(val, "true") != 0 && strcmp(val, "false") != 0) {
             snprintf(why, whylen, "true or false");
             return -EINVAL;
         }
-        o->agones = strcmp(val, "true") == 0;
+        *(strcmp(key, "agones") == 0 ? &o->agones : &o->tls_self_signed) = strcmp(val, "true") == 0;
         return 0;
     }
     static const struct {
@@ -558,6 +568,10 @@ static int parse_args(struct options *o, int argc, char **argv)
             o->agones = true;
             continue;
         }
+        if (strcmp(a, "--tls-self-signed") == 0) {
+            o->tls_self_signed = true;
+            continue;
+        }
         if (strcmp(a, "--config") != 0 && !option_known(o, a + 2)) {
             fprintf(stderr, "conclaved: unknown option %s\n", a);
             return -1;
@@ -591,6 +605,32 @@ static int data_dir_ready(const char *dir)
         fprintf(stderr, "conclaved: %s is not a directory\n", dir);
         return -1;
     }
+    return 0;
+}
+
+/* With --tls-self-signed: makes or keeps the data directory's key and
+ * certificate (selfsigned.h), logs what it made and why, and points
+ * o->web's TLS paths at them. 0, or -1 after saying why on stderr. */
+static int self_signed_ready(struct options *o)
+{
+    struct selfsigned_result r;
+    char why[PATH_MAX + 128] = "";
+    char q[LOG_QUOTE_MAX], w[LOG_QUOTE_MAX];
+
+    if (selfsigned_ensure(o->data_dir, o->web.host, time(NULL), &r, why, sizeof(why)) != 0) {
+        fprintf(stderr, "conclaved: --tls-self-signed: %s\n", why);
+        return -1;
+    }
+    if (r.outcome == SELFSIGNED_MADE) {
+        log_event(LOG_INFO, "tls_self_signed_made", "cert=%s sha256=%s days=%d",
+                  log_quote(q, sizeof(q), r.cert), r.sha256, SELFSIGNED_DAYS);
+    } else if (r.outcome == SELFSIGNED_RENEWED) {
+        log_event(LOG_WARN, "tls_self_signed_renewed", "cert=%s reason=%s old_sha256=%s sha256=%s",
+                  log_quote(q, sizeof(q), r.cert), log_quote(w, sizeof(w), r.reason),
+                  r.old_sha256[0] ? r.old_sha256 : "none", r.sha256);
+    }
+    memcpy(o->web.tls_cert, r.cert, sizeof(o->web.tls_cert));
+    memcpy(o->web.tls_key, r.key, sizeof(o->web.tls_key));
     return 0;
 }
 
@@ -1190,6 +1230,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "conclaved: libsodium failed to initialise\n");
         return 1;
     }
+    if (opt.tls_self_signed && (opt.web.tls_cert[0] || opt.web.tls_key[0])) {
+        fprintf(stderr, "conclaved: --tls-self-signed makes its own certificate: give it or "
+                        "--tls-cert and --tls-key, not both\n");
+        return 2;
+    }
+    if (opt.tls_self_signed && !opt.http) {
+        fprintf(stderr, "conclaved: --tls-self-signed needs --http HOST:PORT\n");
+        return 2;
+    }
     if (opt.http && (opt.web.tls_cert[0] != '\0') != (opt.web.tls_key[0] != '\0')) {
         fprintf(stderr, "conclaved: --tls-cert and --tls-key go together\n");
         return 2;
@@ -1199,7 +1248,8 @@ int main(int argc, char **argv)
                         "--http HOST:PORT\n");
         return 2;
     }
-    if (fd_limit_ready(&opt) != 0 || data_dir_ready(opt.data_dir) != 0) {
+    if (fd_limit_ready(&opt) != 0 || data_dir_ready(opt.data_dir) != 0 ||
+        (opt.tls_self_signed && self_signed_ready(&opt) != 0)) {
         return 1;
     }
     signal(SIGPIPE, SIG_IGN);
@@ -1283,6 +1333,17 @@ int main(int argc, char **argv)
         fflush(NULL);
         _exit(1);
     }
+    /* The leaf the listener presents, as the first certificate of its
+     * file: libwebsockets has just loaded that file. */
+    char sha256[SELFSIGNED_SHA256_LEN] = "";
+    if (rt.web && opt.web.tls_cert[0]) {
+        char why[PATH_MAX + 128] = "";
+        if (selfsigned_fingerprint(opt.web.tls_cert, sha256, why, sizeof(why)) != 0) {
+            fprintf(stderr, "conclaved: %s\n", why);
+            fflush(NULL);
+            _exit(1);
+        }
+    }
     if (!opt.notify_off) {
         notices_start(&rt, &opt, url);
     }
@@ -1333,6 +1394,12 @@ int main(int argc, char **argv)
     if (rt.web) {
         printf("http on %s\n", url);
         log_event(LOG_INFO, "http_listening", "url=%s", url);
+    }
+    if (sha256[0]) {
+        char q[LOG_QUOTE_MAX];
+        printf("certificate SHA256:%s\n", sha256);
+        log_event(LOG_INFO, "tls_certificate", "sha256=%s cert=%s", sha256,
+                  log_quote(q, sizeof(q), opt.web.tls_cert));
     }
     fflush(stdout);
     {

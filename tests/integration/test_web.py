@@ -3,20 +3,31 @@
 """conclaved --http from outside: the page's files and /healthz with their
 headers, which WebSocket upgrades are taken, hostile WebSocket input
 (oversized, binary, fragmented, broken UTF-8, a reader that does not read),
-a game played by one seat over TCP and one over WebSocket, and HTTPS/WSS
-with a certificate made for the test."""
+a game played by one seat over TCP and one over WebSocket, HTTPS/WSS
+with a certificate made for the test, and --tls-self-signed's certificate
+(made, kept, replaced once expired) with the fingerprint line on stdout.
+Certificates the server must not make itself come from python3-cryptography."""
+import datetime
+import hashlib
 import http.client
 import json
 import os
+import re
 import shutil
 import socket
 import ssl
+import stat
 import subprocess
 import tempfile
 import unittest
 
-from harness import (Client, Closed, HandshakeRefused, Server, ServerTest, WsClient, main,
-                     wait_until, ws_connect, ws_frame)
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
+
+from harness import (CONCLAVED, LIVENESS, Client, Closed, HandshakeRefused, Server, ServerTest,
+                     WsClient, main, wait_until, ws_connect, ws_frame)
 
 SOURCE_INDEX = os.path.join(os.path.dirname(__file__), "..", "..", "web", "index.html")
 
@@ -233,6 +244,55 @@ class Mixed(WebTest):
         self.assertEqual(host.ended, guest.ended, "both transports saw the same result")
 
 
+def make_cert(path_cert, path_key, days_from, days_to, issuer=None, extra_pem=b""):
+    """A P-256 key and a certificate valid from `days_from` to `days_to`
+    days from now (negative: in the past), self-signed or signed by
+    `issuer` (a (cert, key) pair), written as PEM; `extra_pem` follows the
+    certificate in its file. Returns (cert, key)."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "conclave")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (x509.CertificateBuilder()
+            .subject_name(name)
+            .issuer_name(issuer[0].subject if issuer else name)
+            .public_key(key.public_key())
+            .serial_number(x509.random_serial_number())
+            .not_valid_before(now + datetime.timedelta(days=days_from))
+            .not_valid_after(now + datetime.timedelta(days=days_to))
+            .sign(issuer[1] if issuer else key, hashes.SHA256()))
+    with open(path_cert, "wb") as f:
+        f.write(cert.public_bytes(serialization.Encoding.PEM) + extra_pem)
+    with open(path_key, "wb") as f:
+        f.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                  serialization.NoEncryption()))
+    return cert, key
+
+
+def file_sha256(path):
+    """The SHA-256 of the DER of the first certificate of a PEM file."""
+    with open(path) as f:
+        m = re.search(r"-----BEGIN CERTIFICATE-----.*?-----END CERTIFICATE-----\n", f.read(),
+                      re.S)
+    return hashlib.sha256(ssl.PEM_cert_to_DER_cert(m.group(0))).hexdigest()
+
+
+def served_sha256(port):
+    """The SHA-256 of the DER of the certificate the server presents."""
+    ctx = ssl.create_default_context()
+    ctx.check_hostname = False
+    ctx.verify_mode = ssl.CERT_NONE
+    with ctx.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=10)) as s:
+        return hashlib.sha256(s.getpeercert(binary_form=True)).hexdigest()
+
+
+def certificate_line(srv):
+    """The fingerprint of the stdout line right after `http on https://...`."""
+    line = srv.proc.stdout.readline().decode()
+    m = re.fullmatch(r"certificate SHA256:([0-9a-f]{64})\n", line)
+    assert m, "no certificate line: %r" % line
+    return m.group(1)
+
+
 class Tls(unittest.TestCase):
     def test_https_and_wss_with_a_certificate(self):
         d = tempfile.mkdtemp(prefix="conclave-tls-")
@@ -243,6 +303,7 @@ class Tls(unittest.TestCase):
                        check=True, capture_output=True)
         srv = Server("--tls-cert", cert, "--tls-key", key, http=True)
         try:
+            self.assertEqual(certificate_line(srv), file_sha256(cert))
             r, body = get(srv.http_port, "/healthz", tls=True)
             self.assertEqual((r.status, body), (200, b"ok\n"))
             ctx = ssl.create_default_context()
@@ -265,6 +326,97 @@ class Tls(unittest.TestCase):
             plain.close()
         finally:
             self.assertEqual(srv.stop(), 0)
+
+    def test_tls_cert_prints_the_fingerprint_of_the_leaf(self):
+        d = tempfile.mkdtemp(prefix="conclave-tls-")
+        self.addCleanup(shutil.rmtree, d, True)
+        cert, key = os.path.join(d, "chain.pem"), os.path.join(d, "key.pem")
+        ca = make_cert(os.path.join(d, "ca.pem"), os.path.join(d, "ca-key.pem"), -1, 30)
+        make_cert(cert, key, -1, 30, issuer=ca,
+                  extra_pem=ca[0].public_bytes(serialization.Encoding.PEM))
+        srv = Server("--tls-cert", cert, "--tls-key", key, http=True)
+        try:
+            printed = certificate_line(srv)
+            self.assertEqual(printed, served_sha256(srv.http_port))
+            self.assertEqual(printed, file_sha256(cert))
+            self.assertNotEqual(printed, file_sha256(os.path.join(d, "ca.pem")))
+        finally:
+            self.assertEqual(srv.stop(), 0)
+
+
+class SelfSigned(unittest.TestCase):
+    """--tls-self-signed: the key and certificate in the data directory."""
+
+    def setUp(self):
+        self.data = tempfile.mkdtemp(prefix="conclave-self-")
+        self.addCleanup(shutil.rmtree, self.data, True)
+        self.cert = os.path.join(self.data, "tls-cert.pem")
+        self.key = os.path.join(self.data, "tls-key.pem")
+
+    def start(self):
+        """A server on the test's data directory, and its fingerprint line."""
+        srv = Server("--data-dir", self.data, "--tls-self-signed", http=True)
+        self.addCleanup(srv.stop)
+        return srv, certificate_line(srv)
+
+    def test_a_fresh_data_dir_gets_a_key_and_certificate(self):
+        srv, printed = self.start()
+        self.assertEqual(stat.S_IMODE(os.stat(self.key).st_mode), 0o600)
+        self.assertEqual(printed, file_sha256(self.cert))
+        self.assertEqual(printed, served_sha256(srv.http_port))
+        r, body = get(srv.http_port, "/healthz", tls=True)
+        self.assertEqual((r.status, body), (200, b"ok\n"))
+        # A client that trusts the file verifies the server's name too.
+        ctx = ssl.create_default_context(cafile=self.cert)
+        for name in ("127.0.0.1", "localhost"):
+            raw = socket.create_connection(("127.0.0.1", srv.http_port), timeout=10)
+            with ctx.wrap_socket(raw, server_hostname=name):
+                pass
+        self.assertIn(b"event=tls_self_signed_made", srv.log_bytes())
+        self.assertEqual(srv.stop(), 0)
+
+    def test_a_second_start_keeps_the_certificate(self):
+        srv, first = self.start()
+        self.assertEqual(srv.stop(), 0)
+        with open(self.key, "rb") as f:
+            key = f.read()
+        srv, again = self.start()
+        self.assertEqual(again, first)
+        self.assertEqual(served_sha256(srv.http_port), first)
+        with open(self.key, "rb") as f:
+            self.assertEqual(f.read(), key)
+        self.assertNotIn(b"tls_self_signed_", srv.log_bytes())
+        self.assertEqual(srv.stop(), 0)
+
+    def test_an_expired_certificate_is_replaced(self):
+        make_cert(self.cert, self.key, -30, -1)
+        old = file_sha256(self.cert)
+        srv, printed = self.start()
+        self.assertNotEqual(printed, old)
+        self.assertEqual(printed, file_sha256(self.cert))
+        self.assertEqual(printed, served_sha256(srv.http_port))
+        log = srv.log_bytes()
+        self.assertIn(b"event=tls_self_signed_renewed", log)
+        self.assertIn(b"old_sha256=" + old.encode(), log)
+        self.assertIn(b"sha256=" + printed.encode(), log)
+        self.assertEqual(srv.stop(), 0)
+
+    def refused(self, *args):
+        out = subprocess.run([CONCLAVED, "--listen", "127.0.0.1:0", "--data-dir", self.data]
+                             + list(args), capture_output=True, text=True, timeout=LIVENESS)
+        self.assertNotEqual(out.returncode, 0)
+        self.assertNotIn("Sanitizer", out.stderr)
+        self.assertFalse(os.path.exists(self.cert) or os.path.exists(self.key))
+        return out.stderr
+
+    def test_refusals(self):
+        make_cert(os.path.join(self.data, "c.pem"), os.path.join(self.data, "k.pem"), -1, 30)
+        err = self.refused("--http", "127.0.0.1:0", "--tls-self-signed",
+                           "--tls-cert", os.path.join(self.data, "c.pem"),
+                           "--tls-key", os.path.join(self.data, "k.pem"))
+        self.assertIn("--tls-self-signed makes its own certificate", err)
+        err = self.refused("--tls-self-signed")
+        self.assertIn("--tls-self-signed needs --http HOST:PORT", err)
 
 
 if __name__ == "__main__":
