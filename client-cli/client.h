@@ -20,8 +20,8 @@
 struct cli_wss;
 
 struct cli_conn {
-    int fd;               /* the socket, for poll() */
-    struct cli_wss *wss;  /* over WebSocket with TLS (wss.c); NULL: TCP */
+    int fd;              /* the socket, for poll() */
+    struct cli_wss *wss; /* over WebSocket with TLS (wss.c); NULL: TCP */
     struct proto_framer framer;
     long next_id;
     long idle_timeout_s; /* the server's, from its hello reply (0: not told) */

@@ -60,8 +60,7 @@ static int hostport_split(const char *server, char host[256], const char **port)
     size_t hl;
 
     if (!colon || colon == server || !colon[1]) {
-        fprintf(stderr, "conclave: server must be HOST:PORT or wss://HOST:PORT, not %s\n",
-                server);
+        fprintf(stderr, "conclave: server must be HOST:PORT or wss://HOST:PORT, not %s\n", server);
         return -1;
     }
     hl = (size_t)(colon - server);
@@ -419,7 +418,8 @@ json_t *cli_sessions_load(void)
     json_error_t err;
     json_t *f, *list;
 
-    if (cli_state_path(path, sizeof(path), "session.json", false) != 0 || !(f = json_load_file(path, 0, &err))) {
+    if (cli_state_path(path, sizeof(path), "session.json", false) != 0 ||
+        !(f = json_load_file(path, 0, &err))) {
         return json_array();
     }
     list = json_incref(json_object_get(f, "sessions"));

@@ -212,8 +212,8 @@ static int link_parse(struct args *a)
     unsigned char fp[32];
 
     if (cl >= sizeof(a->link_code) || sl == 0 || sl + 6 >= sizeof(a->link_server) ||
-        (hash && (strlen(hash + 8) >= sizeof(a->link_pin) ||
-                  cli_fingerprint_parse(hash + 8, fp) != 0))) {
+        (hash &&
+         (strlen(hash + 8) >= sizeof(a->link_pin) || cli_fingerprint_parse(hash + 8, fp) != 0))) {
         fprintf(stderr,
                 "conclave: a join link is CODE@HOST:PORT, with #sha256=<64 hex digits> for a "
                 "server over TLS, not %s\n",

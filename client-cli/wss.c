@@ -56,13 +56,13 @@ struct cli_wss {
     struct lws *wsi;
     enum wss_state state;
     char hostport[CLI_SERVER_MAX];
-    unsigned char pin[32];     /* the fingerprint trusted for hostport */
-    bool has_pin, pin_given;   /* pin_given: --pin or a link: it must match */
-    unsigned char seen[32];    /* the certificate's */
+    unsigned char pin[32];   /* the fingerprint trusted for hostport */
+    bool has_pin, pin_given; /* pin_given: --pin or a link: it must match */
+    unsigned char seen[32];  /* the certificate's */
     bool seen_set;
-    bool untrusted;            /* no chain to a system authority */
-    bool first_use;            /* taken on first use: to be kept */
-    char why[5000];            /* why the connection was refused or lost */
+    bool untrusted; /* no chain to a system authority */
+    bool first_use; /* taken on first use: to be kept */
+    char why[5000]; /* why the connection was refused or lost */
     struct wss_line *head, *tail;
     char *partial; /* cli_conn_write_raw's bytes after its last line end */
     size_t partial_len;
@@ -71,8 +71,8 @@ struct cli_wss {
 static struct lws_context *wss_ctx;
 static SSL_CTX *wss_ssl; /* its client TLS context, ours to free after it */
 static unsigned wss_users;
-static const char *wss_ca_file;                /* --ca */
-static char wss_pin_for[CLI_SERVER_MAX];       /* the server --pin or a link names */
+static const char *wss_ca_file;          /* --ca */
+static char wss_pin_for[CLI_SERVER_MAX]; /* the server --pin or a link names */
 static char wss_pin[80];
 
 void cli_wss_trust(const char *ca_file, const char *hostport, const char *pin)
@@ -137,8 +137,7 @@ static json_t *known_load(void)
     return k;
 }
 
-static int known_store(const char *hostport, const unsigned char fp[32], char *path,
-                       size_t pathlen)
+static int known_store(const char *hostport, const unsigned char fp[32], char *path, size_t pathlen)
 {
     char tmp[4300], hex[65], val[80];
     json_t *k = known_load();
@@ -267,8 +266,7 @@ static int on_writeable(struct cli_wss *w)
         return 0;
     }
     if (lws_write(w->wsi, l->data + LWS_PRE, l->len, LWS_WRITE_TEXT) < (int)l->len) {
-        snprintf(w->why, sizeof(w->why), "the connection to %s failed while sending",
-                 w->hostport);
+        snprintf(w->why, sizeof(w->why), "the connection to %s failed while sending", w->hostport);
         return -1;
     }
     w->head = l->next;
@@ -287,8 +285,7 @@ static int on_receive(struct cli_wss *w, const void *in, size_t len)
     if ((len && proto_framer_feed(f, in, len) != 0) ||
         (lws_is_final_fragment(w->wsi) && !lws_remaining_packet_payload(w->wsi) &&
          proto_framer_feed(f, "\n", 1) != 0)) {
-        snprintf(w->why, sizeof(w->why), "%s sent a line longer than a client takes",
-                 w->hostport);
+        snprintf(w->why, sizeof(w->why), "%s sent a line longer than a client takes", w->hostport);
         return -1;
     }
     return 0;
@@ -403,8 +400,8 @@ static short wanted(const struct cli_wss *w)
 static void service(struct cli_wss *w, short revents)
 {
     if (w->wsi && revents) {
-        struct lws_pollfd pfd = {.fd = lws_get_socket_fd(w->wsi), .events = wanted(w),
-                                 .revents = revents};
+        struct lws_pollfd pfd = {
+            .fd = lws_get_socket_fd(w->wsi), .events = wanted(w), .revents = revents};
         (void)lws_service_fd(wss_ctx, &pfd);
     }
     while (wss_ctx && lws_service_adjust_timeout(wss_ctx, 1, 0) == 0) {
@@ -497,8 +494,9 @@ int cli_wss_open(struct cli_conn *c, const char *host, int port, const char *hos
         fprintf(stderr,
                 "conclave: %s is new to this client: its certificate SHA256:%s is trusted from "
                 "now on%s%s%s. Check it against the one its host shares.\n",
-                hostport, hex, kept ? " (kept in " : " (it could not be kept: ",
-                kept ? path : strerror(errno), ")");
+                hostport, hex,
+                kept ? " (kept in " : " (it could not be kept: ", kept ? path : strerror(errno),
+                ")");
     } else if (w->pin_given && w->untrusted) {
         char path[4200];
         (void)known_store(hostport, w->seen, path, sizeof(path));

@@ -860,7 +860,8 @@ static char *rematch_encode(const struct room *room, const struct room_event *ev
 {
     (void)room;
     return record_text(json_pack("{s:s, s:s, s:i, s:s}", "t", "rematch", "room", ev->rematch.code,
-                                 "seat", ev->index, "answer", lobby__rematch_answers[ev->rematch.answer]),
+                                 "seat", ev->index, "answer",
+                                 lobby__rematch_answers[ev->rematch.answer]),
                        len);
 }
 

@@ -228,7 +228,7 @@ extern const char *const lobby__rematch_answers[]; /* by enum rematch_answer */
 
 /* The seat a seat of a finished game takes in its rematch: one round on,
  * so that another player sits first. */
-#define LOBBY_REMATCH_SEAT(seat, nseats) (((seat) + (nseats) - 1) % (nseats))
+#define LOBBY_REMATCH_SEAT(seat, nseats) (((seat) + (nseats)-1) % (nseats))
 
 /* A room: what its events make (event.c: the game, its seats, its state,
  * rev and status) and the parts the other files own. */
@@ -343,8 +343,8 @@ struct lobby {
     /* Where views are written before they are compared with what was
      * published; its buffer changes places with the part's it replaces. */
     struct game_text scratch;
-    struct proto_text reply; /* where a long reply (`legal`) is written */
-    struct ended_game ended[LOBBY_ENDED_LIST]; /* the latest to end, in no order */
+    struct proto_text reply;                         /* where a long reply (`legal`) is written */
+    struct ended_game ended[LOBBY_ENDED_LIST];       /* the latest to end, in no order */
     struct review_aside *reviews[LOBBY_REVIEW_KEEP]; /* finished games rebuilt (review.c) */
     uint64_t reviews_used;
 };

@@ -83,11 +83,11 @@ json_t *lobby__ended_json(struct lobby *lobby, uint64_t now)
                 names = NULL;
             }
         }
-        json_t *o = names ? json_pack("{s:s, s:s, s:o, s:I}", "room", e->code, "game", e->game->id,
-                                      "seats", names, "ago",
-                                      (json_int_t)(now > e->ended_at ? (now - e->ended_at) / 1000
-                                                                     : 0))
-                          : NULL;
+        json_t *o =
+            names ? json_pack("{s:s, s:s, s:o, s:I}", "room", e->code, "game", e->game->id, "seats",
+                              names, "ago",
+                              (json_int_t)(now > e->ended_at ? (now - e->ended_at) / 1000 : 0))
+                  : NULL;
         if (!o || json_array_append_new(a, o) != 0) {
             json_decref(a);
             a = NULL;
@@ -104,11 +104,11 @@ json_t *lobby__ended_json(struct lobby *lobby, uint64_t now)
 
 struct review_aside {
     char key[ASIDE_KEY_LEN + 1];
-    struct lobby *lobby;                /* its own, restoring, without a store */
+    struct lobby *lobby; /* its own, restoring, without a store */
     struct room *room;
-    json_t *records; /* the journal, or the records made of a client's record */
-    size_t next;     /* the next record to commit */
-    int64_t last;    /* the game's last rev */
+    json_t *records;    /* the journal, or the records made of a client's record */
+    size_t next;        /* the next record to commit */
+    int64_t last;       /* the game's last rev */
     const json_t *step; /* the record that made room->rev (borrowed from records) */
     uint64_t used;      /* for the least recently used to go first */
 };
@@ -334,11 +334,10 @@ static json_t *record_journal(const json_t *record, char *msg)
         json_decref(out);
         return NULL;
     }
-    json_t *create = json_pack("{s:s, s:s, s:O, s:O, s:b, s:I, s:O}", "t", "create", "room",
-                               "000000", "game", json_object_get(record, "game"), "options",
-                               json_object_get(record, "options"), "public", 0, "seats",
-                               (json_int_t)json_array_size(seats), "seed",
-                               json_object_get(record, "seed"));
+    json_t *create = json_pack(
+        "{s:s, s:s, s:O, s:O, s:b, s:I, s:O}", "t", "create", "room", "000000", "game",
+        json_object_get(record, "game"), "options", json_object_get(record, "options"), "public", 0,
+        "seats", (json_int_t)json_array_size(seats), "seed", json_object_get(record, "seed"));
     if (create && clock) {
         json_object_set(create, "clock", (json_t *)clock);
     }
@@ -347,9 +346,9 @@ static json_t *record_journal(const json_t *record, char *msg)
         /* Every seat a player's, so that an undo of one a bot kept at the
          * end replays; the names are the record's. */
         const char *name = json_string_value(json_object_get(s, "name"));
-        json_array_append_new(out, json_pack("{s:s, s:I, s:s, s:s}", "t", "seat", "seat",
-                                             (json_int_t)i, "kind", "human", "name",
-                                             name ? name : ""));
+        json_array_append_new(out,
+                              json_pack("{s:s, s:I, s:s, s:s}", "t", "seat", "seat", (json_int_t)i,
+                                        "kind", "human", "name", name ? name : ""));
     }
     json_array_append_new(out, json_pack("{s:s}", "t", "start"));
     json_array_foreach(steps, i, step) {
@@ -578,12 +577,11 @@ static void review_write(struct review_aside *a, const json_t *id, struct proto_
     char hex[GAME_SEED_BYTES * 2 + 1];
 
     proto_hex(room->seed, sizeof(room->seed), hex);
-    json_t *head = json_pack("{s:o, s:s, s:o, s:I, s:i, s:I, s:O, s:s, s:s}", "room",
-                             a->key[0] != '#' ? json_string(a->key) : json_null(), "game",
-                             room->game->id, "seats", seats_json(room), "rev",
-                             (json_int_t)room->rev, "first", 1, "last", (json_int_t)a->last,
-                             "step", a->step ? a->step : json_null(), "seed", hex, "seed_commit",
-                             room->seed_commit);
+    json_t *head = json_pack(
+        "{s:o, s:s, s:o, s:I, s:i, s:I, s:O, s:s, s:s}", "room",
+        a->key[0] != '#' ? json_string(a->key) : json_null(), "game", room->game->id, "seats",
+        seats_json(room), "rev", (json_int_t)room->rev, "first", 1, "last", (json_int_t)a->last,
+        "step", a->step ? a->step : json_null(), "seed", hex, "seed_commit", room->seed_commit);
     sodium_memzero(hex, sizeof(hex));
     reply_head(t, id, "review", head);
     proto_text_str(t, ",");

@@ -334,10 +334,9 @@ static int on_post_done(struct web_server *web, struct lws *wsi, struct http_req
     }
     req->owned = (unsigned char *)text;
     return http_answer(wsi, req,
-                       rc == PROTO_OK ? 200
-                       : (size_t)rc < sizeof(status) / sizeof(status[0]) && status[rc]
-                           ? status[rc]
-                           : 400,
+                       rc == PROTO_OK                                                  ? 200
+                       : (size_t)rc < sizeof(status) / sizeof(status[0]) && status[rc] ? status[rc]
+                                                                                       : 400,
                        "application/json", req->owned, len, "no-store", 0, false);
 }
 
