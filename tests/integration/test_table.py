@@ -23,6 +23,9 @@ def play_to_end(test, players, rng, undo=False, limit=5000):
     how many undos were taken."""
     taken = 0
     for _ in range(limit):
+        top = max(c.rev for c in players)
+        for c in players:
+            c.pump(lambda x: x.rev >= top)
         if all(c.view["result"] is not None for c in players):
             break
         mover = next((c for c in players
