@@ -6,6 +6,7 @@ TEST_BUILD ?= build-test
 LISTEN     ?= 127.0.0.1:7717
 HTTP       ?= 127.0.0.1:7718
 DATA_DIR   ?= conclave-data
+ARGS       ?=
 # What building and running needs (make deps, for make run and make build):
 # the compiler, meson and ninja, the libraries conclaved and conclave link,
 # python3 for the build's generators, and check for the unit tests, which
@@ -79,7 +80,7 @@ build: deps $(BUILD)/build.ninja
 	ninja -C $(BUILD)
 
 run: build
-	./$(BUILD)/server/conclaved --listen $(LISTEN) --http $(HTTP) --data-dir $(DATA_DIR)
+	./$(BUILD)/server/conclaved --listen $(LISTEN) --http $(HTTP) --data-dir $(DATA_DIR) $(ARGS)
 
 $(TEST_BUILD)/build.ninja:
 	meson setup $(TEST_BUILD) -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false
