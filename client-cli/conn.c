@@ -377,38 +377,6 @@ void cli_view_fini(struct cli_view *v)
 
 /* ---- Saved token ---- */
 
-int cli_state_path(char *out, size_t outlen, const char *file, bool create)
-{
-    const char *xdg = getenv("XDG_STATE_HOME");
-    const char *home = getenv("HOME");
-    char dir[4096];
-
-    if (xdg && *xdg) {
-        snprintf(dir, sizeof(dir), "%s/conclave", xdg);
-    } else if (home && *home) {
-        snprintf(dir, sizeof(dir), "%s/.local/state/conclave", home);
-    } else {
-        return -1;
-    }
-    if (create) {
-        /* Create each missing component with owner-only access. */
-        for (char *p = dir + 1; *p; p++) {
-            if (*p == '/') {
-                *p = '\0';
-                (void)mkdir(dir, 0700);
-                *p = '/';
-            }
-        }
-        if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
-            return -1;
-        }
-    }
-    if ((size_t)snprintf(out, outlen, "%s/%s", dir, file) >= outlen) {
-        return -1;
-    }
-    return 0;
-}
-
 /* How many sessions the file keeps (the most recent). */
 #define SESSIONS_MAX 32
 
