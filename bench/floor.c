@@ -1,30 +1,37 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * floor.c - bench_floor: the least server that bench_load can drive as it
- * drives conclaved, so that conclaved's cost per move can be stated as a
- * multiple of what any libuv + jansson NDJSON server pays for the same
- * traffic on the same machine in the same run.
+ * floor.c - bench_floor: the strict floor, the least a libuv + jansson NDJSON
+ * server pays for the traffic bench_load sends, so that conclaved's cost per
+ * move can be stated as a multiple of it on the same machine in the same run.
  *
  * It speaks just enough of protocol v1 for the load generator: hello,
  * create, join, start, legal and act, in two-seat rooms held in memory.
- * A room has a turn: `legal` lists a fixed small set of actions to the seat
- * whose turn it is and nothing to the other; `act` from that seat is
- * accepted (reply with the new rev, then a small `diff` event built with
- * jansson to both seats, and the turn passes), from the other seat it gets
- * not_your_turn. After --moves accepted moves the game ends with an `ended`
- * event, so the generator opens new rooms as it does with real games.
+ * A room has a turn: `legal` lists two actions to the seat whose turn it is
+ * and nothing to the other; `act` from that seat is accepted (reply with the
+ * new rev, then a small `diff` event to both seats, and the turn passes),
+ * from the other seat it gets not_your_turn. After --moves accepted moves the
+ * game ends with an `ended` event, so the generator opens new rooms as it
+ * does with real games.
  *
- * It is simple on purpose: every request is parsed with jansson, every
- * message is built with jansson and sent with its own uv_write of a
- * malloc'ed buffer. It keeps no history, journals nothing, checks no rules
- * and sends a fixed placeholder where a real server sends the view hash.
- * It must never be used as a game server.
+ * It is as lean as such a server can be while doing the work every server of
+ * this design must do: every request is parsed with jansson (json_loadb) and
+ * checked as conclaved checks the fields it reads; every reply and event is
+ * written as text (snprintf, memcpy) into the connection's output buffer;
+ * a uv_check_t hands each connection's buffer to the kernel once per loop
+ * turn (uv_try_write, and what the kernel did not take as one queued
+ * uv_write); input is read straight into the connection's line buffer. It
+ * keeps no history, journals nothing, checks no rules and sends a fixed
+ * placeholder where a real server sends the view hash. It must never be used
+ * as a game server.
  *
  * usage: bench_floor [--listen HOST:PORT] [--moves N]
  * Prints "listening on HOST:PORT" once on stdout; stops on SIGINT/SIGTERM.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +40,7 @@
 #include <uv.h>
 
 #define FLOOR_LINE_MAX 65536
+#define FLOOR_IN_MIN 4096
 #define FLOOR_CODE_LEN 6
 #define FLOOR_HASH "0000000000000000000000000000000000000000000000000000000000000000"
 
@@ -42,31 +50,37 @@ struct floor_room {
     size_t index;
     char code[FLOOR_CODE_LEN + 1];
     struct floor_conn *seat[2];
-    int playing;
-    int ended;
+    bool playing;
+    bool ended;
     long long rev;
     int turn;
     long moves;
 };
 
-struct floor_conn {
-    uv_tcp_t tcp;
-    char *in;
+struct floor_buf {
+    char *data;
     size_t len, cap;
-    int hello;
-    int closing;
-    struct floor_room *room;
-    int seat;
 };
 
-struct floor_write {
-    uv_write_t req;
-    char data[];
+struct floor_conn {
+    uv_tcp_t tcp;
+    uv_write_t write_req;
+    struct floor_buf in;     /* bytes read and not yet a whole line */
+    struct floor_buf out;    /* this turn's output */
+    struct floor_buf queued; /* the one write in flight */
+    struct floor_conn *dirty_next;
+    bool dirty;
+    bool writing;
+    bool hello;
+    bool closing;
+    struct floor_room *room;
+    int seat;
 };
 
 static struct floor_room **rooms;
 static size_t nrooms, rooms_cap;
 static long game_moves = 300;
+static struct floor_conn *dirty; /* connections with output to flush */
 
 static const char crockford[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
@@ -131,69 +145,170 @@ static void room_leave(struct floor_conn *c)
     }
 }
 
-/* ---- Output ---- */
+/* ---- Output: text into the connection's buffer ---- */
 
-static void on_written(uv_write_t *req, int status)
+/* Makes room for `n` more bytes in `b`. Returns 0 or -ENOMEM. */
+static int buf_reserve(struct floor_buf *b, size_t n)
 {
-    free(req);
+    if (n <= b->cap - b->len) {
+        return 0;
+    }
+    size_t cap = b->cap ? b->cap : 1024;
+    while (cap - b->len < n) {
+        cap *= 2;
+    }
+    char *p = realloc(b->data, cap);
+    if (!p) {
+        return -ENOMEM;
+    }
+    b->data = p;
+    b->cap = cap;
+    return 0;
 }
 
-/* Sends `msg` (consumed) as one line with one write. */
-static void send_msg(struct floor_conn *c, json_t *msg)
-{
-    char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
+static void conn_close(struct floor_conn *c);
 
-    json_decref(msg);
-    if (!text || c->closing) {
-        free(text);
+static void dirty_add(struct floor_conn *c)
+{
+    if (!c->dirty) {
+        c->dirty = true;
+        c->dirty_next = dirty;
+        dirty = c;
+    }
+}
+
+/* Appends formatted text to `c`'s output; a connection that cannot get the
+ * memory is closed. */
+__attribute__((format(printf, 2, 3))) static void out_printf(struct floor_conn *c, const char *fmt,
+                                                             ...)
+{
+    va_list ap;
+
+    if (c->closing) {
         return;
     }
-    size_t n = strlen(text);
-    struct floor_write *w = malloc(sizeof(*w) + n + 1);
-    if (w) {
-        memcpy(w->data, text, n);
-        w->data[n] = '\n';
-        uv_buf_t buf = uv_buf_init(w->data, (unsigned)(n + 1));
-        if (uv_write(&w->req, (uv_stream_t *)&c->tcp, &buf, 1, on_written) != 0) {
-            free(w);
+    for (;;) {
+        size_t room = c->out.cap - c->out.len;
+        va_start(ap, fmt);
+        int n = vsnprintf(c->out.data ? c->out.data + c->out.len : NULL, room, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            return;
+        }
+        if ((size_t)n < room) {
+            c->out.len += (size_t)n;
+            dirty_add(c);
+            return;
+        }
+        if (buf_reserve(&c->out, (size_t)n + 1) != 0) {
+            conn_close(c);
+            return;
         }
     }
-    free(text);
 }
 
-static json_t *reply_ok(json_t *id)
+/* Writes `"re":ID,` for a request's id (nothing when it had none): the
+ * generator's ids are integers, anything else is encoded by jansson. */
+static void out_re(struct floor_conn *c, json_t *id)
 {
-    json_t *r = json_object();
-
-    if (id) {
-        json_object_set(r, "re", id);
+    if (!id) {
+        return;
     }
-    json_object_set_new(r, "ok", json_true());
-    return r;
+    if (json_is_integer(id)) {
+        out_printf(c, "\"re\":%" JSON_INTEGER_FORMAT ",", json_integer_value(id));
+        return;
+    }
+    char text[512];
+    size_t n = json_dumpb(id, text, sizeof(text), JSON_COMPACT | JSON_ENCODE_ANY);
+    if (n > 0 && n < sizeof(text)) {
+        out_printf(c, "\"re\":%.*s,", (int)n, text);
+    }
 }
 
 static void reply_error(struct floor_conn *c, json_t *id, const char *code, const char *message)
 {
-    json_t *r = json_object();
+    out_printf(c, "{");
+    out_re(c, id);
+    out_printf(c, "\"ok\":false,\"error\":{\"code\":\"%s\",\"message\":\"%s\"}}\n", code, message);
+}
 
-    if (id) {
-        json_object_set(r, "re", id);
+/* Writes `{"re":ID,"ok":true` and leaves the object open. */
+static void reply_open(struct floor_conn *c, json_t *id)
+{
+    out_printf(c, "{");
+    out_re(c, id);
+    out_printf(c, "\"ok\":true");
+}
+
+/* ---- Output: one write per connection per loop turn ---- */
+
+static void on_written(uv_write_t *req, int status)
+{
+    struct floor_conn *c = req->data;
+
+    c->writing = false;
+    c->queued.len = 0;
+    if (status < 0) {
+        conn_close(c);
+        return;
     }
-    json_object_set_new(r, "ok", json_false());
-    json_object_set_new(r, "error", json_pack("{s:s, s:s}", "code", code, "message", message));
-    send_msg(c, r);
+    if (c->out.len > 0 && !c->closing) {
+        dirty_add(c);
+    }
+}
+
+/* Hands `c`'s output to the kernel: one try-write, and what the kernel did
+ * not take becomes the connection's one queued write; output added while it
+ * is in flight waits in `out` for its callback. */
+static void conn_flush(struct floor_conn *c)
+{
+    if (c->closing || c->writing || c->out.len == 0) {
+        return;
+    }
+    uv_buf_t buf = uv_buf_init(c->out.data, (unsigned)c->out.len);
+    int n = uv_try_write((uv_stream_t *)&c->tcp, &buf, 1);
+    if (n == UV_EAGAIN) {
+        n = 0;
+    } else if (n < 0) {
+        conn_close(c);
+        return;
+    }
+    if ((size_t)n == c->out.len) {
+        c->out.len = 0;
+        return;
+    }
+    struct floor_buf spare = c->queued;
+    c->queued = c->out;
+    c->out = spare;
+    buf = uv_buf_init(c->queued.data + n, (unsigned)(c->queued.len - (size_t)n));
+    c->write_req.data = c;
+    if (uv_write(&c->write_req, (uv_stream_t *)&c->tcp, &buf, 1, on_written) != 0) {
+        conn_close(c);
+        return;
+    }
+    c->writing = true;
+}
+
+/* After the turn's I/O callbacks: flushes every connection given output. */
+static void on_check(uv_check_t *h)
+{
+    struct floor_conn *c;
+
+    while ((c = dirty) != NULL) {
+        dirty = c->dirty_next;
+        c->dirty = false;
+        c->dirty_next = NULL;
+        conn_flush(c);
+    }
 }
 
 /* ---- Requests ---- */
 
 static void seat_reply(struct floor_conn *c, json_t *id)
 {
-    json_t *r = reply_ok(id);
-
-    json_object_set_new(r, "room", json_string(c->room->code));
-    json_object_set_new(r, "seat", json_integer(c->seat));
-    json_object_set_new(r, "token", json_string(c->room->code));
-    send_msg(c, r);
+    reply_open(c, id);
+    out_printf(c, ",\"room\":\"%s\",\"seat\":%d,\"token\":\"%s\"}\n", c->room->code, c->seat,
+               c->room->code);
 }
 
 static void op_create(struct floor_conn *c, json_t *id)
@@ -249,15 +364,15 @@ static void op_start(struct floor_conn *c, json_t *id)
         reply_error(c, id, "not_enough_players", "every seat must be filled");
         return;
     }
-    r->playing = 1;
+    r->playing = true;
     r->rev = 1;
-    json_t *rep = reply_ok(id);
-    json_object_set_new(rep, "rev", json_integer(r->rev));
-    send_msg(c, rep);
+    reply_open(c, id);
+    out_printf(c, ",\"rev\":%lld}\n", r->rev);
     for (int s = 0; s < 2; s++) {
-        send_msg(r->seat[s], json_pack("{s:s, s:s, s:I, s:i, s:{s:i}, s:s}", "ev", "state", "room",
-                                       r->code, "rev", (json_int_t)r->rev, "seat", s, "view",
-                                       "turn", r->turn, "hash", FLOOR_HASH));
+        out_printf(r->seat[s],
+                   "{\"ev\":\"state\",\"room\":\"%s\",\"rev\":%lld,\"seat\":%d,"
+                   "\"view\":{\"turn\":%d},\"hash\":\"" FLOOR_HASH "\"}\n",
+                   r->code, r->rev, s, r->turn);
     }
 }
 
@@ -269,16 +384,14 @@ static void op_legal(struct floor_conn *c, json_t *id)
         reply_error(c, id, "not_in_game", "the game has not started");
         return;
     }
-    json_t *rep = reply_ok(id);
-    json_object_set_new(rep, "rev", json_integer(r->rev));
+    reply_open(c, id);
     if (r->turn == c->seat) {
-        json_object_set_new(rep, "actions",
-                            json_pack("[{s:s, s:i}, {s:s, s:i}, {s:s}]", "type", "move", "to", 1,
-                                      "type", "move", "to", 2, "type", "pass"));
+        out_printf(
+            c, ",\"rev\":%lld,\"actions\":[{\"type\":\"move\",\"to\":1},{\"type\":\"pass\"}]}\n",
+            r->rev);
     } else {
-        json_object_set_new(rep, "actions", json_array());
+        out_printf(c, ",\"rev\":%lld,\"actions\":[]}\n", r->rev);
     }
-    send_msg(c, rep);
 }
 
 static void op_act(struct floor_conn *c, json_t *req, json_t *id)
@@ -295,7 +408,8 @@ static void op_act(struct floor_conn *c, json_t *req, json_t *id)
         return;
     }
     if (!json_is_string(json_object_get(action, "type"))) {
-        reply_error(c, id, "bad_action", "\"action\" must be an object with a \"type\" string");
+        reply_error(c, id, "bad_action",
+                    "\\\"action\\\" must be an object with a \\\"type\\\" string");
         return;
     }
     if (r->turn != c->seat) {
@@ -305,25 +419,26 @@ static void op_act(struct floor_conn *c, json_t *req, json_t *id)
     r->rev++;
     r->turn = 1 - r->turn;
     r->moves++;
-    json_t *rep = reply_ok(id);
-    json_object_set_new(rep, "rev", json_integer(r->rev));
-    send_msg(c, rep);
+    reply_open(c, id);
+    out_printf(c, ",\"rev\":%lld}\n", r->rev);
     for (int s = 0; s < 2; s++) {
         if (r->seat[s]) {
-            send_msg(r->seat[s],
-                     json_pack("{s:s, s:s, s:I, s:[{s:s, s:s, s:i}], s:s}", "ev", "diff", "room",
-                               r->code, "rev", (json_int_t)r->rev, "patch", "op", "replace", "path",
-                               "/turn", "value", r->turn, "hash", FLOOR_HASH));
+            out_printf(r->seat[s],
+                       "{\"ev\":\"diff\",\"room\":\"%s\",\"rev\":%lld,\"patch\":[{\"op\":"
+                       "\"replace\",\"path\":\"/turn\",\"value\":%d}],\"hash\":\"" FLOOR_HASH
+                       "\"}\n",
+                       r->code, r->rev, r->turn);
         }
     }
     if (r->moves >= game_moves) {
-        r->playing = 0;
-        r->ended = 1;
+        r->playing = false;
+        r->ended = true;
         for (int s = 0; s < 2; s++) {
             if (r->seat[s]) {
-                send_msg(r->seat[s],
-                         json_pack("{s:s, s:s, s:{s:[i,i], s:[]}}", "ev", "ended", "room", r->code,
-                                   "result", "scores", 0, 0, "winners"));
+                out_printf(r->seat[s],
+                           "{\"ev\":\"ended\",\"room\":\"%s\",\"result\":{\"scores\":[0,0],"
+                           "\"winners\":[]}}\n",
+                           r->code);
             }
         }
     }
@@ -343,12 +458,9 @@ static void handle_line(struct floor_conn *c, const char *line, size_t len)
     if (!op) {
         reply_error(c, id, "bad_request", "no op");
     } else if (strcmp(op, "hello") == 0) {
-        c->hello = 1;
-        json_t *rep = reply_ok(id);
-        json_object_set_new(rep, "proto", json_integer(1));
-        json_object_set_new(rep, "server", json_string("bench_floor"));
-        json_object_set_new(rep, "games", json_array());
-        send_msg(c, rep);
+        c->hello = true;
+        reply_open(c, id);
+        out_printf(c, ",\"proto\":1,\"server\":\"bench_floor\",\"games\":[]}\n");
     } else if (!c->hello) {
         reply_error(c, id, "hello_required", "send hello first");
     } else if (strcmp(op, "act") == 0) {
@@ -362,7 +474,8 @@ static void handle_line(struct floor_conn *c, const char *line, size_t len)
     } else if (strcmp(op, "start") == 0) {
         op_start(c, id);
     } else if (strcmp(op, "ping") == 0) {
-        send_msg(c, reply_ok(id));
+        reply_open(c, id);
+        out_printf(c, "}\n");
     } else {
         reply_error(c, id, "unknown_op", "no such op");
     }
@@ -375,24 +488,36 @@ static void on_closed(uv_handle_t *h)
 {
     struct floor_conn *c = h->data;
 
-    free(c->in);
+    free(c->in.data);
+    free(c->out.data);
+    free(c->queued.data);
     free(c);
 }
 
+/* Closes `c`; it stays on the dirty list until the next flush passes it by,
+ * and is freed in the close callback, which comes after that. */
 static void conn_close(struct floor_conn *c)
 {
     if (c->closing) {
         return;
     }
-    c->closing = 1;
+    c->closing = true;
     room_leave(c);
     uv_close((uv_handle_t *)&c->tcp, on_closed);
 }
 
+/* Reads straight into the connection's line buffer, grown as needed up to
+ * FLOOR_LINE_MAX waiting bytes; past that the read fails and `c` closes. */
 static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
 {
-    buf->base = malloc(65536);
-    buf->len = buf->base ? 65536 : 0;
+    struct floor_conn *c = h->data;
+
+    if (c->in.cap - c->in.len < FLOOR_IN_MIN && c->in.len <= FLOOR_LINE_MAX) {
+        (void)buf_reserve(&c->in, FLOOR_IN_MIN);
+    }
+    size_t room = c->in.cap - c->in.len;
+    buf->base = room ? c->in.data + c->in.len : NULL;
+    buf->len = room;
 }
 
 static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
@@ -400,44 +525,30 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
     struct floor_conn *c = s->data;
 
     if (nread < 0) {
-        free(buf->base);
         conn_close(c);
         return;
     }
-    if (c->len + (size_t)nread > c->cap) {
-        size_t cap = c->len + (size_t)nread;
-        char *grown = realloc(c->in, cap);
-        if (!grown) {
-            free(buf->base);
-            conn_close(c);
-            return;
-        }
-        c->in = grown;
-        c->cap = cap;
-    }
-    if (nread > 0) {
-        memcpy(c->in + c->len, buf->base, (size_t)nread);
-        c->len += (size_t)nread;
-    }
-    free(buf->base);
+    c->in.len += (size_t)nread;
     size_t start = 0;
     for (;;) {
-        char *lf = c->closing ? NULL : memchr(c->in + start, '\n', c->len - start);
+        char *lf = c->closing ? NULL : memchr(c->in.data + start, '\n', c->in.len - start);
         if (!lf) {
             break;
         }
-        size_t n = (size_t)(lf - (c->in + start));
-        if (n > 0 && c->in[start + n - 1] == '\r') {
+        size_t n = (size_t)(lf - (c->in.data + start));
+        if (n > 0 && c->in.data[start + n - 1] == '\r') {
             n--;
         }
         if (n > 0) {
-            handle_line(c, c->in + start, n);
+            handle_line(c, c->in.data + start, n);
         }
-        start = (size_t)(lf - c->in) + 1;
+        start = (size_t)(lf - c->in.data) + 1;
     }
-    memmove(c->in, c->in + start, c->len - start);
-    c->len -= start;
-    if (c->len > FLOOR_LINE_MAX) {
+    if (start > 0) {
+        memmove(c->in.data, c->in.data + start, c->in.len - start);
+        c->in.len -= start;
+    }
+    if (c->in.len > FLOOR_LINE_MAX) {
         conn_close(c);
     }
 }
@@ -523,6 +634,12 @@ int main(int argc, char **argv)
         printf("listening on %s:%d\n", name, ntohs(((struct sockaddr_in *)&bound)->sin_port));
     }
     fflush(stdout);
+
+    /* The flush handle keeps no loop alive by itself; connections do. */
+    uv_check_t flush;
+    uv_check_init(loop, &flush);
+    uv_check_start(&flush, on_check);
+    uv_unref((uv_handle_t *)&flush);
 
     uv_signal_t sigint, sigterm;
     uv_signal_init(loop, &sigint);
