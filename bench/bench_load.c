@@ -2,8 +2,9 @@
 /*
  * bench_load.c - load on a real server over TCP: the server's CPU time per
  * accepted move, throughput, act round trip, peak memory, journal records
- * per fsync and memory per idle connection, for conclaved and for the bare
- * floor server (bench_floor) driven the same way in the same run.
+ * per fsync and memory per idle connection, for conclaved and for the strict
+ * floor server (bench_floor) driven the same way in the same run, with the
+ * first, jansson-built floor (bench_floor_jansson) as a second reference.
  *
  * Every measurement starts a fresh server process on 127.0.0.1:0 (a fresh
  * data directory for conclaved), drives ROOMS two-seat rooms, each seat its
@@ -42,17 +43,26 @@
  *   compare  all of the above for the floor and conclaved, interleaved, for
  *            each game, and one table; the open-loop row once more with
  *            conclaved on --fsync never (server "conclaved/never"), which
- *            shows what share of its latency is the wait for the disk.
+ *            shows what share of its latency is the wait for the disk;
+ *            `legal` and `act` for floor/jansson too (when its binary is
+ *            there); then, for each game, a probe of the disk's own flush
+ *            (a file as large as the largest journal of conclaved's `legal`
+ *            run, in a directory beside the data directories, each step a
+ *            record-sized append then fdatasync, 2,000 steps or 2 s) and a
+ *            table of the targets: ratios to the strict floor, and the
+ *            durable act p99 against 2 x the flush p99 + the --fsync never
+ *            p99.
  *
  * usage: bench_load [--mode compare|legal|act|offered|offered-legal|idle]
- *                   [--target conclaved|floor] [--conclaved PATH] [--floor PATH] [--preload PATH]
- * [--game G]
+ *                   [--target conclaved|floor] [--conclaved PATH] [--floor PATH]
+ *                   [--floor-jansson PATH|none] [--preload PATH] [--game G]
  *                   [--games G,G] [--rooms N] [--fsync POLICY] [--warmup S]
  *                   [--seconds S] [--rate N] [--idle N] [--repeat N]
  * --repeat runs the whole sequence N times (default 3 for compare, else 1);
  * the table shows medians, which a busy machine disturbs far less than a
- * single run. PATH defaults: $CONCLAVED; bench_floor and libbench_detrand.so next to this
- * program. Runs are bounded in time and stop by themselves.
+ * single run. PATH defaults: $CONCLAVED; bench_floor, bench_floor_jansson
+ * (left out when absent) and libbench_detrand.so next to this program. Runs
+ * are bounded in time and stop by themselves.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -70,6 +80,8 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <dirent.h>
+#include <fcntl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -102,9 +114,19 @@ static uint64_t server_max_conns(void)
 
 /* ---- Configuration and results ---- */
 
+/* The servers a row can measure: the strict floor (bench_floor), the first
+ * floor built with jansson (bench_floor_jansson) and conclaved. */
+enum kind { K_CONCLAVED, K_FLOOR, K_FLOOR_JANSSON };
+
+static const char *kind_name(enum kind k)
+{
+    return k == K_FLOOR ? "floor" : k == K_FLOOR_JANSSON ? "floor/jansson" : "conclaved";
+}
+
 struct config {
     const char *conclaved;
     const char *floor;
+    const char *floor_jansson; /* NULL: no floor/jansson rows */
     const char *preload;
     const char *game;
     const char *games;
@@ -126,11 +148,14 @@ struct result {
     bool ok;
     long moves;
     double secs;
-    double cpu_us;    /* server CPU per accepted move, µs */
-    double p50, p99;  /* ms */
-    long hwm_kb;      /* server peak resident memory */
-    double per_fsync; /* journal records per fsync; < 0 when not known */
-    double job_p99;   /* ms a journal write job took at p99 (upper bound); < 0 unknown */
+    double cpu_us;              /* server CPU per accepted move, µs */
+    double p50, p99;            /* ms */
+    long hwm_kb;                /* server peak resident memory */
+    double per_fsync;           /* journal records per fsync; < 0 when not known */
+    double job_p99;             /* ms a journal write job took at p99 (upper bound); < 0 unknown */
+    long long journal_max;      /* bytes of the largest journal file at the end; 0 unknown */
+    long long journal_sum;      /* bytes of all journal files at the end */
+    unsigned long long records; /* journal records written over the run */
     long refused;
     long legal_reqs; /* `legal` requests sent in the window */
     double gen_cpu;  /* this program's CPU in the window, share of one core */
@@ -150,7 +175,7 @@ static double self_cpu_s(void)
 struct server {
     pid_t pid;
     int port;
-    bool floor;
+    enum kind kind;
     char dir[64];
 };
 
@@ -164,16 +189,19 @@ static void remove_dir(const char *dir)
     }
 }
 
-/* Starts the server (`floor` or conclaved) on 127.0.0.1:0 with its output in
- * a fresh temporary directory, and waits for its "listening on" line.
+/* Starts the server of kind `kind` on 127.0.0.1:0 with its output in a
+ * fresh temporary directory, and waits for its "listening on" line.
  * Returns 0 and fills *s, or -1 (with a message on stderr). */
-static int server_start(struct server *s, const struct config *cfg, bool floor)
+static int server_start(struct server *s, const struct config *cfg, enum kind kind)
 {
     char data[96], conns[32], rooms[32];
-    char *bin = (char *)(floor ? cfg->floor : cfg->conclaved);
+    bool floor = kind != K_CONCLAVED;
+    char *bin = (char *)(kind == K_FLOOR           ? cfg->floor
+                         : kind == K_FLOOR_JANSSON ? cfg->floor_jansson
+                                                   : cfg->conclaved);
 
     memset(s, 0, sizeof(*s));
-    s->floor = floor;
+    s->kind = kind;
     if (bench_dir_make("bench_load", "/tmp/conclave-bench-XXXXXX", s->dir) != 0) {
         return -1;
     }
@@ -215,9 +243,39 @@ static int server_start(struct server *s, const struct config *cfg, bool floor)
                        &s->pid, &s->port);
 }
 
+/* Adds the size of every regular file under `dir` (the journals) to *sum and
+ * keeps the largest in *max. */
+static void dir_sizes(const char *dir, long long *sum, long long *max)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+
+    while (d && (e = readdir(d)) != NULL) {
+        char path[512];
+        struct stat st;
+        if (e->d_name[0] == '.') {
+            continue;
+        }
+        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+        if (lstat(path, &st) != 0) {
+            continue;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            dir_sizes(path, sum, max);
+        } else if (S_ISREG(st.st_mode)) {
+            *sum += (long long)st.st_size;
+            *max = (long long)st.st_size > *max ? (long long)st.st_size : *max;
+        }
+    }
+    if (d) {
+        closedir(d);
+    }
+}
+
 /* Stops the server (SIGTERM, then SIGKILL after 10 s), reads journal records
  * per fsync and the write jobs' p99 from conclaved's closing log line into
- * res (-1 when unknown) and removes its directory. */
+ * res (-1 when unknown), the sizes of its data directory's files, and
+ * removes its directory. */
 static void server_stop(struct server *s, struct result *res)
 {
     struct result ignored;
@@ -227,6 +285,8 @@ static void server_stop(struct server *s, struct result *res)
     }
     res->per_fsync = -1;
     res->job_p99 = -1;
+    res->journal_max = res->journal_sum = 0;
+    res->records = 0;
     if (s->pid <= 0) {
         return;
     }
@@ -246,20 +306,25 @@ static void server_stop(struct server *s, struct result *res)
     FILE *f = fopen(path, "r");
     while (f && fgets(line, sizeof(line), f)) {
         unsigned long long records, writes, fsyncs;
-        const char *j = strstr(line, "journal: ");
-        const char *p99 = strstr(line, " ms (median), ");
-        if (j && sscanf(j, "journal: %llu records in %llu writes, %llu fsyncs", &records, &writes,
-                        &fsyncs) == 3) {
+        const char *j = strstr(line, "event=journal_summary ");
+        const char *p99 = strstr(line, " job_ms_p99=");
+        if (j && sscanf(j, "event=journal_summary records=%llu writes=%llu fsyncs=%llu", &records,
+                        &writes, &fsyncs) == 3) {
             if (fsyncs > 0) {
                 res->per_fsync = (double)records / (double)fsyncs;
             }
-            if (!p99 || sscanf(p99, " ms (median), %lf ms (p99)", &res->job_p99) != 1) {
+            res->records = records;
+            if (!p99 || sscanf(p99, " job_ms_p99=%lf", &res->job_p99) != 1) {
                 res->job_p99 = -1;
             }
         }
     }
     if (f) {
         fclose(f);
+    }
+    if (s->kind == K_CONCLAVED) {
+        snprintf(path, sizeof(path), "%s/data", s->dir);
+        dir_sizes(path, &res->journal_sum, &res->journal_max);
     }
     remove_dir(s->dir);
 }
@@ -1107,10 +1172,10 @@ out:
 
 /* ---- Measurements ---- */
 
-static void result_init(struct result *r, bool floor, const char *game, const char *mode)
+static void result_init(struct result *r, enum kind kind, const char *game, const char *mode)
 {
     memset(r, 0, sizeof(*r));
-    snprintf(r->server, sizeof(r->server), "%s", floor ? "floor" : "conclaved");
+    snprintf(r->server, sizeof(r->server), "%s", kind_name(kind));
     snprintf(r->game, sizeof(r->game), "%s", game);
     snprintf(r->mode, sizeof(r->mode), "%s", mode);
     r->per_fsync = -1;
@@ -1133,13 +1198,13 @@ static void result_log(const struct result *r)
 }
 
 /* Legal mode on a fresh server; the moves go into `rec`. */
-static void measure_legal(const struct config *cfg, bool floor, const char *game,
+static void measure_legal(const struct config *cfg, enum kind kind, const char *game,
                           struct recording *rec, struct result *res)
 {
     struct server srv;
 
-    result_init(res, floor, game, "legal");
-    if (server_start(&srv, cfg, floor) == 0) {
+    result_init(res, kind, game, "legal");
+    if (server_start(&srv, cfg, kind) == 0) {
         if (engine_run(M_LEGAL, cfg, game, &srv, rec, res) != 0) {
             res->ok = false;
         }
@@ -1149,13 +1214,13 @@ static void measure_legal(const struct config *cfg, bool floor, const char *game
 }
 
 /* Act mode on a fresh server: replays `rec`, which `legal` recorded. */
-static void measure_act(const struct config *cfg, bool floor, const char *game,
+static void measure_act(const struct config *cfg, enum kind kind, const char *game,
                         struct recording *rec, const struct result *legal, struct result *res)
 {
     struct server srv;
 
-    result_init(res, floor, game, "act");
-    if (legal->ok && server_start(&srv, cfg, floor) == 0) {
+    result_init(res, kind, game, "act");
+    if (legal->ok && server_start(&srv, cfg, kind) == 0) {
         if (engine_run(M_REPLAY, cfg, game, &srv, rec, res) != 0) {
             res->ok = false;
         } else if (res->moves != legal->moves) {
@@ -1170,7 +1235,7 @@ static void measure_act(const struct config *cfg, bool floor, const char *game,
 /* Open loop on a fresh server. Paced: the act path, replaying `rec` (which
  * `legal` recorded) with the window's moves sent on the schedule. Otherwise
  * the turn race of `legal`, each act sent on the schedule. */
-static void measure_offered(const struct config *cfg, bool floor, const char *game,
+static void measure_offered(const struct config *cfg, enum kind kind, const char *game,
                             struct recording *rec, struct result *res)
 {
     struct recording own = {0};
@@ -1178,13 +1243,13 @@ static void measure_offered(const struct config *cfg, bool floor, const char *ga
     char mode[24];
 
     snprintf(mode, sizeof(mode), "%s %.0f/s", rec ? "act offered" : "legal offered", cfg->rate);
-    result_init(res, floor, game, mode);
-    if (!floor && strcmp(cfg->fsync, "never") == 0) {
+    result_init(res, kind, game, mode);
+    if (kind == K_CONCLAVED && strcmp(cfg->fsync, "never") == 0) {
         /* The same row without waiting for the disk: the server's own share
          * of the latency. */
         snprintf(res->server, sizeof(res->server), "conclaved/never");
     }
-    if (server_start(&srv, cfg, floor) == 0) {
+    if (server_start(&srv, cfg, kind) == 0) {
         if (engine_run(rec ? M_PACED : M_OFFERED, cfg, game, &srv, rec ? rec : &own, res) != 0) {
             res->ok = false;
         }
@@ -1192,6 +1257,91 @@ static void measure_offered(const struct config *cfg, bool floor, const char *ga
     }
     result_log(res);
     rec_free(&own);
+}
+
+/* ---- The disk's own flush ---- */
+
+/* What this disk's flush costs, measured on its own: the p50 and p99 (µs)
+ * of one step, a record-sized append then fdatasync(). */
+struct probe {
+    char game[16];
+    bool ok;
+    long samples;
+    long long file_bytes, record_bytes;
+    double p50, p99;
+};
+
+#define PROBE_SAMPLES 2000
+#define PROBE_SECONDS 2.0
+
+/* Measures `pr`: a file in a fresh directory beside conclaved's data
+ * directories (the same file system), grown to `file_bytes` and flushed,
+ * then up to PROBE_SAMPLES steps (or PROBE_SECONDS), each appending
+ * `record_bytes` and calling fdatasync(), each step timed. No server runs
+ * meanwhile: this is the flush of the disk alone. */
+static void probe_flush(struct probe *pr, long long file_bytes, long long record_bytes)
+{
+    char dir[64], path[96];
+    double *lat = calloc(PROBE_SAMPLES, sizeof(*lat));
+    char *rec = NULL;
+    int fd = -1;
+    long n = 0;
+
+    pr->ok = false;
+    pr->file_bytes = file_bytes;
+    pr->record_bytes = record_bytes = record_bytes < 1 ? 1 : record_bytes;
+    if (!lat || bench_dir_make("bench_load", "/tmp/conclave-bench-XXXXXX", dir) != 0) {
+        free(lat);
+        return;
+    }
+    snprintf(path, sizeof(path), "%s/journal", dir);
+    fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    rec = malloc((size_t)record_bytes);
+    if (fd < 0 || !rec) {
+        goto done;
+    }
+    memset(rec, 'x', (size_t)record_bytes);
+    rec[record_bytes - 1] = '\n';
+    char chunk[65536];
+    memset(chunk, 'x', sizeof(chunk));
+    for (long long left = file_bytes; left > 0;) {
+        size_t k = left < (long long)sizeof(chunk) ? (size_t)left : sizeof(chunk);
+        if (write_all(fd, chunk, k) != 0) {
+            goto done;
+        }
+        left -= (long long)k;
+    }
+    if (fdatasync(fd) != 0) {
+        goto done;
+    }
+    double end = now_s() + PROBE_SECONDS;
+    while (n < PROBE_SAMPLES && now_s() < end) {
+        double t0 = now_s();
+        if (write_all(fd, rec, (size_t)record_bytes) != 0 || fdatasync(fd) != 0) {
+            goto done;
+        }
+        lat[n++] = (now_s() - t0) * 1e6;
+    }
+    qsort(lat, (size_t)n, sizeof(*lat), cmp_double);
+    pr->samples = n;
+    pr->p50 = lat[n / 2];
+    pr->p99 = lat[n * 99 / 100];
+    pr->ok = n > 0;
+done:
+    if (fd >= 0) {
+        close(fd);
+    }
+    free(rec);
+    free(lat);
+    remove_dir(dir);
+    if (pr->ok) {
+        printf("  disk      %-9s flush probe: %ld steps of %lld B appended then fdatasync on a "
+               "%lld B file, p50 %.0f us p99 %.0f us\n",
+               pr->game, pr->samples, pr->record_bytes, pr->file_bytes, pr->p50, pr->p99);
+    } else {
+        printf("  disk      %-9s flush probe FAILED\n", pr->game);
+    }
+    fflush(stdout);
 }
 
 /* One worker of the idle test: opens `n` connections from source address
@@ -1273,7 +1423,7 @@ static double measure_idle(const struct config *cfg, bool floor, int *ret_n)
                     cfg->idle, (unsigned long long)rl.rlim_max);
         }
     }
-    if (want < 1 || server_start(&srv, cfg, floor) != 0) {
+    if (want < 1 || server_start(&srv, cfg, floor ? K_FLOOR : K_CONCLAVED) != 0) {
         return -1;
     }
     /* One connection with hello first, so that what is measured is the
@@ -1367,7 +1517,9 @@ static void print_header(const struct config *cfg, int nrep)
            "repetition%s, jansson %s\n",
            cfg->rooms, cfg->fsync, cfg->warmup, cfg->seconds, cfg->rate, nrep, nrep == 1 ? "" : "s",
            JANSSON_VERSION);
-    printf("conclaved: %s\nfloor:     %s\n\n", cfg->conclaved ? cfg->conclaved : "-", cfg->floor);
+    printf("conclaved: %s\nfloor:     %s\nfloor/jansson: %s\n\n",
+           cfg->conclaved ? cfg->conclaved : "-", cfg->floor,
+           cfg->floor_jansson ? cfg->floor_jansson : "-");
     fflush(stdout);
 }
 
@@ -1383,20 +1535,64 @@ static int floor_row(const struct result *rs, int nrows, int i)
     return -1;
 }
 
+/* Index of the row of `server` for `game` whose mode starts with `mode`, or
+ * -1. Every repetition has the same rows in the same order. */
+static int find_row(const struct result *rs, int nrows, const char *server, const char *game,
+                    const char *mode)
+{
+    for (int k = 0; k < nrows; k++) {
+        if (strcmp(rs[k].server, server) == 0 && strcmp(rs[k].game, game) == 0 &&
+            strncmp(rs[k].mode, mode, strlen(mode)) == 0) {
+            return k;
+        }
+    }
+    return -1;
+}
+
+/* The median over the repetitions of row `i`'s CPU per move divided by the
+ * strict floor's in the same repetition; 0 when there is none. */
+static double floor_ratio(const struct result *rs, int nrows, int nrep, int i)
+{
+    double ratio[64];
+    int n = 0, f = floor_row(rs, nrows, i);
+
+    for (int r = 0; f >= 0 && r < nrep && r < 64; r++) {
+        const struct result *x = &rs[r * ROWS_MAX + i], *fl = &rs[r * ROWS_MAX + f];
+        if (x->ok && fl->ok && fl->cpu_us > 0) {
+            ratio[n++] = x->cpu_us / fl->cpu_us;
+        }
+    }
+    return n ? median(ratio, n) : 0;
+}
+
+/* The median over the repetitions of row `i`'s act p99 (ms); -1 when none. */
+static double row_p99(const struct result *rs, int nrep, int i)
+{
+    double v[64];
+    int n = 0;
+
+    for (int r = 0; i >= 0 && r < nrep && r < 64; r++) {
+        if (rs[r * ROWS_MAX + i].ok) {
+            v[n++] = rs[r * ROWS_MAX + i].p99;
+        }
+    }
+    return n ? median(v, n) : -1;
+}
+
 /* The table: rs holds nrep repetitions of nrows rows (rs[r * ROWS_MAX + i]).
  * Each figure is the median over the repetitions that succeeded; the ratio
- * to the floor is the median of the ratios within each repetition, where
- * the two servers ran one after the other. */
+ * to the strict floor is the median of the ratios within each repetition,
+ * where the servers ran one after the other. */
 static void print_table(const struct result *rs, int nrows, int nrep)
 {
-    printf("| server | game | mode | moves/s | CPU µs/move%s | × floor | act p50 / p99 ms | "
+    printf("| server | game | mode | moves/s | CPU µs/move%s | × strict floor | act p50 / p99 ms | "
            "peak RSS | records/fsync | journal write p99 ms |\n",
            nrep > 1 ? " (min–max)" : "");
     printf("|---|---|---|---:|---:|---:|---|---:|---:|---:|\n");
     for (int i = 0; i < nrows; i++) {
-        double rate[64], cpu[64], p50[64], p99[64], hwm[64], fs[64], ratio[64], jobs[64];
-        int n = 0, nfs = 0, nratio = 0, njobs = 0;
-        int f = floor_row(rs, nrows, i);
+        double rate[64], cpu[64], p50[64], p99[64], hwm[64], fs[64], jobs[64];
+        int n = 0, nfs = 0, njobs = 0;
+        double ratio = floor_ratio(rs, nrows, nrep, i);
         for (int r = 0; r < nrep && r < 64; r++) {
             const struct result *x = &rs[r * ROWS_MAX + i];
             if (!x->ok) {
@@ -1413,9 +1609,6 @@ static void print_table(const struct result *rs, int nrows, int nrep)
             }
             if (x->job_p99 >= 0) {
                 jobs[njobs++] = x->job_p99;
-            }
-            if (f >= 0 && rs[r * ROWS_MAX + f].ok && rs[r * ROWS_MAX + f].cpu_us > 0) {
-                ratio[nratio++] = x->cpu_us / rs[r * ROWS_MAX + f].cpu_us;
             }
         }
         const struct result *r0 = &rs[i];
@@ -1434,8 +1627,8 @@ static void print_table(const struct result *rs, int nrows, int nrep)
         } else {
             snprintf(cpus, sizeof(cpus), "%.1f", cpu[0]);
         }
-        if (nratio) {
-            snprintf(rat, sizeof(rat), "%.1f", median(ratio, nratio));
+        if (ratio > 0) {
+            snprintf(rat, sizeof(rat), "%.1f", ratio);
         }
         if (nfs) {
             snprintf(fss, sizeof(fss), "%.1f", median(fs, nfs));
@@ -1494,12 +1687,84 @@ static void print_derived(const struct result *rs, int nrows, int nrep)
     }
 }
 
+/* The disk's flush and the targets, per game: `legal` then `act` within 3
+ * and the act path within 2 times the strict floor's CPU per move, and the
+ * durable act p99 at the offered rate within twice the disk's own flush
+ * p99 plus the p99 of the same row on --fsync never. Figures are medians
+ * over the repetitions (the probe's too). */
+static void print_targets(const struct result *rs, int nrows, int nrep, const struct probe *ps,
+                          int nprobes)
+{
+    char seen[ROWS_MAX][16];
+    int ngames = 0;
+
+    printf("\n| game | disk flush p50 / p99 ms | file / record bytes | legal × strict floor "
+           "(≤ 3) | act × strict floor (≤ 2) | act p99 durable / never ms | durable target ms "
+           "(2 × flush p99 + never p99) | durable p99 / flush p99 | durable met |\n");
+    printf("|---|---|---|---|---|---|---:|---:|---|\n");
+    for (int i = 0; i < nrows; i++) {
+        const char *g = rs[i].game;
+        bool dup = false;
+        for (int k = 0; k < ngames; k++) {
+            dup |= strcmp(seen[k], g) == 0;
+        }
+        if (dup || ngames == ROWS_MAX) {
+            continue;
+        }
+        snprintf(seen[ngames++], sizeof(seen[0]), "%s", g);
+
+        double f50[64], f99[64];
+        long long fb = 0, rb = 0;
+        int nf = 0;
+        for (int r = 0; r < nrep && r < 64; r++) {
+            for (int k = 0; k < nprobes; k++) {
+                const struct probe *p = &ps[r * ROWS_MAX + k];
+                if (p->ok && strcmp(p->game, g) == 0) {
+                    f50[nf] = p->p50 / 1000;
+                    f99[nf] = p->p99 / 1000;
+                    fb = p->file_bytes;
+                    rb = p->record_bytes;
+                    nf++;
+                }
+            }
+        }
+        double lr = floor_ratio(rs, nrows, nrep, find_row(rs, nrows, "conclaved", g, "legal"));
+        double ar = floor_ratio(rs, nrows, nrep, find_row(rs, nrows, "conclaved", g, "act"));
+        double dp = row_p99(rs, nrep, find_row(rs, nrows, "conclaved", g, "act offered"));
+        double np = row_p99(rs, nrep, find_row(rs, nrows, "conclaved/never", g, "act offered"));
+        char flush[48] = "–", sizes[48] = "–", lrs[32] = "–", ars[32] = "–", ps99[48] = "–";
+        char tgt[32] = "–", rel[32] = "–", met[16] = "–";
+        if (nf) {
+            double m99 = median(f99, nf);
+            snprintf(flush, sizeof(flush), "%.2f / %.2f", median(f50, nf), m99);
+            snprintf(sizes, sizeof(sizes), "%lld / %lld", fb, rb);
+            if (dp >= 0 && np >= 0) {
+                double target = 2 * m99 + np;
+                snprintf(tgt, sizeof(tgt), "%.2f", target);
+                snprintf(rel, sizeof(rel), "%.1f", dp / m99);
+                snprintf(met, sizeof(met), "%s", dp <= target ? "met" : "not met");
+            }
+        }
+        if (lr > 0) {
+            snprintf(lrs, sizeof(lrs), "%.1f (%s)", lr, lr <= 3 ? "met" : "not met");
+        }
+        if (ar > 0) {
+            snprintf(ars, sizeof(ars), "%.1f (%s)", ar, ar <= 2 ? "met" : "not met");
+        }
+        if (dp >= 0 || np >= 0) {
+            snprintf(ps99, sizeof(ps99), "%.2f / %.2f", dp, np);
+        }
+        printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", g, flush, sizes, lrs, ars, ps99,
+               tgt, rel, met);
+    }
+}
+
 /* ---- Options ---- */
 
 static const char usage_text[] =
     "usage: bench_load [--mode compare|legal|act|offered|offered-legal|idle]\n"
-    "                  [--target conclaved|floor] [--conclaved PATH] [--floor PATH] [--preload "
-    "PATH] [--game G]\n"
+    "                  [--target conclaved|floor] [--conclaved PATH] [--floor PATH]\n"
+    "                  [--floor-jansson PATH|none] [--preload PATH] [--game G]\n"
     "                  [--games G,G] [--rooms N] [--fsync POLICY] [--warmup S] [--seconds S]\n"
     "                  [--rate MOVES_PER_S] [--idle CONNECTIONS] [--repeat N]\n";
 
@@ -1541,6 +1806,8 @@ static int parse_args(struct config *cfg, int argc, char **argv)
             cfg->conclaved = v;
         } else if (strcmp(a, "--floor") == 0) {
             cfg->floor = v;
+        } else if (strcmp(a, "--floor-jansson") == 0) {
+            cfg->floor_jansson = v;
         } else if (strcmp(a, "--preload") == 0) {
             cfg->preload = v;
         } else if (strcmp(a, "--game") == 0) {
@@ -1579,6 +1846,7 @@ static int run(const struct config *c)
     struct config cfg = *c;
     bool compare = strcmp(cfg.mode, "compare") == 0;
     bool floor = strcmp(cfg.target, "floor") == 0;
+    enum kind kind = floor ? K_FLOOR : K_CONCLAVED;
     if ((compare || !floor) && !cfg.conclaved) {
         fprintf(stderr, "bench_load: no conclaved (--conclaved PATH or $CONCLAVED)\n");
         return 2;
@@ -1609,18 +1877,18 @@ static int run(const struct config *c)
             struct recording rec = {0};
             n = 0;
             if (strcmp(cfg.mode, "legal") == 0) {
-                measure_legal(&cfg, floor, cfg.game, &rec, &row[n++]);
+                measure_legal(&cfg, kind, cfg.game, &rec, &row[n++]);
             } else if (strcmp(cfg.mode, "act") == 0) {
-                measure_legal(&cfg, floor, cfg.game, &rec, &row[n++]);
-                measure_act(&cfg, floor, cfg.game, &rec, &row[0], &row[n++]);
+                measure_legal(&cfg, kind, cfg.game, &rec, &row[n++]);
+                measure_act(&cfg, kind, cfg.game, &rec, &row[0], &row[n++]);
             } else if (strcmp(cfg.mode, "offered") == 0) {
                 struct result legal;
-                measure_legal(&cfg, floor, cfg.game, &rec, &legal);
+                measure_legal(&cfg, kind, cfg.game, &rec, &legal);
                 if (legal.ok) {
-                    measure_offered(&cfg, floor, cfg.game, &rec, &row[n++]);
+                    measure_offered(&cfg, kind, cfg.game, &rec, &row[n++]);
                 }
             } else if (strcmp(cfg.mode, "offered-legal") == 0) {
-                measure_offered(&cfg, floor, cfg.game, NULL, &row[n++]);
+                measure_offered(&cfg, kind, cfg.game, NULL, &row[n++]);
             } else {
                 fputs(usage_text, stderr);
                 free(rs);
@@ -1642,29 +1910,54 @@ static int run(const struct config *c)
      * on a fresh process, so that both see the machine at nearly the same
      * time; the whole sequence nrep times; then memory per idle
      * connection. */
+    struct probe *probes = calloc((size_t)nrep * ROWS_MAX, sizeof(*probes));
+    int np = 0;
+    if (!probes) {
+        free(rs);
+        return 1;
+    }
+    bool fj = cfg.floor_jansson != NULL;
     for (int r = 0; r < nrep; r++) {
         struct result *row = &rs[r * ROWS_MAX];
+        struct probe *probe = &probes[r * ROWS_MAX];
         char games[256];
         n = 0;
+        np = 0;
         snprintf(games, sizeof(games), "%s", cfg.games);
-        for (char *save = NULL, *g = strtok_r(games, ",", &save); g && n + 7 <= ROWS_MAX;
+        for (char *save = NULL, *g = strtok_r(games, ",", &save); g && n + 9 <= ROWS_MAX;
              g = strtok_r(NULL, ",", &save)) {
-            struct recording rec_floor = {0}, rec = {0};
-            measure_legal(&cfg, true, g, &rec_floor, &row[n]);
-            measure_legal(&cfg, false, g, &rec, &row[n + 1]);
-            measure_act(&cfg, true, g, &rec_floor, &row[n], &row[n + 2]);
-            measure_act(&cfg, false, g, &rec, &row[n + 1], &row[n + 3]);
-            measure_offered(&cfg, true, g, &rec_floor, &row[n + 4]);
-            measure_offered(&cfg, false, g, &rec, &row[n + 5]);
+            struct recording rec_floor = {0}, rec_fj = {0}, rec = {0};
+            int lf = n++, lj = fj ? n++ : -1, lc = n++;
+            measure_legal(&cfg, K_FLOOR, g, &rec_floor, &row[lf]);
+            if (fj) {
+                measure_legal(&cfg, K_FLOOR_JANSSON, g, &rec_fj, &row[lj]);
+            }
+            measure_legal(&cfg, K_CONCLAVED, g, &rec, &row[lc]);
+            measure_act(&cfg, K_FLOOR, g, &rec_floor, &row[lf], &row[n++]);
+            if (fj) {
+                measure_act(&cfg, K_FLOOR_JANSSON, g, &rec_fj, &row[lj], &row[n++]);
+            }
+            measure_act(&cfg, K_CONCLAVED, g, &rec, &row[lc], &row[n++]);
+            measure_offered(&cfg, K_FLOOR, g, &rec_floor, &row[n++]);
+            measure_offered(&cfg, K_CONCLAVED, g, &rec, &row[n++]);
             if (strcmp(cfg.fsync, "never") != 0) {
                 struct config never = cfg;
                 never.fsync = "never";
-                measure_offered(&never, false, g, &rec, &row[n + 6]);
-                n++;
+                measure_offered(&never, K_CONCLAVED, g, &rec, &row[n++]);
             }
+            /* The disk alone, with a file as large as the largest journal
+             * of conclaved's `legal` run and records of its mean size
+             * (64 KiB and 256 B when those are not known). */
+            const struct result *lr = &row[lc];
+            long long file = lr->journal_max > 0 ? lr->journal_max : 65536;
+            long long recb = lr->records > 0 && lr->journal_sum > 0
+                                 ? lr->journal_sum / (long long)lr->records
+                                 : 256;
+            snprintf(probe[np].game, sizeof(probe[np].game), "%s", g);
+            probe_flush(&probe[np++], file, recb);
             rec_free(&rec_floor);
+            rec_free(&rec_fj);
             rec_free(&rec);
-            n += 6;
         }
     }
     int idle_floor_n, idle_n;
@@ -1674,6 +1967,8 @@ static int run(const struct config *c)
     printf("\n");
     print_table(rs, n, nrep);
     print_derived(rs, n, nrep);
+    print_targets(rs, n, nrep, probes, np);
+    free(probes);
     printf("\nidle connections (hello, then silence): conclaved %.1f KiB per connection over %d "
            "connections; floor %.1f KiB per connection over %d\n",
            idle, idle_n, idle_floor, idle_floor_n);
@@ -1699,7 +1994,7 @@ int main(int argc, char **argv)
         .rate = 10000,
         .idle = 20000,
     };
-    char *floor_path = NULL, *preload_path = NULL;
+    char *floor_path = NULL, *floor_jansson_path = NULL, *preload_path = NULL;
 
     if (parse_args(&cfg, argc, argv) != 0) {
         fputs(usage_text, stderr);
@@ -1711,8 +2006,17 @@ int main(int argc, char **argv)
     if (!cfg.preload) {
         cfg.preload = preload_path = beside_self("libbench_detrand.so");
     }
+    if (!cfg.floor_jansson) {
+        cfg.floor_jansson = floor_jansson_path = beside_self("bench_floor_jansson");
+        if (cfg.floor_jansson && access(cfg.floor_jansson, X_OK) != 0) {
+            cfg.floor_jansson = NULL;
+        }
+    } else if (strcmp(cfg.floor_jansson, "none") == 0) {
+        cfg.floor_jansson = NULL;
+    }
     int status = cfg.floor ? run(&cfg) : 2;
     free(floor_path);
+    free(floor_jansson_path);
     free(preload_path);
     return status;
 }

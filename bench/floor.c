@@ -15,14 +15,14 @@
  *
  * It is as lean as such a server can be while doing the work every server of
  * this design must do: every request is parsed with jansson (json_loadb) and
- * checked as conclaved checks the fields it reads; every reply and event is
- * written as text (snprintf, memcpy) into the connection's output buffer;
- * a uv_check_t hands each connection's buffer to the kernel once per loop
- * turn (uv_try_write, and what the kernel did not take as one queued
- * uv_write); input is read straight into the connection's line buffer. It
- * keeps no history, journals nothing, checks no rules and sends a fixed
- * placeholder where a real server sends the view hash. It must never be used
- * as a game server.
+ * the fields it reads are checked; every reply and event is written as text
+ * (snprintf, memcpy) into the connection's output buffer; a uv_check_t hands
+ * each connection's buffer to the kernel once per loop turn (uv_try_write,
+ * and what the kernel did not take as one queued uv_write); whole lines are
+ * parsed where they were read, in one read buffer shared by every
+ * connection. It keeps no history, journals nothing, checks no rules and
+ * sends a fixed placeholder where a real server sends the view hash. It must
+ * never be used as a game server.
  *
  * usage: bench_floor [--listen HOST:PORT] [--moves N]
  * Prints "listening on HOST:PORT" once on stdout; stops on SIGINT/SIGTERM.
@@ -40,7 +40,6 @@
 #include <uv.h>
 
 #define FLOOR_LINE_MAX 65536
-#define FLOOR_IN_MIN 4096
 #define FLOOR_CODE_LEN 6
 #define FLOOR_HASH "0000000000000000000000000000000000000000000000000000000000000000"
 
@@ -506,50 +505,76 @@ static void conn_close(struct floor_conn *c)
     uv_close((uv_handle_t *)&c->tcp, on_closed);
 }
 
-/* Reads straight into the connection's line buffer, grown as needed up to
- * FLOOR_LINE_MAX waiting bytes; past that the read fails and `c` closes. */
+/* One read buffer for every connection: libuv reads into it and calls
+ * on_read before it allocates again, so whole lines are parsed where they
+ * were read and only a partial line is copied, into the connection's own
+ * buffer. */
+static char read_buf[65536];
+
 static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
 {
-    struct floor_conn *c = h->data;
+    buf->base = read_buf;
+    buf->len = sizeof(read_buf);
+}
 
-    if (c->in.cap - c->in.len < FLOOR_IN_MIN && c->in.len <= FLOOR_LINE_MAX) {
-        (void)buf_reserve(&c->in, FLOOR_IN_MIN);
+/* Handles each whole line of data[0, len) and returns the bytes used. */
+static size_t handle_lines(struct floor_conn *c, const char *data, size_t len)
+{
+    size_t start = 0;
+
+    for (;;) {
+        const char *lf = c->closing ? NULL : memchr(data + start, '\n', len - start);
+        if (!lf) {
+            return start;
+        }
+        size_t n = (size_t)(lf - (data + start));
+        if (n > 0 && data[start + n - 1] == '\r') {
+            n--;
+        }
+        if (n > 0) {
+            handle_line(c, data + start, n);
+        }
+        start = (size_t)(lf - data) + 1;
     }
-    size_t room = c->in.cap - c->in.len;
-    buf->base = room ? c->in.data + c->in.len : NULL;
-    buf->len = room;
 }
 
 static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 {
     struct floor_conn *c = s->data;
+    const char *data = buf->base;
+    size_t len = nread > 0 ? (size_t)nread : 0;
 
     if (nread < 0) {
         conn_close(c);
         return;
     }
-    c->in.len += (size_t)nread;
-    size_t start = 0;
-    for (;;) {
-        char *lf = c->closing ? NULL : memchr(c->in.data + start, '\n', c->in.len - start);
-        if (!lf) {
-            break;
+    if (c->in.len > 0) {
+        /* A partial line waits: the new bytes join it. */
+        if (buf_reserve(&c->in, len) != 0) {
+            conn_close(c);
+            return;
         }
-        size_t n = (size_t)(lf - (c->in.data + start));
-        if (n > 0 && c->in.data[start + n - 1] == '\r') {
-            n--;
-        }
-        if (n > 0) {
-            handle_line(c, c->in.data + start, n);
-        }
-        start = (size_t)(lf - c->in.data) + 1;
+        memcpy(c->in.data + c->in.len, data, len);
+        c->in.len += len;
+        data = c->in.data;
+        len = c->in.len;
     }
-    if (start > 0) {
-        memmove(c->in.data, c->in.data + start, c->in.len - start);
-        c->in.len -= start;
+    size_t used = handle_lines(c, data, len);
+    if (c->closing) {
+        return;
     }
-    if (c->in.len > FLOOR_LINE_MAX) {
+    if (len - used > FLOOR_LINE_MAX) {
         conn_close(c);
+    } else if (data == c->in.data) {
+        memmove(c->in.data, c->in.data + used, len - used);
+        c->in.len = len - used;
+    } else if (used < len) {
+        if (buf_reserve(&c->in, len - used) != 0) {
+            conn_close(c);
+            return;
+        }
+        memcpy(c->in.data, data + used, len - used);
+        c->in.len = len - used;
     }
 }
 
