@@ -111,6 +111,7 @@ enum element_action_type {
     ELEMENT_A_KEEP,
     ELEMENT_A_CORRODE,
     ELEMENT_A_END,
+    ELEMENT_A_PICK, /* the stone the next placement takes (R-element-4.6) */
     ELEMENT_A_COUNT,
 };
 
@@ -134,6 +135,7 @@ struct element_core {
     int8_t winner;     /* seat, or -1 */
     int8_t final_seat; /* the seat that began the final round (I-40), or -1 */
     int8_t forfeit;    /* the seat that forfeited, or -1 */
+    uint8_t pick;      /* R-element-4.6: stone + 1 picked for the next placement, 0 none */
     int16_t round;     /* 1 = the first player's first turn */
     uint8_t kind[ELEMENT_NSQ];
     uint8_t height[ELEMENT_NSQ];
@@ -226,11 +228,18 @@ bool element__stone_in_play(const struct element_core *c, int stone);
 /* The hand type a stone is drawn as. */
 int element__stone_type(int stone);
 
+/* 1 when `stone` is in play, in hand and has a legal placement now. */
+bool element__can_place(const struct element_core *c, int stone);
+
 /* ---- Legal actions (element_legal.c) ---- */
 
 typedef void (*element_emit_cb)(void *ud, const struct element_action *a);
-/* Every action the active seat may take now, in the order of R-element-4.7. */
+/* Every action the active seat may take now, placements with their square
+ * (the full list, R-element-4.6), in its order. */
 void element__enumerate(const struct element_core *c, element_emit_cb emit, void *ud);
+/* The list `legal` gives (R-element-4.6): the full list with the
+ * placements as a decision of two steps, `pick` a stone, then `place` it. */
+void element__enumerate_stepwise(const struct element_core *c, element_emit_cb emit, void *ud);
 /* The number of actions element__enumerate lists; the only one in *ret_a. */
 int element__count_legal(const struct element_core *c, struct element_action *ret_a);
 

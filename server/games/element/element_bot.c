@@ -95,13 +95,20 @@ static void bot_determinize(void *state, int seat, struct game_rng *rng)
 /* How much a playout likes `a` for `seat`: a stone (or New Growth Wood) on
  * an empty square next to the hunted Sage most, next to its own Sage
  * least; a step or jump by what it gains in freedom, less one, so that a
- * Sage does not wander. */
+ * Sage does not wander. A pick (R-element-4.6) scores what its placement
+ * may: next to the hunted Sage while it has a free neighbour; a pick that
+ * changes the picked stone scores below every placement. */
 static int score(const struct element_core *c, int seat, const struct element_action *a)
 {
     int own = c->sage[seat];
     int target = c->sage[element__target(c, seat)];
 
     switch (a->type) {
+    case ELEMENT_A_PICK:
+        if (c->pick > 0) {
+            return -5;
+        }
+        return freedom(c, target, -1) > 0 ? 5 : 0;
     case ELEMENT_A_PLACE:
     case ELEMENT_A_GROW: {
         bool empty = c->kind[a->sq] == ELEMENT_K_EMPTY;
@@ -121,7 +128,8 @@ static int score(const struct element_core *c, int seat, const struct element_ac
 }
 
 /* Actions a playout weighs in the act and grow phases, drawn at random
- * from the list (which may hold hundreds of placements). */
+ * from the list (which may hold a hundred placements of the picked stone,
+ * or of New Growth). */
 #define SAMPLE 12
 
 /*
@@ -224,13 +232,14 @@ static void bot_value(const void *state, double ret[GAME_MAX_SEATS])
     }
 }
 
-/* Listing the legal actions costs tens of microseconds in the act phase
- * (every placement is judged for self-capture, R-element-4.5), so a
- * playout is a few actions, about one turn, and the freedom of the Sages
- * values it. */
+/* Listing the legal actions costs up to tens of microseconds in the act
+ * phase (every placement of the picked stone is judged for self-capture,
+ * R-element-4.5), so a playout is a few actions, about one turn (a draw
+ * and two placements, each a pick and a place, R-element-4.6), and the
+ * freedom of the Sages values it. */
 const struct game_bot element_bot = {
     .determinize = bot_determinize,
     .playout = bot_playout,
     .value = bot_value,
-    .playout_depth = 4,
+    .playout_depth = 6,
 };

@@ -69,6 +69,7 @@ static const char *const keys_to[] = {"type", "to", NULL};
 static const char *const keys_place[] = {"type", "stone", "at", NULL};
 static const char *const keys_at[] = {"type", "at", NULL};
 static const char *const keys_mode[] = {"type", "mode", NULL};
+static const char *const keys_stone[] = {"type", "stone", NULL};
 
 static const char *const *const action_keys[ELEMENT_A_COUNT] = {
     [ELEMENT_A_DRAW] = keys_count,  [ELEMENT_A_STEP] = keys_to,
@@ -77,7 +78,7 @@ static const char *const *const action_keys[ELEMENT_A_COUNT] = {
     [ELEMENT_A_GROW] = keys_at,     [ELEMENT_A_GROW_DONE] = keys_none,
     [ELEMENT_A_MAGNET] = keys_mode, [ELEMENT_A_REMOVE] = keys_at,
     [ELEMENT_A_KEEP] = keys_none,   [ELEMENT_A_CORRODE] = keys_at,
-    [ELEMENT_A_END] = keys_none,
+    [ELEMENT_A_END] = keys_none,    [ELEMENT_A_PICK] = keys_stone,
 };
 
 static const char *const mode_name[2] = {"attract", "repel"};
@@ -135,7 +136,8 @@ int element_action_decode(const json_t *json, struct element_action *ret_a, stru
     case ELEMENT_A_CORRODE:
         rc = square_field(json, "at", type, &a.sq, err);
         break;
-    case ELEMENT_A_PLACE: {
+    case ELEMENT_A_PLACE:
+    case ELEMENT_A_PICK: {
         const char *s = game_json_str(json, "stone");
         int stone = -1;
         for (int i = 0; s && i < ELEMENT_NSTONES; i++) {
@@ -148,7 +150,9 @@ int element_action_decode(const json_t *json, struct element_action *ret_a, stru
                                        "one of fire, water, earth, wind, lightning, wood, metal");
         }
         a.arg = (uint8_t)stone;
-        rc = square_field(json, "at", type, &a.sq, err);
+        if (a.type == ELEMENT_A_PLACE) {
+            rc = square_field(json, "at", type, &a.sq, err);
+        }
         break;
     }
     case ELEMENT_A_MAGNET: {
@@ -193,6 +197,8 @@ json_t *element_action_encode(const struct element_action *a)
                          sq);
     case ELEMENT_A_MAGNET:
         return json_pack("{s:s, s:s}", "type", type, "mode", mode_name[a->arg & 1]);
+    case ELEMENT_A_PICK:
+        return json_pack("{s:s, s:s}", "type", type, "stone", element_stone_name[a->arg]);
     default:
         return json_pack("{s:s}", "type", type);
     }
@@ -228,6 +234,9 @@ void element_action_write(struct game_text *w, const struct element_action *a)
     case ELEMENT_A_MAGNET:
         game_text_kstr(w, "mode", mode_name[a->arg & 1]);
         break;
+    case ELEMENT_A_PICK:
+        game_text_kstr(w, "stone", element_stone_name[a->arg]);
+        break;
     default:
         break;
     }
@@ -247,6 +256,7 @@ void element_action_write(struct game_text *w, const struct element_action *a)
  *   "phase": "draw" | "act" | ...
  *   "hand": {"fire": 1, "silver": 2, ...} by type
  *   "steps", "jumps", "drawn": integers
+ *   "pick": the stone picked for the next placement, or null (none)
  *   "bag": {"fire": 3, ...}  counts per type; absent types (and the whole
  *          bag when absent) are 30 minus the stones on the board and in
  *          hand, so that a position keeps the stone count.
@@ -368,6 +378,8 @@ json_t *element_state_dump(const struct element_state *st)
     json_object_set_new(o, "steps", json_integer(c->steps));
     json_object_set_new(o, "jumps", json_integer(c->jumps));
     json_object_set_new(o, "drawn", json_integer(c->drawn));
+    json_object_set_new(o, "pick",
+                        c->pick > 0 ? json_string(element_stone_name[c->pick - 1]) : json_null());
     json_object_set_new(o, "silver", json_string(element_silver_name[c->silver]));
     json_object_set_new(o, "winner", json_integer(c->winner));
     json_object_set_new(o, "reason", json_string(element_reason_name[c->reason]));
@@ -498,6 +510,16 @@ int element_state_load(const json_t *pos, struct element_state *st)
         return -1;
     }
     c->forfeit = (int8_t)x;
+    json_t *pick = json_object_get(pos, "pick");
+    if (json_is_null(pick)) {
+        c->pick = 0;
+    } else if (pick) {
+        uint8_t stone;
+        if (load_name(pos, "pick", element_stone_name, ELEMENT_NSTONES, &stone) < 0) {
+            return -1;
+        }
+        c->pick = (uint8_t)(stone + 1);
+    }
     if (load_name(pos, "reason", element_reason_name, ELEMENT_R_FORFEIT + 1, &c->reason) < 0 ||
         load_name(pos, "phase", element_phase_name, ELEMENT_PH_OVER + 1, &c->phase) < 0) {
         return -1;

@@ -4,9 +4,9 @@
  * server knows of Element, and the thin game.h entry points that join the
  * codec to the rules: init decodes the options and sets up, apply decodes
  * the action, runs the rules and the automatic steps and writes the log,
- * legal enumerates and encodes, active names the seat to move, forfeit and
- * skip serve a turn clock's timeout, undoable tells the server whether an
- * action may be taken back.
+ * legal enumerates (stepwise, R-element-4.6) and encodes, active names
+ * the seat to move, forfeit and skip serve a turn clock's timeout,
+ * undoable tells the server whether an action may be taken back.
  */
 #include <string.h>
 
@@ -138,9 +138,10 @@ static int ops_forfeit(void *state, int seat, struct game_error *err)
     return rc;
 }
 
-/* The least action of the listed ones (R-element-12.2): a pass where the
- * phase has one (end, grow_done, keep), else the first that is not a Sage
- * move (the lowest draw, the first placement, the first follow-up). */
+/* The least action of the full list (R-element-12.2, 4.6): a pass where
+ * the phase has one (end, grow_done, keep), else the first that is not a
+ * Sage move (the lowest draw, the first placement with its square, the
+ * first follow-up). */
 struct least_pick {
     struct element_action a;
     int rank; /* 0 none yet, 1 a move, 2 another action, 3 a pass */
@@ -226,7 +227,7 @@ static json_t *ops_legal(const void *state, int seat)
         return NULL;
     }
     if (seat == element__current_seat(st)) {
-        element__enumerate(&st->c, legal_push, &list);
+        element__enumerate_stepwise(&st->c, legal_push, &list);
     }
     if (list.failed) {
         json_decref(list.arr);
@@ -246,7 +247,7 @@ static void ops_legal_text(struct game_text *out, const void *state, int seat)
 
     game_text_arr(out);
     if (seat == element__current_seat(st)) {
-        element__enumerate(&st->c, legal_write, out);
+        element__enumerate_stepwise(&st->c, legal_write, out);
     }
     game_text_end_arr(out);
 }

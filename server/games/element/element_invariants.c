@@ -4,7 +4,8 @@
  * builds check it after every action): per type, board + bag + hand = 30
  * (silver: 30 with a Silver option, else 0); no Sage shares a square with a
  * stone or another Sage; every square holds a height its content allows and
- * only the Silver element in play; the phase, turn and result agree.
+ * only the Silver element in play; the phase, turn and result agree; a
+ * picked stone (R-element-4.6) is in play and in hand, in the act phase.
  */
 #include <string.h>
 
@@ -94,6 +95,11 @@ int element__check_invariants(const void *state, struct game_error *err)
     if (c->steps < 0 || c->steps > ELEMENT_MOVES || c->jumps < 0 || c->jumps > ELEMENT_JUMP_LIMIT ||
         c->round > ELEMENT_ROUND_LIMIT) {
         return fail(err, "steps, jumps or round out of range");
+    }
+    if (c->pick > 0 && (c->phase != ELEMENT_PH_ACT || c->pick > ELEMENT_NSTONES ||
+                        !element__stone_in_play(c, c->pick - 1) ||
+                        c->hand[element__stone_type(c->pick - 1)] <= 0)) {
+        return fail(err, "a stone is picked outside the act phase or not in hand");
     }
     return 0;
 }

@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * element_legal.c - every action the active seat may take now, in the fixed
- * order of R-element-4.7: action types in the order of the phase's row,
+ * order of R-element-4.6, as the full list (the placements with their
+ * squares: what the rules accept, which the automatic steps and the skip
+ * read) or as the stepwise list `legal` gives (a placement as `pick`, then
+ * `place`): action types in the order of the phase's row,
  * counts upward, stones in the order fire .. metal, squares in index order
  * (a1, b1, .., k11), attract before repel. Each candidate is tried on a copy
- * of the core with element__act, so what is listed is exactly what apply
- * accepts. Pure: no jansson.
+ * of the core with element__act (a pick by the test element__act makes), so
+ * the full list is exactly what apply accepts and the stepwise list a part
+ * of it from which every placement is reached. Pure: no jansson.
  */
 #include <string.h>
 
@@ -16,10 +20,9 @@ struct lister {
     void *ud;
     int limit; /* stop after this many (0: no limit) */
     int n;
+    bool stepwise; /* placements as pick, then place (R-element-4.6) */
 };
 
-/* Lists `a` when element__act accepts it on a copy; 1 when the limit is
- * reached. */
 /* 1 when placing `stone` on the empty square `sq` surely passes: a stone
  * with no effect at placement (Water's river comes after, in its own
  * decisions) leaves the Sage an orthogonal step, which no pinch blocks. */
@@ -44,6 +47,18 @@ static bool plain_place_ok(const struct element_core *c, int stone, int sq)
     return false;
 }
 
+/* Lists `a`, known to be accepted; 1 when the limit is reached. */
+static bool emit(struct lister *l, const struct element_action *a)
+{
+    l->n++;
+    if (l->emit) {
+        l->emit(l->ud, a);
+    }
+    return l->limit > 0 && l->n >= l->limit;
+}
+
+/* Lists `a` when element__act accepts it on a copy; 1 when the limit is
+ * reached. */
 static bool try_emit(const struct element_core *c, struct lister *l, uint8_t type, int sq, int arg)
 {
     struct element_action a = {type, (uint8_t)sq, (uint8_t)arg};
@@ -53,13 +68,40 @@ static bool try_emit(const struct element_core *c, struct lister *l, uint8_t typ
         struct element_core tmp = *c;
         ok = element__act(&tmp, &a, &err) == GAME_OK;
     }
-    if (ok) {
-        l->n++;
-        if (l->emit) {
-            l->emit(l->ud, &a);
+    return ok && emit(l, &a);
+}
+
+/* The placements of `stone` on every square, in index order; 1 when the
+ * limit is reached. */
+static bool emit_places(const struct element_core *c, struct lister *l, int stone,
+                        const uint8_t *range)
+{
+    for (int sq = 0; sq < ELEMENT_NSQ; sq++) {
+        if (element__may_place(c, stone, sq, range) && try_emit(c, l, ELEMENT_A_PLACE, sq, stone)) {
+            return true;
         }
     }
-    return l->limit > 0 && l->n >= l->limit;
+    return false;
+}
+
+/*
+ * R-element-4.6, the stepwise list: `pick` for each stone that has a
+ * placement and is not the one picked, then the placements of the picked
+ * stone. Every placement of the full list is reached by a pick and one of
+ * these, and a pick is listed exactly when its stone has a placement, so
+ * this lists nothing exactly when the full list has no placement.
+ */
+static bool emit_stepwise(const struct element_core *c, struct lister *l, const uint8_t *range)
+{
+    for (int stone = 0; stone < ELEMENT_NSTONES; stone++) {
+        struct element_action a = {ELEMENT_A_PICK, 0, (uint8_t)stone};
+        if (c->pick != stone + 1 && element__can_place(c, stone) && emit(l, &a)) {
+            return true;
+        }
+    }
+    int stone = c->pick - 1;
+    return c->pick > 0 && element__stone_in_play(c, stone) &&
+           c->hand[element__stone_type(stone)] > 0 && emit_places(c, l, stone, range);
 }
 
 static void enumerate(const struct element_core *c, struct lister *l)
@@ -118,13 +160,14 @@ static void enumerate(const struct element_core *c, struct lister *l)
         int before = l->n;
         uint8_t range[ELEMENT_NSQ];
         element__ranges(c, range);
-        for (int stone = 0; stone < ELEMENT_NSTONES; stone++) {
-            if (!element__stone_in_play(c, stone) || c->hand[element__stone_type(stone)] == 0) {
-                continue;
+        if (l->stepwise) {
+            if (emit_stepwise(c, l, range)) {
+                return;
             }
-            for (int sq = 0; sq < ELEMENT_NSQ; sq++) {
-                if (element__may_place(c, stone, sq, range) &&
-                    try_emit(c, l, ELEMENT_A_PLACE, sq, stone)) {
+        } else {
+            for (int stone = 0; stone < ELEMENT_NSTONES; stone++) {
+                if (element__stone_in_play(c, stone) && c->hand[element__stone_type(stone)] > 0 &&
+                    emit_places(c, l, stone, range)) {
                     return;
                 }
             }
@@ -187,9 +230,15 @@ static void enumerate(const struct element_core *c, struct lister *l)
     }
 }
 
-void element__enumerate(const struct element_core *c, element_emit_cb emit, void *ud)
+void element__enumerate(const struct element_core *c, element_emit_cb cb, void *ud)
 {
-    struct lister l = {emit, ud, 0, 0};
+    struct lister l = {cb, ud, 0, 0, false};
+    enumerate(c, &l);
+}
+
+void element__enumerate_stepwise(const struct element_core *c, element_emit_cb cb, void *ud)
+{
+    struct lister l = {cb, ud, 0, 0, true};
     enumerate(c, &l);
 }
 
@@ -205,7 +254,7 @@ int element__count_legal(const struct element_core *c, struct element_action *re
 {
     struct element_action first;
     memset(&first, 0, sizeof(first));
-    struct lister l = {keep_first, &first, 2, 0};
+    struct lister l = {keep_first, &first, 2, 0, false};
     enumerate(c, &l);
     if (l.n == 1) {
         *ret_a = first;

@@ -809,28 +809,64 @@ static void end_turn(struct element_core *c)
     start_turn(c);
 }
 
-/* 1 when some stone in hand has a legal placement (R-element-4.4). */
-static bool any_place(const struct element_core *c)
+bool element__can_place(const struct element_core *c, int stone)
 {
     uint8_t range[ELEMENT_NSQ];
+    if (!element__stone_in_play(c, stone) || c->hand[element__stone_type(stone)] == 0) {
+        return false;
+    }
     element__ranges(c, range);
-    for (int stone = 0; stone < ELEMENT_NSTONES; stone++) {
-        if (!element__stone_in_play(c, stone) || c->hand[element__stone_type(stone)] == 0) {
+    for (int sq = 0; sq < ELEMENT_NSQ; sq++) {
+        struct element_core tmp;
+        struct game_error e;
+        if (!element__may_place(c, stone, sq, range)) {
             continue;
         }
-        for (int sq = 0; sq < ELEMENT_NSQ; sq++) {
-            struct element_core tmp;
-            struct game_error e;
-            if (!element__may_place(c, stone, sq, range)) {
-                continue;
-            }
-            tmp = *c;
-            if (place(&tmp, stone, sq, &e) == GAME_OK) {
-                return true;
-            }
+        tmp = *c;
+        if (place(&tmp, stone, sq, &e) == GAME_OK) {
+            return true;
         }
     }
     return false;
+}
+
+/* 1 when some stone in hand has a legal placement (R-element-4.4). */
+static bool any_place(const struct element_core *c)
+{
+    for (int stone = 0; stone < ELEMENT_NSTONES; stone++) {
+        if (element__can_place(c, stone)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* R-element-4.6: the stone the next placement takes. It changes nothing
+ * but the pick, which the next action of any other type clears. */
+static int pick(struct element_core *c, int stone, struct game_error *err)
+{
+    if (c->phase != ELEMENT_PH_ACT) {
+        return game_error_set(err, GAME_E_ILLEGAL, "R-element-4.7: you cannot place a stone now");
+    }
+    if (!element__stone_in_play(c, stone)) {
+        return game_error_set(err, GAME_E_ILLEGAL, "R-element-8.0: %s is not in this game",
+                              element_stone_name[stone]);
+    }
+    if (c->hand[element__stone_type(stone)] == 0) {
+        return game_error_set(err, GAME_E_ILLEGAL, "R-element-4.3: you hold no %s stone",
+                              element_stone_name[stone]);
+    }
+    if (c->pick == stone + 1) {
+        return game_error_set(err, GAME_E_ILLEGAL, "R-element-4.6: %s is already picked",
+                              element_stone_name[stone]);
+    }
+    if (!element__can_place(c, stone)) {
+        return game_error_set(err, GAME_E_ILLEGAL,
+                              "R-element-5.1: no square can take %s now (R-element-4.5, 5.2)",
+                              element_stone_name[stone]);
+    }
+    c->pick = (uint8_t)(stone + 1);
+    return GAME_OK;
 }
 
 static int wrong_phase(struct game_error *err, const struct element_core *c)
@@ -844,6 +880,11 @@ int element__act(struct element_core *c, const struct element_action *a, struct 
     uint8_t cands[4];
     int sq = a->sq;
 
+    if (a->type == ELEMENT_A_PICK) {
+        return pick(c, a->arg, err);
+    }
+    /* R-element-4.6: a pick lasts until the next action, whatever it is. */
+    c->pick = 0;
     switch (a->type) {
     case ELEMENT_A_DRAW:
         if (c->phase != ELEMENT_PH_DRAW) {

@@ -29,8 +29,8 @@ const char *const element_silver_name[] = {"none", "lightning", "wood", "metal"}
 const char *const element_reason_name[] = {"", "surrounded", "bag_empty", "round_limit", "forfeit"};
 
 const char *const element_action_name[ELEMENT_A_COUNT] = {
-    "",     "draw",      "step",   "jump",   "place", "chain",   "flow",
-    "grow", "grow_done", "magnet", "remove", "keep",  "corrode", "end",
+    "",          "draw",   "step",   "jump", "place",   "chain", "flow", "grow",
+    "grow_done", "magnet", "remove", "keep", "corrode", "end",   "pick",
 };
 
 #define SQ(file, rank) ((rank - 1) * ELEMENT_SIDE + (file - 'a'))
@@ -95,6 +95,7 @@ void element__forfeit(struct element_state *st, int seat)
 {
     struct element_core *c = &st->c;
     c->phase = ELEMENT_PH_OVER;
+    c->pick = 0;
     c->reason = ELEMENT_R_FORFEIT;
     c->forfeit = (int8_t)seat;
     c->winner = (int8_t)(c->nseats == 2 ? 1 - seat : -1);

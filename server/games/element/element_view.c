@@ -196,7 +196,8 @@ static void write_silver(struct game_text *out, const void *state)
     }
 }
 
-/* The turn: who, the hand (public, I-21), steps and jumps, the rounds. */
+/* The turn: who, the hand (public, I-21), steps and jumps, the stone
+ * picked for the next placement (R-element-4.6), the rounds. */
 static void write_turn(struct game_text *out, const void *state)
 {
     const struct element_core *c = &((const struct element_state *)state)->c;
@@ -224,6 +225,8 @@ static void write_turn(struct game_text *out, const void *state)
     }
     game_text_end_obj(out);
     game_text_kint(out, "jumps_left", ELEMENT_JUMP_LIMIT - c->jumps);
+    game_text_key(out, "pick");
+    game_text_str_or_null(out, c->pick > 0 ? element_stone_name[c->pick - 1] : NULL);
     game_text_kint(out, "round", c->round);
     game_text_kint(out, "seat", c->cur);
     game_text_kint(out, "steps", c->steps);
@@ -277,7 +280,7 @@ uint64_t element__changed(const void *before, const void *after)
         m |= BIT(ELEMENT_S_SEATS);
     }
     if (!SAME(drawn) || !SAME(final_seat) || !SAME(first) || !SAME(hand) || !SAME(jumps) ||
-        !SAME(round) || !SAME(cur) || !SAME(steps)) {
+        !SAME(round) || !SAME(cur) || !SAME(steps) || !SAME(pick)) {
         m |= BIT(ELEMENT_S_TURN);
     }
     return m;
