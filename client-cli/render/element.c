@@ -4,7 +4,8 @@
  * stacks, ranges, storms and Sages, the bag's counts, the turn (drawn
  * stones, steps and jumps left), an open decision (a river to steer, Wood
  * to grow, a magnet to set, a Lightning to remove, a Metal to corrode), the
- * log and the end; short typed commands for every action; the rules of each
+ * log and the end; short typed commands for every action (a whole
+ * placement, or a pick of its stone first); the rules of each
  * element on request. It reads views only (docs/rules/element.md).
  */
 #include "render.h"
@@ -23,6 +24,7 @@ static const char element_help[] =
     "jump SQ                   jump your Sage over Wind to SQ (free)\n"
     "place STONE SQ            place a drawn stone (fire, water, earth, wind or the Silver one);\n"
     "                          also: fire SQ, water SQ, ...\n"
+    "pick STONE                choose the stone to place next: the moves then list its squares\n"
     "chain SQ                  add a square to the river that flows (when asked)\n"
     "flow SQ                   steer the river's Headwater to SQ\n"
     "grow SQ                   grow a Wood on SQ (after a river fed a Wood)\n"
@@ -225,8 +227,12 @@ static void draw(FILE *out, const json_t *view, int seat, const struct render_st
         if (json_is_integer(drawn)) {
             fprintf(out, "drew %lld; to place: ", (long long)json_integer_value(drawn));
             print_counts(out, json_object_get(turn, "hand"));
-            fprintf(out, "; steps left %ld, jumps left %ld\n", num(turn, "steps"),
+            fprintf(out, "; steps left %ld, jumps left %ld", num(turn, "steps"),
                     num(turn, "jumps_left"));
+            if (json_is_string(json_object_get(turn, "pick"))) {
+                fprintf(out, "; picked %s", str(turn, "pick"));
+            }
+            fputc('\n', out);
         } else {
             fputs("to draw (`draw N`)\n", out);
         }
@@ -325,6 +331,14 @@ static int parse(const char *line, const json_t *view, int seat, json_t **ret_ac
         *ret_action = json_pack("{s:s, s:s}", "type", "magnet", "mode", cmd);
         return *ret_action ? 0 : -1;
     }
+    if (strcmp(cmd, "pick") == 0) {
+        if (nt != 2 || !is_stone(tok[1])) {
+            snprintf(err, errlen, "pick STONE, e.g. pick fire");
+            return -1;
+        }
+        *ret_action = json_pack("{s:s, s:s}", "type", "pick", "stone", tok[1]);
+        return *ret_action ? 0 : -1;
+    }
     if (strcmp(cmd, "place") == 0 || is_stone(cmd)) {
         const char *stone = strcmp(cmd, "place") == 0 ? (nt > 1 ? tok[1] : "") : cmd;
         int at = strcmp(cmd, "place") == 0 ? 2 : 1;
@@ -375,6 +389,8 @@ static int phrase(const json_t *a, char *buf, size_t len)
         snprintf(buf, len, "jump over Wind to %s", str(a, "to"));
     } else if (strcmp(t, "place") == 0) {
         snprintf(buf, len, "place %s on %s", str(a, "stone"), str(a, "at"));
+    } else if (strcmp(t, "pick") == 0) {
+        snprintf(buf, len, "pick %s to place", str(a, "stone"));
     } else if (strcmp(t, "chain") == 0) {
         snprintf(buf, len, "add %s to the river", str(a, "at"));
     } else if (strcmp(t, "flow") == 0) {

@@ -8,6 +8,12 @@
 //
 // Keys of board elements: `sq:e6` a square, `sage:N` the Sage of seat N,
 // `hand:fire` a stone kind to place, `bag` the bag (draws).
+//
+// A placement comes in two steps (docs/rules/element.md, 4.6): the moves
+// hold a `pick` of each stone in hand, and once a stone is picked
+// (`turn.pick`), its placements. Selecting a stone in hand offers its pick;
+// the picked stone's squares are marked, and selecting one offers the
+// placement there, which the server takes as it is.
 
 const SIDE = 11;
 const FILES = 'abcdefghijk';
@@ -195,6 +201,12 @@ export function describe(action, view, seat) {
         label: `Place ${word(a.stone)} on ${a.at}${on(a.at)}`,
         keys: [`hand:${a.stone}`, `sq:${a.at}`],
       };
+    case 'pick':
+      return {
+        group: 'Place a stone',
+        label: `Pick ${word(a.stone)} to place (then choose its square)`,
+        keys: [`hand:${a.stone}`],
+      };
     case 'end': {
       const left = handWords(turn.hand);
       return {
@@ -277,12 +289,13 @@ function liveKeys(view, ctx) {
 // The squares to mark with a dot as places an action goes to: with a
 // selection, the squares of the actions that touch it (where the chosen
 // stone may go, where the Sage may move); without one, every square an
-// action names except placements, which would mark nearly the whole board.
+// action names, the placements too: the moves hold only those of the
+// picked stone (4.6).
 function targetSquares(view, ctx) {
   const out = new Set();
   for (const a of ctx.legal || []) {
     const keys = describe(a, view, ctx.seat).keys;
-    if (ctx.focus ? !keys.includes(ctx.focus) : a.type === 'place') continue;
+    if (ctx.focus && !keys.includes(ctx.focus)) continue;
     for (const k of keys) if (k.startsWith('sq:') && k !== ctx.focus) out.add(k);
   }
   return out;
@@ -436,7 +449,12 @@ function drawHand(view, ctx, live) {
   for (const k of HAND_ORDER) {
     if (turn.hand && turn.hand[k] !== undefined && turn.hand[k] > 0) {
       any = true;
-      list.append(keyed(stoneChip(k, turn.hand[k]), `hand:${k}`, ctx, live));
+      const chip = stoneChip(k, turn.hand[k]);
+      if (turn.pick === k) {
+        chip.classList.add('picked');
+        chip.append(h('span', 'el-picked', ' (picked)'));
+      }
+      list.append(keyed(chip, `hand:${k}`, ctx, live));
     }
   }
   if (!any) list.append(h('span', null, 'none left'));
@@ -517,7 +535,7 @@ function drawLegend(view) {
   if (view.silver === 'metal') kinds.push('metal');
   for (const k of kinds) list.append(stoneChip(k));
   box.append(list);
-  box.append(h('p', 'el-small', 'A digit is the height of a stack: E2 a Mountain, A2 to A4 a Whirlwind, B2 a Blaze (Fire on Wood). ^ marks a Range (cannot be replaced; pinches diagonal moves), * a Storm Wind (cannot be jumped). P1 to P4 are the Sages. A double outline is the stone just placed, a dashed one the moving river, dots where it flowed. A black dot in a corner: a move of yours goes there (select a stone to place or your Sage to see where it may go).'));
+  box.append(h('p', 'el-small', 'A digit is the height of a stack: E2 a Mountain, A2 to A4 a Whirlwind, B2 a Blaze (Fire on Wood). ^ marks a Range (cannot be replaced; pinches diagonal moves), * a Storm Wind (cannot be jumped). P1 to P4 are the Sages. A double outline is the stone just placed, a dashed one the moving river, dots where it flowed. A black dot in a corner: a move of yours goes there (pick a stone to place to see where it may go, or select your Sage).'));
   return box;
 }
 
