@@ -254,8 +254,9 @@ class Cli(ServerTest):
 
     def test_element_is_played_with_typed_commands(self):
         """Element at the terminal: the board is drawn with its Sages, `draw`
-        takes stones, `legal` words placements, a typed placement is played
-        and logged, and `card` tells an element's rules."""
+        takes stones, `legal` words the pick of a stone and, once one is
+        picked, its placements; a typed placement is played and logged, and
+        `card` tells an element's rules."""
         p = Player(["--server", self.srv.addr, "--name", "Ann", "create", "element", "--seats",
                     "2", "--bots"], self.env)
         p.wait_for(r"Your turn")
@@ -264,6 +265,10 @@ class Cli(ServerTest):
         p.type("draw 2")
         p.wait_for(r"Ann draws 2")
         p.type("legal")
+        m = p.wait_for(r"#(\d+) pick (fire|water|earth|wind)")
+        p.type("#" + m.group(1))
+        p.wait_for(r"picked %s" % m.group(2))
+        p.type("legal place")
         m = p.wait_for(r"#(\d+) place (fire|water|earth|wind) on ([a-k]\d+)")
         p.type("place %s %s" % (m.group(2), m.group(3)))
         p.wait_for(r"Ann places %s on %s" % (m.group(2), m.group(3)))
