@@ -138,8 +138,9 @@ int lobby_act(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_r
 
 /* ---- Legal lists ---- */
 
-/* The reply to `legal`: the seat's list written by the game as text where
- * it can, else serialised from the list legal() builds. Written into the
+/* The reply to `legal`: an empty list for a seat not in active(), else the
+ * seat's list written by the game as text where it can, else serialised
+ * from the list legal() builds. Written into the
  * lobby's reply buffer and its scratch writer, both reused: a list (Element
  * lists hundreds of placements) is not kept, nor allocated afresh, per
  * room or per request. */
@@ -159,7 +160,11 @@ int lobby_legal(struct lobby *lobby, struct lobby_peer *peer, const struct lobby
     proto_text_str(t, "\"ok\":true,\"rev\":");
     proto_text_int(t, (long long)room->rev);
     proto_text_str(t, ",\"actions\":");
-    if (room->game->legal_text) {
+    if (!(room->game->active(room->state) & (1u << peer->seat))) {
+        /* A seat that may not act has no legal action (game.h; the
+         * property suite holds every game to it): the list is not built. */
+        proto_text_add(t, "[]", 2);
+    } else if (room->game->legal_text) {
         game_text_reset(w);
         room->game->legal_text(w, room->state, peer->seat);
         if (game_text_end(w) != 0) {
