@@ -51,6 +51,21 @@ static bool text_reserve(struct proto_text *t, size_t n)
     return true;
 }
 
+void proto_text_reserve(struct proto_text *t, size_t n)
+{
+    if (t->err != 0 || t->cap > 0 || n > SIZE_MAX / 4) {
+        (void)text_reserve(t, n);
+        return;
+    }
+    t->data = malloc(t->len + n + 1);
+    if (t->data == NULL) {
+        t->err = -ENOMEM;
+        return;
+    }
+    t->cap = t->len + n + 1;
+    t->data[t->len] = '\0';
+}
+
 void proto_text_add(struct proto_text *t, const void *s, size_t n)
 {
     if (!text_reserve(t, n)) {

@@ -186,6 +186,12 @@ void proto_text_string(struct proto_text *t, const char *s, size_t n);
 /* Appends the canonical form of `v`. */
 void proto_text_canonical(struct proto_text *t, const json_t *v);
 
+/* Makes room for n more bytes at once, so that adds up to that many do
+ * not grow the buffer step by step. An empty text gets a buffer of exactly
+ * what it needs (len + n + 1 bytes), which a line of known length can keep
+ * as it is. Sets `err` on ENOMEM, as an add does. */
+void proto_text_reserve(struct proto_text *t, size_t n);
+
 /* Hands the bytes over (NUL-terminated, *ret_len set) and empties `t`;
  * NULL (and `t` freed) when an add failed or the text is longer than
  * `max` bytes. */

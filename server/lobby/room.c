@@ -235,6 +235,8 @@ void lobby_free(struct lobby *lobby)
     lobby__keys_free(&lobby->creators);
     game_text_free(&lobby->scratch);
     proto_text_free(&lobby->reply);
+    proto_text_free(&lobby->patch);
+    proto_text_free(&lobby->own);
     lobby__reviews_free(lobby);
     free(lobby->push_key);
     free(lobby->public_url);

@@ -520,13 +520,32 @@ bool lobby__views_resend(struct room *room, struct lobby_peer *peer, int seat, i
     return true;
 }
 
-/* The `diff` line of one recipient from the shared public ops and its own. */
+/* Decimal digits of n. */
+static size_t digits(uint64_t n)
+{
+    size_t d = 1;
+
+    while (n >= 10) {
+        n /= 10;
+        d++;
+    }
+    return d;
+}
+
+/* The `diff` line of one recipient from the shared public ops and its own,
+ * in a buffer of exactly its length (a seat keeps it for `resume`). */
 static char *diff_line(const struct room *room, const struct seat *s, const char *pub,
                        size_t pub_len, const char *own, size_t own_len, size_t *ret_len)
 {
+    static const char head[] = "{\"ev\":\"diff\",\"room\":\"\",\"rev\":,\"patch\":[";
+    static const char tail[] = "],\"hash\":\"\"}\n";
     char hash[PROTO_HASH_HEX_LEN + 1];
     struct proto_text t = {0};
 
+    proto_text_reserve(&t, sizeof(head) - 1 + strlen(room->code) +
+                               digits(room->rev < 0 ? 0 : (uint64_t)room->rev) + pub_len +
+                               (pub_len && own_len) + own_len + sizeof(tail) - 1 +
+                               PROTO_HASH_HEX_LEN);
     event_head(&t, room, "diff");
     proto_text_str(&t, ",\"patch\":[");
     proto_text_add(&t, pub, pub_len);
@@ -607,32 +626,29 @@ static char *publish_seat(struct room *room, int i, uint64_t changed, const char
 {
     struct seat *s = &room->seats[i];
     struct game_text *w = &room->lobby->scratch;
-    struct proto_text own = {0};
-    char *line = NULL;
+    struct proto_text *own = &room->lobby->own;
 
+    proto_text_reset(own);
     if (changed & GAME_CHANGED_YOU) {
         if (you_write(room, i) != 0) {
             return NULL;
         }
         if (w->len != s->you_len || memcmp(w->data, s->you_text, w->len) != 0) {
-            if (proto_patch_diff_text(&own, "you", s->you_text, s->you_len, w->data, w->len) != 0) {
-                proto_text_free(&own);
+            if (proto_patch_diff_text(own, "you", s->you_text, s->you_len, w->data, w->len) != 0 ||
+                own->err != 0) {
                 return NULL;
             }
             if (text_keep(w, &s->you_text, &s->you_len, &s->you_cap) != 0) {
-                proto_text_free(&own);
                 return NULL;
             }
         }
     }
-    line = diff_line(room, s, pub, pub_len, own.data ? own.data : "", own.len, ret_len);
-    proto_text_free(&own);
-    return line;
+    return diff_line(room, s, pub, pub_len, own->data ? own->data : "", own->len, ret_len);
 }
 
 void lobby__views_publish(struct room *room, uint64_t changed)
 {
-    struct proto_text patch = {0};
+    struct proto_text *patch = &room->lobby->patch;
     const char *pub;
 
     if (!room->view.valid) {
@@ -652,12 +668,12 @@ void lobby__views_publish(struct room *room, uint64_t changed)
         }
         return;
     }
-    if (publish_public(room, changed, &patch) != 0 || patch.err != 0) {
-        proto_text_free(&patch);
+    proto_text_reset(patch);
+    if (publish_public(room, changed, patch) != 0 || patch->err != 0) {
         publish_failed(room);
         return;
     }
-    pub = patch.data ? patch.data : "";
+    pub = patch->data ? patch->data : "";
     for (int i = 0; i < room->nseats; i++) {
         struct seat *s = &room->seats[i];
         char *line;
@@ -674,9 +690,8 @@ void lobby__views_publish(struct room *room, uint64_t changed)
             }
             continue;
         }
-        line = publish_seat(room, i, changed, pub, patch.len, &len);
+        line = publish_seat(room, i, changed, pub, patch->len, &len);
         if (!line) {
-            proto_text_free(&patch);
             publish_failed(room);
             return;
         }
@@ -685,9 +700,8 @@ void lobby__views_publish(struct room *room, uint64_t changed)
     }
     if (room->who.nspecs > 0) {
         size_t len;
-        char *line = diff_line(room, NULL, pub, patch.len, "", 0, &len);
+        char *line = diff_line(room, NULL, pub, patch->len, "", 0, &len);
         if (!line) {
-            proto_text_free(&patch);
             publish_failed(room);
             return;
         }
@@ -696,7 +710,6 @@ void lobby__views_publish(struct room *room, uint64_t changed)
         }
         free(line);
     }
-    proto_text_free(&patch);
 }
 
 /* ---- Seats ---- */
