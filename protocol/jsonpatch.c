@@ -242,6 +242,10 @@ static int key_cmp(struct span a, struct span b)
     size_t i = 1;
     size_t j = 1;
 
+    if (span_eq(a, b)) {
+        /* The same bytes stand for the same key. */
+        return 0;
+    }
     if (!memchr(a.p + 1, '\\', a.n - 2) && !memchr(b.p + 1, '\\', b.n - 2)) {
         /* No escapes: the bytes between the quotes are the key's. */
         size_t n = a.n < b.n ? a.n : b.n;
@@ -260,12 +264,16 @@ static int key_cmp(struct span a, struct span b)
 
 /* ---- Diff ---- */
 
+/* Item spans a diff keeps on its own stack before it allocates. */
+#define ITEMS_ON_STACK 64
+
 struct differ {
     struct proto_text *out;
     struct proto_text path; /* the pointer, escaped for a JSON string */
     struct span *items;     /* a stack of the item spans of open arrays */
     size_t nitems;
     size_t cap;
+    struct span small[ITEMS_ON_STACK]; /* the items while they fit */
 };
 
 /* Appends "/" and a key (quoted, escaped as in the text), with "~" and "/"
@@ -378,10 +386,14 @@ static long items_push(struct differ *d, struct span v)
     walk_init(&w, v);
     while ((r = walk_next(&w, NULL, &item)) > 0) {
         if (d->nitems == d->cap) {
-            size_t cap = d->cap < 64 ? 64 : 2 * d->cap;
-            struct span *items = realloc(d->items, cap * sizeof(*items));
+            size_t cap = 2 * d->cap;
+            struct span *items = d->items == d->small ? malloc(cap * sizeof(*items))
+                                                      : realloc(d->items, cap * sizeof(*items));
             if (!items) {
                 return -ENOMEM;
+            }
+            if (d->items == d->small) {
+                memcpy(items, d->small, sizeof(d->small));
             }
             d->items = items;
             d->cap = cap;
@@ -497,37 +509,75 @@ static int diff_value(struct differ *d, struct span a, struct span b)
     return 0;
 }
 
+/* Index entries a diff keeps on the stack before it allocates: the two
+ * texts of a view's part or of a seat's "you" fit. */
+#define ENDS_ON_STACK 2048
+
+/* Keys up to this length are quoted on the stack. */
+#define KEY_ON_STACK 64
+
+/* Appends "/" and `key` (a NUL-terminated member name) to the path. */
+static void path_member(struct differ *d, const char *key)
+{
+    size_t n = strlen(key);
+    char quoted[KEY_ON_STACK + 2];
+    bool plain = n <= KEY_ON_STACK;
+
+    for (size_t i = 0; plain && i < n; i++) {
+        unsigned char c = (unsigned char)key[i];
+        plain = c >= 0x20 && c != '"' && c != '\\';
+    }
+    if (plain) {
+        /* Nothing to escape: the quoted form is the bytes between quotes. */
+        quoted[0] = '"';
+        memcpy(quoted + 1, key, n);
+        quoted[n + 1] = '"';
+        path_key(d, (struct span){quoted, n + 2, NULL});
+        return;
+    }
+    struct proto_text k = {0};
+    proto_text_string(&k, key, n);
+    if (k.err == 0) {
+        path_key(d, (struct span){k.data, k.len, NULL});
+    }
+    d->path.err = d->path.err ? d->path.err : k.err;
+    proto_text_free(&k);
+}
+
 int proto_patch_diff_text(struct proto_text *out, const char *key, const char *a, size_t alen,
                           const char *b, size_t blen)
 {
-    struct differ d = {out, {0}, NULL, 0, 0};
+    struct differ d; /* its `small` is written only as items are pushed */
     struct text ta, tb;
     struct span sa = {a, alen, &ta};
     struct span sb = {b, blen, &tb};
     size_t mark = out->len;
-    uint32_t *ends;
+    uint32_t small[ENDS_ON_STACK];
+    uint32_t *ends = small;
+    size_t nends;
     int r = 0;
 
     if ((a && alen > UINT32_MAX / 2) || (b && blen > UINT32_MAX / 2)) {
         return -EINVAL;
     }
-    ends = malloc(((a ? alen : 0) + (b ? blen : 0) + 1) * sizeof(*ends));
-    if (!ends) {
+    d.out = out;
+    d.path = (struct proto_text){0};
+    d.items = d.small;
+    d.nitems = 0;
+    d.cap = ITEMS_ON_STACK;
+    nends = (a ? alen : 0) + (b ? blen : 0) + 1;
+    if (nends > ENDS_ON_STACK && !(ends = malloc(nends * sizeof(*ends)))) {
         return -ENOMEM;
     }
     if ((a && (r = text_index(&ta, a, alen, ends)) != 0) ||
         (b && (r = text_index(&tb, b, blen, ends + (a ? alen : 0))) != 0)) {
-        free(ends);
+        if (ends != small) {
+            free(ends);
+        }
         return r;
     }
     if (key) {
-        struct proto_text k = {0};
-        proto_text_string(&k, key, strlen(key));
-        if (k.err == 0) {
-            path_key(&d, (struct span){k.data, k.len, NULL});
-        }
-        d.path.err = d.path.err ? d.path.err : k.err;
-        proto_text_free(&k);
+        path_member(&d, key);
     }
     if (d.path.err == 0) {
         if (a && b) {
@@ -549,8 +599,12 @@ int proto_patch_diff_text(struct proto_text *out, const char *key, const char *a
         }
     }
     proto_text_free(&d.path);
-    free(d.items);
-    free(ends);
+    if (d.items != d.small) {
+        free(d.items);
+    }
+    if (ends != small) {
+        free(ends);
+    }
     return r;
 }
 
