@@ -160,157 +160,6 @@ static bool nested_too_deep(const char *s, size_t n)
     return false;
 }
 
-/* ---- Plain requests ----
- *
- * Most requests are plain: no whitespace, strings of printable ASCII
- * without escapes, integers of at most 18 digits, true, false and null.
- * Those are built here as the tree json_loadb() gives for them (members in
- * the order written, a repeated key's last value in its first place),
- * without jansson's lexer. Anything else, and any failure to allocate, is
- * left to json_loadb(), which gives every other answer. */
-
-struct plain {
-    const char *p;
-    const char *end;
-};
-
-static json_t *plain_value(struct plain *s);
-
-/* A string's bytes between its quotes; false when it is not plain. */
-static bool plain_string(struct plain *s, const char **ret, size_t *ret_len)
-{
-    const char *b;
-
-    if (s->p >= s->end || *s->p != '"') {
-        return false;
-    }
-    b = ++s->p;
-    while (s->p < s->end && *s->p >= 0x20 && *s->p < 0x7f && *s->p != '"' && *s->p != '\\') {
-        s->p++;
-    }
-    if (s->p >= s->end || *s->p != '"') {
-        return false;
-    }
-    *ret = b;
-    *ret_len = (size_t)(s->p - b);
-    s->p++;
-    return true;
-}
-
-static json_t *plain_integer(struct plain *s)
-{
-    bool neg = s->p < s->end && *s->p == '-';
-    const char *d = s->p + neg;
-    json_int_t v = 0;
-    size_t n = 0;
-
-    while (d + n < s->end && d[n] >= '0' && d[n] <= '9') {
-        n++;
-    }
-    /* No digit, a leading zero, -0, or more digits than surely fit. */
-    if (n == 0 || n > 18 || (d[0] == '0' && (n > 1 || neg))) {
-        return NULL;
-    }
-    for (size_t i = 0; i < n; i++) {
-        v = v * 10 + (d[i] - '0');
-    }
-    s->p = d + n;
-    return json_integer(neg ? -v : v);
-}
-
-static json_t *plain_container(struct plain *s, bool object)
-{
-    json_t *v = object ? json_object() : json_array();
-    char close = object ? '}' : ']';
-
-    if (!v) {
-        return NULL;
-    }
-    s->p++;
-    if (s->p < s->end && *s->p == close) {
-        s->p++;
-        return v;
-    }
-    for (;;) {
-        const char *key = NULL;
-        size_t klen = 0;
-        if (object && (!plain_string(s, &key, &klen) || s->p >= s->end || *s->p++ != ':')) {
-            break;
-        }
-        json_t *item = plain_value(s);
-        if (!item || (object ? json_object_setn_new(v, key, klen, item)
-                             : json_array_append_new(v, item)) != 0) {
-            break;
-        }
-        if (s->p < s->end && *s->p == ',') {
-            s->p++;
-        } else if (s->p < s->end && *s->p == close) {
-            s->p++;
-            return v;
-        } else {
-            break;
-        }
-    }
-    json_decref(v);
-    return NULL;
-}
-
-static json_t *plain_value(struct plain *s)
-{
-    const char *str;
-    size_t len;
-
-    if (s->p >= s->end) {
-        return NULL;
-    }
-    switch (*s->p) {
-    case '{':
-        return plain_container(s, true);
-    case '[':
-        return plain_container(s, false);
-    case '"':
-        return plain_string(s, &str, &len) ? json_stringn_nocheck(str, len) : NULL;
-    case 't':
-        if (s->end - s->p >= 4 && memcmp(s->p, "true", 4) == 0) {
-            s->p += 4;
-            return json_true();
-        }
-        return NULL;
-    case 'f':
-        if (s->end - s->p >= 5 && memcmp(s->p, "false", 5) == 0) {
-            s->p += 5;
-            return json_false();
-        }
-        return NULL;
-    case 'n':
-        if (s->end - s->p >= 4 && memcmp(s->p, "null", 4) == 0) {
-            s->p += 4;
-            return json_null();
-        }
-        return NULL;
-    default:
-        return plain_integer(s);
-    }
-}
-
-/* New reference: the object a plain line (within the depth limit) holds,
- * or NULL when the line is not plain or an allocation failed. */
-static json_t *plain_parse(const char *line, size_t len)
-{
-    struct plain s = {line, line + len};
-    json_t *v;
-
-    if (len == 0 || line[0] != '{') {
-        return NULL;
-    }
-    v = plain_value(&s);
-    if (v && s.p != s.end) {
-        json_decref(v);
-        v = NULL;
-    }
-    return v;
-}
-
 static bool id_is_valid(const json_t *id)
 {
     if (json_is_integer(id)) {
@@ -348,9 +197,7 @@ enum proto_err proto_request_parse(const char *line, size_t len, struct proto_re
     req->msg = NULL;
     req->op = NULL;
     req->id = NULL;
-    if (errbuf != NULL && errlen > 0) {
-        errbuf[0] = '\0';
-    }
+    set_err(errbuf, errlen, "%s", "");
     if (line == NULL) {
         set_err(errbuf, errlen, "empty line");
         return PROTO_ERR_BAD_JSON;
@@ -360,11 +207,7 @@ enum proto_err proto_request_parse(const char *line, size_t len, struct proto_re
         return PROTO_ERR_BAD_JSON;
     }
     json_error_t jerr;
-    json_t *msg = plain_parse(line, len);
-    bool plain = msg != NULL;
-    if (!plain) {
-        msg = json_loadb(line, len, JSON_DECODE_ANY, &jerr);
-    }
+    json_t *msg = json_loadb(line, len, JSON_DECODE_ANY, &jerr);
     if (msg == NULL) {
         if (json_error_code(&jerr) == json_error_out_of_memory) {
             set_err(errbuf, errlen, "out of memory");
@@ -388,7 +231,7 @@ enum proto_err proto_request_parse(const char *line, size_t len, struct proto_re
         }
         req->id = id;
     }
-    if (!plain && has_real(msg)) {
+    if (has_real(msg)) {
         /* Numbers on the wire are integers: a real is refused before any
          * handler sees it, so nothing can accept what the journal cannot
          * keep. */

@@ -421,63 +421,6 @@ START_TEST(test_out_of_memory)
 }
 END_TEST
 
-/* A request is the same tree whichever way it is read: plain lines (built
- * without jansson's lexer) and near-plain ones (left to it) both give what
- * json_loadb gives, members in the same order, a repeated key's last value
- * in its first place; what jansson refuses is still refused. */
-START_TEST(test_request_plain)
-{
-    static const char *const same[] = {
-        "{\"id\":1,\"op\":\"legal\"}",
-        "{\"op\":\"act\",\"id\":-7,\"action\":{\"type\":\"place\",\"x\":0,\"y\":-12,"
-        "\"l\":[1,[2,{}],[],\"\"],\"t\":true,\"f\":false,\"n\":null}}",
-        "{\"op\":\"x\",\"a\":1,\"b\":2,\"a\":3}",
-        "{\"op\":\"x\",\"n\":123456789012345678}",
-        "{\"op\":\"x\",\"n\":-123456789012345678}",
-        "{\"op\":\"x\",\"n\":1234567890123456789}",
-        "{\"op\":\"x\",\"n\":-0}",
-        "{\"op\":\"x\",\"s\":\"a\\\"b\\\\c\\u0041\"}",
-        "{\"op\":\"x\",\"s\":\"\xc3\xa9t\xc3\xa9\"}",
-        "{ \"op\" : \"x\" , \"l\" : [ 1 , 2 ] }",
-        "{\"op\":\"x\",\"\":{\"\":[]}}",
-    };
-    static const struct {
-        const char *line;
-        enum proto_err want;
-    } refused[] = {
-        {"{\"op\":\"x\",\"n\":01}", PROTO_ERR_BAD_JSON},
-        {"{\"op\":\"x\",\"n\":-}", PROTO_ERR_BAD_JSON},
-        {"{\"op\":\"x\",\"n\":tru}", PROTO_ERR_BAD_JSON},
-        {"{\"op\":\"x\",\"l\":[1,]}", PROTO_ERR_BAD_JSON},
-        {"{\"op\":\"x\"}}", PROTO_ERR_BAD_JSON},
-        {"{\"op\":\"x\",\"n\":1.5}", PROTO_ERR_BAD_REQUEST},
-        {"{\"op\":\"x\",\"n\":1e3}", PROTO_ERR_BAD_REQUEST},
-        {"{\"op\":7}", PROTO_ERR_BAD_REQUEST},
-    };
-
-    for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
-        struct proto_request req;
-        json_t *want = json_loads(same[i], 0, NULL);
-        ck_assert_ptr_nonnull(want);
-        ck_assert_int_eq(parse(same[i], &req), PROTO_OK);
-        ck_assert_str_eq(req.op, json_string_value(json_object_get(want, "op")));
-        char *a = json_dumps(req.msg, JSON_COMPACT);
-        char *b = json_dumps(want, JSON_COMPACT);
-        ck_assert_msg(a && b && strcmp(a, b) == 0 && json_equal(req.msg, want), "%s: %s, not %s",
-                      same[i], a, b);
-        free(a);
-        free(b);
-        json_decref(want);
-        proto_request_fini(&req);
-    }
-    for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
-        struct proto_request req;
-        ck_assert_int_eq(parse(refused[i].line, &req), refused[i].want);
-        proto_request_fini(&req);
-    }
-}
-END_TEST
-
 int main(void)
 {
     const struct ck_case cases[] = {
@@ -488,7 +431,6 @@ int main(void)
         {"request_bad_json", test_request_bad_json},
         {"request_bad_utf8", test_request_bad_utf8},
         {"request_depth", test_request_depth},
-        {"request_plain", test_request_plain},
         {"reply_shapes", test_reply_shapes},
         {"error_newlines", test_error_newlines},
         {"line_dump", test_line_dump},
