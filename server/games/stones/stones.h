@@ -338,6 +338,9 @@ int stones__options_decode(const json_t *options, int *ret_variant, int *ret_col
 int stones__legal_push(const struct stones_action *a, void *ctx);
 int stones_action_decode(const json_t *obj, struct stones_action *ret, struct game_error *err);
 json_t *stones_action_encode(const struct stones_action *a);
+/* stones_action_encode()'s object as canonical text, without the tree. */
+void stones_action_write(struct game_text *w, const struct stones_action *a);
+int stones__legal_write(const struct stones_action *a, void *ctx);
 int stones_state_load(const json_t *pos, struct stones_state *st);
 json_t *stones_state_dump(const struct stones_state *st);
 

@@ -1175,6 +1175,121 @@ int stones__options_decode(const json_t *options, int *ret_variant, int *ret_col
     return GAME_OK;
 }
 
+/* `a` as the canonical text of stones_action_encode()'s object, written
+ * straight: keys in byte order (a, artifact, b, card, colour, dir, for,
+ * move, slot, stones, swap, tile, to, type). */
+static void slot_write(struct game_text *w, const char *key, int s)
+{
+    char buf[16];
+    snprintf(buf, sizeof(buf), "%s.%s", stones_tile_name[(s / 4) % 5], stones_slot_name[s % 4]);
+    game_text_kstr(w, key, buf);
+}
+
+static void cell_write(struct game_text *w, int r, int c)
+{
+    game_text_karr(w, "to");
+    game_text_int(w, r);
+    game_text_int(w, c);
+    game_text_end_arr(w);
+}
+
+static void pair_write(struct game_text *w, const char *key, const char *x, const char *y)
+{
+    game_text_karr(w, key);
+    game_text_str(w, x);
+    game_text_str(w, y);
+    game_text_end_arr(w);
+}
+
+void stones_action_write(struct game_text *w, const struct stones_action *a)
+{
+    game_text_obj(w);
+    switch (a->type) {
+    case STONES_A_PLACE:
+    case STONES_A_REWARD_FLY:
+        game_text_kstr(w, "tile", stones_tile_name[a->tile]);
+        break;
+    case STONES_A_CAST:
+        if (a->part == STONES_PART_FIRST) {
+            game_text_kstr(w, "card", stones_card_name[a->card]);
+        } else if (a->part == STONES_PART_SECOND) {
+            if (a->card <= STONES_QUAKE2) {
+                game_text_kstr(w, "card", stones_card_name[a->card]);
+                game_text_kstr(w, "move", stones_tile_name[a->tile]);
+            } else {
+                slot_write(w, "a", a->slot_a);
+                game_text_kstr(w, "card", stones_card_name[a->card]);
+            }
+        } else if (a->card <= STONES_SPIN2) {
+            game_text_kstr(w, "card", stones_card_name[a->card]);
+            game_text_kstr(w, "dir", a->dir ? "ccw" : "cw");
+            game_text_kstr(w, "tile", stones_tile_name[a->tile]);
+        } else if (a->card <= STONES_FLY2) {
+            game_text_kstr(w, "card", stones_card_name[a->card]);
+            game_text_kstr(w, "tile", stones_tile_name[a->tile]);
+        } else if (a->card <= STONES_QUAKE2) {
+            game_text_kstr(w, "card", stones_card_name[a->card]);
+            if (a->quake == STONES_QUAKE_SWAP) {
+                pair_write(w, "swap", stones_tile_name[a->tile], stones_tile_name[a->tile2]);
+            } else {
+                game_text_kstr(w, "move", stones_tile_name[a->tile]);
+                cell_write(w, a->to_r, a->to_c);
+            }
+        } else {
+            slot_write(w, "a", a->slot_a);
+            slot_write(w, "b", a->slot_b);
+            game_text_kstr(w, "card", stones_card_name[a->card]);
+        }
+        break;
+    case STONES_A_DISCARD:
+        game_text_kstr(w, "card", stones_card_name[a->card]);
+        break;
+    case STONES_A_CHOOSE:
+        slot_write(w, "slot", a->slot_a);
+        break;
+    case STONES_A_OFFER:
+    case STONES_A_PAY:
+        game_text_kstr(w, "colour", stones_colour_letter[a->colour]);
+        break;
+    case STONES_A_STEP:
+    case STONES_A_REWARD_STEP:
+        cell_write(w, a->to_r, a->to_c);
+        break;
+    case STONES_A_PAY_STEP:
+        if (a->npair == 2) {
+            pair_write(w, "stones", stones_colour_letter[a->pair[0]],
+                       stones_colour_letter[a->pair[1]]);
+        }
+        if (a->part == STONES_PART_WHOLE) {
+            cell_write(w, a->to_r, a->to_c);
+        }
+        break;
+    case STONES_A_CRAFT:
+        game_text_kstr(w, "artifact", stones_artifacts[a->artifact].id);
+        break;
+    case STONES_A_PAY_PAIR:
+        game_text_kstr(w, "for", stones_colour_letter[a->colour]);
+        if (a->part == STONES_PART_WHOLE) {
+            pair_write(w, "stones", stones_colour_letter[a->pair[0]],
+                       stones_colour_letter[a->pair[1]]);
+        }
+        break;
+    default:
+        break;
+    }
+    game_text_kstr(w, "type", type_name[a->type]);
+    game_text_end_obj(w);
+}
+
+/* The stones__enumerate() callback of stones__legal_write: `a` appended to
+ * the text list of `ctx` (a struct game_text). Always 0: a failed writer
+ * keeps its error and does nothing more. */
+int stones__legal_write(const struct stones_action *a, void *ctx)
+{
+    stones_action_write(ctx, a);
+    return 0;
+}
+
 /* ---- Legal list ---- */
 
 /*

@@ -68,6 +68,17 @@ static json_t *ops_legal(const void *state, int seat)
     return list.arr;
 }
 
+static void ops_legal_text(struct game_text *out, const void *state, int seat)
+{
+    const struct stones_state *st = state;
+
+    game_text_arr(out);
+    if (st->phase != STONES_PH_OVER && seat == stones__current_seat(st)) {
+        stones__enumerate(st, stones__legal_write, out);
+    }
+    game_text_end_arr(out);
+}
+
 static unsigned ops_active(const void *state)
 {
     int seat = stones__current_seat(state);
@@ -89,6 +100,7 @@ const struct game_ops stones_game = {
     .changed = stones__changed,
     .you = stones__you,
     .legal = ops_legal,
+    .legal_text = ops_legal_text,
     .active = ops_active,
     .check_invariants = stones__check_invariants,
     .forfeit = stones__forfeit,
