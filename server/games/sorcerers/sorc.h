@@ -433,6 +433,10 @@ int sorc_action_decode(const json_t *json, struct sorc_action *ret_a, struct gam
 /* Encodes *a in canonical form. New reference, NULL on ENOMEM. */
 json_t *sorc_action_encode(const struct sorc_action *a);
 
+/* The object sorc_action_encode() gives for *a (a type it knows), written as
+ * canonical text into `w`. */
+void sorc_action_write(struct game_text *w, const struct sorc_action *a);
+
 /* game_ops.options_schema: new reference, NULL on ENOMEM. */
 json_t *sorc__options_schema(void);
 
@@ -445,6 +449,10 @@ int sorc__options_parse(const json_t *options, int nseats, int *ret_seat, int *r
 /* The actions of `l` as a JSON array in list order; new reference, NULL on
  * ENOMEM. */
 json_t *sorc__legal_encode(const struct sorc_legal *l);
+
+/* The array sorc__legal_encode() gives for `l`, written as canonical text
+ * into `w`. */
+void sorc__legal_write(struct game_text *w, const struct sorc_legal *l);
 
 /* Builds a position in *st from `pos` (borrowed): {"seed", "merlinian_seat",
  * "turn", "max_turns", "dave", "morgana", "play": [{"card", "objects"}],

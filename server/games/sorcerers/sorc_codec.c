@@ -340,6 +340,88 @@ json_t *sorc_action_encode(const struct sorc_action *a)
     return o;
 }
 
+/* A card's id, or null for none: card_json() as text. */
+static void card_text(struct game_text *w, const char *key, uint8_t c)
+{
+    game_text_key(w, key);
+    game_text_str_or_null(w, c < SORC_NCARDS ? sorc_cards[c].id : NULL);
+}
+
+/* Writes *a as sorc_action_encode() builds it, in canonical text; see
+ * sorc.h. Keys in byte order: betray, card, choice, choices, object,
+ * sacrifice, sorcerer, target, to, type; each choice's are card, target. */
+void sorc_action_write(struct game_text *w, const struct sorc_action *a)
+{
+    game_text_obj(w);
+    switch (a->type) {
+    case SORC_A_DEAL:
+    case SORC_A_RECRUIT:
+    case SORC_A_DISCARD:
+    case SORC_A_CLEAR_MIND:
+    case SORC_A_PROTECT:
+    case SORC_A_STEAL:
+    case SORC_A_TRACK:
+    case SORC_A_COMBO_SPELL:
+    case SORC_A_COMBO_EVENT:
+    case SORC_A_COMBO_AMP:
+        card_text(w, "card", a->card);
+        break;
+    case SORC_A_EQUIP:
+        card_text(w, "card", a->card);
+        card_text(w, "to", a->to);
+        break;
+    case SORC_A_MOVE_OBJECT:
+        card_text(w, "object", a->object);
+        card_text(w, "to", a->to);
+        break;
+    case SORC_A_DISCARD_OBJECT:
+        card_text(w, "object", a->object);
+        break;
+    case SORC_A_PLACE_GRIMHOLD:
+        card_text(w, "to", a->to);
+        break;
+    case SORC_A_ACTIVATE: {
+        int ea = a->card < SORC_NCARDS ? sorc_cards[a->card].ea : 0;
+        card_text(w, "card", a->card);
+        if (ea == SORC_EA_FIND || ea == SORC_EA_UP_IN_SMOKE || ea == SORC_EA_STEAL_OBJECT) {
+            card_text(w, "target", a->target);
+        }
+        if (ea == SORC_EA_STEAL_OBJECT) {
+            card_text(w, "to", a->to);
+        }
+        break;
+    }
+    case SORC_A_DEFENSE:
+        card_text(w, "card", a->card);
+        card_text(w, "target", a->target);
+        break;
+    case SORC_A_ENCOUNTER:
+        game_text_kstr(w, "choice", enc_names[a->choice % 3]);
+        if (a->choice != SORC_ENC_KEEP) {
+            card_text(w, "sorcerer", a->sorcerer);
+        }
+        break;
+    case SORC_A_COMBO_DECLARE:
+        card_text(w, "betray", a->betray);
+        game_text_kbool(w, "sacrifice", a->sacrifice);
+        break;
+    case SORC_A_NEGATE:
+        game_text_karr(w, "choices");
+        for (int i = 0; i < a->nchoices; i++) {
+            game_text_obj(w);
+            card_text(w, "card", a->ch_card[i]);
+            card_text(w, "target", a->ch_target[i]);
+            game_text_end_obj(w);
+        }
+        game_text_end_arr(w);
+        break;
+    default:
+        break;
+    }
+    game_text_kstr(w, "type", atype_names[a->type]);
+    game_text_end_obj(w);
+}
+
 /* ---- Options ---- */
 
 /* The options schema of game.h; new reference or NULL. See sorc.h. */
@@ -416,6 +498,17 @@ json_t *sorc__legal_encode(const struct sorc_legal *l)
         }
     }
     return arr;
+}
+
+/* Writes the actions of `l` as sorc__legal_encode() builds them; see
+ * sorc.h. */
+void sorc__legal_write(struct game_text *w, const struct sorc_legal *l)
+{
+    game_text_arr(w);
+    for (int i = 0; i < l->n; i++) {
+        sorc_action_write(w, &l->a[i]);
+    }
+    game_text_end_arr(w);
 }
 
 /* ---- Positions (tests) ---- */

@@ -3,11 +3,12 @@
  * sorc_game.c - the Sorcerers entry of the game registry: the `struct
  * game_ops sorc_game` table and the thin game.h entry points around the
  * core (init from parsed options, apply as decode then rules, legal as
- * enumerate then encode, the active seats). It owns the order of the
- * refusal checks of R-sorcerers-4.4 and nothing more: rules live in
- * sorc_rules.c, JSON in sorc_codec.c and sorc_view.c. It never copies the
- * state: the server hands apply a scratch copy.
+ * enumerate then encode or write as text, the active seats). It owns the
+ * order of the refusal checks of R-sorcerers-4.4 and nothing more: rules
+ * live in sorc_rules.c, JSON in sorc_codec.c and sorc_view.c. It never
+ * copies the state: the server hands apply a scratch copy.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,23 @@ static json_t *sorc_legal(const void *state, int seat)
     return arr;
 }
 
+/* The list sorc_legal() builds, written as text: the same enumeration
+ * (sorc__legal_list), each action as sorc_action_encode() would give it. */
+static void sorc_legal_text(struct game_text *out, const void *state, int seat)
+{
+    struct sorc_legal *l = malloc(sizeof(*l));
+
+    if (!l) {
+        if (out->err == 0) {
+            out->err = -ENOMEM;
+        }
+        return;
+    }
+    sorc__legal_list(state, seat, l);
+    sorc__legal_write(out, l);
+    free(l);
+}
+
 static unsigned sorc_active(const void *state)
 {
     const struct sorc_state *st = state;
@@ -105,6 +123,7 @@ const struct game_ops sorc_game = {
     .changed = sorc__changed,
     .you = sorc__you,
     .legal = sorc_legal,
+    .legal_text = sorc_legal_text,
     .active = sorc_active,
     .check_invariants = sorc__check_invariants,
     .forfeit = sorc__forfeit,
