@@ -549,6 +549,9 @@ int arc__options_decode(const json_t *options, int nseats, int *ret_setup, int *
                         struct game_error *err);
 int arc__action_decode(const json_t *j, struct arc_action *ret, struct game_error *err);
 json_t *arc__action_encode(const struct arc_action *a);
+/* The object arc__action_encode() gives for *a, written as canonical text
+ * into `w`. */
+void arc__action_write(struct game_text *w, const struct arc_action *a);
 int arc__state_load(const json_t *pos, struct arc_state *st, struct game_error *err);
 
 /* ---- View (arcana_view.c) ---- */

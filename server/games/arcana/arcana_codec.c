@@ -2,9 +2,9 @@
 /*
  * arcana_codec.c - JSON at the edge of the Res Arcana core: the options,
  * the strict action decoder (R-arcana-0.2: an action holds only the fields
- * its type defines), the encoder the legal list uses, and the test
- * positions the scenario tests load (docs/rules/arcana.md 0.4). The rules
- * never see JSON.
+ * its type defines), the encoder the legal list uses and its writer as
+ * canonical text, and the test positions the scenario tests load
+ * (docs/rules/arcana.md 0.4). The rules never see JSON.
  */
 #include <string.h>
 
@@ -290,6 +290,78 @@ json_t *arc__action_encode(const struct arc_action *a)
     default:
         return json_pack("{s:s}", "type", type);
     }
+}
+
+/* Writes the object arc__action_encode() builds for *a, in canonical
+ * text. Keys in byte order: card, deck, essence, power, seat, type, use,
+ * with; so "use" and "with" come after "type". */
+void arc__action_write(struct game_text *w, const struct arc_action *a)
+{
+    const char *with = NULL;
+    int use = -1;
+
+    game_text_obj(w);
+    switch (a->type) {
+    case ARC_A_PLACE:
+    case ARC_A_POP:
+    case ARC_A_DISCARD:
+    case ARC_A_ORDER:
+    case ARC_A_ITEM:
+    case ARC_A_MAGE:
+    case ARC_A_DRAFT:
+        game_text_kstr(w, "card", arc_cards[a->a].id);
+        break;
+    case ARC_A_MONUMENT:
+        game_text_kstr(w, "card", a->a == ARC_DECK_ARG ? "deck" : arc_cards[a->a].id);
+        break;
+    case ARC_A_TARGET:
+        game_text_kstr(w, "card", a->a == ARC_NONE_ARG ? "none" : arc_cards[a->a].id);
+        break;
+    case ARC_A_POWER:
+        game_text_kstr(w, "card", arc_cards[a->a].id);
+        game_text_kint(w, "power", a->b);
+        break;
+    case ARC_A_PAY:
+    case ARC_A_GAIN:
+    case ARC_A_LOSE:
+        game_text_kstr(w, "essence", arc_ess_name[a->a]);
+        break;
+    case ARC_A_SAME:
+        game_text_kstr(w, "essence", a->a == ARC_NONE_ARG ? "none" : arc_ess_name[a->a]);
+        break;
+    case ARC_A_RIVAL:
+    case ARC_A_FIRST:
+        game_text_kint(w, "seat", a->a);
+        break;
+    case ARC_A_DECK:
+        game_text_kstr(w, "deck", a->a == 0 ? "own" : "monument");
+        break;
+    case ARC_A_RESPOND:
+        if (a->a == 2) {
+            game_text_kstr(w, "card", arc_cards[a->c].id);
+            game_text_kint(w, "power", a->b);
+            with = "react";
+        } else {
+            with = a->a == 0 ? "lose" : "ignore";
+        }
+        break;
+    case ARC_A_STATUE:
+        use = a->a != 0;
+        break;
+    case ARC_A_FORGE:
+        with = a->a == 0 ? "pay" : "turn";
+        break;
+    default:
+        break;
+    }
+    game_text_kstr(w, "type", action_name[a->type]);
+    if (use >= 0) {
+        game_text_kbool(w, "use", use);
+    }
+    if (with) {
+        game_text_kstr(w, "with", with);
+    }
+    game_text_end_obj(w);
 }
 
 /* ---- Test positions (docs/rules/arcana.md 0.4) ---- */

@@ -4,9 +4,9 @@
  * server knows of Res Arcana, and the thin game.h entry points that join
  * the codec to the rules: init decodes the options and sets up, apply
  * decodes the action and runs the step machine, legal enumerates and
- * encodes, active names the seats that may act, forfeit and skip serve a
- * turn clock's timeout; undoable (arcana_undo.c) says whether an action
- * may be taken back.
+ * encodes (legal_text writes the same list as text), active names the
+ * seats that may act, forfeit and skip serve a turn clock's timeout;
+ * undoable (arcana_undo.c) says whether an action may be taken back.
  */
 #include "arcana.h"
 
@@ -91,6 +91,21 @@ static json_t *ops_legal(const void *state, int seat)
     return arr;
 }
 
+/* The list ops_legal() builds, written as text: the same enumeration
+ * (arc__options), each action as arc__action_encode() would give it. */
+static void ops_legal_text(struct game_text *out, const void *state, int seat)
+{
+    const struct arc_state *st = state;
+    struct arc_action opts[ARC_MAX_OPTS];
+    int n = seat >= 0 && seat < st->c.nseats ? arc__options(&st->c, seat, opts, ARC_MAX_OPTS) : 0;
+
+    game_text_arr(out);
+    for (int i = 0; i < n; i++) {
+        arc__action_write(out, &opts[i]);
+    }
+    game_text_end_arr(out);
+}
+
 static unsigned ops_active(const void *state)
 {
     return arc__active(&((const struct arc_state *)state)->c);
@@ -111,6 +126,7 @@ const struct game_ops arcana_game = {
     .changed = arc__changed,
     .you = arc__you,
     .legal = ops_legal,
+    .legal_text = ops_legal_text,
     .active = ops_active,
     .check_invariants = arc__check_invariants,
     .forfeit = ops_forfeit,
