@@ -343,7 +343,7 @@ struct lobby {
     /* Where views are written before they are compared with what was
      * published; its buffer changes places with the part's it replaces. */
     struct game_text scratch;
-    struct proto_text reply;                         /* where a long reply (`legal`) is written */
+    struct proto_text reply; /* where a long reply (`legal`) is written */
     struct proto_text patch; /* an action's public ops, shared by its diff lines (views.c) */
     struct proto_text own;   /* a seat's own ops in its diff line (views.c) */
     struct ended_game ended[LOBBY_ENDED_LIST];       /* the latest to end, in no order */
