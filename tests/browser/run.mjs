@@ -619,6 +619,63 @@ async function botSeats(browser, base) {
   }
 }
 
+// Element's placement in two steps (docs/rules/element.md 4.6), by
+// clicking against a bot: after a draw the moves offer a pick of each
+// stone in hand and no square; after a pick, that stone's squares only;
+// a placement is then played and logged.
+async function elementPick(browser, base) {
+  const { context, page } = await newPlayer(browser, 'element');
+  const labels = () => page.$$eval('#actions button.action', (bs) => bs.map((b) => b.textContent.trim()));
+  const myTurn = () => page.waitForFunction(() => document.body.dataset.yourTurn === 'true' &&
+    document.querySelector('#actions button.action'), { timeout: TURN_MS, polling: 'mutation' });
+  const clickLabel = async (re) => {
+    const buttons = await page.$$('#actions button.action');
+    for (const b of buttons) {
+      if (re.test(await b.evaluate((el) => el.textContent.trim()))) {
+        await b.click();
+        return true;
+      }
+    }
+    return false;
+  };
+  try {
+    await page.goto(base, { waitUntil: 'load' });
+    await waitOpen(page);
+    await typeInto(page, '#name', 'Ann');
+    await page.waitForSelector('#game option[value="element"]');
+    await page.select('#game', 'element');
+    await page.click('#create');
+    await page.waitForFunction(() => document.body.dataset.phase === 'room');
+    await page.click('#bots');
+    await page.click('#start');
+    await page.waitForFunction(() => document.body.dataset.phase === 'game', { timeout: STEP_MS });
+    await myTurn();
+    if (!(await clickLabel(/^Draw 2 stones/))) fail('element: a draw of two is offered', JSON.stringify(await labels()));
+    await page.waitForFunction(() => [...document.querySelectorAll('#actions button.action')]
+      .some((b) => b.textContent.trim().startsWith('Pick ')), { timeout: TURN_MS, polling: 'mutation' });
+    let shown = await labels();
+    check(shown.some((l) => l.startsWith('Pick ')) && !shown.some((l) => l.startsWith('Place ')),
+      `element: after the draw the moves pick a stone, no square yet (${shown.filter((l) => l.startsWith('Pick ')).join('; ')})`);
+    const picked = shown.find((l) => l.startsWith('Pick ')).replace(/^Pick (\S+) .*$/, '$1');
+    await clickLabel(new RegExp(`^Pick ${picked} `));
+    await page.waitForFunction((w) => [...document.querySelectorAll('#actions button.action')]
+      .some((b) => b.textContent.trim().startsWith(`Place ${w} on `)), { timeout: TURN_MS, polling: 'mutation' }, picked);
+    shown = await labels();
+    const places = shown.filter((l) => l.startsWith('Place '));
+    check(places.length > 0 && places.every((l) => l.startsWith(`Place ${picked} on `)),
+      `element: after picking ${picked} the moves place it alone (${places.length} squares)`);
+    check(await page.$eval('.picked', (el) => el.textContent.includes('(picked)')).catch(() => false),
+      `element: the hand marks ${picked} as picked`);
+    const square = places[0].replace(/^Place \S+ on (\S+).*$/, '$1');
+    await clickLabel(new RegExp(`^Place ${picked} on ${square}`));
+    await page.waitForFunction((w, sq) => document.querySelector('#log')?.textContent.includes(`places ${w.toLowerCase()} on ${sq}`),
+      { timeout: TURN_MS, polling: 'mutation' }, picked, square);
+    ok(`element: ${picked} placed on ${square} by a pick and a square`);
+  } finally {
+    await context.close();
+  }
+}
+
 // Two players at a table of Sorcerer & Stones: the one to move places,
 // the Take back button appears (the server's reply says the move may come
 // back), a click takes the move back for both (the log says so, the turn
@@ -1160,6 +1217,7 @@ async function main() {
   await pushNotice(browser, base);
   await notifyBox(browser, base);
   await botSeats(browser, base);
+  await elementPick(browser, base);
   await undoMove(browser, base);
   await afterGame(browser, base);
   await clockRoom(browser, base);
