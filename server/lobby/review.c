@@ -180,7 +180,7 @@ static struct review_aside *aside_new(struct lobby *lobby, const char *key, json
 static int aside_advance(struct review_aside *a, int64_t rev, uint64_t now, char *msg)
 {
     struct room_commit c = {.now = now, .msg = msg};
-    size_t n = json_array_size(a->records);
+    size_t n = json_array_size(a->records), from = a->next;
 
     while (a->next < n) {
         const json_t *rec = json_array_get(a->records, a->next);
@@ -193,8 +193,10 @@ static int aside_advance(struct review_aside *a, int64_t rev, uint64_t now, char
         }
         a->step = moves ? rec : a->step;
         a->next++;
+    }
+    if (a->next != from) {
         /* Nothing is published while restoring: the views are built
-         * again for the position reached. */
+         * again, once, for the position reached. */
         lobby__views_reset(a->room);
     }
     return 0;
