@@ -729,6 +729,9 @@ static void metrics_store(struct metrics_text *t, const struct store_stats *ss)
     metrics_sample(t, "conclave_journal_refused_records_total", NULL, (double)ss->refused);
     metrics_family(t, "conclave_journal_fsyncs_total", "counter", "Flushes to disk.");
     metrics_sample(t, "conclave_journal_fsyncs_total", NULL, (double)ss->fsyncs);
+    metrics_family(t, "conclave_journal_checkpoints_total", "counter",
+                   "Journals flushed themselves, the write-ahead file started again.");
+    metrics_sample(t, "conclave_journal_checkpoints_total", NULL, (double)ss->checkpoints);
     metrics_family(t, "conclave_journal_write_failures_total", "counter",
                    "Failed journal writes and flushes (retried).");
     metrics_sample(t, "conclave_journal_write_failures_total", NULL, (double)ss->failures);
@@ -1413,11 +1416,11 @@ int main(int argc, char **argv)
     struct store_stats ss = store_stats(rt.store);
     log_event(LOG_INFO, "journal_summary",
               "records=%llu writes=%llu fsyncs=%llu failed_writes=%llu refused=%llu "
-              "job_ms_p50=%.3f job_ms_p99=%.3f",
+              "job_ms_p50=%.3f job_ms_p99=%.3f checkpoints=%llu",
               (unsigned long long)ss.records, (unsigned long long)ss.writes,
               (unsigned long long)ss.fsyncs, (unsigned long long)ss.failures,
               (unsigned long long)ss.refused, (double)store_job_quantile_us(&ss, 0.5) / 1000,
-              (double)store_job_quantile_us(&ss, 0.99) / 1000);
+              (double)store_job_quantile_us(&ss, 0.99) / 1000, (unsigned long long)ss.checkpoints);
     web_server_free(rt.web);
     agones_free(rt.agones);
     allocator_free(rt.alloc);

@@ -17,10 +17,13 @@
  * A failed write keeps its unwritten tail (in the buffer it was in, with no
  * new allocation) as the file's retry buffer, and is retried every
  * retry_ms; nothing is reported durable that is not, and nothing is written
- * twice. A job that wrote to one journal fdatasyncs it; a job that wrote to
- * several makes them all durable with one syncfs() of the data directory's
- * file system. A newly created journal also has its directory entry synced.
- * The worker touches only the job it is given.
+ * twice. A job's journals are made durable through the write-ahead file
+ * (wal.h): the job appends what it wrote to that one file and flushes it
+ * with one fdatasync(), however many journals it wrote. When the file is
+ * full, or after a failed flush, the job flushes the journals themselves
+ * with one syncfs() of the data directory's file system instead, and the
+ * write-ahead file starts its next generation. The worker touches only the
+ * job it is given.
  */
 #define _GNU_SOURCE /* syncfs */
 #include "journal.h"
@@ -39,6 +42,7 @@
 
 #include "log.h"
 #include "proto.h"
+#include "wal.h"
 
 struct jfile {
     struct jfile *next, **prev; /* every file of the store */
@@ -86,7 +90,8 @@ struct jent {
     int fd;
     char *buf; /* owned; bytes [off, len) are to be written */
     size_t off, len;
-    size_t written; /* absolute position in buf reached so far */
+    uint64_t file_off; /* where buf[off] goes in the journal */
+    size_t written;    /* absolute position in buf reached so far */
     bool forget;
     bool retry;       /* the unwritten tail of an earlier failure */
     bool close_after; /* opened beyond max_open: closed once written (and flushed) */
@@ -112,6 +117,8 @@ struct job {
     int sync_err;
     int sync_fault; /* test hook: fail the flush with this errno */
     bool sync_fault_used;
+    struct wal wal;  /* the store's, lent to the worker for the job */
+    bool checkpoint; /* the journals were flushed themselves */
 };
 
 struct store {
@@ -145,6 +152,7 @@ struct store {
     uv_timer_t timer;
     struct store_stats stats;
     struct store_fault fault;
+    struct wal wal; /* its position is the worker's while a job runs */
 };
 
 static void job_start(struct store *st);
@@ -211,7 +219,7 @@ static void write_entry(struct jent *e)
     }
 }
 
-static void work_sync(struct job *job, size_t nwritten, int last_fd, bool created);
+static void work_sync(struct job *job, size_t nwritten, int last_fd);
 
 static void work(uv_work_t *req)
 {
@@ -236,7 +244,6 @@ static void work(uv_work_t *req)
     }
     size_t nwritten = 0;
     int last_fd = -1;
-    bool created = false;
     struct jent *to_close = NULL; /* written, closed once another is */
     for (size_t i = 0; i < job->n; i++) {
         struct jent *e = &job->ents[i];
@@ -253,11 +260,9 @@ static void work(uv_work_t *req)
                 e->err = ENAMETOOLONG;
                 continue;
             }
-            e->fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-            if (e->fd < 0 && errno == ENOENT) {
-                e->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-                created = created || e->fd >= 0;
-            }
+            /* A new journal's directory entry needs no flush of its own:
+             * its frames in the write-ahead file make it again. */
+            e->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
             if (e->fd < 0) {
                 e->err = errno;
                 continue;
@@ -277,44 +282,105 @@ static void work(uv_work_t *req)
             to_close = e;
         }
     }
-    work_sync(job, nwritten, last_fd, created);
+    work_sync(job, nwritten, last_fd);
     if (to_close) {
         close(to_close->fd);
         to_close->fd = -1;
     }
 }
 
-/* The flush of what a job wrote, as its policy says. */
-static void work_sync(struct job *job, size_t nwritten, int last_fd, bool created)
+/* The frames of what a job did, for the write-ahead file: each removal,
+ * then each journal's bytes written. NULL (with *ret_len 0) when there is
+ * nothing, or on ENOMEM (with *ret_len the bytes wanted). */
+static char *job_frames(const struct job *job, size_t *ret_len)
 {
-    if (job->policy == STORE_FSYNC_NEVER || (nwritten == 0 && !job->force_sync)) {
-        return;
-    }
-    int rc;
-    if (job->sync_fault) {
-        job->sync_fault_used = true;
-        errno = job->sync_fault;
-        rc = -1;
-    } else if (nwritten == 1 && !created && !job->force_sync) {
-        rc = fdatasync(last_fd);
-    } else {
-        /* One flush for every journal written (and any new directory
-         * entry): the file system of the data directory, reached through
-         * a journal just written when there is one. */
-        int dfd = last_fd >= 0 ? -1 : open(job->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        rc = last_fd >= 0 ? syncfs(last_fd) : dfd < 0 ? -1 : syncfs(dfd);
-        if (dfd >= 0) {
-            int e = errno;
-            close(dfd);
-            errno = e;
+    size_t len = 0, at = 0;
+
+    for (size_t i = 0; i < job->n; i++) {
+        const struct jent *e = &job->ents[i];
+        if (e->forget || e->written > e->off) {
+            len += WAL_FRAME_SIZE(e->forget ? 0 : e->written - e->off);
         }
     }
-    job->fsyncs++;
-    if (rc != 0) {
+    *ret_len = len;
+    char *out = len ? malloc(len) : NULL;
+    if (!out) {
+        return NULL;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < job->n; i++) {
+            const struct jent *e = &job->ents[i];
+            if (pass == 0 && e->forget) {
+                wal_frame(out + at, job->wal.gen, WAL_FORGET, e->code, 0, NULL, 0);
+                at += WAL_FRAME_SIZE(0);
+            } else if (pass == 1 && !e->forget && e->written > e->off) {
+                size_t n = e->written - e->off;
+                wal_frame(out + at, job->wal.gen, WAL_WRITE, e->code, e->file_off, e->buf + e->off,
+                          n);
+                at += WAL_FRAME_SIZE(n);
+            }
+        }
+    }
+    return out;
+}
+
+/* The journals themselves made durable: one syncfs() of their file system
+ * (reached through a journal just written when there is one), then the
+ * write-ahead file's next generation. */
+static int work_checkpoint(struct job *job, int last_fd)
+{
+    int dfd = last_fd >= 0 ? -1 : open(job->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int rc = last_fd >= 0 ? syncfs(last_fd) : dfd < 0 ? -1 : syncfs(dfd);
+    int err = rc == 0 ? 0 : errno ? errno : EIO;
+
+    if (dfd >= 0) {
+        close(dfd);
+    }
+    job->checkpoint = true;
+    return err ? err : wal_checkpoint(&job->wal);
+}
+
+/* The flush of what a job wrote, as its policy says: its frames appended
+ * to the write-ahead file and flushed, or a checkpoint when they do not
+ * fit, when they cannot be made, or when an earlier flush failed (its
+ * frames may be missing from the file). A job that only removed journals
+ * appends their frames without a flush: a later flush carries them, and
+ * until then a machine that stops may find such a room again (as it may
+ * find any removed file whose directory was not flushed). */
+static void work_sync(struct job *job, size_t nwritten, int last_fd)
+{
+    bool forgets = false;
+
+    for (size_t i = 0; i < job->n && !forgets; i++) {
+        forgets = job->ents[i].forget;
+    }
+    if (job->policy == STORE_FSYNC_NEVER || (nwritten == 0 && !job->force_sync && !forgets)) {
+        return;
+    }
+    int err;
+    bool flush = nwritten > 0 || job->force_sync;
+    if (job->sync_fault && flush) {
+        job->sync_fault_used = true;
+        err = job->sync_fault;
+    } else {
+        size_t len;
+        char *frames = job->force_sync ? NULL : job_frames(job, &len);
+        if (frames && wal_fits(&job->wal, len)) {
+            err = wal_append(&job->wal, frames, len, flush);
+        } else {
+            err = work_checkpoint(job, last_fd);
+            flush = true;
+        }
+        free(frames);
+    }
+    if (flush) {
+        job->fsyncs++;
+    }
+    if (err) {
         /* The bytes are in the files; only their durability is unknown.
          * They are not written again (replay would see them twice): the
          * sync is retried until it succeeds. */
-        job->sync_err = errno ? errno : EIO;
+        job->sync_err = err;
     }
 }
 
@@ -519,6 +585,7 @@ static void after_work(uv_work_t *req, int status)
     st->stats.job_records[bucket]++;
     st->stats.job_records_sum += job->records;
     st->stats.fsyncs += job->fsyncs;
+    st->stats.checkpoints += job->checkpoint && !job->sync_err;
     for (size_t i = 0; i < job->n; i++) {
         struct jent *e = &job->ents[i];
         if (e->forget) {
@@ -591,6 +658,10 @@ static void after_work(uv_work_t *req, int status)
         st->sync_owed = false;
     }
     free(job->ents);
+    /* The worker moved the write-ahead file's position only for what
+     * succeeded. */
+    st->wal.off = job->wal.off;
+    st->wal.gen = job->wal.gen;
     st->job_running = false;
     st->running = NULL;
     st->failing = failed;
@@ -653,6 +724,7 @@ static void job_start(struct store *st)
         job->sync_fault = st->fault.sync_errno ? st->fault.sync_errno : EIO;
     }
     memcpy(job->dir, st->rooms_dir, sizeof(job->dir));
+    job->wal = st->wal;
     for (size_t i = 0; i < st->nforgets; i++) {
         job->ents[job->n++] = st->forgets[i];
     }
@@ -667,6 +739,7 @@ static void job_start(struct store *st)
         struct jent *e = &job->ents[job->n++];
         e->file = f;
         e->fd = f->fd;
+        e->file_off = f->done; /* no other job has bytes of it */
         /* A journal opened for this job beyond the descriptors kept open
          * is closed again once written, so that a job never holds more
          * than max_open (and one) journals open. */
@@ -1064,8 +1137,15 @@ int store_open(uv_loop_t *loop, const struct store_config *cfg, const struct sto
         free(st);
         return -e;
     }
-    int rc = uv_timer_init(loop, &st->timer);
+    uint64_t frames;
+    int rc = wal_recover(&st->wal, st->rooms_dir, cfg->wal_bytes, &frames);
     if (rc != 0) {
+        free(st);
+        return rc;
+    }
+    rc = uv_timer_init(loop, &st->timer);
+    if (rc != 0) {
+        wal_close(&st->wal);
         free(st);
         return rc;
     }
@@ -1166,9 +1246,15 @@ int store_load(struct store *st, uint64_t now)
         if (rc == 1) {
             log_event(LOG_WARN, "journal_tail_dropped", "room=%s bytes=%zu records_kept=%zu", code,
                       len - good, json_array_size(records));
-            if (truncate(path, (off_t)good) != 0) {
+            /* Flushed at once: frames written later at this offset
+             * must not find the dropped tail again after a crash. */
+            int tfd = open(path, O_WRONLY | O_CLOEXEC);
+            if (tfd < 0 || ftruncate(tfd, (off_t)good) != 0 || fdatasync(tfd) != 0) {
                 log_event(LOG_ERROR, "journal_truncate_failed", "room=%s error=%s", code,
                           log_quote(q, sizeof(q), strerror(errno)));
+            }
+            if (tfd >= 0) {
+                close(tfd);
             }
         }
         time_t wall = time(NULL);
@@ -1272,5 +1358,6 @@ void store_free(struct store *st)
         }
     }
     free(st->forgets);
+    wal_close(&st->wal);
     free(st);
 }

@@ -5,7 +5,10 @@
  *
  * Records are appended in memory on the event loop and written (and, per
  * the fsync policy, flushed) on libuv's thread pool, many at a time (group
- * commit). The store reports through its `durable` hook the highest
+ * commit). A flush is one fdatasync() of the write-ahead file,
+ * DATA_DIR/rooms/journal.wal (wal.h), which holds a copy of what the
+ * journals were given since they were last flushed themselves; store_open()
+ * writes that copy back into them. The store reports through its `durable` hook the highest
  * sequence number that is durable under the policy; its owner lets the
  * replies that follow a record go out only then. At start every journal is
  * read back and handed to the `restore` hook, which rebuilds the room.
@@ -86,6 +89,7 @@ struct store_config {
     uint64_t max_pending_records; /* appends refused while this many wait; 0: no bound */
     uint64_t max_pending_bytes;   /* appends refused past this many unwritten bytes; 0: none */
     size_t max_open;              /* journal fds kept open between writes; 0: STORE_MAX_OPEN */
+    uint64_t wal_bytes;           /* size of the write-ahead file; 0: WAL_DEFAULT_BYTES */
 };
 
 /* Journal descriptors kept open between writes, the most recently written:
@@ -100,7 +104,9 @@ struct store_stats {
     uint64_t records;         /* records appended */
     uint64_t refused;         /* appends that failed (nothing appended) */
     uint64_t writes;          /* write jobs run */
-    uint64_t fsyncs;          /* fdatasync / syncfs calls */
+    uint64_t fsyncs;          /* flushes: of the write-ahead file, or checkpoints */
+    uint64_t checkpoints;     /* journals flushed themselves (syncfs), the
+                               * write-ahead file started again */
     uint64_t failures;        /* failed writes and flushes (retried) */
     uint64_t durable_seq;     /* highest sequence number reported durable */
     uint64_t pending_records; /* records appended and not yet durable */
@@ -145,7 +151,10 @@ struct store;
  * -1 when unknown. */
 int store_fsync_parse(const char *name);
 
-/* Opens the store, creating DATA_DIR/rooms when missing. `cfg` and
+/* Opens the store, creating DATA_DIR/rooms when missing, and writes the
+ * write-ahead file's frames back into the journals (after a machine
+ * stopped before they were flushed), so that store_load() finds every
+ * durable record. `cfg` and
  * `hooks` are copied; hooks->ctx is borrowed and must outlive the store.
  * Returns 0 and sets *ret_store, or a negative errno. */
 int store_open(uv_loop_t *loop, const struct store_config *cfg, const struct store_hooks *hooks,

@@ -323,7 +323,10 @@ class Restart(unittest.TestCase):
         n.pump(lambda x: x.view is not None)
         self.assertEqual((n.rev, n.view), (a.rev, a.view))
 
-    def test_corrupt_record_keeps_what_precedes(self):
+    def corrupt_last_record(self, keep_wal):
+        """Plays 5 moves, kills the server, flips a byte of the journal's
+        last record and boots again; returns the first client and its
+        rev and view after 4 moves."""
         self.boot()
         a, b = self.two_humans("stones")
         a.ok("start")
@@ -335,18 +338,41 @@ class Restart(unittest.TestCase):
         play([a, b], 1)
         self.node.kill9()
         [path] = glob.glob(os.path.join(self.dir, "rooms", "*.journal"))
-        lines = open(path, "rb").read().split(b"\n")
+        with open(path, "rb") as f:
+            lines = f.read().split(b"\n")
         # Flip one byte in the last record's payload: its checksum fails.
         last = bytearray(lines[-2])
         last[-3] ^= 0x01
         lines[-2] = bytes(last)
-        open(path, "wb").write(b"\n".join(lines))
+        with open(path, "wb") as f:
+            f.write(b"\n".join(lines))
+        if not keep_wal:
+            # As if the record had been damaged after the journal was
+            # flushed itself: the write-ahead file no longer holds it.
+            os.unlink(os.path.join(self.dir, "rooms", "journal.wal"))
         self.boot()
+        return a, rev_mid, view_mid
+
+    def test_corrupt_record_keeps_what_precedes(self):
+        a, rev_mid, view_mid = self.corrupt_last_record(keep_wal=False)
         n = self.client("Ann")
         n.ok("resume", token=a.token)
         n.pump(lambda x: x.view is not None)
         self.assertEqual(n.rev, rev_mid)
         self.assertEqual(n.view, view_mid)
+
+    def test_corrupt_record_is_mended_from_the_write_ahead_file(self):
+        """The last record's frame in journal.wal is written back over the
+        damaged bytes at start: nothing is lost."""
+        a, _, _ = self.corrupt_last_record(keep_wal=True)
+        with open(os.path.join(self.dir, "server.log")) as f:
+            log = f.read()
+        self.assertIn("event=journal_wal_replayed", log)
+        self.assertNotIn("event=journal_tail_dropped", log)
+        n = self.client("Ann")
+        n.ok("resume", token=a.token)
+        n.pump(lambda x: x.view is not None)
+        self.assertEqual((n.rev, n.view), (a.rev, a.view))
 
     def test_finished_game_record_survives_restart(self):
         self.boot("--bot-delay", "0")

@@ -24,6 +24,7 @@
 #include <uv.h>
 
 #include "journal.h"
+#include "wal.h"
 
 #define DEADLINE_MS 10000
 
@@ -641,6 +642,9 @@ START_TEST(failed_sync_withholds_durable_without_writing_twice)
     ck_assert_uint_eq(durable_seq, 2);
     ck_assert_uint_eq(store_stats(st).failures, 2);
     ck_assert(!store_stats(st).failing);
+    /* The failed flush's frames may be missing from the write-ahead file:
+     * the journals were flushed themselves. */
+    ck_assert_uint_eq(store_stats(st).checkpoints, 1);
     expect_journal("AAAAAA", 1, 2);
 }
 END_TEST
@@ -887,6 +891,166 @@ START_TEST(read_gives_every_record_wherever_it_is)
 }
 END_TEST
 
+/* ---- The write-ahead file ---- */
+
+/* What a machine that stops loses of a journal not yet flushed: its pages
+ * from `from` on read as zeros (the size kept), or the file is shorter, or
+ * it is gone. */
+static void zero_journal(const char *code, size_t from)
+{
+    char path[PATH_MAX + 32];
+    size_t len;
+    json_decref(read_journal(code, &len));
+    room_path(code, path, sizeof(path));
+    int fd = open(path, O_WRONLY);
+    ck_assert_int_ge(fd, 0);
+    for (size_t i = from; i < len; i++) {
+        ck_assert_int_eq(pwrite(fd, "", 1, (off_t)i), 1);
+    }
+    close(fd);
+}
+
+static void cut_journal(const char *code, size_t keep)
+{
+    char path[PATH_MAX + 32];
+    room_path(code, path, sizeof(path));
+    ck_assert_int_eq(truncate(path, (off_t)keep), 0);
+}
+
+static void remove_journal(const char *code)
+{
+    char path[PATH_MAX + 32];
+    room_path(code, path, sizeof(path));
+    ck_assert_int_eq(unlink(path), 0);
+}
+
+static off_t wal_size(void)
+{
+    struct stat sb;
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof(path), "%s/%s", rooms, WAL_NAME);
+    ck_assert_int_eq(stat(path, &sb), 0);
+    return sb.st_size;
+}
+
+START_TEST(wal_gives_back_what_a_stopped_machine_lost)
+{
+    size_t a_len, c_len;
+
+    open_store(STORE_FSYNC_ALWAYS, 1);
+    append("AAAAAA", 1);
+    append("BBBBBB", 1);
+    run_until(&durable_seq, 2);
+    append("AAAAAA", 2);
+    append("CCCCCC", 1);
+    run_until(&durable_seq, 4);
+    append("AAAAAA", 3);
+    append("CCCCCC", 2);
+    run_until(&durable_seq, 6);
+    /* Each job flushed the write-ahead file once, not the journals. */
+    ck_assert_uint_eq(store_stats(st).fsyncs, store_stats(st).writes);
+    ck_assert_uint_eq(store_stats(st).checkpoints, 0);
+    close_store();
+    json_decref(read_journal("AAAAAA", &a_len));
+    json_decref(read_journal("CCCCCC", &c_len));
+
+    zero_journal("AAAAAA", 10);
+    remove_journal("BBBBBB");
+    cut_journal("CCCCCC", 7);
+    open_store(STORE_FSYNC_ALWAYS, 1);
+    ck_assert_int_eq(store_load(st, 42), 3);
+    expect_journal("AAAAAA", 1, 3);
+    expect_journal("BBBBBB", 1, 1);
+    expect_journal("CCCCCC", 1, 2);
+    size_t len;
+    json_decref(read_journal("AAAAAA", &len));
+    ck_assert_uint_eq(len, a_len);
+    json_decref(read_journal("CCCCCC", &len));
+    ck_assert_uint_eq(len, c_len);
+    /* Given back once: the next start has nothing to write again. */
+    close_store();
+    remove_journal("BBBBBB");
+    open_store(STORE_FSYNC_ALWAYS, 1);
+    ck_assert(!file_exists("BBBBBB.journal"));
+}
+END_TEST
+
+START_TEST(wal_keeps_a_removed_journal_removed)
+{
+    open_store(STORE_FSYNC_ALWAYS, 1);
+    append("AAAAAA", 1);
+    append("AAAAAA", 2);
+    append("DDDDDD", 1);
+    run_until(&durable_seq, 3);
+    forgotten = 3;
+    store_forget(st, "AAAAAA");
+    store_forget(st, "DDDDDD");
+    /* A new room under the old code, and another room's record that
+     * brings a flush. */
+    append("AAAAAA", 7);
+    append("BBBBBB", 1);
+    run_until(&durable_seq, 5);
+    close_store();
+
+    remove_journal("AAAAAA");
+    open_store(STORE_FSYNC_ALWAYS, 1);
+    ck_assert(!file_exists("DDDDDD.journal"));
+    expect_journal("AAAAAA", 7, 7);
+    expect_journal("BBBBBB", 1, 1);
+}
+END_TEST
+
+START_TEST(a_full_wal_flushes_the_journals_and_starts_again)
+{
+    /* Room for the frames of three records, not four. */
+    const uint64_t size = WAL_DATA + 3 * WAL_FRAME_SIZE(STORE_RECORD_SIZE(17)) + 8;
+
+    open_store_cfg(
+        (struct store_config){.fsync = STORE_FSYNC_ALWAYS, .retry_ms = 5, .wal_bytes = size});
+    for (int i = 1; i <= 9; i++) {
+        append("AAAAAA", i);
+        run_until(&durable_seq, (uint64_t)i);
+    }
+    ck_assert_uint_eq(durable_seq, 9);
+    ck_assert_uint_eq(store_stats(st).checkpoints, 2);
+    ck_assert_int_le(wal_size(), (off_t)size);
+    close_store();
+
+    /* Record 8 went with the second checkpoint (the journal flushed
+     * itself), record 9 in a frame after it: that frame is what is given
+     * back. */
+    size_t len;
+    json_decref(read_journal("AAAAAA", &len));
+    cut_journal("AAAAAA", len - STORE_RECORD_SIZE(17));
+    open_store_cfg(
+        (struct store_config){.fsync = STORE_FSYNC_ALWAYS, .retry_ms = 5, .wal_bytes = size});
+    expect_journal("AAAAAA", 1, 9);
+}
+END_TEST
+
+START_TEST(a_torn_frame_ends_what_is_given_back)
+{
+    open_store(STORE_FSYNC_ALWAYS, 1);
+    for (int i = 1; i <= 3; i++) {
+        append("AAAAAA", i);
+        run_until(&durable_seq, (uint64_t)i);
+    }
+    close_store();
+
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof(path), "%s/%s", rooms, WAL_NAME);
+    int fd = open(path, O_WRONLY);
+    ck_assert_int_ge(fd, 0);
+    /* A byte of the third frame's record, as a torn write leaves it. */
+    const off_t at = (off_t)(WAL_DATA + 2 * WAL_FRAME_SIZE(STORE_RECORD_SIZE(17)) + WAL_HEAD + 40);
+    ck_assert_int_eq(pwrite(fd, "#", 1, at), 1);
+    close(fd);
+    remove_journal("AAAAAA");
+    open_store(STORE_FSYNC_ALWAYS, 1);
+    expect_journal("AAAAAA", 1, 2);
+}
+END_TEST
+
 int main(void)
 {
     const struct ck_case cases[] = {
@@ -926,6 +1090,11 @@ int main(void)
         {"read_gives_every_record_wherever_it_is", read_gives_every_record_wherever_it_is},
         {"load_removes_a_journal_its_owner_does_not_keep",
          load_removes_a_journal_its_owner_does_not_keep},
+        {"wal_gives_back_what_a_stopped_machine_lost", wal_gives_back_what_a_stopped_machine_lost},
+        {"wal_keeps_a_removed_journal_removed", wal_keeps_a_removed_journal_removed},
+        {"a_full_wal_flushes_the_journals_and_starts_again",
+         a_full_wal_flushes_the_journals_and_starts_again},
+        {"a_torn_frame_ends_what_is_given_back", a_torn_frame_ends_what_is_given_back},
     };
     if (sodium_init() < 0) {
         return EXIT_FAILURE;
