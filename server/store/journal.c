@@ -660,8 +660,7 @@ static void after_work(uv_work_t *req, int status)
     free(job->ents);
     /* The worker moved the write-ahead file's position only for what
      * succeeded. */
-    st->wal.off = job->wal.off;
-    st->wal.gen = job->wal.gen;
+    st->wal = job->wal;
     st->job_running = false;
     st->running = NULL;
     st->failing = failed;

@@ -123,9 +123,37 @@ bool wal_fits(const struct wal *w, size_t len)
     return w->off + len <= w->size;
 }
 
+/* Zeros written ahead of the frames, a chunk at a time, during the file's
+ * first lap: a flush then finds the frame's blocks allocated and the size
+ * set, and has no metadata to commit. */
+#define WAL_ZERO_CHUNK (1u << 20)
+
+static int zero_ahead(struct wal *w, uint64_t end)
+{
+    static const char zeros[64 * 1024];
+    uint64_t to = (end + WAL_ZERO_CHUNK - 1) / WAL_ZERO_CHUNK * WAL_ZERO_CHUNK;
+
+    if (to > w->size) {
+        to = w->size;
+    }
+    while (w->zeroed < to) {
+        size_t n = to - w->zeroed < sizeof(zeros) ? (size_t)(to - w->zeroed) : sizeof(zeros);
+        int err = pwrite_all(w->fd, zeros, n, w->zeroed);
+        if (err) {
+            return err;
+        }
+        w->zeroed += n;
+    }
+    return 0;
+}
+
 int wal_append(struct wal *w, const char *frames, size_t len, bool flush)
 {
-    int err = pwrite_all(w->fd, frames, len, w->off);
+    int err = w->off + len > w->zeroed ? zero_ahead(w, w->off + len) : 0;
+
+    if (!err) {
+        err = pwrite_all(w->fd, frames, len, w->off);
+    }
 
     if (!err && flush) {
         err = datasync(w->fd);
@@ -289,6 +317,11 @@ int wal_recover(struct wal *w, const char *rooms_dir, uint64_t size, uint64_t *r
         return -errno;
     }
     w->gen = read_gen(w->fd);
+    struct stat sb;
+    w->zeroed = fstat(w->fd, &sb) == 0 ? (uint64_t)sb.st_size : 0;
+    if (w->zeroed < WAL_DATA) {
+        w->zeroed = WAL_DATA; /* never over the header */
+    }
     uint64_t frames = 0;
     err = w->gen ? replay(w, rooms_dir, &frames) : 0;
     if (err) {

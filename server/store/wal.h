@@ -13,8 +13,9 @@
  * themselves (syncfs of their file system), and a checkpoint starts the
  * next generation: the header says it, and frames are written from
  * WAL_DATA again over the old ones, which the generation in each frame
- * tells apart. So after its first lap the file does not grow, and a flush
- * writes the frame's blocks and nothing of the file system's metadata.
+ * tells apart. During the first lap the file is filled with zeros a
+ * megabyte ahead of the frames, so that a flush writes the frames' blocks
+ * and, but once a megabyte, nothing of the file system's metadata.
  *
  * A frame: a 32-byte head (magic, generation, payload length, CRC-32C of
  * head and payload, the journal offset, the room code, its kind), then the
@@ -47,9 +48,10 @@ enum wal_kind {
 
 struct wal {
     int fd;
-    uint32_t gen;  /* generation of the frames being written */
-    uint64_t off;  /* where the next frame goes */
-    uint64_t size; /* frames wrap to WAL_DATA rather than pass this */
+    uint32_t gen;    /* generation of the frames being written */
+    uint64_t off;    /* where the next frame goes */
+    uint64_t size;   /* frames wrap to WAL_DATA rather than pass this */
+    uint64_t zeroed; /* the file's bytes written so far, zeros or frames */
     char path[PATH_MAX];
 };
 

@@ -1028,6 +1028,35 @@ START_TEST(a_full_wal_flushes_the_journals_and_starts_again)
 }
 END_TEST
 
+START_TEST(frames_past_the_first_megabyte_are_given_back)
+{
+    /* Records of 40,000 bytes, one write job each: their frames pass the
+     * zeros written ahead of them more than once. */
+    enum { N = 60, BIG = 40000 };
+    char *line = malloc(BIG + 64);
+    ck_assert_ptr_nonnull(line);
+
+    open_store(STORE_FSYNC_ALWAYS, 1);
+    for (int i = 1; i <= N; i++) {
+        int len = snprintf(line, BIG + 64, "{\"t\":\"act\",\"n\":%d,\"pad\":\"", i);
+        memset(line + len, 'a' + i % 26, BIG);
+        len += BIG;
+        len += snprintf(line + len, 64, "\"}");
+        uint64_t seq;
+        ck_assert_int_eq(store_append(st, "AAAAAA", line, (size_t)len, &seq), 0);
+        run_until(&durable_seq, (uint64_t)i);
+    }
+    free(line);
+    ck_assert_uint_eq(store_stats(st).checkpoints, 0);
+    ck_assert_int_gt(wal_size(), (off_t)(2u << 20));
+    close_store();
+
+    remove_journal("AAAAAA");
+    open_store(STORE_FSYNC_ALWAYS, 1);
+    expect_journal("AAAAAA", 1, N);
+}
+END_TEST
+
 START_TEST(a_torn_frame_ends_what_is_given_back)
 {
     open_store(STORE_FSYNC_ALWAYS, 1);
@@ -1095,6 +1124,8 @@ int main(void)
         {"a_full_wal_flushes_the_journals_and_starts_again",
          a_full_wal_flushes_the_journals_and_starts_again},
         {"a_torn_frame_ends_what_is_given_back", a_torn_frame_ends_what_is_given_back},
+        {"frames_past_the_first_megabyte_are_given_back",
+         frames_past_the_first_megabyte_are_given_back},
     };
     if (sodium_init() < 0) {
         return EXIT_FAILURE;
