@@ -46,9 +46,11 @@
  *            shows what share of its latency is the wait for the disk;
  *            `legal` and `act` for floor/jansson too (when its binary is
  *            there); then, for each game, a probe of the disk's own flush
- *            (a file as large as the largest journal of conclaved's `legal`
- *            run, in a directory beside the data directories, each step a
- *            record-sized append then fdatasync, 2,000 steps or 2 s) and a
+ *            (in a directory beside the data directories, 2,000 steps or
+ *            2 s, each a record-sized write then fdatasync: in place in a
+ *            file the size of conclaved's write-ahead file, as conclaved
+ *            writes it, or appended to one as large as its largest journal
+ *            when it has none) and a
  *            table of the targets: ratios to the strict floor, and the
  *            durable act p99 against 2 x the flush p99 + the --fsync never
  *            p99.
@@ -155,6 +157,7 @@ struct result {
     double job_p99;             /* ms a journal write job took at p99 (upper bound); < 0 unknown */
     long long journal_max;      /* bytes of the largest journal file at the end; 0 unknown */
     long long journal_sum;      /* bytes of all journal files at the end */
+    long long wal_bytes;        /* bytes of the write-ahead file at the end; 0 none */
     unsigned long long records; /* journal records written over the run */
     long refused;
     long legal_reqs; /* `legal` requests sent in the window */
@@ -243,9 +246,9 @@ static int server_start(struct server *s, const struct config *cfg, enum kind ki
                        &s->pid, &s->port);
 }
 
-/* Adds the size of every regular file under `dir` (the journals) to *sum and
- * keeps the largest in *max. */
-static void dir_sizes(const char *dir, long long *sum, long long *max)
+/* Adds the size of every journal (`*.journal`) under `dir` to *sum and
+ * keeps the largest in *max; the write-ahead file's size goes to *wal. */
+static void dir_sizes(const char *dir, long long *sum, long long *max, long long *wal)
 {
     DIR *d = opendir(dir);
     struct dirent *e;
@@ -261,8 +264,11 @@ static void dir_sizes(const char *dir, long long *sum, long long *max)
             continue;
         }
         if (S_ISDIR(st.st_mode)) {
-            dir_sizes(path, sum, max);
-        } else if (S_ISREG(st.st_mode)) {
+            dir_sizes(path, sum, max, wal);
+        } else if (S_ISREG(st.st_mode) && strcmp(e->d_name, "journal.wal") == 0) {
+            *wal = (long long)st.st_size;
+        } else if (S_ISREG(st.st_mode) && strlen(e->d_name) > 8 &&
+                   strcmp(e->d_name + strlen(e->d_name) - 8, ".journal") == 0) {
             *sum += (long long)st.st_size;
             *max = (long long)st.st_size > *max ? (long long)st.st_size : *max;
         }
@@ -285,7 +291,7 @@ static void server_stop(struct server *s, struct result *res)
     }
     res->per_fsync = -1;
     res->job_p99 = -1;
-    res->journal_max = res->journal_sum = 0;
+    res->journal_max = res->journal_sum = res->wal_bytes = 0;
     res->records = 0;
     if (s->pid <= 0) {
         return;
@@ -324,7 +330,7 @@ static void server_stop(struct server *s, struct result *res)
     }
     if (s->kind == K_CONCLAVED) {
         snprintf(path, sizeof(path), "%s/data", s->dir);
-        dir_sizes(path, &res->journal_sum, &res->journal_max);
+        dir_sizes(path, &res->journal_sum, &res->journal_max, &res->wal_bytes);
     }
     remove_dir(s->dir);
 }
@@ -1262,10 +1268,11 @@ static void measure_offered(const struct config *cfg, enum kind kind, const char
 /* ---- The disk's own flush ---- */
 
 /* What this disk's flush costs, measured on its own: the p50 and p99 (µs)
- * of one step, a record-sized append then fdatasync(). */
+ * of one step, a record-sized write then fdatasync(). */
 struct probe {
     char game[16];
     bool ok;
+    bool in_place; /* written over the file's own bytes, as conclaved's write-ahead file */
     long samples;
     long long file_bytes, record_bytes;
     double p50, p99;
@@ -1276,10 +1283,13 @@ struct probe {
 
 /* Measures `pr`: a file in a fresh directory beside conclaved's data
  * directories (the same file system), grown to `file_bytes` and flushed,
- * then up to PROBE_SAMPLES steps (or PROBE_SECONDS), each appending
- * `record_bytes` and calling fdatasync(), each step timed. No server runs
- * meanwhile: this is the flush of the disk alone. */
-static void probe_flush(struct probe *pr, long long file_bytes, long long record_bytes)
+ * then up to PROBE_SAMPLES steps (or PROBE_SECONDS), each writing
+ * `record_bytes` and calling fdatasync(), each step timed: appended to the
+ * file, or with `in_place` written over its bytes from its 4 KiB on, as
+ * conclaved writes its write-ahead file. No server runs meanwhile: this is
+ * the flush of the disk alone. */
+static void probe_flush(struct probe *pr, long long file_bytes, long long record_bytes,
+                        bool in_place)
 {
     char dir[64], path[96];
     double *lat = calloc(PROBE_SAMPLES, sizeof(*lat));
@@ -1288,6 +1298,7 @@ static void probe_flush(struct probe *pr, long long file_bytes, long long record
     long n = 0;
 
     pr->ok = false;
+    pr->in_place = in_place;
     pr->file_bytes = file_bytes;
     pr->record_bytes = record_bytes = record_bytes < 1 ? 1 : record_bytes;
     if (!lat || bench_dir_make("bench_load", "/tmp/conclave-bench-XXXXXX", dir) != 0) {
@@ -1295,7 +1306,7 @@ static void probe_flush(struct probe *pr, long long file_bytes, long long record
         return;
     }
     snprintf(path, sizeof(path), "%s/journal", dir);
-    fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    fd = open(path, O_WRONLY | O_CREAT | (in_place ? 0 : O_APPEND) | O_CLOEXEC, 0600);
     rec = malloc((size_t)record_bytes);
     if (fd < 0 || !rec) {
         goto done;
@@ -1315,11 +1326,18 @@ static void probe_flush(struct probe *pr, long long file_bytes, long long record
         goto done;
     }
     double end = now_s() + PROBE_SECONDS;
+    long long at = 4096;
     while (n < PROBE_SAMPLES && now_s() < end) {
         double t0 = now_s();
-        if (write_all(fd, rec, (size_t)record_bytes) != 0 || fdatasync(fd) != 0) {
+        if (in_place && at + record_bytes > file_bytes) {
+            at = 4096;
+        }
+        if ((in_place ? pwrite(fd, rec, (size_t)record_bytes, (off_t)at) != (ssize_t)record_bytes
+                      : write_all(fd, rec, (size_t)record_bytes) != 0) ||
+            fdatasync(fd) != 0) {
             goto done;
         }
+        at += record_bytes;
         lat[n++] = (now_s() - t0) * 1e6;
     }
     qsort(lat, (size_t)n, sizeof(*lat), cmp_double);
@@ -1335,9 +1353,10 @@ done:
     free(lat);
     remove_dir(dir);
     if (pr->ok) {
-        printf("  disk      %-9s flush probe: %ld steps of %lld B appended then fdatasync on a "
+        printf("  disk      %-9s flush probe: %ld steps of %lld B %s then fdatasync on a "
                "%lld B file, p50 %.0f us p99 %.0f us\n",
-               pr->game, pr->samples, pr->record_bytes, pr->file_bytes, pr->p50, pr->p99);
+               pr->game, pr->samples, pr->record_bytes,
+               pr->in_place ? "written in place" : "appended", pr->file_bytes, pr->p50, pr->p99);
     } else {
         printf("  disk      %-9s flush probe FAILED\n", pr->game);
     }
@@ -1945,16 +1964,21 @@ static int run(const struct config *c)
                 never.fsync = "never";
                 measure_offered(&never, K_CONCLAVED, g, &rec, &row[n++]);
             }
-            /* The disk alone, with a file as large as the largest journal
-             * of conclaved's `legal` run and records of its mean size
-             * (64 KiB and 256 B when those are not known). */
+            /* The disk alone, with records of the mean size of
+             * conclaved's `legal` run (256 B when not known), written as
+             * its flushes write them: in place in a file the size of its
+             * write-ahead file, or else appended to a file as large as its
+             * largest journal (64 KiB when not known). */
             const struct result *lr = &row[lc];
-            long long file = lr->journal_max > 0 ? lr->journal_max : 65536;
+            bool in_place = lr->wal_bytes > 0;
+            long long file = in_place              ? lr->wal_bytes
+                             : lr->journal_max > 0 ? lr->journal_max
+                                                   : 65536;
             long long recb = lr->records > 0 && lr->journal_sum > 0
                                  ? lr->journal_sum / (long long)lr->records
                                  : 256;
             snprintf(probe[np].game, sizeof(probe[np].game), "%s", g);
-            probe_flush(&probe[np++], file, recb);
+            probe_flush(&probe[np++], file, recb, in_place);
             rec_free(&rec_floor);
             rec_free(&rec_fj);
             rec_free(&rec);
@@ -1985,7 +2009,7 @@ int main(int argc, char **argv)
         .conclaved = getenv("CONCLAVED"),
         .game = "stones",
         .games = "stones,sorcerers,element,arcana",
-        .fsync = "batch",
+        .fsync = "always", /* the server's default */
         .mode = "compare",
         .target = "conclaved",
         .rooms = 50,

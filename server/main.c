@@ -81,8 +81,9 @@ static const char usage[] =
     "  --allow-origin ORIGIN    a page origin besides this server's own that may open\n"
     "                           WebSockets (e.g. https://games.example.org; repeatable)\n"
     "  --web-dir DIR            serve the page's files from DIR instead of the embedded ones\n"
-    "  --fsync always|batch|never  when the journal is flushed to disk (default batch)\n"
-    "  --fsync-delay MS         longest wait of a record for its batch (default 2)\n"
+    "  --fsync always|batch|never  when the journal is flushed to disk (default always)\n"
+    "  --fsync-delay MS         longest wait of a record for its batch, with --fsync batch\n"
+    "                           (default 2)\n"
     "  --bot-delay MS           pause before a bot moves (default 300)\n"
     "  --bot-max-level LEVEL    the strongest bot level offered: random, easy, normal or\n"
     "                           hard (default hard)\n"
@@ -178,7 +179,7 @@ static void options_default(struct options *o)
     o->alloc_cfg.timeout_ms = 5000;
     o->drain_ms = 600000;
     snprintf(o->data_dir, sizeof(o->data_dir), "conclave-data");
-    o->store.fsync = STORE_FSYNC_BATCH;
+    o->store.fsync = STORE_FSYNC_ALWAYS;
     o->store.batch_ms = 2;
     o->log_level = 1;
 }

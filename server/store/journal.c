@@ -666,11 +666,19 @@ static void after_work(uv_work_t *req, int status)
     st->failing = failed;
     uint64_t seq = job->seq;
     free(job);
-    if (!failed && seq > st->durable) {
+    bool report = !failed && seq > st->durable;
+    if (report) {
         st->durable = seq;
-        if (st->hooks.durable) {
-            st->hooks.durable(st->hooks.ctx, seq);
-        }
+    }
+    lru_trim(st);
+    /* The next flush starts before the owner hears of this one, so that
+     * the replies it sends out do not delay the records waiting. */
+    bool next = !failed && has_pending(st);
+    if (next) {
+        job_start(st);
+    }
+    if (report && st->hooks.durable) {
+        st->hooks.durable(st->hooks.ctx, seq);
     }
     for (struct jfile *f = ncaught ? st->files : NULL; f; f = f->next) {
         if (f->caught_up) {
@@ -680,12 +688,12 @@ static void after_work(uv_work_t *req, int status)
             }
         }
     }
-    lru_trim(st);
-    if (!has_pending(st)) {
-        arm_file_retry(st);
+    if (next || st->job_running) {
         return;
     }
-    if (!failed) {
+    if (!has_pending(st)) {
+        arm_file_retry(st);
+    } else if (!failed) {
         job_start(st);
     } else if (!st->stopping) {
         arm(st, retry_ms(st));
