@@ -514,6 +514,8 @@ int arc__tiebreak(const struct arc_core *c, int seat);
 int arc__components(const struct arc_core *c, int seat, int8_t ret[ARC_NCARDS]);
 /* Cards at `loc` of `owner` (-1: any) sorted by seq (deck: bottom first). */
 int arc__zone(const struct arc_core *c, int loc, int owner, int8_t ret[ARC_NCARDS]);
+/* How many cards arc__zone() would list, without listing them. */
+int arc__zone_count(const struct arc_core *c, int loc, int owner);
 int arc__printed_total(int card);
 /* Empties the action being resolved, and a seat's record. */
 void arc__reset_res(struct arc_core *c);

@@ -121,15 +121,29 @@ static void sort_cards(const struct arc_core *c, int8_t *v, int n, bool by_kind)
     }
 }
 
+static bool in_zone(const struct arc_core *c, int card, int loc, int owner)
+{
+    return c->card[card].loc == loc && (owner < 0 || c->card[card].owner == owner);
+}
+
 int arc__zone(const struct arc_core *c, int loc, int owner, int8_t ret[ARC_NCARDS])
 {
     int n = 0;
     for (int i = 0; i < ARC_NCARDS; i++) {
-        if (c->card[i].loc == loc && (owner < 0 || c->card[i].owner == owner)) {
+        if (in_zone(c, i, loc, owner)) {
             ret[n++] = (int8_t)i;
         }
     }
     sort_cards(c, ret, n, false);
+    return n;
+}
+
+int arc__zone_count(const struct arc_core *c, int loc, int owner)
+{
+    int n = 0;
+    for (int i = 0; i < ARC_NCARDS; i++) {
+        n += in_zone(c, i, loc, owner);
+    }
     return n;
 }
 

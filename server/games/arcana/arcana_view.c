@@ -74,12 +74,6 @@ static void write_active(struct game_text *out, const void *state)
     game_text_end_arr(out);
 }
 
-static int zone_n(const struct arc_core *c, int loc, int owner)
-{
-    int8_t v[ARC_NCARDS];
-    return arc__zone(c, loc, owner, v);
-}
-
 static void write_board(struct game_text *out, const void *state)
 {
     const struct arc_core *c = &((const struct arc_state *)state)->c;
@@ -88,7 +82,7 @@ static void write_board(struct game_text *out, const void *state)
     write_zone(out, c, ARC_L_DISPLAY, -1);
     game_text_kint(out, "first", c->first);
     game_text_kbool(out, "first_passed", c->first_passed);
-    game_text_kint(out, "monument_deck", zone_n(c, ARC_L_MDECK, -1));
+    game_text_kint(out, "monument_deck", arc__zone_count(c, ARC_L_MDECK, -1));
     game_text_karr(out, "pops");
     for (int i = ARC_FIRST_POP; i < ARC_NCARDS; i++) {
         const struct arc_cardst *k = &c->card[i];
@@ -313,13 +307,13 @@ static void write_seats(struct game_text *out, const void *state)
         const struct arc_seat *p = &c->seat[s];
         int8_t v[ARC_NCARDS];
         game_text_obj(out);
-        game_text_kint(out, "deck", zone_n(c, ARC_L_DECK, s));
+        game_text_kint(out, "deck", arc__zone_count(c, ARC_L_DECK, s));
         game_text_key(out, "discard");
         write_zone(out, c, ARC_L_DISCARD, s);
-        game_text_kint(out, "hand", zone_n(c, ARC_L_HAND, s));
+        game_text_kint(out, "hand", arc__zone_count(c, ARC_L_HAND, s));
         game_text_key(out, "item");
         write_card_or_null(out, p->item);
-        game_text_kint(out, "kept", zone_n(c, ARC_L_KEPT, s));
+        game_text_kint(out, "kept", arc__zone_count(c, ARC_L_KEPT, s));
         game_text_key(out, "looked");
         if (p->looked_deck >= 0) {
             game_text_obj(out);
@@ -430,7 +424,7 @@ void arc__you(struct game_text *out, const void *state, int seat)
     game_text_key(out, "kept");
     write_zone(out, c, ARC_L_KEPT, seat);
     game_text_key(out, "looking");
-    if (zone_n(c, ARC_L_LOOK, seat) > 0) {
+    if (arc__zone_count(c, ARC_L_LOOK, seat) > 0) {
         write_ids(out, r->look_cards, r->look_n);
     } else {
         write_ids(out, r->look_cards, 0);
