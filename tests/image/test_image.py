@@ -134,10 +134,15 @@ class Image(unittest.TestCase):
             c.pump(lambda x: x.view is not None, timeout=LIVENESS)
             play_out(self, c, random.Random(7))
             c.close()
-            journals = os.listdir(os.path.join(self.root, "data", "rooms"))
-            self.assertEqual(len(journals), 1, journals)
-            st = os.stat(os.path.join(self.root, "data", "rooms", journals[0]))
-            self.assertEqual(st.st_uid, 10001)
+            rooms = os.path.join(self.root, "data", "rooms")
+            names = os.listdir(rooms)
+            journals = [n for n in names if n.endswith(".journal")]
+            self.assertEqual(len(journals), 1, names)
+            # The room's journal and the write-ahead file both belong to
+            # the user the server runs as.
+            self.assertIn("journal.wal", names)
+            for name in (journals[0], "journal.wal"):
+                self.assertEqual(os.stat(os.path.join(rooms, name)).st_uid, 10001, name)
         finally:
             p.send_signal(signal.SIGTERM)
             rc = p.wait(LIVENESS)
