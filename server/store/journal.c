@@ -365,7 +365,7 @@ static void work_sync(struct job *job, size_t nwritten, int last_fd)
     } else {
         size_t len;
         char *frames = job->force_sync ? NULL : job_frames(job, &len);
-        if (frames && wal_fits(&job->wal, len)) {
+        if (frames && wal_room(&job->wal, len)) {
             err = wal_append(&job->wal, frames, len, flush);
         } else {
             err = work_checkpoint(job, last_fd);

@@ -118,11 +118,6 @@ void wal_frame(char *out, uint32_t gen, enum wal_kind kind, const char *code, ui
     }
 }
 
-bool wal_fits(const struct wal *w, size_t len)
-{
-    return w->off + len <= w->size;
-}
-
 /* Zeros written ahead of the frames, a chunk at a time, during the file's
  * first lap: a flush then finds the frame's blocks allocated and the size
  * set, and has no metadata to commit. */
@@ -147,13 +142,23 @@ static int zero_ahead(struct wal *w, uint64_t end)
     return 0;
 }
 
+bool wal_room(struct wal *w, size_t len)
+{
+    if (w->off + len > w->size) {
+        return false;
+    }
+    if (w->off + len > w->zeroed && zero_ahead(w, w->off + len) != 0) {
+        /* No room on the disk for more of the file: its lap ends where it
+         * does now (until the next start). */
+        w->size = w->zeroed;
+        return false;
+    }
+    return true;
+}
+
 int wal_append(struct wal *w, const char *frames, size_t len, bool flush)
 {
-    int err = w->off + len > w->zeroed ? zero_ahead(w, w->off + len) : 0;
-
-    if (!err) {
-        err = pwrite_all(w->fd, frames, len, w->off);
-    }
+    int err = pwrite_all(w->fd, frames, len, w->off);
 
     if (!err && flush) {
         err = datasync(w->fd);

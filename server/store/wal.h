@@ -66,13 +66,16 @@ int wal_recover(struct wal *w, const char *rooms_dir, uint64_t size, uint64_t *r
 void wal_frame(char *out, uint32_t gen, enum wal_kind kind, const char *code, uint64_t off,
                const char *data, size_t len);
 
-/* Appends `len` bytes of frames (made with w->gen) at w->off and, with
- * `flush`, flushes the file with fdatasync(); w->off moves past them only
- * on success. Returns 0 or an errno. */
-int wal_append(struct wal *w, const char *frames, size_t len, bool flush);
+/* True when `len` more bytes of frames fit before w->size, their blocks
+ * written (with zeros, in the first lap). When the disk has no room for
+ * them, the file's lap is cut to what it holds and the answer is false. */
+bool wal_room(struct wal *w, size_t len);
 
-/* True when `len` more bytes of frames fit before w->size. */
-bool wal_fits(const struct wal *w, size_t len);
+/* Appends `len` bytes of frames (made with w->gen) at w->off, which
+ * wal_room() found room for, and, with `flush`, flushes the file with
+ * fdatasync(); w->off moves past them only on success. Returns 0 or an
+ * errno. */
+int wal_append(struct wal *w, const char *frames, size_t len, bool flush);
 
 /* Starts the next generation, once the journals are durable by other
  * means: the header is rewritten and flushed, and frames start again at

@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -1057,6 +1059,51 @@ START_TEST(frames_past_the_first_megabyte_are_given_back)
 }
 END_TEST
 
+START_TEST(a_disk_without_room_for_the_file_shortens_its_lap)
+{
+    /* Files may not pass 640 KiB (the process's file size limit, as a
+     * full disk would refuse them): the write-ahead file cannot reach its
+     * first megabyte of zeros. */
+    enum { ROOMS = 4, EACH = 150, PAD = 900 };
+    const rlim_t limit = 640 * 1024;
+    struct rlimit old, lim;
+    char *line = malloc(PAD + 64);
+    ck_assert_ptr_nonnull(line);
+    ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
+    lim = old;
+    lim.rlim_cur = limit;
+    signal(SIGXFSZ, SIG_IGN);
+    ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+
+    open_store(STORE_FSYNC_ALWAYS, 1);
+    const char *codes[ROOMS] = {"AAAAAA", "BBBBBB", "CCCCCC", "DDDDDD"};
+    uint64_t n = 0;
+    for (int i = 1; i <= EACH; i++) {
+        for (int r = 0; r < ROOMS; r++) {
+            int len = snprintf(line, PAD + 64, "{\"t\":\"act\",\"n\":%d,\"pad\":\"", i);
+            memset(line + len, 'p', PAD);
+            len += PAD;
+            len += snprintf(line + len, 64, "\"}");
+            uint64_t seq;
+            ck_assert_int_eq(store_append(st, codes[r], line, (size_t)len, &seq), 0);
+            n++;
+        }
+        run_until(&durable_seq, n);
+    }
+    free(line);
+    ck_assert_uint_eq(durable_seq, n);
+    /* No flush failed: the file started again within what it holds. */
+    ck_assert_uint_eq(store_stats(st).failures, 0);
+    ck_assert_uint_ge(store_stats(st).checkpoints, 1);
+    ck_assert_int_le(wal_size(), (off_t)limit);
+    close_store();
+    ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &old), 0);
+    for (int r = 0; r < ROOMS; r++) {
+        expect_journal(codes[r], 1, EACH);
+    }
+}
+END_TEST
+
 START_TEST(a_torn_frame_ends_what_is_given_back)
 {
     open_store(STORE_FSYNC_ALWAYS, 1);
@@ -1124,6 +1171,8 @@ int main(void)
         {"a_full_wal_flushes_the_journals_and_starts_again",
          a_full_wal_flushes_the_journals_and_starts_again},
         {"a_torn_frame_ends_what_is_given_back", a_torn_frame_ends_what_is_given_back},
+        {"a_disk_without_room_for_the_file_shortens_its_lap",
+         a_disk_without_room_for_the_file_shortens_its_lap},
         {"frames_past_the_first_megabyte_are_given_back",
          frames_past_the_first_megabyte_are_given_back},
     };
