@@ -540,8 +540,9 @@ static void act_apply(struct room *room, struct room_event *ev, struct room_comm
     for (unsigned g = 0; !lobby->restoring && g < LOBBY_STATS_GAMES && lobby->cfg.games[g]; g++) {
         lobby->actions[g] += lobby->cfg.games[g] == room->game;
     }
-    c->changed |= room->game->changed(before, room->state);
-    lobby__undo_after_act(room, before, ev->index);
+    uint64_t changed = room->game->changed(before, room->state);
+    c->changed |= changed;
+    lobby__undo_after_act(room, before, ev->index, changed);
     if (room->clock.rules.kind) {
         c->changed |= LOBBY_CHANGED_CLOCK;
     }

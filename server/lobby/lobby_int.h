@@ -672,9 +672,10 @@ void lobby__keys_free(struct lobby_keys *m);
 /* Empties the room's undo stack; `why` says why nothing comes back. */
 void lobby__undo_clear(struct room *room, enum undo_why why);
 
-/* After seat `seat`'s action took `before` to room->state: the position
- * before it is kept when the action may come back, else the stack goes. */
-void lobby__undo_after_act(struct room *room, const void *before, int seat);
+/* After seat `seat`'s action took `before` to room->state (`changed`:
+ * the game's change mask between the two): the position before it is
+ * kept when the action may come back, else the stack goes. */
+void lobby__undo_after_act(struct room *room, const void *before, int seat, uint64_t changed);
 
 /* Whether `seat` may take back its last action now: PROTO_OK, or an error
  * with the reason in words. */

@@ -53,7 +53,7 @@ static bool you_same(struct room *room, const void *a, const void *b, int seat)
     return same;
 }
 
-void lobby__undo_after_act(struct room *room, const void *before, int seat)
+void lobby__undo_after_act(struct room *room, const void *before, int seat, uint64_t changed)
 {
     struct room_undo *u = &room->undo;
     const struct game_ops *g = room->game;
@@ -70,7 +70,8 @@ void lobby__undo_after_act(struct room *room, const void *before, int seat)
         lobby__undo_clear(room, UNDO_WHY_OTHERS);
     }
     bool safe = g->undoable(before, room->state, seat);
-    for (int i = 0; safe && i < room->nseats; i++) {
+    /* A clear GAME_CHANGED_YOU is the game's promise that no "you" moved. */
+    for (int i = 0; safe && (changed & GAME_CHANGED_YOU) && i < room->nseats; i++) {
         safe = i == seat || you_same(room, before, room->state, i);
     }
     if (!safe) {
