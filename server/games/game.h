@@ -95,7 +95,7 @@ struct game_text {
     int depth;      /* containers open */
     bool after_key; /* an object member's key is written, its value is next */
     bool done;      /* a whole top-level value is written */
-    struct {
+    struct game_text_open {
         char kind;        /* '{' or '[' */
         uint32_t count;   /* members or items so far */
         uint32_t key_off; /* where the last key's bytes start in data */

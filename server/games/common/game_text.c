@@ -22,8 +22,8 @@ static void fail(struct game_text *t, int err)
     }
 }
 
-/* Room for n more bytes and the NUL; false (and t->err set) when none. */
-static bool reserve(struct game_text *t, size_t n)
+/* reserve() when the buffer must grow, or refuse. */
+static bool reserve_slow(struct game_text *t, size_t n)
 {
     json_malloc_t alloc;
     json_free_t release;
@@ -64,7 +64,18 @@ static bool reserve(struct game_text *t, size_t n)
     return true;
 }
 
-static void put(struct game_text *t, const char *s, size_t n)
+/* Room for n more bytes and the NUL; false (and t->err set) when none.
+ * The common case, room already there, costs a few compares. */
+static inline bool reserve(struct game_text *t, size_t n)
+{
+    if (t->err == 0 && n <= UINT32_MAX / 2 && t->len <= UINT32_MAX / 2 &&
+        t->len + n + 1 <= t->cap) {
+        return true;
+    }
+    return reserve_slow(t, n);
+}
+
+static inline void put(struct game_text *t, const char *s, size_t n)
 {
     if (!reserve(t, n)) {
         return;
@@ -76,7 +87,7 @@ static void put(struct game_text *t, const char *s, size_t n)
 
 /* Where a value may start: after a key, as the next item of an array, or
  * as the one top-level value. Writes the comma an item needs. */
-static bool value_begin(struct game_text *t)
+static inline bool value_begin(struct game_text *t)
 {
     if (t->err != 0) {
         return false;
@@ -209,52 +220,73 @@ static const bool plain[256] = {
     ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1,
 };
 
+/* Keys up to this length are checked, ordered and copied in one pass;
+ * longer ones (none of the games writes one) take a second. */
+#define KEY_FAST 32
+
 void game_text_key(struct game_text *t, const char *key)
 {
-    size_t n = strlen(key);
+    size_t n = 0;
     char *o;
 
     if (t->err != 0) {
         return;
     }
-    if (t->depth == 0 || t->open[t->depth - 1].kind != '{' || t->after_key || n == 0) {
+    if (t->depth == 0 || t->open[t->depth - 1].kind != '{' || t->after_key) {
+        fail(t, -EINVAL);
+        return;
+    }
+    struct game_text_open *top = &t->open[t->depth - 1];
+    /* Room for a short key with its quotes, colon and comma; a longer
+     * one asks for more below. */
+    if (!reserve(t, KEY_FAST + 4)) {
+        return;
+    }
+    o = t->data + t->len + (top->count > 0) + 1;
+    /* Its length and its bytes checked as it is copied: a key ends at the
+     * first byte that is not plain, which must be its NUL. */
+    while (n < KEY_FAST && plain[(unsigned char)key[n]]) {
+        o[n] = key[n];
+        n++;
+    }
+    if (n == KEY_FAST) {
+        while (plain[(unsigned char)key[n]]) {
+            n++;
+        }
+        if (!reserve(t, n + 4)) {
+            return;
+        }
+        o = t->data + t->len + (top->count > 0) + 1;
+        memcpy(o, key, n);
+    }
+    if (n == 0 || key[n] != '\0') {
         fail(t, -EINVAL);
         return;
     }
     /* Plain keys need no escapes, so their bytes in the text are the
      * bytes the canonical order compares. */
-    if (t->open[t->depth - 1].count > 0) {
-        const char *prev = t->data + t->open[t->depth - 1].key_off;
-        size_t plen = t->open[t->depth - 1].key_len;
-        int cmp = memcmp(prev, key, plen < n ? plen : n);
-        if (cmp > 0 || (cmp == 0 && plen >= n)) {
+    if (top->count > 0) {
+        const unsigned char *prev = (const unsigned char *)t->data + top->key_off;
+        size_t m = top->key_len < n ? top->key_len : n;
+        int cmp = 0;
+        for (size_t i = 0; i < m && cmp == 0; i++) {
+            cmp = (int)prev[i] - (int)(unsigned char)o[i];
+        }
+        if (cmp > 0 || (cmp == 0 && top->key_len >= n)) {
             fail(t, -EINVAL);
             return;
         }
+        o[-2] = ',';
     }
-    if (!reserve(t, n + 4)) {
-        return;
-    }
-    o = t->data + t->len;
-    if (t->open[t->depth - 1].count > 0) {
-        *o++ = ',';
-    }
-    *o++ = '"';
-    t->open[t->depth - 1].key_off = (uint32_t)(o - t->data);
-    t->open[t->depth - 1].key_len = (uint32_t)n;
-    for (size_t i = 0; i < n; i++) {
-        if (!plain[(unsigned char)key[i]]) {
-            t->data[t->len] = '\0';
-            fail(t, -EINVAL);
-            return;
-        }
-        *o++ = key[i];
-    }
+    o[-1] = '"';
+    top->key_off = (uint32_t)(o - t->data);
+    top->key_len = (uint32_t)n;
+    o += n;
     *o++ = '"';
     *o++ = ':';
     *o = '\0';
     t->len = (size_t)(o - t->data);
-    t->open[t->depth - 1].count++;
+    top->count++;
     t->after_key = true;
 }
 
