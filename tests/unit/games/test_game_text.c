@@ -144,6 +144,23 @@ static void key_not_plain(struct game_text *t)
     game_text_kint(t, "a-b", 1);
 }
 
+/* Keys longer than the one-pass length, which are checked again. */
+#define LONG_A "a_key_longer_than_thirty_two_bytes_a"
+#define LONG_B "a_key_longer_than_thirty_two_bytes_b"
+
+static void long_key_not_plain(struct game_text *t)
+{
+    game_text_obj(t);
+    game_text_kint(t, "a_key_longer_than_thirty_two_bytes-", 1);
+}
+
+static void long_keys_out_of_order(struct game_text *t)
+{
+    game_text_obj(t);
+    game_text_kint(t, LONG_B, 1);
+    game_text_kint(t, LONG_A, 2);
+}
+
 static void empty_key(struct game_text *t)
 {
     game_text_obj(t);
@@ -215,6 +232,8 @@ START_TEST(refuses_what_would_not_be_canonical)
     refused(longer_key_first, "a longer key before its prefix");
     refused(upper_case_after_lower, "\"Z\" after \"a\"");
     refused(key_not_plain, "a key with '-'");
+    refused(long_key_not_plain, "a long key with '-' past its 32nd byte");
+    refused(long_keys_out_of_order, "long keys that differ in their last byte, out of order");
     refused(empty_key, "an empty key");
     refused(value_without_key, "a member without a key");
     refused(key_in_array, "a key in an array");
@@ -247,6 +266,21 @@ START_TEST(each_object_orders_its_own_keys)
     game_text_end_arr(&t);
     game_text_end_obj(&t);
     expect(&t, "{\"m\":{\"z\":1},\"n\":[{\"b\":1},{\"a\":2}]}");
+    game_text_free(&t);
+}
+END_TEST
+
+/* Keys of any length are written whole and ordered by all their bytes. */
+START_TEST(long_keys_are_written_whole)
+{
+    struct game_text t = {0};
+
+    game_text_obj(&t);
+    game_text_kint(&t, LONG_A, 1);
+    game_text_kint(&t, LONG_B, 2);
+    game_text_kint(&t, "b", 3);
+    game_text_end_obj(&t);
+    expect(&t, "{\"" LONG_A "\":1,\"" LONG_B "\":2,\"b\":3}");
     game_text_free(&t);
 }
 END_TEST
@@ -284,6 +318,7 @@ int main(void)
         {"canonical_bytes", strings_and_integers_are_written_as_the_canonical_form_writes_them},
         {"refusals", refuses_what_would_not_be_canonical},
         {"objects_own_order", each_object_orders_its_own_keys},
+        {"long_keys", long_keys_are_written_whole},
         {"reset", reset_keeps_the_buffer_and_forgets_the_rest},
     };
 
