@@ -697,8 +697,15 @@ async function undoMove(browser, base) {
     for (const p of [ann.page, bo.page]) {
       await p.waitForFunction(() => document.body.dataset.phase === 'game', { timeout: STEP_MS });
     }
-    await ann.page.waitForFunction(() => document.body.dataset.yourTurn !== undefined);
-    const mover = (await bodyData(ann.page, 'yourTurn')) === 'true' ? ann : bo;
+    // The seat to move is the page whose moves come on screen: both pages
+    // say "not your turn" until their `legal` reply is in.
+    const mover = await new Promise((resolve, reject) => {
+      let left = 2;
+      for (const pl of [ann, bo]) {
+        pl.page.waitForFunction(() => document.body.dataset.yourTurn === 'true', { timeout: STEP_MS })
+          .then(() => resolve(pl), (e) => { if (--left === 0) reject(e); });
+      }
+    });
     const other = mover === ann ? bo : ann;
     await mover.page.waitForSelector('#actions button.action');
     const moves = await mover.page.$$eval('#actions button.action', (bs) => bs.map((b) => b.textContent));
