@@ -29,7 +29,6 @@
 #include "journal.h"
 
 #include <assert.h>
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -159,38 +158,9 @@ static void job_start(struct store *st);
 
 /* ---- Paths ---- */
 
-static int path_in(const char *dir, const char *code, char *out, size_t outlen)
-{
-    size_t d = strlen(dir), c = strlen(code);
-    static const char ext[] = ".journal";
-
-    if (d + 1 + c + sizeof(ext) > outlen) {
-        return -1;
-    }
-    memcpy(out, dir, d);
-    out[d] = '/';
-    memcpy(out + d + 1, code, c);
-    memcpy(out + d + 1 + c, ext, sizeof(ext));
-    return 0;
-}
-
 static int journal_path(const struct store *st, const char *code, char *out, size_t outlen)
 {
-    return path_in(st->rooms_dir, code, out, outlen);
-}
-
-/* A room code becomes a file name: exactly PROTO_ROOM_CODE_LEN letters and
- * digits. */
-static bool is_code(const char *code)
-{
-    size_t i;
-
-    for (i = 0; code[i]; i++) {
-        if (i >= PROTO_ROOM_CODE_LEN || !isalnum((unsigned char)code[i])) {
-            return false;
-        }
-    }
-    return i == PROTO_ROOM_CODE_LEN;
+    return store_journal_path(st->rooms_dir, code, out, outlen);
 }
 
 /* ---- Worker (thread pool) ---- */
@@ -236,7 +206,7 @@ static void work(uv_work_t *req)
             close(e->fd);
             e->fd = -1;
         }
-        if (path_in(job->dir, e->code, path, sizeof(path)) != 0) {
+        if (store_journal_path(job->dir, e->code, path, sizeof(path)) != 0) {
             e->err = ENAMETOOLONG;
         } else if (unlink(path) != 0 && errno != ENOENT) {
             e->err = errno;
@@ -256,7 +226,7 @@ static void work(uv_work_t *req)
             to_close = NULL;
         }
         if (e->fd < 0) {
-            if (path_in(job->dir, e->code, path, sizeof(path)) != 0) {
+            if (store_journal_path(job->dir, e->code, path, sizeof(path)) != 0) {
                 e->err = ENAMETOOLONG;
                 continue;
             }
@@ -907,7 +877,7 @@ int store_append(void *ctx, const char *code, const char *line, size_t len, uint
         st->stats.refused++;
         return st->fault.append_err ? st->fault.append_err : -ENOMEM;
     }
-    if (!is_code(code)) {
+    if (!store_is_code(code)) {
         st->stats.refused++;
         return -EINVAL;
     }
@@ -964,7 +934,7 @@ int store_read(void *ctx, const char *code, json_t **ret_records)
     size_t len = 0, good = 0;
     int fd, rc;
 
-    if (!is_code(code) || journal_path(st, code, path, sizeof(path)) != 0) {
+    if (!store_is_code(code) || journal_path(st, code, path, sizeof(path)) != 0) {
         return -EINVAL;
     }
     struct jfile *f = proto_code_map_get(&st->index, code);
@@ -1028,7 +998,7 @@ int store_read(void *ctx, const char *code, json_t **ret_records)
 void store_release(void *ctx, const char *code)
 {
     struct store *st = ctx;
-    struct jfile *f = is_code(code) ? proto_code_map_get(&st->index, code) : NULL;
+    struct jfile *f = store_is_code(code) ? proto_code_map_get(&st->index, code) : NULL;
 
     /* Only a journal with nothing to write and no job: the next append
      * opens it again (and counts its bytes from the file). */
@@ -1051,7 +1021,7 @@ void store_forget(void *ctx, const char *code)
     struct store *st = ctx;
     struct jfile *f;
 
-    if (!is_code(code)) {
+    if (!store_is_code(code)) {
         return;
     }
     if (st->nforgets == st->capforgets) {
@@ -1235,7 +1205,7 @@ int store_load(struct store *st, uint64_t now)
         }
         memcpy(code, de->d_name, PROTO_ROOM_CODE_LEN);
         code[PROTO_ROOM_CODE_LEN] = '\0';
-        if (!is_code(code) || journal_path(st, code, path, sizeof(path)) != 0) {
+        if (!store_is_code(code) || journal_path(st, code, path, sizeof(path)) != 0) {
             continue;
         }
         char *data = read_all(path, &len, &mtime);

@@ -3,10 +3,12 @@
  * record.c - the journal's line format: a BLAKE2b-128 checksum of the
  * payload in hex, a space, the payload JSON, a newline. Reading stops at
  * the first line that is unterminated or fails its checksum, so a record
- * torn by a power cut is dropped and everything before it kept. No I/O.
+ * torn by a power cut is dropped and everything before it kept; and a
+ * journal's name. No I/O.
  */
 #include "record.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,33 @@
 #include <sodium.h>
 
 #include "proto.h"
+
+bool store_is_code(const char *code)
+{
+    size_t i;
+
+    for (i = 0; code[i]; i++) {
+        if (i >= PROTO_ROOM_CODE_LEN || !isalnum((unsigned char)code[i])) {
+            return false;
+        }
+    }
+    return i == PROTO_ROOM_CODE_LEN;
+}
+
+int store_journal_path(const char *dir, const char *code, char *out, size_t outlen)
+{
+    size_t d = strlen(dir), c = strlen(code);
+    static const char ext[] = ".journal";
+
+    if (d + 1 + c + sizeof(ext) > outlen) {
+        return -1;
+    }
+    memcpy(out, dir, d);
+    out[d] = '/';
+    memcpy(out + d + 1, code, c);
+    memcpy(out + d + 1 + c, ext, sizeof(ext));
+    return 0;
+}
 
 static void payload_sum(const char *payload, size_t len, char out[STORE_SUM_HEX + 1])
 {

@@ -3,12 +3,13 @@
  * record.h - the journal's record format, with no event loop and no files:
  * one record per line, "<32 hex digits of BLAKE2b-128 of the payload>
  * <payload JSON>\n", and the reading of a journal's bytes back into
- * records. It knows nothing of rooms or of what a payload means; the
- * libuv journal that writes these lines is journal.h.
+ * records, and the name of a room's journal. It knows nothing of what a
+ * payload means; the libuv journal that writes these lines is journal.h.
  */
 #ifndef CONCLAVE_STORE_RECORD_H
 #define CONCLAVE_STORE_RECORD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <jansson.h>
@@ -26,6 +27,13 @@ void store_record_write(char *out, const char *payload, size_t len);
  * malloc'ed buffer ending in '\n' that the caller frees; *ret_len set.
  * NULL on ENOMEM. */
 char *store_record_format(const char *payload, size_t len, size_t *ret_len);
+
+/* A room code as a journal's name: exactly PROTO_ROOM_CODE_LEN letters
+ * and digits. */
+bool store_is_code(const char *code);
+
+/* Writes "<dir>/<code>.journal" into `out`; -1 when it does not fit. */
+int store_journal_path(const char *dir, const char *code, char *out, size_t outlen);
 
 /* Checks one line (without its '\n'); on success points *ret_payload into
  * it (borrowed from `line`) and returns 0; -1 when the checksum or the

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "record.h"
 
 #define WAL_MAGIC UINT32_C(0x46574c43) /* "CLWF" */
 static const char header_magic[8] = {'C', 'N', 'C', 'L', 'W', 'A', 'L', '1'};
@@ -37,8 +39,8 @@ _Static_assert(PROTO_ROOM_CODE_LEN == 6, "frame head holds a 6-byte code");
 
 /* ---- CRC-32C (Castagnoli), a byte at a time ---- */
 
+/* Filled by wal_recover(), which runs before any frame is made. */
 static uint32_t crc_table[256];
-static bool crc_ready;
 
 static void crc_init(void)
 {
@@ -49,7 +51,6 @@ static void crc_init(void)
         }
         crc_table[i] = c;
     }
-    crc_ready = true;
 }
 
 static uint32_t crc_add(uint32_t crc, const void *p, size_t n)
@@ -101,9 +102,6 @@ void wal_frame(char *out, uint32_t gen, enum wal_kind kind, const char *code, ui
 {
     struct frame_head h;
 
-    if (!crc_ready) {
-        crc_init();
-    }
     memset(&h, 0, sizeof(h));
     h.magic = WAL_MAGIC;
     h.gen = gen;
@@ -174,9 +172,6 @@ int wal_checkpoint(struct wal *w)
     char head[16];
     uint32_t gen = w->gen + 1;
 
-    if (!crc_ready) {
-        crc_init();
-    }
     memcpy(head, header_magic, 8);
     memcpy(head + 8, &gen, 4);
     uint32_t sum = ~crc_add(~UINT32_C(0), head, 12);
@@ -228,13 +223,10 @@ static int replay_frame(const char *rooms_dir, const struct frame_head *h, const
 
     memcpy(code, h->code, PROTO_ROOM_CODE_LEN);
     code[PROTO_ROOM_CODE_LEN] = '\0';
-    for (size_t i = 0; i < PROTO_ROOM_CODE_LEN; i++) {
-        if (!((code[i] >= '0' && code[i] <= '9') || (code[i] >= 'A' && code[i] <= 'Z') ||
-              (code[i] >= 'a' && code[i] <= 'z'))) {
-            return EINVAL;
-        }
+    if (!store_is_code(code)) {
+        return EINVAL;
     }
-    if (snprintf(path, sizeof(path), "%s/%s.journal", rooms_dir, code) >= (int)sizeof(path)) {
+    if (store_journal_path(rooms_dir, code, path, sizeof(path)) != 0) {
         return ENAMETOOLONG;
     }
     if (*jfd >= 0 && (h->kind == WAL_FORGET || strcmp(jcode, code) != 0)) {
@@ -304,20 +296,19 @@ static int replay(struct wal *w, const char *rooms_dir, uint64_t *ret_frames)
 int wal_recover(struct wal *w, const char *rooms_dir, uint64_t size, uint64_t *ret_frames)
 {
     char q[LOG_QUOTE_MAX];
+    char path[PATH_MAX];
     int err;
 
-    if (!crc_ready) {
-        crc_init();
-    }
+    crc_init();
     *ret_frames = 0;
     w->size = size ? size : WAL_DEFAULT_BYTES;
     if (w->size < WAL_DATA + WAL_HEAD) {
         w->size = WAL_DATA + WAL_HEAD;
     }
-    if (snprintf(w->path, sizeof(w->path), "%s/%s", rooms_dir, WAL_NAME) >= (int)sizeof(w->path)) {
+    if (snprintf(path, sizeof(path), "%s/%s", rooms_dir, WAL_NAME) >= (int)sizeof(path)) {
         return -ENAMETOOLONG;
     }
-    w->fd = open(w->path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    w->fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (w->fd < 0) {
         return -errno;
     }

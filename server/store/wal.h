@@ -28,7 +28,6 @@
 #ifndef CONCLAVE_STORE_WAL_H
 #define CONCLAVE_STORE_WAL_H
 
-#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -52,7 +51,6 @@ struct wal {
     uint64_t off;    /* where the next frame goes */
     uint64_t size;   /* frames wrap to WAL_DATA rather than pass this */
     uint64_t zeroed; /* the file's bytes written so far, zeros or frames */
-    char path[PATH_MAX];
 };
 
 /* Opens (creating) the file in `rooms_dir`, writes every frame of its

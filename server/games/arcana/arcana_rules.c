@@ -159,15 +159,6 @@ int arc__components(const struct arc_core *c, int seat, int8_t ret[ARC_NCARDS])
     return n;
 }
 
-static int zone_count(const struct arc_core *c, int loc, int owner)
-{
-    int n = 0;
-    for (int i = 0; i < ARC_NCARDS; i++) {
-        n += c->card[i].loc == loc && c->card[i].owner == owner;
-    }
-    return n;
-}
-
 /* Moves a card; leaving play straightens it and returns its essences. */
 static void move(struct arc_core *c, int card, int loc, int owner)
 {
@@ -216,8 +207,8 @@ static void known_shift(int8_t *list, uint8_t *n)
  * pile when the deck is empty; -1 when both are empty. */
 static int deck_take(struct arc_core *c, int seat)
 {
-    if (zone_count(c, ARC_L_DECK, seat) == 0) {
-        if (zone_count(c, ARC_L_DISCARD, seat) == 0) {
+    if (arc__zone_count(c, ARC_L_DECK, seat) == 0) {
+        if (arc__zone_count(c, ARC_L_DISCARD, seat) == 0) {
             return -1;
         }
         shuffle_into(c, ARC_L_DISCARD, seat, ARC_L_DECK);
@@ -495,7 +486,7 @@ static bool cost_payable(const struct arc_core *c, int seat, int card, const str
             }
             break;
         case ARC_OP_DISCARD_HAND:
-            ok = zone_count(c, ARC_L_HAND, seat) > 0;
+            ok = arc__zone_count(c, ARC_L_HAND, seat) > 0;
             break;
         default:
             break;
@@ -1460,7 +1451,7 @@ unsigned arc__active(const struct arc_core *c)
         for (int s = 0; s < c->nseats; s++) {
             bool open = c->dec == ARC_D_MAGE
                             ? c->seat[s].mage_pick < 0
-                            : c->seat[s].draft_pick < 0 && zone_count(c, ARC_L_PACK, s) > 0;
+                            : c->seat[s].draft_pick < 0 && arc__zone_count(c, ARC_L_PACK, s) > 0;
             if (open) {
                 m |= 1u << s;
             }
@@ -1493,7 +1484,7 @@ int arc__options(const struct arc_core *c, int seat, struct arc_action *ret, int
             for (int i = 0; i < nv; i++) {
                 PUSH(ARC_A_MONUMENT, v[i], 0, 0);
             }
-            if (zone_count(c, ARC_L_MDECK, -1) > 0) {
+            if (arc__zone_count(c, ARC_L_MDECK, -1) > 0) {
                 PUSH(ARC_A_MONUMENT, ARC_DECK_ARG, 0, 0);
             }
         }
@@ -1605,7 +1596,7 @@ int arc__options(const struct arc_core *c, int seat, struct arc_action *ret, int
                 ig = ig && pool[e] >= o->ess[e];
             }
         } else if (o && o->arg == ARC_IG_DISCARD) {
-            ig = zone_count(c, ARC_L_HAND, seat) > 0;
+            ig = arc__zone_count(c, ARC_L_HAND, seat) > 0;
         } else if (o && o->arg == ARC_IG_DESTROY) {
             for (int i = 0; i < ARC_NART && !ig; i++) {
                 ig = c->card[i].loc == ARC_L_PLAY && c->card[i].owner == seat;
@@ -2146,7 +2137,7 @@ static void apply_setup(struct arc_state *st, int seat, const struct arc_action 
     if (a->type == ARC_A_DRAFT && c->dec == ARC_D_DRAFT) {
         c->seat[seat].draft_pick = a->a;
         for (int s = 0; s < c->nseats; s++) {
-            if (c->seat[s].draft_pick < 0 && zone_count(c, ARC_L_PACK, s) > 0) {
+            if (c->seat[s].draft_pick < 0 && arc__zone_count(c, ARC_L_PACK, s) > 0) {
                 return;
             }
         }
@@ -2167,11 +2158,11 @@ static void apply_setup(struct arc_state *st, int seat, const struct arc_action 
             c->card[i].owner = owner_new[i];
         }
         for (int s = 0; s < n; s++) {
-            if (zone_count(c, ARC_L_PACK, s) == 1) {
+            if (arc__zone_count(c, ARC_L_PACK, s) == 1) {
                 move(c, top_of(c, ARC_L_PACK, s), ARC_L_KEPT, s);
             }
         }
-        if (zone_count(c, ARC_L_PACK, 0) == 0) {
+        if (arc__zone_count(c, ARC_L_PACK, 0) == 0) {
             if (c->draft_round == 0) {
                 c->draft_round = 1;
                 draft_round_start(c);
