@@ -7,6 +7,7 @@
  */
 #include "json_util.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -133,4 +134,92 @@ void game_format_line(char *line, size_t len, const char *fmt, va_list ap)
             }
         }
     }
+}
+
+/* Appends `n` bytes of `s` to the message at *at; false when they do not
+ * fit with the terminating NUL. */
+static bool msg_put(char *msg, size_t mlen, size_t *at, const char *s, size_t n)
+{
+    if (n >= mlen - *at) {
+        return false;
+    }
+    memcpy(msg + *at, s, n);
+    *at += n;
+    return true;
+}
+
+/* The arguments of `fmt` after the key, each as the line shows it. false
+ * when one does not fit or a conversion is not one game_format_msg()
+ * takes. */
+static bool msg_args(char *msg, size_t mlen, const char *key, const char *fmt, va_list ap)
+{
+    const char sep = GAME_MSG_SEP;
+    size_t at = 0;
+
+    if (!msg_put(msg, mlen, &at, key, strlen(key))) {
+        return false;
+    }
+    for (const char *p = strchr(fmt, '%'); p; p = strchr(p, '%')) {
+        char num[24];
+        const char *arg = num;
+        bool is_long = p[1] == 'l';
+        char conv = p[1 + is_long];
+        int n;
+        if (is_long && conv != 'd' && conv != 'u') {
+            return false;
+        }
+        switch (conv) {
+        case '%':
+            p += 2;
+            continue;
+        case 's':
+            arg = va_arg(ap, const char *);
+            n = (int)strlen(arg);
+            break;
+        case 'd':
+            n = is_long ? snprintf(num, sizeof(num), "%ld", va_arg(ap, long))
+                        : snprintf(num, sizeof(num), "%d", va_arg(ap, int));
+            break;
+        case 'u':
+            n = is_long ? snprintf(num, sizeof(num), "%lu", va_arg(ap, unsigned long))
+                        : snprintf(num, sizeof(num), "%u", va_arg(ap, unsigned));
+            break;
+        default:
+            return false;
+        }
+        if (!msg_put(msg, mlen, &at, &sep, 1) || !msg_put(msg, mlen, &at, arg, (size_t)n)) {
+            return false;
+        }
+        p += 2 + is_long;
+    }
+    return true;
+}
+
+void game_format_msg(char *line, size_t len, char *msg, size_t mlen, const char *key,
+                     const char *fmt, va_list ap)
+{
+    va_list again;
+
+    va_copy(again, ap);
+    game_format_line(line, len, fmt, ap);
+    memset(msg, 0, mlen);
+    if (mlen == 0 || !msg_args(msg, mlen, key, fmt, again)) {
+        memset(msg, 0, mlen);
+    }
+    va_end(again);
+}
+
+void game_text_msg(struct game_text *out, const char *msg)
+{
+    game_text_arr(out);
+    for (const char *p = msg; *p;) {
+        const char *end = strchr(p, GAME_MSG_SEP);
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        game_text_strn(out, p, n);
+        p += n + (end ? 1 : 0);
+        if (end && !*p) {
+            game_text_strn(out, "", 0);
+        }
+    }
+    game_text_end_arr(out);
 }

@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 struct game_error;
+struct game_text;
 
 /* Reads integer member `key` of `obj` into *ret; 0 on success, -1 when the
  * member is missing or not an integer in [lo, hi]. */
@@ -34,6 +35,24 @@ int game_json_push(json_t *arr, json_t *value);
  * half a UTF-8 sequence (a name cut in the middle). */
 void game_format_line(char *line, size_t len, const char *fmt, va_list ap)
     __attribute__((format(printf, 3, 0)));
+
+/* The separator of a log message's key and arguments (views never hold
+ * control characters, so no argument contains it). */
+#define GAME_MSG_SEP '\x1f'
+
+/* Writes a log line as game_format_line() does, and beside it in `msg`
+ * (`mlen` bytes, zeroed first) the line's message, for clients that write
+ * the log in their reader's language: `key`, then each argument of `fmt`
+ * as the line shows it, each after GAME_MSG_SEP. `fmt` may use %s, %d,
+ * %u, %ld, %lu and %%, with no flags, width or precision. A message that
+ * does not fit, or a format beyond those, leaves `msg` empty: the line
+ * then has no message and clients show it as it is. */
+void game_format_msg(char *line, size_t len, char *msg, size_t mlen, const char *key,
+                     const char *fmt, va_list ap) __attribute__((format(printf, 6, 0)));
+
+/* Writes a message kept by game_format_msg() as the JSON array
+ * [key, arg, ...], or [] for an empty one. */
+void game_text_msg(struct game_text *out, const char *msg);
 
 /* ---- Strict action objects ----
  * `rule` is the section the game cites for malformed actions (e.g.

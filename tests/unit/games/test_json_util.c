@@ -4,7 +4,9 @@
  * (server/games/common/json_util.c): game_json_only_keys() accepts exactly
  * the listed members and names the first other one; game_json_bad_field()
  * words a bad field; a key sent by a client is shown cut at a character
- * boundary, without quotes, backslashes or control characters.
+ * boundary, without quotes, backslashes or control characters; a log
+ * line's message keeps its key and arguments, or nothing when they do not
+ * fit.
  */
 #include <stdarg.h>
 #include <string.h>
@@ -113,6 +115,69 @@ START_TEST(format_line_cuts_at_a_character_boundary)
 }
 END_TEST
 
+static void format_msg(char *line, size_t len, char *msg, size_t mlen, const char *key,
+                       const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    game_format_msg(line, len, msg, mlen, key, fmt, ap);
+    va_end(ap);
+}
+
+/* The text the view writes for a kept message. */
+static void msg_text(const char *msg, char *out, size_t n)
+{
+    struct game_text t = {0};
+
+    game_text_msg(&t, msg);
+    ck_assert_int_eq(game_text_end(&t), 0);
+    ck_assert_uint_lt(t.len, n);
+    memcpy(out, t.data, t.len + 1);
+    game_text_free(&t);
+}
+
+/* A log line's message holds its key and each argument as the line shows
+ * it, so a client can write the same line in another language. */
+START_TEST(format_msg_keeps_key_and_arguments)
+{
+    char line[64], msg[64], text[128];
+
+    format_msg(line, sizeof(line), msg, sizeof(msg), "cast", "%s cast %s on zone %d (%u%%, %ld).",
+               "Bo", "SPIN", 3, 7u, -2L);
+    ck_assert_str_eq(line, "Bo cast SPIN on zone 3 (7%, -2).");
+    msg_text(msg, text, sizeof(text));
+    ck_assert_str_eq(text, "[\"cast\",\"Bo\",\"SPIN\",\"3\",\"7\",\"-2\"]");
+    /* Empty arguments keep their places, the last one too. */
+    format_msg(line, sizeof(line), msg, sizeof(msg), "k", "%s|%s|%s", "", "x", "");
+    msg_text(msg, text, sizeof(text));
+    ck_assert_str_eq(text, "[\"k\",\"\",\"x\",\"\"]");
+    /* No argument: the key alone. */
+    format_msg(line, sizeof(line), msg, sizeof(msg), "begins", "The game begins.");
+    msg_text(msg, text, sizeof(text));
+    ck_assert_str_eq(text, "[\"begins\"]");
+}
+END_TEST
+
+/* A message that does not fit, or a conversion the message cannot carry,
+ * leaves no message: clients then show the line as it is, which is still
+ * written whole. */
+START_TEST(format_msg_without_room_leaves_none)
+{
+    char line[64], msg[12], text[16];
+
+    format_msg(line, sizeof(line), msg, sizeof(msg), "played", "%s played %s.", "Ann",
+               "a long card name");
+    ck_assert_str_eq(line, "Ann played a long card name.");
+    ck_assert_str_eq(msg, "");
+    msg_text(msg, text, sizeof(text));
+    ck_assert_str_eq(text, "[]");
+    format_msg(line, sizeof(line), msg, sizeof(msg), "w", "%5d", 42);
+    ck_assert_str_eq(line, "   42");
+    ck_assert_str_eq(msg, "");
+}
+END_TEST
+
 int main(void)
 {
     const struct ck_case cases[] = {
@@ -121,6 +186,8 @@ int main(void)
         {"a_sent_key_is_shown_safely", a_sent_key_is_shown_safely},
         {"bad_field_names_the_field", bad_field_names_the_field},
         {"format_line_cuts_at_a_character_boundary", format_line_cuts_at_a_character_boundary},
+        {"format_msg_keeps_key_and_arguments", format_msg_keeps_key_and_arguments},
+        {"format_msg_without_room_leaves_none", format_msg_without_room_leaves_none},
     };
     return CK_RUN("json_util", cases, NULL, NULL);
 }
