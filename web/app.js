@@ -22,7 +22,7 @@ import { buildOptions, readOptions } from './lib/options.js';
 import { fillGames, fillSeats, fillRooms, fillEnded, playerRange } from './lib/lobby.js';
 import { renderRoom, startBots } from './lib/roompanel.js';
 import { loadBoard } from './lib/board.js';
-import { describeAll, renderActions } from './lib/actions.js';
+import { attachActionKeys, describeAll, renderActions } from './lib/actions.js';
 import { clockSeats, clocksRun, policyText } from './lib/clock.js';
 import { MyGames, badgeIcon } from './lib/mygames.js';
 import { Log, eventLine, roomChanges } from './lib/log.js';
@@ -31,6 +31,9 @@ import { registerIfGranted } from './lib/notify.js';
 import { NotifyBox } from './lib/notifybox.js';
 import { renderRematch, rematchErrorText, offerRows } from './lib/rematch.js';
 import { ReviewScreen, readRecordText, RECORD_MAX_BYTES } from './lib/review.js';
+import { initDisplay } from './lib/options.js';
+import { SHORTCUTS, attachBoardKeys, focusBoard, rove } from './games/keys.js';
+import { plural, seatLabel } from './lib/words.js';
 
 const ROOMS_REFRESH_MS = 15000;
 const BANNER_MS = 8000; // how long the "your turn" banner stays up
@@ -112,7 +115,7 @@ function names() {
   const fromView = Array.isArray(S.view?.seats) ? S.view.seats : [];
   const n = Math.max(fromRoom.length, fromView.length);
   for (let i = 0; i < n; i++) {
-    out[i] = fromRoom[i]?.name || fromView[i]?.name || `Seat ${i + 1}`;
+    out[i] = fromRoom[i]?.name || fromView[i]?.name || seatLabel(i);
   }
   return out;
 }
@@ -209,6 +212,7 @@ function layout() {
 
 function setPhase(phase) {
   const changed = S.phase !== phase;
+  const hadFocus = focusInPage();
   S.phase = phase;
   layout();
   E['topbar-room'].hidden = !S.room;
@@ -218,6 +222,49 @@ function setPhase(phase) {
   if (changed) refreshMyGames();
   if (changed && phase === 'ended' && !S.reviewing) E.ended.scrollIntoView({ block: 'nearest' });
   updateTurn();
+  keepFocus(hadFocus);
+}
+
+// ---- Keyboard focus ----
+
+// Whether the keyboard focus is on something of the page (not nowhere).
+function focusInPage() {
+  const a = document.activeElement;
+  return Boolean(a && a !== body && a.isConnected);
+}
+
+// After a redraw that hid or removed the element that had the focus
+// (`hadFocus`: it was somewhere before), puts it where the phase's work
+// is, so that a keyboard never finds itself back at the top of the page.
+function keepFocus(hadFocus) {
+  const a = document.activeElement;
+  if (!hadFocus || (a && a !== body && a.isConnected && a.getClientRects().length > 0)) return;
+  if (S.reviewing) return E['review-title'].focus({ preventScroll: true });
+  if (S.phase === 'game' && S.seat !== null) return focusActions();
+  if (S.phase === 'game') return focusBoard(E.board);
+  const to = { ended: E['ended-title'], room: E['room-title'] }[S.phase] || E.main;
+  to.focus({ preventScroll: true });
+}
+
+// To the list of moves: its first move, else the list (which then says
+// why there is none).
+function focusActions() {
+  if (E['actions-panel'].hidden) return false;
+  const first = E.actions.querySelector('button.action');
+  (first || E.actions).focus({ preventScroll: !first });
+  if (!first) E['actions-panel'].scrollIntoView({ block: 'nearest' });
+  return true;
+}
+
+// The page's keys: Escape clears the board's selection, SHORTCUTS jump to
+// the moves and to the board, the review screen steps with its own.
+function pageKey(e) {
+  if (e.key === 'Escape' && S.focus !== null) return setFocus(null);
+  const typing = e.target instanceof Element && e.target.matches('input, select, textarea, [contenteditable]');
+  if (typing || e.altKey || e.ctrlKey || e.metaKey) return;
+  if (e.key === SHORTCUTS.actions && !S.reviewing && focusActions()) return e.preventDefault();
+  if (e.key === SHORTCUTS.board && focusBoard(S.reviewing ? E['review-board'] : E.board)) return e.preventDefault();
+  reviewKey(e);
 }
 
 // ---- Lobby ----
@@ -739,7 +786,7 @@ function rememberProgress(now = false) {
 
 function onChat(msg) {
   const you = S.seat !== null ? msg.seat === S.seat : msg.seat === -1 && msg.name === S.name;
-  const who = msg.name || (msg.seat >= 0 ? `Seat ${msg.seat + 1}` : 'A spectator');
+  const who = msg.name || (msg.seat >= 0 ? seatLabel(msg.seat) : 'A spectator');
   const list = E['chat-messages'];
   const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
   list.appendChild(h('li', { class: you ? 'mine' : null },
@@ -925,6 +972,9 @@ function setFocus(key) {
   renderBoard();
   renderActionsPanel();
   if (S.focus !== null) E['focus-bar'].hidden = false;
+  // Said, as the list changes out of sight of a keyboard on the board.
+  const n = E.actions.querySelectorAll('button.action').length;
+  log.announce(S.focus === null ? `Selection cleared: ${plural(n, 'move')}.` : `${focusWords(S.focus)} selected: ${plural(n, 'move')}.`);
 }
 
 // ---- Drawing ----
@@ -951,16 +1001,12 @@ function boardContext() {
 
 function renderBoard() {
   if (!S.board || !S.view) return;
-  // Keep keyboard focus on the same board element across the redraw.
-  const active = document.activeElement;
-  const focusedKey = E.board.contains(active) ? active.dataset?.key : undefined;
+  // The keyboard focus stays on the board across the redraw (keys.js).
+  const hadFocus = E.board.contains(document.activeElement);
   clear(E.board);
   E.board.dataset.game = S.game || '';
   S.board.render(E.board, S.view, boardContext());
-  if (focusedKey !== undefined) {
-    const again = [...E.board.querySelectorAll('[data-key]')].find((el) => el.dataset.key === focusedKey);
-    if (again) again.focus();
-  }
+  rove(E.board, hadFocus);
 }
 
 function renderStatus() {
@@ -1096,10 +1142,12 @@ function renderGame() {
 }
 
 function renderAll() {
+  const hadFocus = focusInPage();
   layout();
   renderRoomPanel();
   if (S.view) renderGame();
   updateTurn();
+  keepFocus(hadFocus);
 }
 
 // The turn cue: body[data-your-turn] says the seat's moves are on screen
@@ -1214,7 +1262,7 @@ async function openRecordFile(input) {
 // and the other controls keep their own keys.
 function reviewKey(e) {
   if (!S.reviewing || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
-  if (e.target instanceof Element && e.target.matches('input, select, textarea')) return;
+  if (e.target instanceof Element && e.target.matches('input, select, textarea, .board *')) return;
   const to = { ArrowLeft: -1, ArrowRight: 1, Home: 'first', End: 'last' }[e.key];
   if (to === undefined) return;
   e.preventDefault();
@@ -1225,7 +1273,7 @@ function reviewKey(e) {
 
 function init() {
   for (const el of document.querySelectorAll('[id]')) E[el.id] = el;
-  log = new Log(E.log);
+  log = new Log(E.log, E.announce);
   notifyBox = new NotifyBox({
     box: E['notify-box'], summary: E['notify-summary'], push: E['notify-push'], pushHint: E['notify-push-hint'],
     form: E['notify-form'], webhook: E['notify-webhook'], off: E['notify-off'], error: E['notify-error'],
@@ -1294,24 +1342,26 @@ function init() {
   E['clear-focus'].addEventListener('click', () => setFocus(null));
   // In-page links move focus without touching the URL's hash, which holds
   // the room code (a reload goes back to the room by it).
-  for (const [link, target] of [[document.querySelector('.skip-link'), E.main], [E['jump-moves'], E['actions-panel']]]) {
-    link.addEventListener('click', (e) => {
-      e.preventDefault();
-      target.scrollIntoView({ block: 'start' });
-      const first = target === E['actions-panel'] ? target.querySelector('button.action') : null;
-      (first || target).focus({ preventScroll: true });
-    });
-  }
+  document.querySelector('.skip-link').addEventListener('click', (e) => {
+    e.preventDefault();
+    E.main.scrollIntoView({ block: 'start' });
+    E.main.focus({ preventScroll: true });
+  });
+  E['jump-moves'].addEventListener('click', (e) => {
+    e.preventDefault();
+    E['actions-panel'].scrollIntoView({ block: 'start' });
+    focusActions();
+  });
   E['notice-close'].addEventListener('click', dismissNotice);
   E.reconnect.addEventListener('click', () => {
     if (conn.stopped) conn.resume();
     else if (conn.ws) conn.drop();
     else conn.retryNow();
   });
-  document.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape' && S.focus !== null) setFocus(null);
-    reviewKey(e);
-  });
+  document.addEventListener('keydown', pageKey);
+  attachBoardKeys(E.board);
+  attachActionKeys(E.actions);
+  initDisplay(E.contrast, document.documentElement);
   addEventListener('pagehide', () => rememberProgress(true));
   addEventListener('hashchange', () => {
     const target = parseHash();

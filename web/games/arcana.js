@@ -15,7 +15,10 @@
 // `pool:SEAT:ESS` an essence of a seat's pool, `seat:N` a player,
 // `deck:N` a player's artifact deck, `monument_deck` the monument deck.
 
+import { h, srOnly } from '../lib/dom.js';
+import { plural, seatName } from '../lib/words.js';
 import { CARDS } from './arcana_texts.js';
+import { keyState, keyed } from './keys.js';
 
 // Each essence: its letter (the terminal client's) and word. Colour goes
 // with the class e-<key>.
@@ -39,44 +42,6 @@ const PHASES = {
   ended: 'game over',
 };
 
-// ---- Small DOM helpers (no HTML strings: names come from players) ----
-
-function h(tag, cls, ...children) {
-  const el = document.createElement(tag);
-  if (cls) el.className = cls;
-  for (const c of children) {
-    if (c === null || c === undefined || c === false) continue;
-    el.append(typeof c === 'string' || typeof c === 'number' ? String(c) : c);
-  }
-  return el;
-}
-
-// Gives `el` its key; when some legal action touches the key the element
-// becomes a button for the keyboard too (Enter/Space), and selecting it
-// again clears the selection.
-function keyed(el, key, ctx, live) {
-  el.dataset.key = key;
-  if (ctx.focus === key) el.classList.add('focused');
-  if (!live.has(key)) return el;
-  el.classList.add('can');
-  el.tabIndex = 0;
-  el.setAttribute('role', 'button');
-  el.setAttribute('aria-pressed', ctx.focus === key ? 'true' : 'false');
-  const choose = (ev) => {
-    if (ev.target.closest('summary')) return;
-    ev.stopPropagation();
-    if (ctx.setFocus) ctx.setFocus(ctx.focus === key ? null : key);
-  };
-  el.addEventListener('click', choose);
-  el.addEventListener('keydown', (ev) => {
-    if ((ev.key === 'Enter' || ev.key === ' ') && ev.target === el) {
-      ev.preventDefault();
-      choose(ev);
-    }
-  });
-  return el;
-}
-
 // ---- Words ----
 
 function card(id) {
@@ -98,23 +63,13 @@ function essWord(key) {
   return e ? e.word : String(key);
 }
 
-function seatName(view, names, seat) {
-  if (names && typeof names[seat] === 'string' && names[seat]) return names[seat];
-  const s = view && Array.isArray(view.seats) ? view.seats[seat] : null;
-  return s && s.name ? s.name : `seat ${Number(seat) + 1}`;
-}
-
 // "Bo" or "you" (as the subject of a sentence: "You").
 function who(view, names, seat, me) {
-  return seat === me ? 'you' : seatName(view, names, seat);
+  return seat === me ? 'you' : seatName(view, seat, names);
 }
 
 function cap(s) {
   return s ? s[0].toUpperCase() + s.slice(1) : s;
-}
-
-function plural(n, one, many) {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 // "1 Elan + 2 Gold" from an essence map ("any N" too); "nothing".
@@ -172,7 +127,7 @@ function decisionWords(view, names, me) {
     case 'target': {
       const purpose = d.why === 'receive' ? 'receive the paid essence' : d.why || 'choose';
       if (Number.isInteger(d.attacker)) {
-        return `choose a card to ${purpose}, to ignore the attack of ${seatName(view, names, d.attacker)}'s ${cardName(d.card)}`;
+        return `choose a card to ${purpose}, to ignore the attack of ${seatName(view, d.attacker, names)}'s ${cardName(d.card)}`;
       }
       return `choose a card to ${purpose}, for ${why}`;
     }
@@ -183,7 +138,7 @@ function decisionWords(view, names, me) {
     case 'order':
       return 'put the looked-at cards back, naming the next card from the top';
     case 'respond':
-      return `answer ${seatName(view, names, d.attacker)}'s ${why}: lose ${d.amount} Life, ignore it, or react`;
+      return `answer ${seatName(view, d.attacker, names)}'s ${why}: lose ${d.amount} Life, ignore it, or react`;
     case 'lose':
       return `lose ${plural(d.left || 0, 'more essence', 'more essences')} (not Life) to ${why}`;
     case 'statue':
@@ -213,7 +168,7 @@ function decisionLine(view, names, me) {
   const words = decisionWords(view, names, me);
   if (d.kind === 'mage' || d.kind === 'draft') {
     const active = Array.isArray(view.active) ? view.active : [];
-    const waiting = active.map((s) => (s === me ? 'you' : seatName(view, names, s)));
+    const waiting = active.map((s) => (s === me ? 'you' : seatName(view, s, names)));
     const first = active.includes(me) ? `You: ${words}` : cap(words);
     return `${first}. Waiting for ${waiting.join(', ') || 'nobody'}.`;
   }
@@ -299,7 +254,7 @@ export function describe(action, view, seat) {
       return { group: 'Choose a card', label: `${verb} ${cardName(a.card)}${attack}`, keys: cardKey(a.card) };
     }
     case 'rival':
-      return { group: 'Choose a rival', label: `Choose ${seatName(v, null, a.seat)} as the rival`, keys: [`seat:${a.seat}`] };
+      return { group: 'Choose a rival', label: `Choose ${seatName(v, a.seat, null)} as the rival`, keys: [`seat:${a.seat}`] };
     case 'deck':
       if (a.deck === 'own') return { group: 'Look at a deck', label: 'Look at your own deck', keys: [`deck:${me}`] };
       return { group: 'Look at a deck', label: 'Look at the monument deck', keys: ['monument_deck'] };
@@ -362,7 +317,7 @@ function nowLine(view, seat, names) {
   const active = Array.isArray(view.active) ? view.active : [];
   if (view.phase === 'actions' && active.length === 1) {
     if (active[0] === seat) return 'Your turn: place, claim, discard, use a power or pass.';
-    return `${seatName(view, names, active[0])}'s turn.`;
+    return `${seatName(view, active[0], names)}'s turn.`;
   }
   if (active.length) return `To act: ${active.map((s) => who(view, names, s, seat)).join(', ')}.`;
   return '';
@@ -403,26 +358,17 @@ export function results(view, names) {
 
 // ---- Drawing ----
 
-// Every key that some legal action touches: those elements are clickable.
-function liveKeys(view, ctx) {
-  const live = new Set();
-  for (const a of ctx.legal || []) {
-    for (const k of describe(a, view, ctx.seat).keys) live.add(k);
-  }
-  return live;
-}
-
-// One essence with its letter and count: "E 2" in Elan's colour.
+// One essence with its letter and count: "E 2" in Elan's colour, read
+// "2 Elan".
 function essBadge(key, n) {
   const e = essence(key);
-  const badge = h('span', `ess e-${key}`, h('b', null, e ? e.letter : '?'), h('span', 'ess-n', String(n)));
-  badge.title = `${n} ${e ? e.word : key}`;
-  badge.setAttribute('aria-label', badge.title);
-  return badge;
+  const word = e ? e.word : key;
+  return h('span', { class: `ess e-${key}`, title: `${n} ${word}` },
+    h('b', { 'aria-hidden': 'true' }, e ? e.letter : '?'), h('span', { class: 'ess-n' }, String(n)), srOnly(` ${word}`));
 }
 
 function costBadges(cost) {
-  const box = h('span', 'ar-cost');
+  const box = h('span', { class: 'ar-cost' });
   if (!cost) return box;
   let any = false;
   for (const e of ESSENCES) {
@@ -432,12 +378,12 @@ function costBadges(cost) {
     }
   }
   if (cost.any > 0) {
-    const b = h('span', 'ess e-any', h('b', null, 'any'), h('span', 'ess-n', String(cost.any)));
+    const b = h('span', { class: 'ess e-any' }, h('b', {}, 'any'), h('span', { class: 'ess-n' }, String(cost.any)));
     b.title = `any ${cost.any} essences`;
     box.append(b);
     any = true;
   }
-  if (!any) box.append(h('span', 'ess e-free', 'free'));
+  if (!any) box.append(h('span', { class: 'ess e-free' }, 'free'));
   box.setAttribute('aria-label', `cost ${essenceWords(cost)}`);
   return box;
 }
@@ -446,50 +392,50 @@ function costBadges(cost) {
 function onCard(map) {
   const list = ESSENCES.filter((e) => map && map[e.key] > 0);
   if (!list.length) return null;
-  return h('div', 'ar-on', 'On it: ', ...list.map((e) => essBadge(e.key, map[e.key])));
+  return h('div', { class: 'ar-on' }, 'On it: ', ...list.map((e) => essBadge(e.key, map[e.key])));
 }
 
 // A face-up card: name, cost, type and VP, its state in play (turned or
 // straight, essences on it, owner), and its text. `comp` is the view's
 // component object ({card, essences, turned}) or null for a card not in
 // play; `extra` a line of words (owner, "being placed", ...).
-function drawCard(id, ctx, live, comp, extra) {
+function drawCard(id, ctx, ks, comp, extra) {
   const c = card(id);
-  const el = h('article', `ar-card k-${c ? c.kind : 'unknown'}`);
-  const head = h('div', 'ar-card-head', h('span', 'ar-name', cardName(id)));
+  const el = h('article', { class: `ar-card k-${c ? c.kind : 'unknown'}` });
+  const head = h('div', { class: 'ar-card-head' }, h('span', { class: 'ar-name' }, cardName(id)));
   if (c && c.cost) head.append(costBadges(c.cost));
   el.append(head);
   const type = c ? c.type + (c.vp ? ` \u00b7 ${c.vp}` : '') : '';
-  if (type) el.append(h('div', 'ar-type', type));
+  if (type) el.append(h('div', { class: 'ar-type' }, type));
   if (comp) {
     const turned = !!comp.turned;
     el.classList.add(turned ? 'turned' : 'straight');
-    el.append(h('div', `ar-state${turned ? ' is-turned' : ''}`, turned ? '\u21b7 Turned' : 'Straight'));
+    el.append(h('div', { class: `ar-state${turned ? ' is-turned' : ''}` }, turned ? '\u21b7 Turned' : 'Straight'));
     const on = onCard(comp.essences);
     if (on) el.append(on);
   }
-  if (extra) el.append(h('div', 'ar-extra', extra));
+  if (extra) el.append(h('div', { class: 'ar-extra' }, extra));
   if (c) {
-    if (c.side) el.append(h('div', 'ar-line ar-side', c.side));
-    const text = h('ul', 'ar-text');
-    for (const line of c.lines) text.append(h('li', null, line));
+    if (c.side) el.append(h('div', { class: 'ar-line ar-side' }, c.side));
+    const text = h('ul', { class: 'ar-text' });
+    for (const line of c.lines) text.append(h('li', {}, line));
     if (c.lines.length) el.append(text);
     if (c.notes.length) el.title = c.notes.join('\n');
   }
-  const words = [cardName(id), comp ? (comp.turned ? 'turned' : 'straight') : null, extra].filter(Boolean);
-  el.setAttribute('aria-label', words.join(', '));
-  return keyed(el, `card:${id}`, ctx, live);
+  // Named by its words: "Athanor, 1 Elan 1 Gold, Artifact, Turned, On it:
+  // 2 Elan, Owned by Bo, Power 0: ...".
+  return keyed(el, `card:${id}`, null, ctx, ks);
 }
 
-function cardRow(ids, ctx, live, extraOf) {
-  const row = h('div', 'ar-cards');
-  for (const id of ids) row.append(drawCard(id, ctx, live, null, extraOf ? extraOf(id) : null));
+function cardRow(ids, ctx, ks, extraOf) {
+  const row = h('div', { class: 'ar-cards' });
+  for (const id of ids) row.append(drawCard(id, ctx, ks, null, extraOf ? extraOf(id) : null));
   return row;
 }
 
 function section(cls, title, ...children) {
-  const box = h('section', `ar-box ${cls}`);
-  const head = h('h3', null, ...(Array.isArray(title) ? title : [title]));
+  const box = h('section', { class: `ar-box ${cls}` });
+  const head = h('h3', {}, ...(Array.isArray(title) ? title : [title]));
   box.append(head, ...children.filter(Boolean));
   return box;
 }
@@ -499,18 +445,18 @@ function drawHeader(view, ctx) {
   const bits = [];
   if (view.round) bits.push(`round ${view.round}`);
   bits.push(PHASES[view.phase] || String(view.phase));
-  const head = h('div', 'ar-head', h('strong', null, 'Res Arcana'), ` \u2014 ${bits.join(', ')}`);
+  const head = h('div', { class: 'ar-head' }, h('strong', {}, 'Res Arcana'), ` \u2014 ${bits.join(', ')}`);
   if (Number.isInteger(board.first)) {
-    head.append(h('span', 'ar-first', `First Player: ${who(view, ctx.names, board.first, ctx.seat)}${board.first_passed ? ' (passed side)' : ''}`));
+    head.append(h('span', { class: 'ar-first' }, `First Player: ${who(view, ctx.names, board.first, ctx.seat)}${board.first_passed ? ' (passed side)' : ''}`));
   }
   const m = view.match;
   if (m && typeof m === 'object') {
     const score = Array.isArray(m.score) ? m.score : [0, 0];
     const done = (m.results || []).map((r, i) => {
       const w = Array.isArray(r.winners) ? r.winners : [];
-      return `game ${i + 1}: ${w.length === 1 ? `${seatName(view, ctx.names, w[0])} won` : 'shared'}`;
+      return `game ${i + 1}: ${w.length === 1 ? `${seatName(view, w[0], ctx.names)} won` : 'shared'}`;
     });
-    head.append(h('div', 'ar-duel', `Duel, game ${m.game} of 3: ${seatName(view, ctx.names, 0)} ${score[0]} \u2013 ${score[1]} ${seatName(view, ctx.names, 1)}${done.length ? `; ${done.join(', ')}` : ''}`));
+    head.append(h('div', { class: 'ar-duel' }, `Duel, game ${m.game} of 3: ${seatName(view, 0, ctx.names)} ${score[0]} \u2013 ${score[1]} ${seatName(view, 1, ctx.names)}${done.length ? `; ${done.join(', ')}` : ''}`));
   }
   return head;
 }
@@ -519,24 +465,23 @@ function drawDecision(view, ctx) {
   const d = view.decision;
   const line = nowLine(view, ctx.seat, ctx.names) || 'Waiting.';
   const mine = Array.isArray(view.active) && view.active.includes(ctx.seat) && !view.result;
-  const box = h('section', `ar-box ar-decision${mine ? ' mine' : ''}`);
-  box.setAttribute('aria-live', 'polite');
-  const title = h('h3', null, mine ? 'Your decision' : 'Now');
-  if (mine) title.append(' ', h('span', 'ar-yours', 'yours'));
-  box.append(title, h('p', null, line));
+  const box = h('section', { class: `ar-box ar-decision${mine ? ' mine' : ''}` });
+  const title = h('h3', {}, mine ? 'Your decision' : 'Now');
+  if (mine) title.append(' ', h('span', { class: 'ar-yours' }, 'yours'));
+  box.append(title, h('p', {}, line));
   if (d && typeof d.placing === 'string') {
-    box.append(h('p', 'ar-small', `Being placed: ${cardName(d.placing)} (printed cost ${costWords(d.placing)}).`));
+    box.append(h('p', { class: 'ar-small' }, `Being placed: ${cardName(d.placing)} (printed cost ${costWords(d.placing)}).`));
   }
   return box;
 }
 
 // What only this seat sees: the hand and the private parts of setup, the
 // draft and a look at a deck. Marked as yours.
-function drawYou(view, ctx, live) {
+function drawYou(view, ctx, ks) {
   const you = view.you;
   if (!you || typeof you !== 'object') return null;
-  const box = h('section', 'ar-box ar-you mine');
-  box.append(h('h3', null, 'Only you see this ', h('span', 'ar-yours', 'yours')));
+  const box = h('section', { class: 'ar-box ar-you mine' });
+  box.append(h('h3', {}, 'Only you see this ', h('span', { class: 'ar-yours' }, 'yours')));
   const parts = [
     ['mages', view.phase === 'setup_mage' ? 'Your two mages: keep one' : 'Your two mages'],
     ['pack', 'Your draft pack'],
@@ -549,45 +494,45 @@ function drawYou(view, ctx, live) {
   for (const [key, label] of parts) {
     const ids = Array.isArray(you[key]) ? you[key] : [];
     if (key !== 'hand' && !ids.length) continue;
-    box.append(h('h4', null, `${label} (${ids.length})`));
-    box.append(ids.length ? cardRow(ids, ctx, live) : h('p', 'ar-small', 'No cards.'));
+    box.append(h('h4', {}, `${label} (${ids.length})`));
+    box.append(ids.length ? cardRow(ids, ctx, ks) : h('p', { class: 'ar-small' }, 'No cards.'));
   }
   if (typeof you.mage === 'string' && view.phase === 'setup_mage') {
-    box.append(h('p', null, `Your mage (secret until everyone has chosen): ${cardName(you.mage)}.`));
+    box.append(h('p', {}, `Your mage (secret until everyone has chosen): ${cardName(you.mage)}.`));
   }
   if (typeof you.pick === 'string') {
-    box.append(h('p', null, `Your pick (secret until everyone has picked): ${cardName(you.pick)}.`));
+    box.append(h('p', {}, `Your pick (secret until everyone has picked): ${cardName(you.pick)}.`));
   }
   return box;
 }
 
-function drawShared(view, ctx, live) {
+function drawShared(view, ctx, ks) {
   const board = view.board || {};
   const out = [];
   const display = Array.isArray(board.display) ? board.display : [];
-  const deck = h('div', 'ar-deck', h('strong', null, 'Monument deck'), h('span', null, `${plural(board.monument_deck || 0, 'card', 'cards')} face down`));
-  keyed(deck, 'monument_deck', ctx, live);
-  const monuments = cardRow(display, ctx, live);
+  const deck = h('div', { class: 'ar-deck' }, h('strong', {}, 'Monument deck'), h('span', {}, `${plural(board.monument_deck || 0, 'card', 'cards')} face down`));
+  keyed(deck, 'monument_deck', null, ctx, ks);
+  const monuments = cardRow(display, ctx, ks);
   monuments.prepend(deck);
   out.push(section('ar-monuments', 'Monuments (4 Gold each)', monuments));
   const pops = Array.isArray(board.pops) ? board.pops : [];
   if (pops.length) {
-    const row = h('div', 'ar-cards');
+    const row = h('div', { class: 'ar-cards' });
     for (const p of pops) {
       const owner = Number.isInteger(p.owner) ? `Owned by ${who(view, ctx.names, p.owner, ctx.seat)}` : 'Unclaimed';
-      row.append(drawCard(p.card, ctx, live, Number.isInteger(p.owner) ? p : null, owner));
+      row.append(drawCard(p.card, ctx, ks, Number.isInteger(p.owner) ? p : null, owner));
     }
     out.push(section('ar-pops', 'Places of Power', row));
   }
   const supply = Array.isArray(board.supply) ? board.supply : [];
   if (supply.length) {
-    const items = section('ar-supply', 'Magic items in the supply', cardRow(supply, ctx, live));
+    const items = section('ar-supply', 'Magic items in the supply', cardRow(supply, ctx, ks));
     if (choosing(view, 'item')) out.unshift(items);
     else out.push(items);
   }
   const m = view.match;
   if (m && Array.isArray(m.pool) && m.pool.length) {
-    out.unshift(section('ar-pool', 'Duel: face-up cards to draft', cardRow(m.pool, ctx, live)));
+    out.unshift(section('ar-pool', 'Duel: face-up cards to draft', cardRow(m.pool, ctx, ks)));
   }
   return out;
 }
@@ -597,53 +542,57 @@ function choosing(view, kind) {
   return !!(view.decision && view.decision.kind === kind);
 }
 
-function drawPool(view, i, s, ctx, live) {
-  const pool = h('div', 'ar-pool-row');
-  pool.append(h('span', 'ar-label', 'Pool'));
+function drawPool(view, i, s, ctx, ks) {
+  const pool = h('div', { class: 'ar-pool-row' });
+  pool.append(h('span', { class: 'ar-label' }, 'Pool'));
   for (const e of ESSENCES) {
     const n = s.pool && s.pool[e.key] !== undefined ? s.pool[e.key] : 0;
-    pool.append(keyed(essBadge(e.key, n), `pool:${i}:${e.key}`, ctx, live));
+    const badge = essBadge(e.key, n);
+    badge.prepend(srOnly(`${seatName(view, i, ctx.names)}'s pool: `));
+    pool.append(keyed(badge, `pool:${i}:${e.key}`, null, ctx, ks));
   }
   return pool;
 }
 
-function drawSeat(view, i, ctx, live) {
+function drawSeat(view, i, ctx, ks) {
   const s = view.seats[i];
   const board = view.board || {};
   const me = i === ctx.seat;
-  const box = h('section', `ar-box ar-seat${me ? ' mine' : ''}${s.passed ? ' passed' : ''}`);
-  const title = h('h3', 'ar-seat-head', h('span', 'ar-seat-name', seatName(view, ctx.names, i)));
-  if (me) title.append(' ', h('span', 'ar-yours', 'you'));
-  title.append(' ', h('span', 'ar-vp', `${s.vp || 0} VP`));
-  if (board.first === i) title.append(' ', h('span', 'ar-tag', board.first_passed ? 'First Player (passed side)' : 'First Player'));
-  if (s.passed) title.append(' ', h('span', 'ar-tag', 'Passed'));
-  if (Array.isArray(view.active) && view.active.includes(i) && !view.result) title.append(' ', h('span', 'ar-tag ar-act', '\u25b6 to act'));
-  keyed(title, `seat:${i}`, ctx, live);
+  const box = h('section', { class: `ar-box ar-seat${me ? ' mine' : ''}${s.passed ? ' passed' : ''}` });
+  const name = seatName(view, i, ctx.names);
+  // The name is the player's board element; the heading stays a heading.
+  const title = h('h3', { class: 'ar-seat-head' },
+    keyed(h('span', { class: 'ar-seat-name' }, name), `seat:${i}`, `Player ${name}, ${s.vp || 0} VP`, ctx, ks));
+  if (me) title.append(' ', h('span', { class: 'ar-yours' }, 'you'));
+  title.append(' ', h('span', { class: 'ar-vp' }, `${s.vp || 0} VP`));
+  if (board.first === i) title.append(' ', h('span', { class: 'ar-tag' }, board.first_passed ? 'First Player (passed side)' : 'First Player'));
+  if (s.passed) title.append(' ', h('span', { class: 'ar-tag' }, 'Passed'));
+  if (Array.isArray(view.active) && view.active.includes(i) && !view.result) title.append(' ', h('span', { class: 'ar-tag ar-act' }, '\u25b6 to act'));
   box.append(title);
-  box.append(drawPool(view, i, s, ctx, live));
-  const counts = h('div', 'ar-counts', h('span', null, `Hand ${s.hand || 0}`));
-  counts.append(keyed(h('span', 'ar-decksize', `Deck ${s.deck || 0}`), `deck:${i}`, ctx, live));
+  box.append(drawPool(view, i, s, ctx, ks));
+  const counts = h('div', { class: 'ar-counts' }, h('span', {}, `Hand ${s.hand || 0}`));
+  counts.append(keyed(h('span', { class: 'ar-decksize' }, srOnly(`${name}'s `), `Deck ${s.deck || 0}`), `deck:${i}`, null, ctx, ks));
   if (s.looked && typeof s.looked === 'object') {
-    counts.append(h('span', null, `looked at ${plural(s.looked.count, 'card', 'cards')} of ${s.looked.deck === 'monument' ? 'the monument deck' : 'their own deck'}`));
+    counts.append(h('span', {}, `looked at ${plural(s.looked.count, 'card', 'cards')} of ${s.looked.deck === 'monument' ? 'the monument deck' : 'their own deck'}`));
   }
-  if (view.phase === 'setup_mage') counts.append(h('span', null, s.mage_chosen ? 'mage chosen' : 'still choosing a mage'));
-  if (view.phase === 'draft') counts.append(h('span', null, `kept ${s.kept || 0}; ${s.picked ? 'has picked' : 'still picking'}`));
+  if (view.phase === 'setup_mage') counts.append(h('span', {}, s.mage_chosen ? 'mage chosen' : 'still choosing a mage'));
+  if (view.phase === 'draft') counts.append(h('span', {}, `kept ${s.kept || 0}; ${s.picked ? 'has picked' : 'still picking'}`));
   box.append(counts);
   const play = Array.isArray(s.play) ? s.play : [];
   if (play.length) {
-    const row = h('div', 'ar-cards');
-    for (const c of play) row.append(drawCard(c.card, ctx, live, c, null));
+    const row = h('div', { class: 'ar-cards' });
+    for (const c of play) row.append(drawCard(c.card, ctx, ks, c, null));
     box.append(row);
   } else if (typeof s.mage === 'string' || typeof s.item === 'string') {
     const ids = [s.mage, s.item].filter((x) => typeof x === 'string');
-    box.append(cardRow(ids, ctx, live));
+    box.append(cardRow(ids, ctx, ks));
   }
   const discard = Array.isArray(s.discard) ? s.discard : [];
   if (discard.length) {
-    const det = h('details', 'ar-discard');
-    if (discard.some((id) => live.has(`card:${id}`) || ctx.focus === `card:${id}`)) det.open = true;
-    det.append(h('summary', null, `Discard pile (${discard.length}): ${discard.map(cardName).join(', ')}`));
-    det.append(cardRow(discard, ctx, live));
+    const det = h('details', { class: 'ar-discard' });
+    if (discard.some((id) => ks.targets.has(`card:${id}`) || ks.selected === `card:${id}`)) det.open = true;
+    det.append(h('summary', {}, `Discard pile (${discard.length}): ${discard.map(cardName).join(', ')}`));
+    det.append(cardRow(discard, ctx, ks));
     box.append(det);
   }
   return box;
@@ -651,19 +600,19 @@ function drawSeat(view, i, ctx, live) {
 
 export function render(root, view, ctx) {
   const c = Object.assign({ seat: null, names: [], legal: [], focus: null, setFocus: null, pick: null }, ctx || {});
-  const live = liveKeys(view, c);
-  const wrap = h('div', 'ar');
+  const ks = keyState(describe, view, c);
+  const wrap = h('div', { class: 'ar' });
   wrap.append(drawHeader(view, c), drawDecision(view, c));
-  const you = drawYou(view, c, live);
+  const you = drawYou(view, c, ks);
   if (you) wrap.append(you);
   const seats = Array.isArray(view.seats) ? view.seats : [];
   const order = seats.map((_, i) => i);
   if (Number.isInteger(c.seat) && c.seat >= 0 && c.seat < seats.length) {
     order.sort((a, b) => ((a - c.seat + seats.length) % seats.length) - ((b - c.seat + seats.length) % seats.length));
   }
-  const tableaux = h('div', 'ar-seats');
-  for (const i of order) tableaux.append(drawSeat(view, i, c, live));
-  const shared = h('div', 'ar-shared', ...drawShared(view, c, live));
+  const tableaux = h('div', { class: 'ar-seats' });
+  for (const i of order) tableaux.append(drawSeat(view, i, c, ks));
+  const shared = h('div', { class: 'ar-shared' }, ...drawShared(view, c, ks));
   // The table comes first while its cards are what is being chosen (a
   // magic item, a duel's face-up draft); else the players' tableaux.
   if (choosing(view, 'item') || choosing(view, 'match_draft')) wrap.append(shared, tableaux);

@@ -15,6 +15,10 @@
 // the picked stone's squares are marked, and selecting one offers the
 // placement there, which the server takes as it is.
 
+import { h, srOnly } from '../lib/dom.js';
+import { plural, seatName } from '../lib/words.js';
+import { keyState, keyed, marked } from './keys.js';
+
 const SIDE = 11;
 const FILES = 'abcdefghijk';
 
@@ -34,64 +38,15 @@ const KINDS = {
 const HAND_ORDER = ['fire', 'water', 'earth', 'wind', 'lightning', 'wood', 'metal'];
 const BAG_ORDER = ['fire', 'water', 'earth', 'wind', 'silver'];
 
-// ---- Small DOM helpers (no HTML strings: names come from players) ----
-
-function h(tag, cls, ...children) {
-  const el = document.createElement(tag);
-  if (cls) el.className = cls;
-  for (const c of children) {
-    if (c === null || c === undefined || c === false) continue;
-    el.append(typeof c === 'string' || typeof c === 'number' ? String(c) : c);
-  }
-  return el;
-}
-
-// Gives `el` its key; when some legal action touches the key the element
-// becomes a button for the keyboard too (Enter/Space), and selecting it
-// again clears the selection.
-function keyed(el, key, ctx, live) {
-  el.dataset.key = key;
-  if (ctx.focus === key) {
-    el.classList.add('focused');
-  }
-  if (!live.has(key)) return el;
-  el.classList.add('can');
-  el.tabIndex = 0;
-  el.setAttribute('role', 'button');
-  el.setAttribute('aria-pressed', ctx.focus === key ? 'true' : 'false');
-  const choose = (ev) => {
-    ev.stopPropagation();
-    if (ctx.setFocus) ctx.setFocus(ctx.focus === key ? null : key);
-  };
-  el.addEventListener('click', choose);
-  el.addEventListener('keydown', (ev) => {
-    if (ev.key === 'Enter' || ev.key === ' ') {
-      ev.preventDefault();
-      choose(ev);
-    }
-  });
-  return el;
-}
-
 // ---- Words ----
 
 function word(kind) {
   return KINDS[kind] ? KINDS[kind].word : String(kind);
 }
 
-function seatName(view, names, seat) {
-  if (names && typeof names[seat] === 'string' && names[seat]) return names[seat];
-  const s = view && Array.isArray(view.seats) ? view.seats[seat] : null;
-  return s && s.name ? s.name : `seat ${seat + 1}`;
-}
-
 // "P1" for seat 0: the rules' name of the player and the Sage's mark.
 function tag(seat) {
   return `P${seat + 1}`;
-}
-
-function plural(n, one, many) {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 // What a square holds, in words: "Earth, Mountain, Range", "Wind x3 (Whirlwind, Storm)".
@@ -163,12 +118,12 @@ function endWords(view, names, me) {
   if (res.reason === 'surrounded' && winners.length) {
     const w = winners[0];
     const target = view.seats && view.seats[w] ? view.seats[w].target : null;
-    const caught = target !== null && target !== undefined ? `${seatName(view, names, target)}'s Sage is surrounded` : 'a Sage is surrounded';
-    return `${w === me ? 'you win' : `${seatName(view, names, w)} wins`} (${caught})`;
+    const caught = target !== null && target !== undefined ? `${seatName(view, target, names)}'s Sage is surrounded` : 'a Sage is surrounded';
+    return `${w === me ? 'you win' : `${seatName(view, w, names)} wins`} (${caught})`;
   }
   if (res.reason === 'bag_empty') return 'the bag ran empty and the last round caught no Sage: nobody wins';
   if (res.reason === 'round_limit') return '300 rounds passed without a Sage caught: nobody wins';
-  return winners.length ? `${winners.map((s) => seatName(view, names, s)).join(' and ')} won` : 'nobody wins';
+  return winners.length ? `${winners.map((s) => seatName(view, s, names)).join(' and ')} won` : 'nobody wins';
 }
 
 // ---- The module interface ----
@@ -248,7 +203,7 @@ export function status(view, seat, names) {
   if (view.result) return `Game over: ${endWords(view, names, seat)}.`;
   const turn = view.turn || {};
   const who = turn.seat;
-  const whose = who === seat ? 'Your turn' : `${seatName(view, names, who)}'s turn`;
+  const whose = who === seat ? 'Your turn' : `${seatName(view, who, names)}'s turn`;
   const last = turn.final_round ? ', the last round' : '';
   return `${whose} (round ${turn.round}${last}): ${phaseWords(view)}.`;
 }
@@ -261,7 +216,7 @@ export function results(view, names) {
   return seats.map((s, i) => {
     let detail;
     if (winners.includes(i)) {
-      detail = `caught ${seatName(view, names, s.target)}'s Sage`;
+      detail = `caught ${seatName(view, s.target, names)}'s Sage`;
     } else if (res.reason === 'surrounded' && winners.some((w) => seats[w] && seats[w].target === i)) {
       detail = `Sage surrounded on ${s.sage}`;
     } else if (res.reason === 'bag_empty') {
@@ -276,15 +231,6 @@ export function results(view, names) {
 }
 
 // ---- Drawing ----
-
-// Every key that some legal action touches: those elements are clickable.
-function liveKeys(view, ctx) {
-  const live = new Set();
-  for (const a of ctx.legal || []) {
-    for (const k of describe(a, view, ctx.seat).keys) live.add(k);
-  }
-  return live;
-}
 
 // The squares to mark with a dot as places an action goes to: with a
 // selection, the squares of the actions that touch it (where the chosen
@@ -303,8 +249,8 @@ function targetSquares(view, ctx) {
 
 function stoneChip(kind, count) {
   const k = KINDS[kind] || { letter: '?', word: kind };
-  const chip = h('span', `el-chip st-${kind}`, h('b', 'el-letter', k.letter), ` ${k.word}`);
-  if (count !== undefined) chip.append(h('span', 'el-count', ` ${count}`));
+  const chip = h('span', { class: `el-chip st-${kind}` }, h('b', { class: 'el-letter', 'aria-hidden': 'true' }, k.letter), ` ${k.word}`);
+  if (count !== undefined) chip.append(h('span', { class: 'el-count' }, ` ${count}`));
   return chip;
 }
 
@@ -326,34 +272,34 @@ function pendingMarks(view) {
   return marks;
 }
 
-function drawSquare(view, ctx, live, targets, sq, marks) {
+function drawSquare(view, ctx, ks, targets, sq, marks) {
   const cell = view.board ? view.board[sq] : null;
   const sage = sageOn(view, sq);
-  const el = h('div', 'el-sq');
+  const el = h('div', { class: 'el-sq' });
   const words = [sq];
   if (cell) {
     const k = KINDS[cell.stone] || { letter: '?' };
     el.classList.add(`st-${cell.stone}`);
-    el.append(h('span', 'el-letter', k.letter));
-    if (cell.height > 1) el.append(h('span', 'el-height', String(cell.height)));
+    el.append(h('span', { class: 'el-letter' }, k.letter));
+    if (cell.height > 1) el.append(h('span', { class: 'el-height' }, String(cell.height)));
     if (cell.range) {
       el.classList.add('range');
-      el.append(h('span', 'el-mark', '^'));
+      el.append(h('span', { class: 'el-mark' }, '^'));
     } else if (cell.storm) {
       el.classList.add('storm');
-      el.append(h('span', 'el-mark', '*'));
+      el.append(h('span', { class: 'el-mark' }, '*'));
     }
-    words.push(cellWords(cell));
+    const [kind, ...more] = cellWords(cell).split(', ');
+    words.push([`${kind} stone`, ...more].join(', '));
   }
   if (sage >= 0) {
-    const token = h('span', `el-sage seat-${sage}`, tag(sage));
+    const token = h('span', { class: `el-sage seat-${sage}` }, tag(sage));
     if (sage === ctx.seat) token.classList.add('mine');
     const caught = sage === caughtSeat(view);
     if (caught) token.classList.add('caught');
-    keyed(token, `sage:${sage}`, ctx, live);
-    token.setAttribute('aria-label', `${tag(sage)} ${seatName(view, ctx.names, sage)}'s Sage${caught ? ', surrounded' : ''}`);
-    el.append(token);
-    words.push(`Sage of ${tag(sage)} ${seatName(view, ctx.names, sage)}${sage === ctx.seat ? ' (yours)' : ''}${caught ? ', surrounded' : ''}`);
+    // Part of the square's element; it lights up with the Sage's key.
+    el.append(marked(token, `sage:${sage}`, ks));
+    words.push(`Sage of ${tag(sage)} ${seatName(view, sage, ctx.names)}${sage === ctx.seat ? ' (yours)' : ''}${caught ? ', surrounded' : ''}`);
   }
   const m = marks.get(sq);
   if (m) {
@@ -361,61 +307,31 @@ function drawSquare(view, ctx, live, targets, sq, marks) {
     words.push(...m.words);
   }
   if (targets.has(`sq:${sq}`)) {
-    el.classList.add('target');
+    el.classList.add('dest');
     words.push('a move goes here');
   }
   const label = `${sq}: ${words.length > 1 ? words.slice(1).join('; ') : 'empty'}`;
-  el.setAttribute('aria-label', label);
-  el.title = label;
-  return keyed(el, `sq:${sq}`, ctx, live);
+  return keyed(el, `sq:${sq}`, label, ctx, ks);
 }
 
-// The board is one stop of the Tab key: its squares take the focus in
-// turn (a roving tabindex), the arrow keys move it from square to square,
-// and Enter or Space selects a square some action touches. The stop is
-// the selected square, else the first square an action goes to, else the
-// first square an action touches, else a11.
-function rovingFocus(board, ctx) {
-  const squares = [...board.querySelectorAll('.el-sq')];
-  for (const sq of squares) sq.tabIndex = -1;
-  const stop = squares.find((sq) => sq.dataset.key === ctx.focus)
-    || squares.find((sq) => sq.classList.contains('target'))
-    || squares.find((sq) => sq.classList.contains('can'))
-    || squares[0];
-  if (stop) stop.tabIndex = 0;
-  const moves = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
-  board.addEventListener('keydown', (ev) => {
-    const d = moves[ev.key];
-    const from = ev.target.closest('.el-sq');
-    if (!d || !from) return;
-    const sq = from.dataset.key.slice(3);
-    const file = FILES.indexOf(sq[0]) + d[0];
-    const rank = Number(sq.slice(1)) + d[1];
-    if (file < 0 || file >= SIDE || rank < 1 || rank > SIDE) return;
-    const to = board.querySelector(`[data-key="sq:${FILES[file]}${rank}"]`);
-    if (!to) return;
-    ev.preventDefault();
-    for (const el of squares) el.tabIndex = -1;
-    to.tabIndex = 0;
-    to.focus();
-  });
-}
-
-function drawBoard(view, ctx, live) {
-  const board = h('div', 'el-board');
+function drawBoard(view, ctx, ks) {
+  const board = h('div', { class: 'el-board' });
   board.setAttribute('role', 'group');
   board.setAttribute('aria-label', 'The board, files a to k, ranks 1 to 11, a1 at the bottom left; the arrow keys move between squares');
+  // A grid for the keyboard (keys.js): Up and Down move a rank.
   const marks = pendingMarks(view);
   const targets = targetSquares(view, ctx);
-  board.append(h('span', 'el-coord'));
-  for (const f of FILES) board.append(h('span', 'el-coord', f));
+  board.append(h('span', { class: 'el-coord' }));
+  for (const f of FILES) board.append(h('span', { class: 'el-coord' }, f));
   for (let rank = SIDE; rank >= 1; rank--) {
-    board.append(h('span', 'el-coord', String(rank)));
+    board.append(h('span', { class: 'el-coord' }, String(rank)));
     for (let file = 0; file < SIDE; file++) {
-      board.append(drawSquare(view, ctx, live, targets, `${FILES[file]}${rank}`, marks));
+      const square = drawSquare(view, ctx, ks, targets, `${FILES[file]}${rank}`, marks);
+      square.dataset.row = String(SIDE - rank);
+      square.dataset.col = String(file);
+      board.append(square);
     }
   }
-  rovingFocus(board, ctx);
   return board;
 }
 
@@ -424,27 +340,27 @@ function drawHeader(view) {
   const title = view.silver ? `Element + Silver: ${word(view.silver)}` : 'Element';
   const bits = [`round ${turn.round || 0}`];
   if (turn.final_round) bits.push('the last round');
-  return h('div', 'el-head', h('strong', null, title), ` \u2014 ${bits.join(', ')}`);
+  return h('div', { class: 'el-head' }, h('strong', {}, title), ` \u2014 ${bits.join(', ')}`);
 }
 
 // The stones the player to move drew and has still to place; marked as
 // yours when it is this client's turn.
-function drawHand(view, ctx, live) {
+function drawHand(view, ctx, ks) {
   const turn = view.turn || {};
   if (view.result) {
-    return h('section', 'el-box el-over', h('h3', null, 'Game over'), h('p', null, `${cap(endWords(view, ctx.names, ctx.seat))}.`));
+    return h('section', { class: 'el-box el-over' }, h('h3', {}, 'Game over'), h('p', {}, `${cap(endWords(view, ctx.names, ctx.seat))}.`));
   }
   const mine = turn.seat === ctx.seat;
-  const box = h('section', `el-box el-hand${mine ? ' mine' : ''}`);
-  const who = mine ? 'Your stones to place' : `${seatName(view, ctx.names, turn.seat)}'s stones to place`;
-  const head = h('h3', null, who);
-  if (mine) head.append(' ', h('span', 'el-yours', 'yours'));
+  const box = h('section', { class: `el-box el-hand${mine ? ' mine' : ''}` });
+  const who = mine ? 'Your stones to place' : `${seatName(view, turn.seat, ctx.names)}'s stones to place`;
+  const head = h('h3', {}, who);
+  if (mine) head.append(' ', h('span', { class: 'el-yours' }, 'yours'));
   box.append(head);
   if (turn.drawn === null || turn.drawn === undefined) {
-    box.append(h('p', null, 'Nothing drawn yet this turn.'));
+    box.append(h('p', {}, 'Nothing drawn yet this turn.'));
     return box;
   }
-  const list = h('div', 'el-chips');
+  const list = h('div', { class: 'el-chips' });
   let any = false;
   for (const k of HAND_ORDER) {
     if (turn.hand && turn.hand[k] !== undefined && turn.hand[k] > 0) {
@@ -452,22 +368,23 @@ function drawHand(view, ctx, live) {
       const chip = stoneChip(k, turn.hand[k]);
       if (turn.pick === k) {
         chip.classList.add('picked');
-        chip.append(h('span', 'el-picked', ' (picked)'));
+        chip.append(h('span', { class: 'el-picked' }, ' (picked)'));
       }
-      list.append(keyed(chip, `hand:${k}`, ctx, live));
+      chip.append(srOnly(' in hand to place'));
+      list.append(keyed(chip, `hand:${k}`, null, ctx, ks));
     }
   }
-  if (!any) list.append(h('span', null, 'none left'));
+  if (!any) list.append(h('span', {}, 'none left'));
   box.append(list);
-  box.append(h('p', 'el-small', `Drew ${turn.drawn}; ${plural(turn.steps || 0, 'step', 'steps')} and ${plural(turn.jumps_left || 0, 'jump', 'jumps')} left.`));
+  box.append(h('p', { class: 'el-small' }, `Drew ${turn.drawn}; ${plural(turn.steps || 0, 'step', 'steps')} and ${plural(turn.jumps_left || 0, 'jump', 'jumps')} left.`));
   return box;
 }
 
 function drawPending(view) {
   const p = view.pending;
   if (!p || typeof p !== 'object') return null;
-  const box = h('section', 'el-box el-pending');
-  box.append(h('h3', null, `Open: ${word(p.stone)} placed on ${p.at}`));
+  const box = h('section', { class: 'el-box el-pending' });
+  box.append(h('h3', {}, `Open: ${word(p.stone)} placed on ${p.at}`));
   const lines = [];
   if (view.phase === 'chain') {
     lines.push(`The river so far: ${[p.at, ...(p.chain || [])].join(', ')}. Add the next Water next to its end.`);
@@ -483,37 +400,40 @@ function drawPending(view) {
   } else if (view.phase === 'corrode') {
     lines.push('Corrosion: choose any Metal on the board to go back to the bag.');
   }
-  for (const l of lines) box.append(h('p', null, l));
+  for (const l of lines) box.append(h('p', {}, l));
   return box;
 }
 
-function drawSeats(view, ctx, live) {
-  const box = h('section', 'el-box el-seats');
-  box.append(h('h3', null, 'Players'));
-  const list = h('ul', 'el-list');
+function drawSeats(view, ctx, ks) {
+  const box = h('section', { class: 'el-box el-seats' });
+  box.append(h('h3', {}, 'Players'));
+  const list = h('ul', { class: 'el-list' });
   const turn = view.turn || {};
   (view.seats || []).forEach((s, i) => {
-    const li = h('li', `el-seat${i === ctx.seat ? ' mine' : ''}`);
-    const token = h('span', `el-sage seat-${i}`, tag(i));
-    li.append(token, ' ', h('strong', null, seatName(view, ctx.names, i)));
-    if (i === ctx.seat) li.append(' ', h('span', 'el-yours', 'you'));
-    if (!view.result && turn.seat === i) li.append(' ', h('span', 'el-tomove', '\u25b6 to move'));
-    if (i === caughtSeat(view)) li.append(' ', h('span', 'el-tomove', '\u2716 surrounded'));
-    if (view.result && (view.result.winners || []).includes(i)) li.append(' ', h('span', 'el-tomove', '\u2605 wins'));
-    li.append(h('div', 'el-small', `Sage on ${s.sage}; hunts ${tag(s.target)} ${seatName(view, ctx.names, s.target)}'s Sage`));
-    keyed(li, `sage:${i}`, ctx, live);
+    const li = h('li', { class: `el-seat${i === ctx.seat ? ' mine' : ''}` });
+    const token = h('span', { class: `el-sage seat-${i}` }, tag(i));
+    const name = seatName(view, i, ctx.names);
+    const hunts = `${tag(s.target)} ${seatName(view, s.target, ctx.names)}`;
+    // The player's name is the element of its Sage (the list item stays one).
+    li.append(token, ' ', keyed(h('strong', {}, name), `sage:${i}`, `${tag(i)} ${name}'s Sage on ${s.sage}, hunting ${hunts}'s Sage`, ctx, ks));
+    if (i === ctx.seat) li.append(' ', h('span', { class: 'el-yours' }, 'you'));
+    if (!view.result && turn.seat === i) li.append(' ', h('span', { class: 'el-tomove' }, '\u25b6 to move'));
+    if (i === caughtSeat(view)) li.append(' ', h('span', { class: 'el-tomove' }, '\u2716 surrounded'));
+    if (view.result && (view.result.winners || []).includes(i)) li.append(' ', h('span', { class: 'el-tomove' }, '\u2605 wins'));
+    li.append(h('div', { class: 'el-small' }, `Sage on ${s.sage}; hunts ${hunts}'s Sage`));
     list.append(li);
   });
   box.append(list);
   return box;
 }
 
-function drawBag(view, ctx, live) {
-  const box = h('section', 'el-box el-bag');
+function drawBag(view, ctx, ks) {
+  const box = h('section', { class: 'el-box el-bag' });
   const bag = view.bag || {};
   const total = BAG_ORDER.reduce((n, k) => n + (bag[k] || 0), 0);
-  box.append(h('h3', null, `Bag: ${total} stones`));
-  const list = h('div', 'el-chips');
+  const words = `Bag: ${plural(total, 'stone')}`;
+  box.append(h('h3', {}, keyed(h('span', {}, words), 'bag', words, ctx, ks)));
+  const list = h('div', { class: 'el-chips' });
   for (const k of BAG_ORDER) {
     if (bag[k] === undefined) continue;
     const chip = stoneChip(k, bag[k]);
@@ -521,33 +441,33 @@ function drawBag(view, ctx, live) {
     list.append(chip);
   }
   box.append(list);
-  return keyed(box, 'bag', ctx, live);
+  return box;
 }
 
 function drawLegend(view) {
-  const box = h('details', 'el-box el-legend');
+  const box = h('details', { class: 'el-box el-legend' });
   box.open = true;
-  box.append(h('summary', null, 'Legend'));
-  const list = h('div', 'el-chips');
+  box.append(h('summary', {}, 'Legend'));
+  const list = h('div', { class: 'el-chips' });
   const kinds = ['fire', 'water', 'earth', 'wind'];
   if (view.silver === 'lightning') kinds.push('lightning');
   if (view.silver === 'wood') kinds.push('wood', 'blaze');
   if (view.silver === 'metal') kinds.push('metal');
   for (const k of kinds) list.append(stoneChip(k));
   box.append(list);
-  box.append(h('p', 'el-small', 'A digit is the height of a stack: E2 a Mountain, A2 to A4 a Whirlwind, B2 a Blaze (Fire on Wood). ^ marks a Range (cannot be replaced; pinches diagonal moves), * a Storm Wind (cannot be jumped). P1 to P4 are the Sages. A double outline is the stone just placed, a dashed one the moving river, dots where it flowed. A black dot in a corner: a move of yours goes there (pick a stone to place to see where it may go, or select your Sage).'));
+  box.append(h('p', { class: 'el-small' }, 'A digit is the height of a stack: E2 a Mountain, A2 to A4 a Whirlwind, B2 a Blaze (Fire on Wood). ^ marks a Range (cannot be replaced; pinches diagonal moves), * a Storm Wind (cannot be jumped). P1 to P4 are the Sages. A double outline is the stone just placed, a dashed one the moving river, dots where it flowed. A black dot in a corner: a move of yours goes there (pick a stone to place to see where it may go, or select your Sage).'));
   return box;
 }
 
 export function render(root, view, ctx) {
   const c = Object.assign({ seat: null, names: [], legal: [], focus: null, setFocus: null, pick: null }, ctx || {});
-  const live = liveKeys(view, c);
-  const wrap = h('div', 'el');
-  const side = h('div', 'el-side');
+  const ks = keyState(describe, view, c);
+  const wrap = h('div', { class: 'el' });
+  const side = h('div', { class: 'el-side' });
   side.append(drawHeader(view));
   const pending = drawPending(view);
   if (pending) side.append(pending);
-  side.append(drawHand(view, c, live), drawSeats(view, c, live), drawBag(view, c, live), drawLegend(view));
-  wrap.append(h('div', 'el-main', drawBoard(view, c, live)), side);
+  side.append(drawHand(view, c, ks), drawSeats(view, c, ks), drawBag(view, c, ks), drawLegend(view));
+  wrap.append(h('div', { class: 'el-main' }, drawBoard(view, c, ks)), side);
   root.append(wrap);
 }

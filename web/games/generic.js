@@ -10,6 +10,7 @@
 // button that narrows the action list to the actions naming it.
 
 import { h, humanize } from '../lib/dom.js';
+import { plural, seatName } from '../lib/words.js';
 
 // Open/closed state of the tree's branches by path, kept across redraws
 // (the app empties the board before each one).
@@ -37,7 +38,7 @@ function leafValue(v, ctx, keys) {
   if (typeof v === 'string' && v !== '') {
     if (keys.has(v)) {
       return h('button', {
-        type: 'button', class: ['gv-str', 'gv-pick', ctx.focus === v && 'focused'],
+        type: 'button', class: ['gv-str', 'gv-pick', ctx.focus === v && 'selected'],
         dataset: { key: v }, 'aria-pressed': ctx.focus === v ? 'true' : 'false',
         onclick: () => ctx.setFocus(ctx.focus === v ? null : v),
       }, v);
@@ -69,7 +70,7 @@ function node(key, value, path, depth, ctx, keys) {
     return h('div', { class: 'gv-row' }, h('span', { class: 'gv-key' }, label(key), ': '), flatValue(value, ctx, keys));
   }
   const entries = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
-  const size = Array.isArray(value) ? `${value.length} item${value.length === 1 ? '' : 's'}` : '';
+  const size = Array.isArray(value) ? plural(value.length, 'item') : '';
   const mine = depth === 0 && key === 'you';
   const open = openState.has(path) ? openState.get(path) : depth === 0 || entries.length <= 6;
   const details = h('details', { class: ['gv-branch', mine && 'mine'], open },
@@ -82,10 +83,6 @@ function node(key, value, path, depth, ctx, keys) {
           .map(([k, v]) => node(k, v, `${path}/${k}`, depth + 1, ctx, keys))));
   details.addEventListener('toggle', () => openState.set(path, details.open));
   return details;
-}
-
-function nameOf(names, seat) {
-  return (names && names[seat]) || `Seat ${seat + 1}`;
 }
 
 // Any JSON value as the same tree, without the note: the review screen
@@ -142,7 +139,7 @@ export function status(view, seat, names) {
   const phase = view.phase ? `${humanize(view.phase)}: ` : '';
   if (active.length === 0) return `${phase}nobody to act.`;
   const mine = seat !== null && seat !== undefined && active.includes(seat);
-  const others = active.filter((s) => s !== seat).map((s) => nameOf(names, s));
+  const others = active.filter((s) => s !== seat).map((s) => seatName(view, s, names));
   if (mine && others.length === 0) return `${phase}your turn.`;
   if (mine) return `${phase}your turn, and ${others.join(', ')}.`;
   return `${phase}waiting for ${others.join(', ')}.`;

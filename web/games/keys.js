@@ -1,96 +1,190 @@
 // SPDX-License-Identifier: MIT
-// keys.js - what the Sorcerer & Stones and Sorcerers boards share: which
-// board elements the seat's legal actions touch (describe().keys), and the
-// keyboard focus kept across the app's redraws, and the making of a board
-// element that selects its key on click, Enter or Space.
+// keys.js - the board elements of every board, and the one keyboard style
+// they share. A board element is a thing on the board a player may select
+// (a stone, a square, a card, an essence, a player): the board module
+// makes it with keyed(el, key, label, ctx, ks), where `key` is the name
+// its game's describe() gives it in an action's `keys`, and `label` its
+// name (aria-label) when what it shows is a letter or a picture; without
+// a label its name is the words it shows (a card, a chip with a count),
+// completed where needed by words for screen readers only (srOnly), so
+// that the name always holds the visible words (WCAG 2.5.3).
+//
+// The selection vocabulary, drawn by style.css for every board alike:
+//   .keyed     a board element (role button, named by `label`)
+//   .target    some legal action touches it (its name says so too)
+//   .related   the actions of the selected element touch it as well
+//   .selected  the selected element (aria-pressed="true"); the move list
+//              then shows only the moves that touch it
+//   .hl        the keys of the move under the pointer or the keyboard in
+//              the move list (lib/actions.js)
+//
+// The keyboard (attachBoardKeys once on the board's container, rove()
+// after every drawing): the board is one stop of the Tab key (a roving
+// tabindex); the arrow keys move between its elements in reading order,
+// and on a grid (elements with data-row and data-col) Up and Down move a
+// row; Home and End go to the first and the last; Enter or Space selects
+// the element as a click does, and again clears the selection. The page
+// adds Escape (clear the selection) and the shortcuts of SHORTCUTS.
+
+import { isSvg, srOnly } from '../lib/dom.js';
+
+// Words of this module, in one place for the page's languages.
+export const WORDS = {
+  canChoose: ', a move can be chosen', // appended to the name of a .target
+};
+
+// The page's keys that jump: to the move list, to the board.
+export const SHORTCUTS = { actions: 'a', board: 'b' };
 
 // The keys the legal actions touch (`targets`), and those touched by the
 // actions of the selected element (`related`). `describe` is the board's.
 export function keyState(describe, view, ctx) {
   const targets = new Set();
   const related = new Set();
+  const selected = ctx.focus || null;
   for (const a of ctx.legal || []) {
     const d = describe(a, view, ctx.seat);
-    for (const k of d.keys) {
-      targets.add(k);
-    }
-    if (ctx.focus && d.keys.includes(ctx.focus)) {
-      for (const k of d.keys) {
-        related.add(k);
-      }
+    for (const k of d.keys) targets.add(k);
+    if (selected && d.keys.includes(selected)) {
+      for (const k of d.keys) related.add(k);
     }
   }
-  return { targets, related, focus: ctx.focus || null };
+  return { targets, related, selected };
 }
 
-// The board element that last had the keyboard focus. The app redraws the
-// board from scratch on every change, which drops the focus; render() puts
-// it back when nothing else has taken it meanwhile.
-let focusedKey = null;
-
-export function trackFocus(board) {
-  board.addEventListener('focusin', (ev) => {
-    focusedKey = (ev.target.getAttribute && ev.target.getAttribute('data-key')) || null;
-  });
-  board.addEventListener('focusout', (ev) => {
-    if (ev.relatedTarget && !board.contains(ev.relatedTarget)) {
-      focusedKey = null;
-    }
-  });
-}
-
-export function restoreFocus(board) {
-  const active = document.activeElement;
-  if (!focusedKey || (active && active !== document.body)) {
-    return;
-  }
-  const el = board.querySelector(`[data-key="${CSS.escape(focusedKey)}"]`);
-  if (el) {
-    el.focus({ preventScroll: true });
-  }
-}
-
-const SVG_NS = 'http://www.w3.org/2000/svg';
-
-// Makes `el` a board element for `key`: data-key, focusable, a click or
-// Enter/Space selects it (again: deselects).
-export function keyed(el, key, label, ctx, ks) {
+// Gives `el` the key and the classes of the selection vocabulary, without
+// making it a board element of its own: a mark inside another element
+// (a Sage on its square) that lights up with the key.
+export function marked(el, key, ks) {
   el.setAttribute('data-key', key);
-  el.setAttribute('tabindex', '0');
-  el.setAttribute('role', 'button');
-  el.setAttribute('aria-label', label);
+  el.classList.toggle('target', ks.targets.has(key));
+  el.classList.toggle('related', ks.related.has(key) && ks.selected !== key);
+  el.classList.toggle('selected', ks.selected === key);
+  return el;
+}
+
+// Makes `el` the board element of `key`, named `label` (null: by its
+// words): a click (or Enter or Space, see onKey) selects it, and again
+// clears the selection.
+export function keyed(el, key, label, ctx, ks) {
+  marked(el, key, ks);
   el.classList.add('keyed');
-  if (ks.targets.has(key)) {
-    el.classList.add('target');
+  el.setAttribute('role', 'button');
+  el.setAttribute('tabindex', '-1');
+  el.setAttribute('aria-pressed', ks.selected === key ? 'true' : 'false');
+  const can = ks.targets.has(key);
+  if (label === null) {
+    if (can) el.append(srOnly(WORDS.canChoose));
+  } else {
+    el.setAttribute('aria-label', can ? `${label}${WORDS.canChoose}` : label);
+    // A tooltip for the pointer. Not on SVG, where a <title> would count
+    // as words shown that the name lacks.
+    if (!isSvg(el) && !el.title) el.title = label;
   }
-  // `hl` belongs to the app (the keys of the action under the pointer);
-  // `related` marks what the actions of the selected element touch.
-  if (ks.related.has(key) && ks.focus !== key) {
-    el.classList.add('related');
-  }
-  if (ks.focus === key) {
-    el.classList.add('focused');
-    el.setAttribute('aria-pressed', 'true');
-  }
-  const select = (ev) => {
+  el.addEventListener('click', (ev) => {
     ev.stopPropagation();
     ev.preventDefault();
-    if (ctx.setFocus) {
-      ctx.setFocus(ks.focus === key ? null : key);
-    }
-  };
-  el.addEventListener('click', select);
-  el.addEventListener('keydown', (ev) => {
-    if (ev.key === 'Enter' || ev.key === ' ') {
-      select(ev);
-    }
+    if (ctx.setFocus) ctx.setFocus(ks.selected === key ? null : key);
   });
-  if (el.namespaceURI === SVG_NS) {
-    const title = document.createElementNS(SVG_NS, 'title');
-    title.textContent = label;
-    el.append(title);
-  } else {
-    el.title = label;
-  }
   return el;
+}
+
+// ---- The keyboard ----
+
+const lastKey = new WeakMap(); // board container -> the key last focused in it
+
+function visible(el) {
+  return el.getClientRects().length > 0;
+}
+
+function elements(root) {
+  return [...root.querySelectorAll('.keyed')].filter(visible);
+}
+
+// Makes `stop` the board's one Tab stop.
+function setStop(root, stop) {
+  for (const el of root.querySelectorAll('.keyed[tabindex="0"]')) el.setAttribute('tabindex', '-1');
+  if (stop) stop.setAttribute('tabindex', '0');
+}
+
+// On a grid, the element `rows` rows below `from` (above when negative).
+function gridStep(from, rows) {
+  const { row, col } = from.dataset;
+  if (row === undefined || col === undefined) return null;
+  const sel = `.keyed[data-row="${Number(row) + rows}"][data-col="${col}"]`;
+  return from.parentElement ? from.parentElement.querySelector(sel) : null;
+}
+
+function onKey(root, ev) {
+  if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  const from = ev.target instanceof Element ? ev.target.closest('.keyed') : null;
+  if (!from || !root.contains(from)) return;
+  if (ev.key === 'Enter' || ev.key === ' ') {
+    ev.preventDefault();
+    from.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));
+    return;
+  }
+  const all = elements(root);
+  const at = all.indexOf(from);
+  let to = null;
+  switch (ev.key) {
+    case 'ArrowRight':
+      to = all[at + 1];
+      break;
+    case 'ArrowLeft':
+      to = at > 0 ? all[at - 1] : null;
+      break;
+    case 'ArrowDown':
+      to = gridStep(from, 1) || (from.dataset.row === undefined ? all[at + 1] : null);
+      break;
+    case 'ArrowUp':
+      to = gridStep(from, -1) || (from.dataset.row === undefined && at > 0 ? all[at - 1] : null);
+      break;
+    case 'Home':
+      to = all[0];
+      break;
+    case 'End':
+      to = all[all.length - 1];
+      break;
+    default:
+      return;
+  }
+  ev.preventDefault();
+  if (!to) return;
+  setStop(root, to);
+  to.focus();
+}
+
+// Once per board container (#board, #review-board): follows the focus and
+// takes the keys.
+export function attachBoardKeys(root) {
+  root.addEventListener('focusin', (ev) => {
+    const el = ev.target instanceof Element ? ev.target.closest('.keyed') : null;
+    if (!el || !root.contains(el)) return;
+    lastKey.set(root, el.dataset.key);
+    setStop(root, el);
+  });
+  root.addEventListener('keydown', (ev) => onKey(root, ev));
+}
+
+// After each drawing: picks the Tab stop (the element last focused, else
+// the selected one, else the first a move touches, else the first) and,
+// when the focus was on the board before the drawing (`refocus`), puts it
+// on the stop, so that a redraw never drops it.
+export function rove(root, refocus = false) {
+  const all = elements(root);
+  const last = lastKey.get(root);
+  const stop = all.find((el) => el.dataset.key === last) ||
+    all.find((el) => el.classList.contains('selected')) ||
+    all.find((el) => el.classList.contains('target')) || all[0];
+  setStop(root, stop);
+  if (refocus && stop) stop.focus({ preventScroll: true });
+}
+
+// Puts the focus on the board: its stop, else its first control.
+export function focusBoard(root) {
+  const el = root.querySelector('.keyed[tabindex="0"]') || root.querySelector('button, [tabindex="0"]');
+  if (!el) return false;
+  el.focus();
+  return true;
 }

@@ -8,7 +8,9 @@
 // (docs/rules/sorcerers.md, sections 9 and 10). What a sealed decision
 // holds is shown only where the view gives it (the seat's own `you`).
 
-import { keyState, keyed, restoreFocus, trackFocus } from './keys.js';
+import { h } from '../lib/dom.js';
+import { plural, seatName } from '../lib/words.js';
+import { keyState, keyed } from './keys.js';
 import { SORC_CARDS } from './sorcerers_texts.js';
 
 const FACTION = {
@@ -56,30 +58,6 @@ const OUTCOME_WORDS = {
 
 /* ---- Small helpers ---- */
 
-// An HTML element: h('div', {class: 'x', text: 'y'}, child, ...). Only
-// attributes and text nodes are set, never markup, so nothing can break the
-// page's Content-Security-Policy or inject HTML.
-function h(tag, attrs, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) {
-      continue;
-    }
-    if (k === 'text') {
-      el.textContent = String(v);
-    } else {
-      el.setAttribute(k, v === true ? '' : String(v));
-    }
-  }
-  for (const c of children.flat(Infinity)) {
-    if (c === null || c === undefined || c === false) {
-      continue;
-    }
-    el.append(typeof c === 'string' || typeof c === 'number' ? String(c) : c);
-  }
-  return el;
-}
-
 function info(id) {
   return SORC_CARDS[id] || null;
 }
@@ -98,20 +76,8 @@ function powerWords(id) {
   return c && c.power !== null && c.power !== undefined ? `${c.power}P` : '–';
 }
 
-function plural(n, word) {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
 function seatOf(view, seat) {
   return (view.seats || []).find((s) => s.seat === seat) || null;
-}
-
-function seatName(view, seat, names) {
-  if (names && names[seat]) {
-    return names[seat];
-  }
-  const s = seatOf(view, seat);
-  return s ? s.name : `Seat ${seat}`;
 }
 
 function sideWord(view, seat) {
@@ -368,16 +334,16 @@ function cardEl(id, ctx, ks, opts) {
   const el = h(
     'div',
     { class: cls.join(' ') },
-    h('div', { class: 'sc-head' }, h('span', { class: 'sc-name', text: nm(id) }), h('span', { class: 'sc-power', text: powerWords(id) })),
-    h('div', { class: 'sc-type', text: typeLine(c) }),
-    note ? h('div', { class: 'sc-note', text: note }) : null,
-    !o.compact && rules.length ? h('ul', { class: 'sc-rules' }, rules.map((r) => h('li', { text: r }))) : null,
-    o.negated ? h('div', { class: 'sc-flag', text: '✗ negated' }) : null,
-    o.badge ? h('div', { class: 'sc-flag', text: o.badge }) : null,
+    h('div', { class: 'sc-head' }, h('span', { class: 'sc-name' }, nm(id)), h('span', { class: 'sc-power' }, powerWords(id))),
+    h('div', { class: 'sc-type' }, typeLine(c)),
+    note ? h('div', { class: 'sc-note' }, note) : null,
+    !o.compact && rules.length ? h('ul', { class: 'sc-rules' }, rules.map((r) => h('li', {}, r))) : null,
+    o.negated ? h('div', { class: 'sc-flag' }, '✗ negated') : null,
+    o.badge ? h('div', { class: 'sc-flag' }, o.badge) : null,
   );
   const label = `${nm(id)}, ${typeLine(c)}, power ${powerWords(id)}${note ? `: ${note}` : ''}${rules.length ? `. ${rules.join(' ')}` : ''}${o.negated ? ' (negated)' : ''}`;
   el.title = label;
-  return keyed(el, `card:${id}`, label, ctx, ks);
+  return keyed(el, `card:${id}`, null, ctx, ks);
 }
 
 function cardRow(ids, ctx, ks, opts, empty) {
@@ -386,13 +352,13 @@ function cardRow(ids, ctx, ks, opts, empty) {
     row.append(cardEl(id, ctx, ks, opts));
   }
   if (!(ids || []).length) {
-    row.append(h('p', { class: 'muted', text: empty || 'none' }));
+    row.append(h('p', { class: 'muted' }, empty || 'none'));
   }
   return row;
 }
 
 function section(title, cls, ...children) {
-  return h('section', { class: `sc-panel ${cls || ''}` }, h('h3', { text: title }), ...children);
+  return h('section', { class: `sc-panel ${cls || ''}` }, h('h3', {}, title), ...children);
 }
 
 function sorcererEl(view, s, ctx, ks) {
@@ -409,7 +375,7 @@ function sorcererEl(view, s, ctx, ks) {
   wrap.append(cardEl(s.card, ctx, ks, { extra: 'sorc', badge: badges.join(' · ') }));
   const objs = s.objects || [];
   const oRow = h('div', { class: 'sc-objects', 'aria-label': `objects of ${nm(s.card)}: ${objs.length}` });
-  oRow.append(h('span', { class: 'muted small', text: objs.length ? `objects (${objs.length}/3):` : 'no objects' }));
+  oRow.append(h('span', { class: 'muted small' }, objs.length ? `objects (${objs.length}/3):` : 'no objects'));
   for (const id of objs) {
     oRow.append(cardEl(id, ctx, ks, { compact: true, extra: id === 'grimhold' ? 'grimhold' : '' }));
   }
@@ -425,14 +391,14 @@ function sidePanel(view, s, ctx, ks) {
   const head = h(
     'div',
     { class: 'sc-side-head' },
-    h('span', { class: 'fac-mark', text: f.mark }),
-    h('strong', { text: ` ${s.name}` }),
-    h('span', { text: ` — ${f.side}` }),
-    mine ? h('span', { class: 'badge mine-badge', text: 'yours' }) : null,
-    active ? h('span', { class: 'badge turn-badge', text: sealed ? 'choosing…' : '▶ to act' }) : null,
-    sealed && s.submitted ? h('span', { class: 'badge sealed-badge', text: 'sealed ✓' }) : null,
+    h('span', { class: 'fac-mark' }, f.mark),
+    h('strong', {}, ` ${s.name}`),
+    h('span', {}, ` — ${f.side}`),
+    mine ? h('span', { class: 'badge mine-badge' }, 'yours') : null,
+    active ? h('span', { class: 'badge turn-badge' }, sealed ? 'choosing…' : '▶ to act') : null,
+    sealed && s.submitted ? h('span', { class: 'badge sealed-badge' }, 'sealed ✓') : null,
   );
-  const facts = h('p', { class: 'muted', text: `Hand ${s.hand_size} card${s.hand_size === 1 ? '' : 's'} (limit ${s.hand_limit}) · ${plural((s.sorcerers || []).length, 'sorcerer')} in play` });
+  const facts = h('p', { class: 'muted' }, `Hand ${plural(s.hand_size, 'card')} (limit ${s.hand_limit}) · ${plural((s.sorcerers || []).length, 'sorcerer')} in play`);
   const row = h('div', { class: 'sc-play' });
   for (const so of s.sorcerers || []) {
     row.append(sorcererEl(view, so, ctx, ks));
@@ -450,13 +416,13 @@ function tableFacts(view, ctx) {
   const g = view.grimhold || {};
   const m = view.markers || {};
   const items = [
-    h('li', {}, h('strong', { text: 'Dave ' }), `${m.dave || 0} / 7 `, h('span', { class: 'muted', text: '(Merlinians win at 7)' })),
-    h('li', {}, h('strong', { text: 'Morgana ' }), `${m.morgana || 0} / 5 `, h('span', { class: 'muted', text: '(Morganians win at 5)' })),
-    h('li', {}, h('strong', { text: 'Grimhold ' }), g.on ? `on ${nm(g.on)} (${seatName(view, g.controller, ctx.names)})` : 'unattached'),
-    h('li', {}, h('strong', { text: 'Deck ' }), plural(view.deck_size || 0, 'card')),
+    h('li', {}, h('strong', {}, 'Dave '), `${m.dave || 0} / 7 `, h('span', { class: 'muted' }, '(Merlinians win at 7)')),
+    h('li', {}, h('strong', {}, 'Morgana '), `${m.morgana || 0} / 5 `, h('span', { class: 'muted' }, '(Morganians win at 5)')),
+    h('li', {}, h('strong', {}, 'Grimhold '), g.on ? `on ${nm(g.on)} (${seatName(view, g.controller, ctx.names)})` : 'unattached'),
+    h('li', {}, h('strong', {}, 'Deck '), plural(view.deck_size || 0, 'card')),
   ];
   if (view.moved_between_hands) {
-    items.push(h('li', {}, h('strong', { text: 'Moved between hands ' }), String(view.moved_between_hands)));
+    items.push(h('li', {}, h('strong', {}, 'Moved between hands '), String(view.moved_between_hands)));
   }
   const gates = Object.entries(view.gates || {});
   if (gates.length) {
@@ -464,7 +430,7 @@ function tableFacts(view, ctx) {
       h(
         'li',
         { class: 'gates' },
-        h('strong', { text: 'Grimhold gate: ' }),
+        h('strong', {}, 'Grimhold gate: '),
         gates.map(([id, done], i) => [i ? ', ' : '', `${nm(id)} ${done ? '✓ recruited' : '✗ not yet'}`]),
       ),
     );
@@ -478,21 +444,21 @@ function eventPanel(view, ctx, ks) {
   if (!ev) {
     return null;
   }
-  const lines = [h('p', {}, 'Priority: ', h('strong', { text: seatName(view, ev.priority, ctx.names) }))];
+  const lines = [h('p', {}, 'Priority: ', h('strong', {}, seatName(view, ev.priority, ctx.names)))];
   if (ev.resolving) {
     lines.push(h('p', {}, 'Resolving: ', cardEl(ev.resolving, ctx, ks, { compact: true })));
   }
   if (ev.discard_left) {
-    lines.push(h('p', { text: `Cards still to discard: ${ev.discard_left}` }));
+    lines.push(h('p', {}, `Cards still to discard: ${ev.discard_left}`));
   }
-  lines.push(h('p', { class: 'muted', text: 'Activated this phase:' }), cardRow(ev.activated, ctx, ks, { compact: true }, 'nothing yet'));
+  lines.push(h('p', { class: 'muted' }, 'Activated this phase:'), cardRow(ev.activated, ctx, ks, { compact: true }, 'nothing yet'));
   return section('Event phase', 'sc-event', ...lines);
 }
 
 // One slot of a revealed combo.
 function slot(label, id, combo, ctx, ks) {
   const negated = id && (combo.negated || []).includes(id);
-  return h('div', { class: 'sc-slot' }, h('div', { class: 'slot-label', text: label }), id ? cardEl(id, ctx, ks, { compact: true, negated }) : h('div', { class: 'sc-empty', text: '—' }));
+  return h('div', { class: 'sc-slot' }, h('div', { class: 'slot-label' }, label), id ? cardEl(id, ctx, ks, { compact: true, negated }) : h('div', { class: 'sc-empty' }, '—'));
 }
 
 function duelSide(view, seat, side, ctx, ks) {
@@ -501,14 +467,14 @@ function duelSide(view, seat, side, ctx, ks) {
   const f = FACTION[s.faction] || { side: '', mark: '' };
   const winner = duel.outcome === 'winner' && duel.winner === seat;
   const loser = duel.outcome === 'winner' && duel.winner !== seat;
-  const parts = [h('div', { class: 'duel-who' }, h('span', { class: 'fac-mark', text: f.mark }), h('strong', { text: ` ${s.name || ''}` }), ` — ${f.side}`, winner ? h('span', { class: 'badge win-badge', text: '★ winner' }) : null, loser ? h('span', { class: 'badge lose-badge', text: 'loser' }) : null)];
+  const parts = [h('div', { class: 'duel-who' }, h('span', { class: 'fac-mark' }, f.mark), h('strong', {}, ` ${s.name || ''}`), ` — ${f.side}`, winner ? h('span', { class: 'badge win-badge' }, '★ winner') : null, loser ? h('span', { class: 'badge lose-badge' }, 'loser') : null)];
   if (side.sorcerer) {
     const changed = side.pick && side.pick !== side.sorcerer ? ` (picked ${nm(side.pick)})` : '';
-    parts.push(h('p', {}, 'Duelist: ', h('strong', { text: nm(side.sorcerer) }), `${changed}`));
+    parts.push(h('p', {}, 'Duelist: ', h('strong', {}, nm(side.sorcerer)), `${changed}`));
   } else if (side.pick) {
-    parts.push(h('p', {}, 'Picked: ', h('strong', { text: nm(side.pick) })));
+    parts.push(h('p', {}, 'Picked: ', h('strong', {}, nm(side.pick))));
   } else {
-    parts.push(h('p', { class: 'muted', text: 'No duelist' }));
+    parts.push(h('p', { class: 'muted' }, 'No duelist'));
   }
   const combo = side.combo;
   if (combo) {
@@ -533,21 +499,21 @@ function duelSide(view, seat, side, ctx, ks) {
       notes.push(`betrayed ${nm(combo.betray)}`);
     }
     if (notes.length) {
-      parts.push(h('p', { class: 'sc-combo-notes', text: notes.join(' · ') }));
+      parts.push(h('p', { class: 'sc-combo-notes' }, notes.join(' · ')));
     }
     // Totals are counted once the reveal's negations have landed; before
     // that the view holds 0.
     const early = duel.outcome === 'pending' && !side.total && ['duel_clear_mind', 'duel_negate', 'object_overflow', 'grimhold_place'].includes(view.phase);
     parts.push(
       early
-        ? h('p', { class: 'sc-total muted', text: 'Total power: counted after the negations' })
-        : h('p', { class: 'sc-total' }, 'Total power ', h('strong', { text: String(side.total !== undefined ? side.total : '?') })),
+        ? h('p', { class: 'sc-total muted' }, 'Total power: counted after the negations')
+        : h('p', { class: 'sc-total' }, 'Total power ', h('strong', {}, String(side.total !== undefined ? side.total : '?'))),
     );
   } else if (duel.outcome === 'pending' && seat === ctx.seat && view.you && view.you.draft) {
     parts.push(draftPanel(view.you, ctx, ks, s.submitted));
   } else if (duel.outcome === 'pending') {
     const sealedNow = view.phase === 'duel_combo' && s.submitted;
-    parts.push(h('div', { class: 'sc-sealed', text: sealedNow ? 'Combo sealed ✓ (hidden until both are in)' : view.phase === 'duel_combo' ? 'Building a combo in secret…' : 'Combo not built yet' }));
+    parts.push(h('div', { class: 'sc-sealed' }, sealedNow ? 'Combo sealed ✓ (hidden until both are in)' : view.phase === 'duel_combo' ? 'Building a combo in secret…' : 'Combo not built yet'));
   }
   return h('div', { class: `sc-duel-side fac-${s.faction || ''}${winner ? ' winner' : ''}${loser ? ' loser' : ''}` }, ...parts);
 }
@@ -558,7 +524,7 @@ function duelPanel(view, ctx, ks) {
     return null;
   }
   if (duel.outcome === 'no_duel') {
-    return section('Duel', 'sc-duel past', h('p', { class: 'muted', text: 'No duel this turn.' }));
+    return section('Duel', 'sc-duel past', h('p', { class: 'muted' }, 'No duel this turn.'));
   }
   let outcome = OUTCOME_WORDS[duel.outcome] || duel.outcome;
   if (duel.outcome === 'winner') {
@@ -575,10 +541,10 @@ function duelPanel(view, ctx, ks) {
   }
   const extra = [];
   if (duel.destroy_morgana) {
-    extra.push(h('p', { class: 'sc-alert', text: 'Morgana lost by 7 or more: Destroy Morgana is set for this turn.' }));
+    extra.push(h('p', { class: 'sc-alert' }, 'Morgana lost by 7 or more: Destroy Morgana is set for this turn.'));
   }
   if (view.steals_left) {
-    extra.push(h('p', { text: `Steals left: ${view.steals_left}` }));
+    extra.push(h('p', {}, `Steals left: ${view.steals_left}`));
   }
   const current = view.phase.startsWith('duel_') || view.phase === 'encounter' || view.phase === 'object_overflow' || view.phase === 'grimhold_place';
   const title = `${current ? 'Duel' : 'Last duel'} — ${duel.revealed ? 'revealed' : 'sealed'}: ${outcome}`;
@@ -593,10 +559,10 @@ function draftPanel(you, ctx, ks, sealed) {
     return null;
   }
   const grid = h('div', { class: 'sc-combo' });
-  const empty = (label) => h('div', { class: 'sc-slot' }, h('div', { class: 'slot-label', text: label }), h('div', { class: 'sc-empty', text: '—' }));
-  grid.append(d.spell ? h('div', { class: 'sc-slot' }, h('div', { class: 'slot-label', text: 'Spell' }), cardEl(d.spell, ctx, ks, { compact: true })) : empty('Spell'));
-  grid.append(d.event ? h('div', { class: 'sc-slot' }, h('div', { class: 'slot-label', text: 'Event' }), cardEl(d.event, ctx, ks, { compact: true })) : empty('Event'));
-  (d.amplifiers || []).forEach((id, i) => grid.append(h('div', { class: 'sc-slot' }, h('div', { class: 'slot-label', text: `Amplifier ${i + 1}` }), cardEl(id, ctx, ks, { compact: true }))));
+  const empty = (label) => h('div', { class: 'sc-slot' }, h('div', { class: 'slot-label' }, label), h('div', { class: 'sc-empty' }, '—'));
+  grid.append(d.spell ? h('div', { class: 'sc-slot' }, h('div', { class: 'slot-label' }, 'Spell'), cardEl(d.spell, ctx, ks, { compact: true })) : empty('Spell'));
+  grid.append(d.event ? h('div', { class: 'sc-slot' }, h('div', { class: 'slot-label' }, 'Event'), cardEl(d.event, ctx, ks, { compact: true })) : empty('Event'));
+  (d.amplifiers || []).forEach((id, i) => grid.append(h('div', { class: 'sc-slot' }, h('div', { class: 'slot-label' }, `Amplifier ${i + 1}`), cardEl(id, ctx, ks, { compact: true }))));
   const decl = [];
   if (d.sacrifice) {
     decl.push('Sacrifice');
@@ -607,9 +573,9 @@ function draftPanel(you, ctx, ks, sealed) {
   return h(
     'div',
     { class: 'sc-draft' },
-    h('h4', { text: sealed ? 'Your combo, sealed (only you see it until the reveal)' : `Your combo, step ${Math.min((d.steps || 0) + 1, 6)} of 6 (only you see it)` }),
+    h('h4', {}, sealed ? 'Your combo, sealed (only you see it until the reveal)' : `Your combo, step ${Math.min((d.steps || 0) + 1, 6)} of 6 (only you see it)`),
     grid,
-    decl.length ? h('p', { text: `Declared: ${decl.join(', ')}` }) : null,
+    decl.length ? h('p', {}, `Declared: ${decl.join(', ')}`) : null,
   );
 }
 
@@ -646,7 +612,7 @@ function youPanel(view, ctx, ks) {
     return null;
   }
   const parts = [];
-  parts.push(h('h4', {}, `Your hand (${(you.hand || []).length}) `, h('span', { class: 'badge mine-badge', text: 'yours — hidden from the opponent' })));
+  parts.push(h('h4', {}, `Your hand (${(you.hand || []).length}) `, h('span', { class: 'badge mine-badge' }, 'yours — hidden from the opponent')));
   // Cards of the combo being built stay in the hand until the reveal.
   const d = you.draft || {};
   const inCombo = new Set([d.spell, d.event, ...(d.amplifiers || [])].filter(Boolean));
@@ -655,11 +621,11 @@ function youPanel(view, ctx, ks) {
     hand.append(cardEl(id, ctx, ks, { badge: inCombo.has(id) ? 'in your combo' : '', extra: inCombo.has(id) ? 'in-combo' : '' }));
   }
   if (!(you.hand || []).length) {
-    hand.append(h('p', { class: 'muted', text: 'empty' }));
+    hand.append(h('p', { class: 'muted' }, 'empty'));
   }
   parts.push(hand);
   for (const line of sealedAnswers(you)) {
-    parts.push(h('p', { class: 'sc-sealed-own', text: line }));
+    parts.push(h('p', { class: 'sc-sealed-own' }, line));
   }
   const lists = [
     ['opponent_hand', "The loser's hand (choose what to steal)", false],
@@ -669,29 +635,29 @@ function youPanel(view, ctx, ks) {
   ];
   for (const [key, title, compact] of lists) {
     if (Array.isArray(you[key])) {
-      parts.push(h('h4', { text: `${title} (${you[key].length})` }), cardRow(you[key], ctx, ks, { compact }, 'empty'));
+      parts.push(h('h4', {}, `${title} (${you[key].length})`), cardRow(you[key], ctx, ks, { compact }, 'empty'));
     }
   }
   if (you.tracked) {
-    parts.push(h('p', {}, 'Tracked from the deck: ', h('strong', { text: nm(you.tracked) })));
+    parts.push(h('p', {}, 'Tracked from the deck: ', h('strong', {}, nm(you.tracked))));
   }
   if ((you.transfers || []).length) {
     parts.push(
-      h('h4', { text: 'Cards moved between hands since the last encounter' }),
-      h('ul', {}, you.transfers.map((t) => h('li', { text: `${nm(t.card)}: from ${seatName(view, t.from, ctx.names)} to ${seatName(view, t.to, ctx.names)}` }))),
+      h('h4', {}, 'Cards moved between hands since the last encounter'),
+      h('ul', {}, you.transfers.map((t) => h('li', {}, `${nm(t.card)}: from ${seatName(view, t.from, ctx.names)} to ${seatName(view, t.to, ctx.names)}`))),
     );
   }
   const f = FACTION[you.faction] || { side: you.faction, mark: '' };
-  return h('section', { class: `sc-panel sc-you mine fac-${you.faction}`, 'aria-label': 'Your hand and what only you see' }, h('h3', { text: `${f.mark} You play the ${f.side}` }), ...parts);
+  return h('section', { class: `sc-panel sc-you mine fac-${you.faction}`, 'aria-label': 'Your hand and what only you see' }, h('h3', {}, `${f.mark} You play the ${f.side}`), ...parts);
 }
 
 function discardPanel(view, ctx, ks) {
   const pile = view.discard || [];
   const recent = pile.slice(-6).reverse();
   const older = pile.slice(0, -6).reverse();
-  const parts = [h('p', { class: 'muted', text: pile.length ? 'Newest first.' : 'Empty.' }), cardRow(recent, ctx, ks, { compact: true }, 'empty')];
+  const parts = [h('p', { class: 'muted' }, pile.length ? 'Newest first.' : 'Empty.'), cardRow(recent, ctx, ks, { compact: true }, 'empty')];
   if (older.length) {
-    parts.push(h('details', {}, h('summary', { text: `${older.length} older card${older.length === 1 ? '' : 's'}` }), cardRow(older, ctx, ks, { compact: true })));
+    parts.push(h('details', {}, h('summary', {}, plural(older.length, 'older card')), cardRow(older, ctx, ks, { compact: true })));
   }
   return section(`Discard pile (${pile.length})`, 'sc-discard', ...parts);
 }
@@ -701,12 +667,12 @@ function resultPanel(view, ctx) {
   if (!view.result) {
     return null;
   }
-  return section('Game over', 'sc-result', h('p', { text: status(view, ctx.seat, ctx.names) }));
+  return section('Game over', 'sc-result', h('p', {}, status(view, ctx.seat, ctx.names)));
 }
 
 function logPanel(view) {
   const log = view.log || [];
-  return log.length ? section('Last actions', 'sc-log', h('ol', {}, log.map((l) => h('li', { text: l })))) : null;
+  return log.length ? section('Last actions', 'sc-log', h('ol', {}, log.map((l) => h('li', {}, l)))) : null;
 }
 
 // Draws the board of `view` into `root`.
@@ -720,9 +686,9 @@ export function render(root, view, ctx) {
     h(
       'header',
       { class: 'sc-header' },
-      h('strong', { text: 'Sorcerers' }),
-      h('span', { class: 'muted', text: ` turn ${view.turn}${view.max_turns ? ` of ${view.max_turns}` : ''}` }),
-      f ? h('span', { class: 'badge mine-badge', text: `you play the ${f.side} ${f.mark}` }) : h('span', { class: 'badge', text: 'spectating' }),
+      h('strong', {}, 'Sorcerers'),
+      h('span', { class: 'muted' }, ` turn ${view.turn}${view.max_turns ? ` of ${view.max_turns}` : ''}`),
+      f ? h('span', { class: 'badge mine-badge' }, `you play the ${f.side} ${f.mark}`) : h('span', { class: 'badge' }, 'spectating'),
     ),
   );
   const result = resultPanel(view, ctx);
@@ -758,6 +724,4 @@ export function render(root, view, ctx) {
     board.append(log);
   }
   root.append(board);
-  trackFocus(board);
-  restoreFocus(board);
 }

@@ -6,9 +6,9 @@
 // every legal action into words. It only reads views and legal lists; the
 // server decides every rule (docs/rules/stones.md, sections 9 and 10).
 
-import { keyState, keyed, restoreFocus, trackFocus } from './keys.js';
-
-const SVG_NS = 'http://www.w3.org/2000/svg';
+import { h, srOnly, svg } from '../lib/dom.js';
+import { plural, seatName } from '../lib/words.js';
+import { keyState, keyed } from './keys.js';
 
 // Stone colours: letter -> words. The letter is drawn on every stone so that
 // colour never carries the information alone.
@@ -90,52 +90,8 @@ const REASON_WORDS = {
 
 /* ---- Small helpers ---- */
 
-// An HTML element: h('div', {class: 'x', text: 'y'}, child, ...). Only
-// attributes and text nodes are set, never markup, so nothing can break the
-// page's Content-Security-Policy or inject HTML.
-function h(tag, attrs, ...children) {
-  const el = document.createElement(tag);
-  setAttrs(el, attrs);
-  append(el, children);
-  return el;
-}
-
-// An SVG element, same calling convention.
-function s(tag, attrs, ...children) {
-  const el = document.createElementNS(SVG_NS, tag);
-  setAttrs(el, attrs);
-  append(el, children);
-  return el;
-}
-
-function setAttrs(el, attrs) {
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) {
-      continue;
-    }
-    if (k === 'text') {
-      el.textContent = String(v);
-    } else {
-      el.setAttribute(k, v === true ? '' : String(v));
-    }
-  }
-}
-
-function append(el, children) {
-  for (const c of children.flat(Infinity)) {
-    if (c === null || c === undefined || c === false) {
-      continue;
-    }
-    el.append(typeof c === 'string' || typeof c === 'number' ? String(c) : c);
-  }
-}
-
 function stoneWord(c) {
   return STONE[c] ? `${STONE[c].word} (${c})` : String(c);
-}
-
-function plural(n, word) {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function cellWords(cell) {
@@ -425,14 +381,6 @@ export function describe(action, view, seat) {
 
 /* ---- status and results ---- */
 
-function seatName(view, seat, names) {
-  if (names && names[seat]) {
-    return names[seat];
-  }
-  const s = (view.seats || []).find((x) => x.seat === seat);
-  return s ? s.name : `Seat ${seat}`;
-}
-
 // The decision being made, in words; `you` speaks to the acting player.
 function pendingWords(view, you) {
   const p = view.pending || {};
@@ -514,11 +462,11 @@ export function results(view, names) {
 function stoneChip(c, extra) {
   const cls = STONE[c] ? `stone st-${c}` : 'stone st-none';
   const word = STONE[c] ? `${STONE[c].word} stone (${STONE[c].element})` : 'empty';
-  return h('span', { class: `${cls}${extra ? ` ${extra}` : ''}`, title: word, 'aria-label': word, text: STONE[c] ? c : '·' });
+  return h('span', { class: `${cls}${extra ? ` ${extra}` : ''}`, title: word, 'aria-label': word }, STONE[c] ? c : '·');
 }
 
 function section(title, cls, ...children) {
-  return h('section', { class: `st-panel ${cls || ''}` }, h('h3', { text: title }), ...children);
+  return h('section', { class: `st-panel ${cls || ''}` }, h('h3', {}, title), ...children);
 }
 
 /* Alchemy Zone */
@@ -544,49 +492,52 @@ function drawAlchemy(view, ctx, ks) {
   const minC = Math.min(...all.map((p) => p[1]));
   const maxC = Math.max(...all.map((p) => p[1]));
   const pad = 6;
-  const svg = s('svg', {
+  const pic = svg('svg', {
     class: 'st-alchemy',
     viewBox: `${minC * TILE - pad} ${minR * TILE - pad} ${(maxC - minC + 1) * TILE + 2 * pad} ${(maxR - minR + 1) * TILE + 2 * pad}`,
     role: 'group',
     'aria-label': 'Alchemy Zone',
   });
   // At most about 110 pixels a tile, however the tiles are spread.
-  svg.style.maxWidth = `${(maxC - minC + 1) * 110}px`;
+  pic.style.maxWidth = `${(maxC - minC + 1) * 110}px`;
   for (const g of ghosts) {
     const key = `pos:${g[0]}:${g[1]}`;
     const el = s(
       'g',
       { class: 'ghost' },
-      s('rect', { x: g[1] * TILE + 4, y: g[0] * TILE + 4, width: TILE - 8, height: TILE - 8, rx: 10 }),
-      s('text', { x: g[1] * TILE + TILE / 2, y: g[0] * TILE + TILE / 2 + 5, 'text-anchor': 'middle', text: `(${g[0]},${g[1]})` }),
+      svg('rect', { x: g[1] * TILE + 4, y: g[0] * TILE + 4, width: TILE - 8, height: TILE - 8, rx: 10 }),
+      svg('text', { x: g[1] * TILE + TILE / 2, y: g[0] * TILE + TILE / 2 + 5, 'text-anchor': 'middle' }, `(${g[0]},${g[1]})`),
     );
-    svg.append(keyed(el, key, `Empty place (${g[0]},${g[1]}) for a QUAKE`, ctx, ks));
+    pic.append(keyed(el, key, `Empty place (${g[0]},${g[1]}) for a QUAKE`, ctx, ks));
   }
   for (const t of tiles) {
-    svg.append(drawTile(view, t, ctx, ks));
+    pic.append(drawTile(view, t, ctx, ks));
   }
-  return svg;
+  return pic;
 }
 
 function drawTile(view, t, ctx, ks) {
   const x0 = t.pos[1] * TILE;
   const y0 = t.pos[0] * TILE;
-  const g = s('g', { class: 'tile' });
-  g.append(s('rect', { class: 'tile-bg', x: x0 + 3, y: y0 + 3, width: TILE - 6, height: TILE - 6, rx: 8 }));
+  // The tile itself is an element of its own beside its stones and
+  // Taoists (a board element holds no other).
+  const g = svg('g', { class: 'tile' });
+  const face = svg('g', { class: 'tile-face' },
+    svg('rect', { class: 'tile-bg', x: x0 + 3, y: y0 + 3, width: TILE - 6, height: TILE - 6, rx: 8 }),
+    svg('circle', { class: 'tile-name-bg', cx: x0 + 50, cy: y0 + 50, r: 13 }),
+    svg('text', { class: 'tile-name', x: x0 + 50, y: y0 + 54, 'text-anchor': 'middle' }, t.id));
   const names = t.stones.map((c, i) => `${SLOT_WORDS[SLOTS[i]]} ${c ? STONE[c].word : 'empty'}`).join(', ');
   const tileLabel = `Tile ${t.id}: ${names}${t.taoists.length ? `; Taoists ${t.taoists.join(', ')}` : ''}`;
-  keyed(g, `tile:${t.id}`, tileLabel, ctx, ks);
+  g.append(keyed(face, `tile:${t.id}`, tileLabel, ctx, ks));
   t.stones.forEach((c, i) => {
     const cx = x0 + (i % 2 ? 73 : 27);
     const cy = y0 + (i < 2 ? 27 : 73);
     const slot = `${t.id}.${SLOTS[i]}`;
-    const stone = s('g', { class: c ? `stone st-${c}` : 'stone st-none' });
-    stone.append(s('circle', { cx, cy, r: 19 }));
-    stone.append(s('text', { x: cx, y: cy + 6, 'text-anchor': 'middle', text: c || '·' }));
+    const stone = svg('g', { class: c ? `stone st-${c}` : 'stone st-none' });
+    stone.append(svg('circle', { cx, cy, r: 19 }));
+    stone.append(svg('text', { x: cx, y: cy + 6, 'text-anchor': 'middle' }, c || '·'));
     g.append(keyed(stone, `slot:${slot}`, `${c ? `${STONE[c].word} stone (${c})` : 'empty slot'} at ${slotWords(slot)}`, ctx, ks));
   });
-  g.append(s('circle', { class: 'tile-name-bg', cx: x0 + 50, cy: y0 + 50, r: 13 }));
-  g.append(s('text', { class: 'tile-name', x: x0 + 50, y: y0 + 54, 'text-anchor': 'middle', text: t.id }));
   // Taoists stand on the middle of the tile's edges (up to four).
   const spots = [
     [50, 8],
@@ -599,9 +550,9 @@ function drawTile(view, t, ctx, ks) {
     const cx = x0 + dx;
     const cy = y0 + dy;
     const r = 11;
-    const el = s('g', { class: `taoist pl-${colour}` });
-    el.append(s('polygon', { points: `${cx},${cy - r} ${cx + r},${cy} ${cx},${cy + r} ${cx - r},${cy}` }));
-    el.append(s('text', { x: cx, y: cy + 4, 'text-anchor': 'middle', text: PLAYER_LETTER[colour] || '?' }));
+    const el = svg('g', { class: `taoist pl-${colour}` });
+    el.append(svg('polygon', { points: `${cx},${cy - r} ${cx + r},${cy} ${cx},${cy + r} ${cx - r},${cy}` }));
+    el.append(svg('text', { x: cx, y: cy + 4, 'text-anchor': 'middle' }, PLAYER_LETTER[colour] || '?'));
     g.append(keyed(el, `taoist:${colour}`, `Taoist of ${colour} on ${t.id}`, ctx, ks));
   });
   return g;
@@ -646,7 +597,7 @@ function drawElement(view, ctx, ks) {
   const map = el.map || [];
   const rows = map.length;
   const cols = rows ? map[0].length : 0;
-  const svg = s('svg', { class: 'st-element', viewBox: `-2 -2 ${cols * CELL + 4} ${rows * CELL + 4}`, role: 'group', 'aria-label': 'Element Zone' });
+  const pic = svg('svg', { class: 'st-element', viewBox: `-2 -2 ${cols * CELL + 4} ${rows * CELL + 4}`, role: 'group', 'aria-label': 'Element Zone' });
   const spirits = new Map();
   for (const p of view.players || []) {
     if (Array.isArray(p.spirit)) {
@@ -662,15 +613,15 @@ function drawElement(view, ctx, ks) {
       const x = c * CELL;
       const y = r * CELL;
       const spirit = spirits.get(`${r}:${c}`);
-      const g = s('g', { class: `cell st-${ch}` });
-      g.append(s('rect', { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 4 }));
+      const g = svg('g', { class: `cell st-${ch}` });
+      g.append(svg('rect', { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 4 }));
       if (spirit) {
-        g.append(s('text', { class: 'cell-letter small', x: x + 9, y: y + 14, 'text-anchor': 'middle', text: ch }));
+        g.append(svg('text', { class: 'cell-letter small', x: x + 9, y: y + 14, 'text-anchor': 'middle' }, ch));
       } else {
-        g.append(s('text', { class: 'cell-letter', x: x + CELL / 2, y: y + CELL / 2 + 7, 'text-anchor': 'middle', text: ch }));
+        g.append(svg('text', { class: 'cell-letter', x: x + CELL / 2, y: y + CELL / 2 + 7, 'text-anchor': 'middle' }, ch));
       }
       const label = `e(${r},${c}) ${STONE[ch] ? STONE[ch].word : ch} cell${spirit ? `, Spirit of ${spirit.colour}` : ''}`;
-      svg.append(keyed(g, `cell:${r}:${c}`, label, ctx, ks));
+      pic.append(keyed(g, `cell:${r}:${c}`, label, ctx, ks));
     }
   }
   const stacks = el.stacks || {};
@@ -683,12 +634,14 @@ function drawElement(view, ctx, ks) {
     const hgt = (Math.max(...rs) - Math.min(...rs) + 1) * CELL;
     const stack = stacks[site.element] || [];
     const stoneC = ELEMENT_STONE[site.element];
-    const g = s('g', { class: `site st-${stoneC}` });
-    g.append(s('rect', { x: x + 3, y: y + 3, width: w - 6, height: hgt - 6, rx: 12 }));
-    g.append(s('text', { class: 'site-name', x: x + w / 2, y: y + hgt / 2 - 4, 'text-anchor': 'middle', text: site.element }));
-    g.append(s('text', { class: 'site-top', x: x + w / 2, y: y + hgt / 2 + 13, 'text-anchor': 'middle', text: stack.length ? `rune ${stack[0]}` : 'none' }));
-    const label = `${site.element} rune site: ${stack.length ? `top rune ${stack[0]}, ${plural(stack.length, 'rune')} left` : 'empty'}`;
-    svg.append(keyed(g, `rune:${site.element}`, label, ctx, ks));
+    const g = svg('g', { class: `site st-${stoneC}` });
+    g.append(svg('rect', { x: x + 3, y: y + 3, width: w - 6, height: hgt - 6, rx: 12 }));
+    g.append(svg('text', { class: 'site-name', x: x + w / 2, y: y + hgt / 2 - 4, 'text-anchor': 'middle' }, `${site.element} `));
+    g.append(svg('text', { class: 'site-top', x: x + w / 2, y: y + hgt / 2 + 13, 'text-anchor': 'middle' }, stack.length ? `rune ${stack[0]}` : 'none'));
+    // The name starts with the words shown: "Wood rune 3: ...".
+    const top = stack.length ? `rune ${stack[0]}` : 'none';
+    const label = `${site.element} ${top}: the ${site.element} rune site, ${stack.length ? `${plural(stack.length, 'rune')} left` : 'empty'}`;
+    pic.append(keyed(g, `rune:${site.element}`, label, ctx, ks));
   }
   // Spirits last, on top of their cells.
   for (const p of view.players || []) {
@@ -697,12 +650,12 @@ function drawElement(view, ctx, ks) {
     }
     const cx = p.spirit[1] * CELL + CELL / 2 + 3;
     const cy = p.spirit[0] * CELL + CELL / 2 + 3;
-    const g = s('g', { class: `spirit pl-${p.colour}` });
-    g.append(s('polygon', { points: starPoints(cx, cy, 17, 8) }));
-    g.append(s('text', { x: cx, y: cy + 5, 'text-anchor': 'middle', text: PLAYER_LETTER[p.colour] || '?' }));
-    svg.append(keyed(g, `spirit:${p.colour}`, `Spirit of ${p.colour} (${p.name}) at ${cellWords(p.spirit)}`, ctx, ks));
+    const g = svg('g', { class: `spirit pl-${p.colour}` });
+    g.append(svg('polygon', { points: starPoints(cx, cy, 17, 8) }));
+    g.append(svg('text', { x: cx, y: cy + 5, 'text-anchor': 'middle' }, PLAYER_LETTER[p.colour] || '?'));
+    pic.append(keyed(g, `spirit:${p.colour}`, `Spirit of ${p.colour} (${p.name}) at ${cellWords(p.spirit)}`, ctx, ks));
   }
-  return svg;
+  return pic;
 }
 
 function starPoints(cx, cy, outer, inner) {
@@ -720,15 +673,15 @@ function drawRunes(view, ctx, ks) {
   const list = h('ul', { class: 'st-runes' });
   for (const el of ['Metal', 'Wood', 'Water', 'Fire', 'Earth']) {
     const stack = stacks[el] || [];
-    const li = h(
-      'li',
+    const item = h(
+      'span',
       {},
       stoneChip(ELEMENT_STONE[el], 'small'),
-      h('span', { text: ` ${el}: ` }),
-      h('strong', { text: stack.length ? stack.join(' ') : 'empty' }),
-      stack.length ? h('span', { class: 'muted', text: ' (top first)' }) : null,
+      h('span', {}, ` ${el}: `),
+      h('strong', {}, stack.length ? stack.join(' ') : 'empty'),
+      stack.length ? h('span', { class: 'muted' }, ' (top first)') : null,
     );
-    list.append(keyed(li, `rune:${el}`, `${el} runes: ${stack.length ? stack.join(', ') : 'none left'}`, ctx, ks));
+    list.append(h('li', {}, keyed(item, `rune:${el}`, null, ctx, ks)));
   }
   return list;
 }
@@ -749,13 +702,13 @@ function artifactCard(view, art, where, ctx, ks, placed) {
   const card = h(
     'div',
     { class: 'st-art' },
-    h('div', { class: 'art-head' }, h('span', { class: 'art-id', text: art.id }), h('span', { class: 'art-pts', text: plural(art.points, 'pt') })),
-    h('div', { class: 'art-name', text: art.name }),
+    h('div', { class: 'art-head' }, h('span', { class: 'art-id' }, art.id), h('span', { class: 'art-pts' }, plural(art.points, 'pt'))),
+    h('div', { class: 'art-name' }, art.name),
     h('div', { class: 'art-cost', 'aria-label': `cost ${art.cost.map((c) => STONE[c].word).join(', ')}` }, costChips),
-    h('div', { class: 'art-sym', text: (art.symbols || []).join(' · ') }),
-    where ? h('div', { class: 'art-where', text: where }) : null,
+    h('div', { class: 'art-sym' }, (art.symbols || []).join(' · ')),
+    where ? h('div', { class: 'art-where' }, where) : null,
   );
-  return keyed(card, `art:${art.id}`, `${art.id} ${art.name}: cost ${art.cost.join(' ')}, ${plural(art.points, 'point')}, ${(art.symbols || []).join(' and ')}${where ? `, ${where}` : ''}`, ctx, ks);
+  return keyed(card, `art:${art.id}`, null, ctx, ks);
 }
 
 function drawArtifacts(view, ctx, ks) {
@@ -774,18 +727,18 @@ function drawArtifacts(view, ctx, ks) {
   if (Array.isArray(arts.completed)) {
     foot.push(`team completed ${arts.completed.length}${arts.completed.length ? `: ${arts.completed.join(', ')}` : ''}`);
   }
-  return section('Artifacts', 'st-artifacts', row, h('p', { class: 'muted', text: foot.join('; ') }));
+  return section('Artifacts', 'st-artifacts', row, h('p', { class: 'muted' }, foot.join('; ')));
 }
 
 function drawSupply(view) {
   const supply = view.supply || [];
   const line = h('div', { class: 'st-supply', 'aria-label': `Supply, front first: ${supply.join(' ') || 'empty'}` });
-  line.append(h('span', { class: 'muted', text: 'front ▸ ' }));
+  line.append(h('span', { class: 'muted' }, 'front ▸ '));
   for (const c of supply) {
     line.append(stoneChip(c, 'small'));
   }
   if (!supply.length) {
-    line.append(h('span', { class: 'muted', text: 'empty' }));
+    line.append(h('span', { class: 'muted' }, 'empty'));
   }
   return section(`Supply (${supply.length})`, 'st-supply-panel', line);
 }
@@ -796,7 +749,7 @@ function drawObjectives(view) {
   }
   const list = h('ul', { class: 'st-objectives' });
   for (const o of view.objectives) {
-    list.append(h('li', {}, h('strong', { text: `${o} ` }), OBJECTIVE_TEXT[o] || ''));
+    list.append(h('li', {}, h('strong', {}, `${o} `), OBJECTIVE_TEXT[o] || ''));
   }
   return section(`Objectives · Qi supply ${view.qi_supply}`, 'st-obj-panel', list);
 }
@@ -813,10 +766,10 @@ function magicCard(card, colour, ctx, ks) {
   const el = h(
     'div',
     { class: `st-card fam-${fam.toLowerCase()}` },
-    h('div', { class: 'card-name' }, h('span', { text: card }), shiftColour ? stoneChip(shiftColour, 'small') : null),
-    h('div', { class: 'card-text', text: text }),
+    h('div', { class: 'card-name' }, h('span', {}, card), shiftColour ? stoneChip(shiftColour, 'small') : null),
+    h('div', { class: 'card-text' }, text),
   );
-  return keyed(el, `card:${colour}:${card}`, `${card}: ${text}`, ctx, ks);
+  return keyed(el, `card:${colour}:${card}`, null, ctx, ks);
 }
 
 function playerPanel(view, p, ctx, ks, mine) {
@@ -825,11 +778,11 @@ function playerPanel(view, p, ctx, ks, mine) {
   const head = h(
     'div',
     { class: 'pl-head' },
-    h('span', { class: `pl-swatch pl-${p.colour}`, text: PLAYER_LETTER[p.colour] || '?' }),
-    h('strong', { text: ` ${p.name}` }),
-    h('span', { class: 'muted', text: ` ${p.colour}, seat ${p.seat}` }),
-    mine ? h('span', { class: 'badge mine-badge', text: 'yours' }) : null,
-    acting ? h('span', { class: 'badge turn-badge', text: '▶ to play' }) : null,
+    h('span', { class: `pl-swatch pl-${p.colour}` }, PLAYER_LETTER[p.colour] || '?'),
+    h('strong', {}, ` ${p.name}`),
+    h('span', { class: 'muted' }, ` ${p.colour}, seat ${p.seat}`),
+    mine ? h('span', { class: 'badge mine-badge' }, 'yours') : null,
+    acting ? h('span', { class: 'badge turn-badge' }, '▶ to play') : null,
   );
   const facts = [];
   facts.push(`Taoist on ${p.taoist || 'no tile yet'}`);
@@ -842,27 +795,28 @@ function playerPanel(view, p, ctx, ks, mine) {
   if (p.score !== undefined) {
     facts.push(`score ${p.score}`);
   }
-  const body = [h('p', { class: 'pl-facts', text: facts.join(' · ') })];
+  const body = [h('p', { class: 'pl-facts' }, facts.join(' · '))];
   if (p.reservoir) {
-    const res = h('div', { class: 'pl-res' }, h('span', { class: 'muted', text: 'Reservoir: ' }));
+    const res = h('div', { class: 'pl-res' }, h('span', { class: 'muted' }, 'Reservoir: '));
     let total = 0;
     for (const c of STONE_ORDER) {
       const n = p.reservoir[c] || 0;
       total += n;
-      const chip = h('span', { class: 'res-item' }, stoneChip(c, 'small'), h('span', { text: `×${n}` }));
+      const chip = h('span', { class: 'res-item' }, stoneChip(c, 'small'), h('span', {}, `×${n}`));
       if (!n) {
         chip.classList.add('none');
       }
-      res.append(keyed(chip, `res:${p.colour}:${c}`, `${p.colour} reservoir: ${n} ${STONE[c].word}`, ctx, ks));
+      chip.prepend(srOnly(`${p.colour} reservoir: `));
+      res.append(keyed(chip, `res:${p.colour}:${c}`, null, ctx, ks));
     }
     if (!total) {
-      res.append(h('span', { class: 'muted', text: ' (empty)' }));
+      res.append(h('span', { class: 'muted' }, ' (empty)'));
     }
     body.push(res);
   }
   if (Array.isArray(p.runes)) {
     body.push(
-      h('p', { class: 'pl-runes' }, h('span', { class: 'muted', text: 'Runes: ' }), p.runes.map((r) => `${r.element} ${r.value}${r.starting ? ' (starting)' : ''}`).join(', ')),
+      h('p', { class: 'pl-runes' }, h('span', { class: 'muted' }, 'Runes: '), p.runes.map((r) => `${r.element} ${r.value}${r.starting ? ' (starting)' : ''}`).join(', ')),
     );
   }
   if (Array.isArray(p.crafted)) {
@@ -871,7 +825,7 @@ function playerPanel(view, p, ctx, ks, mine) {
       h(
         'p',
         { class: 'pl-crafted' },
-        h('span', { class: 'muted', text: `Crafted (${p.crafted.length}, ${plural(pts, 'point')}): ` }),
+        h('span', { class: 'muted' }, `Crafted (${p.crafted.length}, ${plural(pts, 'point')}): `),
         p.crafted.length ? p.crafted.map((id) => `${id} ${artifactInfo(view, id).name}`).join(', ') : 'none',
       ),
     );
@@ -884,7 +838,7 @@ function playerPanel(view, p, ctx, ks, mine) {
   const pile = Array.isArray(p.discard)
     ? `discard: ${p.discard.length ? p.discard.join(', ') : 'empty'}`
     : `removed from the game: ${p.removed || 0}`;
-  body.push(h('p', { class: 'muted small-text', text: `Magic deck ${p.deck}; ${pile}` }));
+  body.push(h('p', { class: 'muted small-text' }, `Magic deck ${p.deck}; ${pile}`));
   const cls = `st-player pl-border-${p.colour}${mine ? ' mine' : ''}${acting ? ' acting' : ''}`;
   return h('section', { class: cls, 'aria-label': `${p.name}, ${p.colour}${mine ? ', yours' : ''}` }, head, ...body);
 }
@@ -906,7 +860,7 @@ function decisionPanel(view, ctx, ks) {
         p.free_steps ? `; ${plural(p.free_steps, 'free step')} onto any colour` : '',
       ),
     );
-    lines.push(h('p', { class: 'muted', text: `${plural(p.steps || 0, 'step')} taken in this batch${p.o6_used ? '; the O6 paid step is used' : ''}.` }));
+    lines.push(h('p', { class: 'muted' }, `${plural(p.steps || 0, 'step')} taken in this batch${p.o6_used ? '; the O6 paid step is used' : ''}.`));
     if (Array.isArray(p.step_pair)) {
       lines.push(h('p', {}, 'Paying the pair ', stoneChip(p.step_pair[0], 'small'), ' ', stoneChip(p.step_pair[1], 'small'), ' for a step: choose the cell.'));
     }
@@ -923,7 +877,7 @@ function decisionPanel(view, ctx, ks) {
     for (const c of STONE_ORDER) {
       const n = (p.stones || {})[c] || 0;
       if (n) {
-        offer.append(keyed(h('span', { class: 'res-item' }, stoneChip(c, 'small'), `×${n}`), `offer:${c}`, `${n} ${STONE[c].word} to offer`, ctx, ks));
+        offer.append(keyed(h('span', { class: 'res-item' }, stoneChip(c, 'small'), `×${n}`, srOnly(' to offer')), `offer:${c}`, null, ctx, ks));
       }
     }
     lines.push(offer);
@@ -936,16 +890,16 @@ function decisionPanel(view, ctx, ks) {
     } else {
       what += ': choose its target';
     }
-    lines.push(h('p', { text: what }));
+    lines.push(h('p', {}, what));
   } else if (view.phase === 'reward') {
-    lines.push(h('p', { text: 'Crafting earned the O5 reward: a free step, a FLY of your own Taoist, or nothing.' }));
+    lines.push(h('p', {}, 'Crafting earned the O5 reward: a free step, a FLY of your own Taoist, or nothing.'));
   }
   if (acting && acting.reservoir && ['pay', 'move', 'reward_move'].includes(view.phase)) {
-    const held = h('p', {}, h('span', { class: 'muted', text: `${acting.colour} reservoir: ` }));
+    const held = h('p', {}, h('span', { class: 'muted' }, `${acting.colour} reservoir: `));
     for (const c of STONE_ORDER) {
       const n = acting.reservoir[c] || 0;
       if (n) {
-        held.append(keyed(h('span', { class: 'res-item' }, stoneChip(c, 'small'), `×${n}`), `res:${acting.colour}:${c}`, `${n} ${STONE[c].word} in the reservoir`, ctx, ks), ' ');
+        held.append(keyed(h('span', { class: 'res-item' }, stoneChip(c, 'small'), `×${n}`, srOnly(' in the reservoir')), `res:${acting.colour}:${c}`, null, ctx, ks), ' ');
       }
     }
     lines.push(held);
@@ -962,25 +916,25 @@ function drawLog(view) {
   if (!log.length) {
     return null;
   }
-  return section('Last actions', 'st-log', h('ol', {}, log.map((line) => h('li', { text: line }))));
+  return section('Last actions', 'st-log', h('ol', {}, log.map((line) => h('li', {}, line))));
 }
 
 function drawHeader(view) {
   const turn = view.turn || {};
   const variant = view.variant || 'standard';
   const bits = [
-    h('strong', { text: 'Sorcerer & Stones' }),
-    h('span', { class: 'muted', text: ` ${variant} game · turn ${turn.number || 0}` }),
+    h('strong', {}, 'Sorcerer & Stones'),
+    h('span', { class: 'muted' }, ` ${variant} game · turn ${turn.number || 0}`),
   ];
   if (turn.colour && view.phase !== 'over') {
-    bits.push(h('span', { class: 'hdr-turn' }, ' · ', h('span', { class: `pl-swatch pl-${turn.colour}`, text: PLAYER_LETTER[turn.colour] }), ` ${turn.colour} ${pendingWords(view, false)}`));
+    bits.push(h('span', { class: 'hdr-turn' }, ' · ', h('span', { class: `pl-swatch pl-${turn.colour}` }, PLAYER_LETTER[turn.colour]), ` ${turn.colour} ${pendingWords(view, false)}`));
   }
   if (turn.final_round) {
-    bits.push(h('span', { class: 'badge final-badge', text: 'final round' }));
+    bits.push(h('span', { class: 'badge final-badge' }, 'final round'));
   }
   const you = view.you;
   if (you && Array.isArray(you.colours)) {
-    bits.push(h('span', { class: 'badge mine-badge', text: `you play ${you.colours.join(' and ')}` }));
+    bits.push(h('span', { class: 'badge mine-badge' }, `you play ${you.colours.join(' and ')}`));
   }
   return h('header', { class: 'st-header' }, ...bits);
 }
@@ -990,7 +944,7 @@ function drawResult(view, ctx) {
   if (!view.result) {
     return null;
   }
-  return section('Game over', 'st-result', h('p', { text: status(view, ctx.seat, ctx.names || []) }));
+  return section('Game over', 'st-result', h('p', {}, status(view, ctx.seat, ctx.names || [])));
 }
 
 function legend() {
@@ -1045,6 +999,4 @@ export function render(root, view, ctx) {
     board.append(log);
   }
   root.append(board);
-  trackFocus(board);
-  restoreFocus(board);
 }

@@ -4,7 +4,8 @@
 // labelled with describe().label; only the actions touching the focus key
 // when the board has one selected. Hovering or focusing an action
 // highlights its keys on the board (class `hl` on [data-key=...] under
-// #board).
+// #board). In the list the arrow keys move from move to move, Home and
+// End to the first and the last (attachActionKeys).
 
 import { h, clear, keySelector } from './dom.js';
 
@@ -74,4 +75,24 @@ export function renderActions(container, opts) {
   // offered, else the first one.
   if (hadFocus) (again || first || container).focus({ preventScroll: true });
   return shown.length;
+}
+
+// Once, on the list's container: Up and Down move the focus between the
+// moves, Home and End to the first and the last.
+export function attachActionKeys(container) {
+  container.addEventListener('keydown', (ev) => {
+    if (ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
+    const buttons = [...container.querySelectorAll('button.action')];
+    if (!buttons.length) return;
+    const at = buttons.indexOf(document.activeElement);
+    const to = {
+      ArrowDown: buttons[Math.min(at + 1, buttons.length - 1)],
+      ArrowUp: buttons[Math.max(at - 1, 0)],
+      Home: buttons[0],
+      End: buttons[buttons.length - 1],
+    }[ev.key];
+    if (!to) return;
+    ev.preventDefault();
+    to.focus();
+  });
 }

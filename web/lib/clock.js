@@ -3,6 +3,8 @@
 // server last charged the clocks) and how long ago that was give each
 // seat's time now, ticked locally between diffs without asking the server.
 
+import { seatLabel } from './words.js';
+
 // "1:02:03", "4:05", "0:09", or "2d 03:04:05" for ms (rounded down).
 export function clockText(ms) {
   const s = Math.max(0, Math.floor(ms / 1000));
@@ -29,7 +31,7 @@ export function clockSeats(view, names, since) {
       left = Math.max(0, left - (since - fromFree));
     }
     const text = s.flag ? 'out of time' : clockText(left) + (s.running && free > 0 ? ` (+${clockText(free)})` : '');
-    return { name: names[i] || `Seat ${i + 1}`, left, free, running: Boolean(s.running), flag: Boolean(s.flag), text };
+    return { name: names[i] || seatLabel(i), left, free, running: Boolean(s.running), flag: Boolean(s.flag), text };
   });
 }
 

@@ -3,12 +3,28 @@
 // so names, chat and server messages can never become markup; and no
 // inline style attribute is ever written (the page's CSP forbids them).
 
+// The one element helper of the page and its boards:
 // h('button', { class: 'action', dataset: { index: 3 }, onclick: f }, 'Cast')
-// Attributes: `class`, `dataset` (object), `on<event>` (listener), boolean
-// true -> empty attribute, false/null/undefined -> left out, anything else
-// -> setAttribute. Children: strings, numbers, nodes, arrays, null.
+// Attributes: `class` (a string, or an array whose false members drop
+// out), `dataset` (object), `on<event>` (listener), boolean true -> empty
+// attribute, false/null/undefined -> left out, anything else ->
+// setAttribute. Children: strings, numbers, nodes, arrays, null.
 export function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
+  return build(document.createElement(tag), attrs, children);
+}
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+// The same for an SVG element: svg('circle', { cx: 5, cy: 5, r: 4 }).
+export function svg(tag, attrs = {}, ...children) {
+  return build(document.createElementNS(SVG_NS, tag), attrs, children);
+}
+
+export function isSvg(el) {
+  return el.namespaceURI === SVG_NS;
+}
+
+function build(el, attrs, children) {
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === false || value === null || value === undefined) continue;
     if (key === 'dataset') {
@@ -16,8 +32,9 @@ export function h(tag, attrs = {}, ...children) {
     } else if (key.startsWith('on') && typeof value === 'function') {
       el.addEventListener(key.slice(2), value);
     } else if (key === 'class') {
-      el.className = Array.isArray(value) ? value.filter(Boolean).join(' ') : value;
-    } else if (key === 'value' && (tag === 'input' || tag === 'select' || tag === 'textarea')) {
+      // setAttribute: an SVG element's className is not a string.
+      el.setAttribute('class', Array.isArray(value) ? value.filter(Boolean).join(' ') : value);
+    } else if (key === 'value' && (el.tagName === 'INPUT' || el.tagName === 'SELECT' || el.tagName === 'TEXTAREA')) {
       el.value = value;
     } else {
       el.setAttribute(key, value === true ? '' : String(value));
@@ -33,6 +50,12 @@ export function append(el, children) {
     el.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
   }
   return el;
+}
+
+// Words for screen readers only (class visually-hidden): what the eye
+// reads from a colour, a place or a heading nearby.
+export function srOnly(text) {
+  return h('span', { class: 'visually-hidden' }, text);
 }
 
 export function clear(el) {

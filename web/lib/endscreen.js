@@ -6,6 +6,7 @@
 
 import { h, clear, humanize } from './dom.js';
 import { blake2bHex, fromHex } from './blake2b.js';
+import { seatLabel } from './words.js';
 
 // { ok: true|false|null, text } ; ok null when there is nothing to check.
 export function seedCheck(view, result) {
@@ -34,7 +35,7 @@ export function seedCheck(view, result) {
 export function renderEnd(els, { view, result, names, seat, board }) {
   const r = result || view?.result || {};
   const winners = Array.isArray(r.winners) ? r.winners : [];
-  const who = (s) => `${names[s] || `Seat ${s + 1}`}${s === seat ? ' (you)' : ''}`;
+  const who = (s) => `${names[s] || seatLabel(s)}${s === seat ? ' (you)' : ''}`;
   clear(els.winners);
   if (winners.length === 0) {
     els.winners.append(h('strong', {}, 'No winner'), ': nobody won this game.');

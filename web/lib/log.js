@@ -2,21 +2,37 @@
 // The log panel: the game's own log lines (the view holds only the last
 // few, so the page keeps what it has seen) interleaved with room events
 // (who joined, left, lost or regained the connection, who hosts, the game
-// starting and ending).
+// starting and ending). Each new line is also said in a visually hidden
+// live region (#announce, role log), for screen readers: the moves as they
+// come, but not a backlog (the lines remembered from before a reload, or
+// those missed while away, which the reconnect notice sums up).
 
 import { h, clear } from './dom.js';
+import { seatLabel } from './words.js';
 
 const MAX_ENTRIES = 400;
+const ANNOUNCED_KEPT = 8; // lines left in the live region (it only grows)
+const ANNOUNCE_BATCH = 3; // of many new lines at once, the last few are said
 
 export class Log {
-  constructor(listEl) {
+  constructor(listEl, announceEl = null) {
     this.el = listEl;
+    this.announceEl = announceEl;
     this.entries = []; // { text, kind: 'game'|'room'|'info', missed }
   }
 
   reset() {
     this.entries = [];
     clear(this.el);
+    if (this.announceEl) clear(this.announceEl);
+  }
+
+  // Says `text` in the live region.
+  announce(text) {
+    const el = this.announceEl;
+    if (!el) return;
+    el.appendChild(h('p', {}, text));
+    while (el.childElementCount > ANNOUNCED_KEPT) el.firstElementChild.remove();
   }
 
   // The game lines seen so far, newest last (to remember across reloads).
@@ -39,11 +55,13 @@ export class Log {
     }
     const fresh = lines.slice(overlap).map(String);
     for (const text of fresh) this.push({ text, kind: 'game', missed });
+    if (!missed) for (const text of fresh.slice(-ANNOUNCE_BATCH)) this.announce(text);
     return fresh;
   }
 
   add(text, kind = 'room') {
     this.push({ text, kind, missed: false });
+    this.announce(text);
   }
 
   push(entry) {
@@ -81,7 +99,7 @@ function row(entry) {
 // Lines for what changed between two `room` events.
 export function roomChanges(prev, next, mySeat) {
   const out = [];
-  const nameOf = (s) => s.name || `Seat ${s.seat + 1}`;
+  const nameOf = (s) => s.name || seatLabel(s.seat);
   if (!prev) return out;
   const before = new Map((prev.seats || []).map((s) => [s.seat, s]));
   for (const s of next.seats || []) {
@@ -112,7 +130,7 @@ export function roomChanges(prev, next, mySeat) {
 // The log's line for a server event about a seat: a timeout (what it did)
 // or an undo; null for another event.
 export function eventLine(msg, mySeat) {
-  const who = msg.seat === mySeat ? 'You' : (msg.name || `Seat ${Number(msg.seat) + 1}`);
+  const who = msg.seat === mySeat ? 'You' : (msg.name || seatLabel(msg.seat));
   if (msg.ev === 'undo') return `${who} took back a move.`;
   if (msg.ev !== 'timeout') return null;
   const did = {

@@ -8,9 +8,10 @@
 // after another option (here "colours" has "variant": "cooperative") makes
 // the option apply only while that option has that value: it is hidden and
 // left out of the request otherwise (the server refuses options that have
-// no effect).
+// no effect). At the end: the page's own display options (contrast).
 
 import { h, humanize } from './dom.js';
+import { loadDisplay, saveDisplay } from './storage.js';
 
 const SCHEMA_WORDS = new Set(['type', 'values', 'default', 'min', 'max', 'label', 'description']);
 
@@ -112,4 +113,31 @@ export function readOptions(fieldset, schema) {
     options[key] = value;
   }
   return { options };
+}
+
+// ---- The page's display options ----
+
+// The contrast control (#contrast): "auto" follows the system's
+// prefers-contrast, "more" and "normal" hold whatever it says. The choice
+// is kept in this browser; the theme is <html data-contrast="more">
+// (style.css), set again whenever the system's setting changes.
+export const CONTRASTS = ['auto', 'more', 'normal'];
+
+export function contrastOf(choice, systemMore) {
+  if (choice === 'more' || choice === 'normal') return choice;
+  return systemMore ? 'more' : 'normal';
+}
+
+export function initDisplay(select, root, media = window.matchMedia('(prefers-contrast: more)')) {
+  const saved = loadDisplay().contrast;
+  select.value = CONTRASTS.includes(saved) ? saved : 'auto';
+  const apply = () => {
+    root.dataset.contrast = contrastOf(select.value, media.matches);
+  };
+  select.addEventListener('change', () => {
+    saveDisplay({ ...loadDisplay(), contrast: select.value });
+    apply();
+  });
+  media.addEventListener('change', apply);
+  apply();
 }

@@ -7,6 +7,7 @@
 // watch the rematch. The answers shown are the server's, never guessed.
 
 import { h, clear } from './dom.js';
+import { seatLabel } from './words.js';
 
 const ANSWER_WORDS = {
   yes: 'joined',
@@ -22,7 +23,7 @@ export function offerRows(offer, mySeat) {
   return seats.map((s) => ({
     seat: s.seat,
     to: s.to,
-    name: s.name || `Seat ${Number(s.seat) + 1}`,
+    name: s.name || seatLabel(s.seat),
     answer: s.answer,
     words: ANSWER_WORDS[s.answer] || String(s.answer || '?'),
     mine: mySeat !== null && mySeat !== undefined && s.seat === mySeat,

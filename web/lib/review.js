@@ -19,6 +19,8 @@ import { seedCheck } from './endscreen.js';
 import { eventLine } from './log.js';
 import { clockText } from './clock.js';
 import { tree } from '../games/generic.js';
+import { attachBoardKeys, rove } from '../games/keys.js';
+import { seatLabel } from './words.js';
 
 export const RECORD_MAX_BYTES = 4 * 1024 * 1024; // what POST /review takes
 const CACHE_REVS = 64; // replies kept, so that stepping back asks nothing
@@ -26,12 +28,12 @@ const CACHE_REVS = 64; // replies kept, so that stepping back asks nothing
 // ---- Pure helpers ----
 
 function seatName(names, seat) {
-  return (Array.isArray(names) && names[seat]) || `Seat ${Number(seat) + 1}`;
+  return (Array.isArray(names) && names[seat]) || seatLabel(seat);
 }
 
 // The review's seat names, "Seat N" where a seat has none.
 export function reviewNames(review) {
-  return (Array.isArray(review?.seats) ? review.seats : []).map((s, i) => (typeof s?.name === 'string' && s.name) || `Seat ${i + 1}`);
+  return (Array.isArray(review?.seats) ? review.seats : []).map((s, i) => (typeof s?.name === 'string' && s.name) || seatLabel(i));
 }
 
 // Seat `seat`'s whole view at the review's rev: the public view with the
@@ -167,6 +169,7 @@ export class ReviewScreen {
     this.busy = false;
     this.board = null;
     this.as = ''; // '' the public view, else the seat index the board is drawn for
+    attachBoardKeys(els.board);
     els.first.addEventListener('click', () => this.go('first'));
     els.back.addEventListener('click', () => this.go(-1));
     els.forward.addEventListener('click', () => this.go(1));
@@ -362,11 +365,13 @@ export class ReviewScreen {
     if (!r || !this.board) return;
     const seat = this.as === '' ? null : Number(this.as);
     const view = seat === null ? r.view : seatView(r, seat);
+    const hadFocus = this.els.board.contains(document.activeElement);
     clear(this.els.board);
     this.els.board.dataset.game = r.game;
     this.board.render(this.els.board, view, {
       seat, names: reviewNames(r), legal: [], pick: () => {}, focus: null, setFocus: () => {},
     });
+    rove(this.els.board, hadFocus);
   }
 
   controls() {

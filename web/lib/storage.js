@@ -70,3 +70,15 @@ export function forgetSeat(room) {
   delete seats[room];
   write(SEATS_KEY, seats);
 }
+
+// The page's own display options ({ contrast: 'auto' | 'more' | 'normal' }).
+const DISPLAY_KEY = 'conclave.display';
+
+export function loadDisplay() {
+  const d = read(DISPLAY_KEY, {});
+  return d && typeof d === 'object' ? d : {};
+}
+
+export function saveDisplay(display) {
+  write(DISPLAY_KEY, display);
+}
