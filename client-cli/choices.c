@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lang.h"
 #include "render.h"
 
 /* Kinds with more entries than this are summarised when the whole list is
@@ -46,28 +47,92 @@ static void add(char *buf, size_t len, const char *s)
     }
 }
 
-static void add_value(char *buf, size_t len, const json_t *v)
+/* The words of the generic wording (action types, field names and the
+ * values of a few fields, as ids) that have a translation: `id` in the
+ * reader's language, or NULL. */
+static const char *id_words(const char *id)
+{
+    static const char *const words[] = {
+        /* Action types (Sorcerers' and the generic ones). */
+        N_("done"),
+        N_("pass"),
+        N_("encounter"),
+        N_("deal"),
+        N_("recruit"),
+        N_("discard"),
+        N_("protect"),
+        N_("steal"),
+        N_("clear mind"),
+        N_("track"),
+        N_("combo spell"),
+        N_("combo event"),
+        N_("combo amp"),
+        N_("equip"),
+        N_("defense"),
+        N_("move object"),
+        N_("discard object"),
+        N_("place grimhold"),
+        N_("activate"),
+        N_("combo declare"),
+        N_("negate"),
+        N_("move"),
+        N_("take"),
+        /* Field names and values. */
+        N_("sorcerer"),
+        N_("sacrifice"),
+        N_("betray"),
+        N_("choices"),
+        N_("keep"),
+        N_("first to fight"),
+        N_("martyr"),
+    };
+    char spaced[64];
+
+    snprintf(spaced, sizeof(spaced), "%s", id);
+    for (char *p = spaced; *p; p++) {
+        *p = *p == '_' ? ' ' : *p;
+    }
+    return CLI_TR_AMONG(spaced, words);
+}
+
+/* A value of an action in words: in zh-CN, a card by its Chinese name or
+ * a known id by its words; else "robert_fludd" as "Robert Fludd". */
+static void value_words(const char *game, const char *id, char *out, size_t outlen)
+{
+    const char *zh = cli_lang_get() == CLI_LANG_ZH_CN ? cli_card_name(game, id) : NULL;
+
+    if (!zh && cli_lang_get() == CLI_LANG_ZH_CN) {
+        zh = id_words(id);
+    }
+    if (zh) {
+        snprintf(out, outlen, "%s", zh);
+    } else {
+        title(id, out, outlen);
+    }
+}
+
+static void add_value(char *buf, size_t len, const json_t *v, const char *game)
 {
     char tmp[128];
 
     if (json_is_string(v)) {
-        title(json_string_value(v), tmp, sizeof(tmp));
+        value_words(game, json_string_value(v), tmp, sizeof(tmp));
         add(buf, len, tmp);
     } else if (json_is_integer(v)) {
         snprintf(tmp, sizeof(tmp), "%lld", (long long)json_integer_value(v));
         add(buf, len, tmp);
     } else if (json_is_true(v) || json_is_false(v)) {
-        add(buf, len, json_is_true(v) ? "yes" : "no");
+        add(buf, len, json_is_true(v) ? _("yes") : _("no"));
     } else if (json_is_null(v)) {
-        add(buf, len, "none");
+        add(buf, len, _("none"));
     } else if (json_is_array(v)) {
         size_t i;
         json_t *x;
         bool numbers = json_array_size(v) > 0 && json_is_integer(json_array_get(v, 0));
         add(buf, len, numbers ? "(" : "");
         json_array_foreach(v, i, x) {
-            add(buf, len, i ? (numbers ? "," : " and ") : "");
-            add_value(buf, len, x);
+            add(buf, len, i ? (numbers ? "," : _(" and ")) : "");
+            add_value(buf, len, x, game);
         }
         add(buf, len, numbers ? ")" : "");
     } else if (json_is_object(v)) {
@@ -77,8 +142,20 @@ static void add_value(char *buf, size_t len, const json_t *v)
         json_object_foreach((json_t *)v, k, x) {
             add(buf, len, first ? "" : " ");
             first = false;
-            add_value(buf, len, x);
+            add_value(buf, len, x, game);
         }
+    }
+}
+
+/* An action type ("move_object") in words: "move object", or in zh-CN
+ * its translation when it has one. */
+static void kind_words(const char *type, char *out, size_t outlen)
+{
+    const char *zh = cli_lang_get() == CLI_LANG_ZH_CN ? id_words(type) : NULL;
+
+    snprintf(out, outlen, "%s", zh ? zh : type);
+    for (char *p = out; !zh && *p; p++) {
+        *p = *p == '_' ? ' ' : *p;
     }
 }
 
@@ -94,10 +171,7 @@ void cli_action_phrase(const json_t *action, const char *game, char *buf, size_t
     if (ro && ro->phrase && ro->phrase(action, buf, len) == 0) {
         return;
     }
-    snprintf(verb, sizeof(verb), "%s", type ? type : "?");
-    for (char *p = verb; *p; p++) {
-        *p = *p == '_' ? ' ' : *p;
-    }
+    kind_words(type ? type : "?", verb, sizeof(verb));
     add(buf, len, verb);
     json_object_foreach((json_t *)action, k, v) {
         if (strcmp(k, "type") == 0) {
@@ -108,15 +182,16 @@ void cli_action_phrase(const json_t *action, const char *game, char *buf, size_t
             strcmp(k, "choice") == 0 || strcmp(k, "artifact") == 0) {
             add(buf, len, " ");
         } else if (strcmp(k, "target") == 0) {
-            add(buf, len, " on ");
+            add(buf, len, _(" on "));
         } else if (strcmp(k, "to") == 0) {
-            add(buf, len, " to ");
+            add(buf, len, _(" to "));
         } else {
+            const char *named = cli_lang_get() == CLI_LANG_ZH_CN ? id_words(k) : NULL;
             add(buf, len, ", ");
-            add(buf, len, k);
+            add(buf, len, named ? named : k);
             add(buf, len, " ");
         }
-        add_value(buf, len, v);
+        add_value(buf, len, v, game);
     }
 }
 
@@ -147,7 +222,7 @@ void cli_choices_print(const json_t *legal, const char *game, const char *only)
     bool summarise = !only && n > LIST_MAX && kinds >= 3;
 
     if (n == 0) {
-        printf("nothing to do now\n");
+        printf(_("nothing to do now\n"));
         return;
     }
     /* Each kind in the order it first appears, its entries together. */
@@ -167,7 +242,14 @@ void cli_choices_print(const json_t *legal, const char *game, const char *only)
             count += strcmp(kind_of(json_array_get(legal, j)), kind) == 0;
         }
         if (summarise && count > KIND_SHOWN) {
-            printf("  %s: %zu choices (`legal %s` lists them)\n", kind, count, kind);
+            char words[64];
+            /* The kind in words; the command names it by its id. */
+            if (cli_lang_get() == CLI_LANG_ZH_CN) {
+                kind_words(kind, words, sizeof(words));
+            } else {
+                snprintf(words, sizeof(words), "%s", kind);
+            }
+            printf(_("  %s: %zu choices (`legal %s` lists them)\n"), words, count, kind);
             continue;
         }
         for (size_t j = i; j < n; j++) {
@@ -184,7 +266,7 @@ void cli_choices_print(const json_t *legal, const char *game, const char *only)
             any |= strcmp(kind_of(json_array_get(legal, j)), only) == 0;
         }
         if (!any) {
-            printf("no \"%s\" choices now\n", only);
+            printf(_("no \"%s\" choices now\n"), only);
         }
     }
 }

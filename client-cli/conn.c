@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lang.h"
+
 /* ---- Connection ---- */
 
 /* Warns, once, of plain TCP to another machine: the local and the peer
@@ -44,10 +46,10 @@ static void plain_warn(int fd, const char *server)
     if (!same) {
         warned = true;
         fprintf(stderr,
-                "conclave: warning: %s is another machine, reached over plain TCP: your seat's "
-                "token, name and chat cross the network unencrypted. Play over TLS with "
-                "--server wss://HOST:PORT (its conclaved serves --http with a certificate, "
-                "or --tls-self-signed).\n",
+                _("conclave: warning: %s is another machine, reached over plain TCP: your seat's "
+                  "token, name and chat cross the network unencrypted. Play over TLS with "
+                  "--server wss://HOST:PORT (its conclaved serves --http with a certificate, "
+                  "or --tls-self-signed).\n"),
                 server);
     }
 }
@@ -60,7 +62,8 @@ static int hostport_split(const char *server, char host[256], const char **port)
     size_t hl;
 
     if (!colon || colon == server || !colon[1]) {
-        fprintf(stderr, "conclave: server must be HOST:PORT or wss://HOST:PORT, not %s\n", server);
+        fprintf(stderr, _("conclave: server must be HOST:PORT or wss://HOST:PORT, not %s\n"),
+                server);
         return -1;
     }
     hl = (size_t)(colon - server);
@@ -69,7 +72,7 @@ static int hostport_split(const char *server, char host[256], const char **port)
         hl -= 2;
     }
     if (hl >= 256) {
-        fprintf(stderr, "conclave: host name too long\n");
+        fprintf(stderr, _("conclave: host name too long\n"));
         return -1;
     }
     memcpy(host, server, hl);
@@ -133,7 +136,7 @@ int cli_conn_open(struct cli_conn *c, const char *server)
     }
     freeaddrinfo(res);
     if (c->fd < 0) {
-        fprintf(stderr, "conclave: cannot connect to %s: %s\n", orig, strerror(errno));
+        fprintf(stderr, _("conclave: cannot connect to %s: %s\n"), orig, strerror(errno));
         return -1;
     }
     plain_warn(c->fd, orig);

@@ -15,56 +15,59 @@
 
 #include "client.h"
 #include "game.h"
+#include "lang.h"
 
 static const char usage[] =
-    "usage: conclave [--server HOST:PORT] [--name NAME] [--json] COMMAND\n"
-    "\n"
-    "Commands:\n"
-    "  create GAME [--seats N] [--bots] [--bot-level LEVEL] [--public] [--clock CLOCK]\n"
-    "              [--timeout bot|lose|skip] [--option KEY=VALUE]...\n"
-    "                      open a room (you take seat 0 and host it); --bots starts\n"
-    "                      at once with bots in the empty seats; --bot-level sets the\n"
-    "                      room's bot level (random, easy, normal, hard; the server's\n"
-    "                      default is normal), also for a bot that keeps a seat\n"
-    "                      --clock gives the room turn clocks: fischer:10m+5s (base\n"
-    "                      and increment), bank:30s/5m (free time per move, then a\n"
-    "                      bank), correspondence:1d/3d (time per move, up to a bank);\n"
-    "                      units s, m, h, d; --timeout says what running out of time\n"
-    "                      does: bot (a bot plays the seat of a player who is not\n"
-    "                      there; the default), lose (two seats) or skip (the turn)\n"
-    "  join CODE [--seat N]   take a seat in a friend's room; CODE may be a link,\n"
-    "                      CODE@HOST:PORT#sha256=HEX (a server over TLS, its certificate)\n"
-    "  spectate CODE       watch a room\n"
-    "  resume              go back to your last seat (token kept in\n"
-    "                      $XDG_STATE_HOME/conclave/session.json)\n"
-    "  list                public rooms waiting for players, and public games that\n"
-    "                      finished lately\n"
-    "  info                the games this server offers, with their options\n"
-    "  games               every seat saved here, on every server, and whose turn it is\n"
-    "  wait [CODE]         wait until it is your turn at a saved seat (of room CODE)\n"
-    "                      and print it: exit 0, or 3 once every game is over\n"
-    "  record CODE [FILE]  a finished game's record, from anywhere: saved to FILE (for\n"
-    "                      `conclave replay FILE`), or printed\n"
-    "  replay RECORD.json  check a finished game's record with the rules engine\n"
-    "\n"
-    "Options:\n"
-    "  --server HOST:PORT  default $CONCLAVE_SERVER or 127.0.0.1:7717; wss://HOST:PORT\n"
-    "                      plays over WebSocket with TLS (the server's --http with a\n"
-    "                      certificate): a certificate that no authority vouches for is\n"
-    "                      trusted on first use and must stay the same (kept in\n"
-    "                      $XDG_STATE_HOME/conclave/known_servers.json)\n"
-    "  --pin SHA256:HEX    trust the wss:// server's certificate with this SHA-256 (the\n"
-    "                      one conclaved prints at start), and only it\n"
-    "  --ca FILE           trust certificates signed by the authority in FILE (PEM) too\n"
-    "  --name NAME         default $CONCLAVE_NAME or $USER\n"
-    "  (CONCLAVE_BELL=0 turns off the bell that rings when it becomes your turn;\n"
-    "  NO_COLOR turns off colours)\n"
-    "  --json              scripted mode: after the command (or straight away when\n"
-    "                      there is none, without hello), stdin lines go to the server\n"
-    "                      and server lines to stdout\n"
-    "\n"
-    "Example: conclave create stones --seats 2, share the code it prints,\n"
-    "         your friend runs: conclave join K7QF2M\n";
+    N_("usage: conclave [--server HOST:PORT] [--name NAME] [--json] COMMAND\n"
+       "\n"
+       "Commands:\n"
+       "  create GAME [--seats N] [--bots] [--bot-level LEVEL] [--public] [--clock CLOCK]\n"
+       "              [--timeout bot|lose|skip] [--option KEY=VALUE]...\n"
+       "                      open a room (you take seat 0 and host it); --bots starts\n"
+       "                      at once with bots in the empty seats; --bot-level sets the\n"
+       "                      room's bot level (random, easy, normal, hard; the server's\n"
+       "                      default is normal), also for a bot that keeps a seat\n"
+       "                      --clock gives the room turn clocks: fischer:10m+5s (base\n"
+       "                      and increment), bank:30s/5m (free time per move, then a\n"
+       "                      bank), correspondence:1d/3d (time per move, up to a bank);\n"
+       "                      units s, m, h, d; --timeout says what running out of time\n"
+       "                      does: bot (a bot plays the seat of a player who is not\n"
+       "                      there; the default), lose (two seats) or skip (the turn)\n"
+       "  join CODE [--seat N]   take a seat in a friend's room; CODE may be a link,\n"
+       "                      CODE@HOST:PORT#sha256=HEX (a server over TLS, its certificate)\n"
+       "  spectate CODE       watch a room\n"
+       "  resume              go back to your last seat (token kept in\n"
+       "                      $XDG_STATE_HOME/conclave/session.json)\n"
+       "  list                public rooms waiting for players, and public games that\n"
+       "                      finished lately\n"
+       "  info                the games this server offers, with their options\n"
+       "  games               every seat saved here, on every server, and whose turn it is\n"
+       "  wait [CODE]         wait until it is your turn at a saved seat (of room CODE)\n"
+       "                      and print it: exit 0, or 3 once every game is over\n"
+       "  record CODE [FILE]  a finished game's record, from anywhere: saved to FILE (for\n"
+       "                      `conclave replay FILE`), or printed\n"
+       "  replay RECORD.json  check a finished game's record with the rules engine\n"
+       "\n"
+       "Options:\n"
+       "  --server HOST:PORT  default $CONCLAVE_SERVER or 127.0.0.1:7717; wss://HOST:PORT\n"
+       "                      plays over WebSocket with TLS (the server's --http with a\n"
+       "                      certificate): a certificate that no authority vouches for is\n"
+       "                      trusted on first use and must stay the same (kept in\n"
+       "                      $XDG_STATE_HOME/conclave/known_servers.json)\n"
+       "  --pin SHA256:HEX    trust the wss:// server's certificate with this SHA-256 (the\n"
+       "                      one conclaved prints at start), and only it\n"
+       "  --ca FILE           trust certificates signed by the authority in FILE (PEM) too\n"
+       "  --name NAME         default $CONCLAVE_NAME or $USER\n"
+       "  (CONCLAVE_BELL=0 turns off the bell that rings when it becomes your turn;\n"
+       "  NO_COLOR turns off colours)\n"
+       "  --lang en|zh-CN     the language of what conclave writes (default $CONCLAVE_LANG,\n"
+       "                      else the terminal's locale: $LC_ALL, $LC_MESSAGES, $LANG)\n"
+       "  --json              scripted mode: after the command (or straight away when\n"
+       "                      there is none, without hello), stdin lines go to the server\n"
+       "                      and server lines to stdout\n"
+       "\n"
+       "Example: conclave create stones --seats 2, share the code it prints,\n"
+       "         your friend runs: conclave join K7QF2M\n");
 
 struct args {
     const char *server;
@@ -96,7 +99,7 @@ static int parse_option(json_t *options, const char *kv)
     json_t *val;
 
     if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof(key)) {
-        fprintf(stderr, "conclave: --option takes KEY=VALUE\n");
+        fprintf(stderr, _("conclave: --option takes KEY=VALUE\n"));
         return -1;
     }
     memcpy(key, kv, (size_t)(eq - kv));
@@ -119,8 +122,8 @@ static int parse_count(const char *opt, const char *s, long min, long max, int *
     errno = 0;
     v = s && *s ? strtol(s, &end, 10) : 0;
     if (!s || !*s || errno || *end || v < min || v > max) {
-        fprintf(stderr, "conclave: %s takes a whole number from %ld to %ld, not \"%s\"\n", opt, min,
-                max, s ? s : "");
+        fprintf(stderr, _("conclave: %s takes a whole number from %ld to %ld, not \"%s\"\n"), opt,
+                min, max, s ? s : "");
         return -1;
     }
     *ret = (int)v;
@@ -193,8 +196,8 @@ static json_t *clock_spec(const char *spec)
         return o;
     }
     fprintf(stderr,
-            "conclave: --clock takes fischer:BASE+INCREMENT, bank:MOVE/BANK or "
-            "correspondence:PER_MOVE/BANK (units s, m, h, d), not \"%s\"\n",
+            _("conclave: --clock takes fischer:BASE+INCREMENT, bank:MOVE/BANK or "
+              "correspondence:PER_MOVE/BANK (units s, m, h, d), not \"%s\"\n"),
             spec);
     return NULL;
 }
@@ -215,8 +218,8 @@ static int link_parse(struct args *a)
         (hash &&
          (strlen(hash + 8) >= sizeof(a->link_pin) || cli_fingerprint_parse(hash + 8, fp) != 0))) {
         fprintf(stderr,
-                "conclave: a join link is CODE@HOST:PORT, with #sha256=<64 hex digits> for a "
-                "server over TLS, not %s\n",
+                _("conclave: a join link is CODE@HOST:PORT, with #sha256=<64 hex digits> for a "
+                  "server over TLS, not %s\n"),
                 a->arg);
         return -1;
     }
@@ -250,7 +253,7 @@ static int parse_args(struct args *a, int argc, char **argv)
         const char *s = argv[i];
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
-            fputs(usage, stdout);
+            fputs(_(usage), stdout);
             exit(0);
         } else if (strcmp(s, "--json") == 0) {
             a->json = true;
@@ -262,9 +265,10 @@ static int parse_args(struct args *a, int argc, char **argv)
                     strcmp(s, "--seats") == 0 || strcmp(s, "--seat") == 0 ||
                     strcmp(s, "--option") == 0 || strcmp(s, "--bot-level") == 0 ||
                     strcmp(s, "--clock") == 0 || strcmp(s, "--timeout") == 0 ||
-                    strcmp(s, "--pin") == 0 || strcmp(s, "--ca") == 0) &&
+                    strcmp(s, "--pin") == 0 || strcmp(s, "--ca") == 0 ||
+                    strcmp(s, "--lang") == 0) &&
                    (!next || strncmp(next, "--", 2) == 0)) {
-            fprintf(stderr, "conclave: %s needs a value\n", s);
+            fprintf(stderr, _("conclave: %s needs a value\n"), s);
             return -1;
         } else if (strcmp(s, "--bot-level") == 0) {
             json_object_set_new(a->options, "bot_level", json_string(argv[++i]));
@@ -276,6 +280,8 @@ static int parse_args(struct args *a, int argc, char **argv)
             json_object_set_new(a->options, "clock", clock);
         } else if (strcmp(s, "--timeout") == 0) {
             timeout = argv[++i];
+        } else if (strcmp(s, "--lang") == 0) {
+            i++; /* chosen before the arguments are read: see main() */
         } else if (strcmp(s, "--pin") == 0) {
             a->pin = argv[++i];
         } else if (strcmp(s, "--ca") == 0) {
@@ -299,7 +305,7 @@ static int parse_args(struct args *a, int argc, char **argv)
                 return -1;
             }
         } else if (s[0] == '-') {
-            fprintf(stderr, "conclave: unknown option %s\n", s);
+            fprintf(stderr, _("conclave: unknown option %s\n"), s);
             return -1;
         } else if (!a->cmd) {
             a->cmd = s;
@@ -308,7 +314,7 @@ static int parse_args(struct args *a, int argc, char **argv)
         } else if (!a->file && strcmp(a->cmd, "record") == 0) {
             a->file = s;
         } else {
-            fprintf(stderr, "conclave: unexpected argument %s\n", s);
+            fprintf(stderr, _("conclave: unexpected argument %s\n"), s);
             return -1;
         }
     }
@@ -317,14 +323,14 @@ static int parse_args(struct args *a, int argc, char **argv)
         return -1;
     }
     if (a->pin && strncmp(a->server, "wss://", 6) != 0) {
-        fprintf(stderr, "conclave: a pin is for a server over TLS, --server wss://HOST:PORT\n");
+        fprintf(stderr, _("conclave: a pin is for a server over TLS, --server wss://HOST:PORT\n"));
         return -1;
     }
     if (timeout) {
         /* The server checks the policy; it is a member of the clock. */
         json_t *clock = json_object_get(a->options, "clock");
         if (!clock) {
-            fprintf(stderr, "conclave: --timeout is for a room with a --clock\n");
+            fprintf(stderr, _("conclave: --timeout is for a room with a --clock\n"));
             return -1;
         }
         json_object_set_new(clock, "timeout", json_string(timeout));
@@ -385,7 +391,7 @@ static int run_games(struct cli_conn *c, const struct args *a, json_t *hello)
     }
     json_array_foreach(json_object_get(hello, "games"), i, g) {
         char *opts = json_dumps(json_object_get(g, "options"), JSON_COMPACT);
-        printf("%-10s %-28s %lld-%lld players  options %s\n",
+        printf(_("%-10s %-28s %lld-%lld players  options %s\n"),
                json_string_value(json_object_get(g, "id")),
                json_string_value(json_object_get(g, "title")),
                (long long)json_integer_value(json_object_get(g, "min_players")),
@@ -394,11 +400,11 @@ static int run_games(struct cli_conn *c, const struct args *a, json_t *hello)
     }
     const json_t *levels = json_object_get(hello, "bot_levels");
     if (json_array_size(levels) > 0) {
-        printf("bot levels:");
+        printf(_("bot levels:"));
         json_array_foreach(levels, i, g) {
             printf(" %s", json_string_value(g));
         }
-        printf("  (create --bot-level LEVEL, or `start bots LEVEL...`)\n");
+        printf(_("  (create --bot-level LEVEL, or `start bots LEVEL...`)\n"));
     }
     (void)c;
     return 0;
@@ -410,13 +416,13 @@ static void ago_text(char *out, size_t n, long long s)
     static const struct {
         long long unit;
         const char *name;
-    } units[] = {{86400, "days"}, {3600, "h"}, {60, "min"}, {1, "s"}};
+    } units[] = {{86400, N_("days")}, {3600, N_("h")}, {60, N_("min")}, {1, N_("s")}};
     size_t k = 0;
 
     while (k < 3 && s < units[k].unit) {
         k++;
     }
-    snprintf(out, n, "%lld %s", s / units[k].unit, units[k].name);
+    snprintf(out, n, "%lld %s", s / units[k].unit, _(units[k].name));
 }
 
 static int run_list(struct cli_conn *c, struct args *a)
@@ -439,10 +445,10 @@ static int run_list(struct cli_conn *c, struct args *a)
     }
     cli_clean(r); /* names are other people's */
     if (json_array_size(json_object_get(r, "rooms")) == 0) {
-        printf("no public rooms are waiting\n");
+        printf(_("no public rooms are waiting\n"));
     }
     json_array_foreach(json_object_get(r, "rooms"), i, room) {
-        printf("%s  %-10s %lld/%lld seats  host %s\n",
+        printf(_("%s  %-10s %lld/%lld seats  host %s\n"),
                json_string_value(json_object_get(room, "room")),
                json_string_value(json_object_get(room, "game")),
                (long long)json_integer_value(json_object_get(room, "taken")),
@@ -451,7 +457,7 @@ static int run_list(struct cli_conn *c, struct args *a)
     }
     const json_t *ended = json_object_get(r, "ended");
     if (json_array_size(ended) > 0) {
-        printf("finished lately (`conclave record CODE FILE` keeps one's record):\n");
+        printf(_("finished lately (`conclave record CODE FILE` keeps one's record):\n"));
     }
     json_array_foreach(ended, i, room) {
         char names[512], ago[32];
@@ -463,7 +469,7 @@ static int run_list(struct cli_conn *c, struct args *a)
                                     "%s%s", k ? ", " : "", json_string_value(name));
         }
         ago_text(ago, sizeof(ago), json_integer_value(json_object_get(room, "ago")));
-        printf("%s  %-10s %s  ended %s ago\n", json_string_value(json_object_get(room, "room")),
+        printf(_("%s  %-10s %s  ended %s ago\n"), json_string_value(json_object_get(room, "room")),
                json_string_value(json_object_get(room, "game")), names, ago);
     }
     json_decref(r);
@@ -491,7 +497,7 @@ static bool session_fits(const json_t *s, const struct args *a)
 
 static void session_print(size_t n, const json_t *s)
 {
-    printf("  %zu) room %s, seat %lld, as %s, on %s\n", n,
+    printf(_("  %zu) room %s, seat %lld, as %s, on %s\n"), n,
            json_string_value(json_object_get(s, "room")),
            (long long)json_integer_value(json_object_get(s, "seat")),
            json_string_value(json_object_get(s, "name"))
@@ -516,13 +522,13 @@ static json_t *session_choose(const struct args *a)
     }
     json_decref(all);
     if (json_array_size(fit) == 0) {
-        fprintf(stderr, "conclave: no saved seat to resume%s\n",
-                a->arg || a->name_given || a->server_given ? " that fits what you asked" : "");
+        fprintf(stderr, _("conclave: no saved seat to resume%s\n"),
+                a->arg || a->name_given || a->server_given ? _(" that fits what you asked") : "");
     } else if (json_array_size(fit) == 1) {
         pick = json_incref(json_array_get(fit, 0));
     } else if (!isatty(STDIN_FILENO)) {
-        fprintf(stderr, "conclave: several saved seats fit; say which with `conclave resume "
-                        "CODE` (or --name NAME):\n");
+        fprintf(stderr, _("conclave: several saved seats fit; say which with `conclave resume "
+                          "CODE` (or --name NAME):\n"));
         fflush(stderr);
         json_array_foreach(fit, i, s) {
             session_print(i + 1, s);
@@ -530,11 +536,11 @@ static json_t *session_choose(const struct args *a)
     } else {
         char line[64];
         long k = 0;
-        printf("Several saved seats:\n");
+        printf(_("Several saved seats:\n"));
         json_array_foreach(fit, i, s) {
             session_print(i + 1, s);
         }
-        printf("Resume which (1-%zu)? ", json_array_size(fit));
+        printf(_("Resume which (1-%zu)? "), json_array_size(fit));
         fflush(stdout);
         if (fgets(line, sizeof(line), stdin)) {
             k = strtol(line, NULL, 10);
@@ -542,7 +548,7 @@ static json_t *session_choose(const struct args *a)
         if (k >= 1 && (size_t)k <= json_array_size(fit)) {
             pick = json_incref(json_array_get(fit, (size_t)k - 1));
         } else {
-            fprintf(stderr, "conclave: no such choice\n");
+            fprintf(stderr, _("conclave: no such choice\n"));
         }
     }
     json_decref(fit);
@@ -572,7 +578,7 @@ static json_t *follow_rooms(struct cli_conn *c, struct args *a, const char *op, 
             break;
         }
         if (!a->json) {
-            fprintf(stderr, "conclave: the room is on %s; going there\n", there);
+            fprintf(stderr, _("conclave: the room is on %s; going there\n"), there);
         }
         if (saved) {
             /* The seat is kept under the server that holds it. */
@@ -594,7 +600,7 @@ static json_t *follow_rooms(struct cli_conn *c, struct args *a, const char *op, 
             if (reply) {
                 print_error(reply);
             } else {
-                fprintf(stderr, "conclave: no answer from %s\n", a->server);
+                fprintf(stderr, _("conclave: no answer from %s\n"), a->server);
             }
             *status = -1;
             break;
@@ -650,9 +656,21 @@ int main(int argc, char **argv)
     const char *op = NULL;
     int status = 1;
     char moved_to[CLI_SERVER_MAX];
+    const char *lang = NULL;
 
+    /* The language first, so that every message (usage included) is in
+     * it: --lang, else $CONCLAVE_LANG, else the locale. */
+    for (int i = 1; i + 1 < argc; i++) {
+        if (strcmp(argv[i], "--lang") == 0) {
+            lang = argv[i + 1];
+        }
+    }
+    if (cli_lang_init(lang) != 0) {
+        fprintf(stderr, _("conclave: --lang takes en or zh-CN, not \"%s\"\n"), lang);
+        return 2;
+    }
     if (parse_args(&a, argc, argv) != 0) {
-        fputs(usage, stderr);
+        fputs(_(usage), stderr);
         json_decref(a.options);
         return 2;
     }
@@ -662,9 +680,9 @@ int main(int argc, char **argv)
     if (a.cmd && strcmp(a.cmd, "replay") == 0) {
         json_decref(a.options);
         if (!a.arg) {
-            fprintf(stderr, "conclave: replay needs a record file (saved with `record FILE` at "
-                            "the end of a game, or `conclave record CODE FILE`)\n\n");
-            fputs(usage, stderr);
+            fprintf(stderr, _("conclave: replay needs a record file (saved with `record FILE` at "
+                              "the end of a game, or `conclave record CODE FILE`)\n\n"));
+            fputs(_(usage), stderr);
             return 2;
         }
         return cli_replay(a.arg);
@@ -673,8 +691,8 @@ int main(int argc, char **argv)
         char code[PROTO_ROOM_CODE_LEN + 1];
         json_decref(a.options);
         if (a.arg && (strcmp(a.cmd, "games") == 0 || proto_room_code_parse(a.arg, code) != 0)) {
-            fprintf(stderr, "conclave: %s takes %s, not \"%s\"\n", a.cmd,
-                    strcmp(a.cmd, "games") == 0 ? "no argument" : "a room code", a.arg);
+            fprintf(stderr, _("conclave: %s takes %s, not \"%s\"\n"), a.cmd,
+                    strcmp(a.cmd, "games") == 0 ? _("no argument") : _("a room code"), a.arg);
             return 2;
         }
         return strcmp(a.cmd, "games") == 0 ? cli_games(a.name, a.json)
@@ -687,8 +705,8 @@ int main(int argc, char **argv)
         known |= strcmp(a.cmd, commands[i]) == 0;
     }
     if (!known) {
-        fprintf(stderr, "conclave: unknown command \"%s\"\n\n", a.cmd);
-        fputs(usage, stderr);
+        fprintf(stderr, _("conclave: unknown command \"%s\"\n\n"), a.cmd);
+        fputs(_(usage), stderr);
         json_decref(a.options);
         return 2;
     }
@@ -696,25 +714,25 @@ int main(int argc, char **argv)
                   strcmp(a.cmd, "record") == 0)) {
         char code[PROTO_ROOM_CODE_LEN + 1];
         if (!a.arg) {
-            fprintf(stderr, "conclave: %s needs a room code, e.g. conclave %s K7QF2M\n\n", a.cmd,
+            fprintf(stderr, _("conclave: %s needs a room code, e.g. conclave %s K7QF2M\n\n"), a.cmd,
                     a.cmd);
-            fputs(usage, stderr);
+            fputs(_(usage), stderr);
             json_decref(a.options);
             return 2;
         }
         if (proto_room_code_parse(a.arg, code) != 0) {
             fprintf(stderr,
-                    "conclave: \"%s\" is not a room code: a code has six characters, letters "
-                    "and digits, like K7QF2M\n",
+                    _("conclave: \"%s\" is not a room code: a code has six characters, letters "
+                      "and digits, like K7QF2M\n"),
                     a.arg);
             json_decref(a.options);
             return 2;
         }
     }
     if (a.cmd && strcmp(a.cmd, "create") == 0 && !a.arg) {
-        fprintf(stderr, "conclave: create needs a game, e.g. conclave create stones (`conclave "
-                        "info` lists them)\n\n");
-        fputs(usage, stderr);
+        fprintf(stderr, _("conclave: create needs a game, e.g. conclave create stones (`conclave "
+                          "info` lists them)\n\n"));
+        fputs(_(usage), stderr);
         json_decref(a.options);
         return 2;
     }
@@ -749,13 +767,13 @@ int main(int argc, char **argv)
         if (reply) {
             print_error(reply);
         } else {
-            fprintf(stderr, "conclave: no answer from %s\n", a.server);
+            fprintf(stderr, _("conclave: no answer from %s\n"), a.server);
         }
         goto out;
     }
     c.idle_timeout_s = (long)json_integer_value(json_object_get(reply, "idle_timeout"));
     if (!a.cmd || strcmp(a.cmd, "info") == 0) {
-        status = a.cmd ? run_games(&c, &a, reply) : (fputs(usage, stderr), 2);
+        status = a.cmd ? run_games(&c, &a, reply) : (fputs(_(usage), stderr), 2);
         goto out;
     }
     json_decref(reply);
@@ -789,8 +807,8 @@ int main(int argc, char **argv)
             json_object_set(fields, "room", json_object_get(saved, "room"));
         }
     } else {
-        fprintf(stderr, "conclave: unknown command \"%s\"\n\n", a.cmd);
-        fputs(usage, stderr);
+        fprintf(stderr, _("conclave: unknown command \"%s\"\n\n"), a.cmd);
+        fputs(_(usage), stderr);
         status = 2;
         goto out;
     }
@@ -812,8 +830,8 @@ int main(int argc, char **argv)
             json_string_value(json_object_get(json_object_get(reply, "error"), "code"));
         if (!a.json && code && strcmp(code, "already_started") == 0 && strcmp(op, "join") == 0) {
             fprintf(stderr,
-                    "conclave: watch it with: conclave spectate %s (a finished game's "
-                    "record: conclave record %s FILE)\n",
+                    _("conclave: watch it with: conclave spectate %s (a finished game's "
+                      "record: conclave record %s FILE)\n"),
                     a.arg, a.arg);
         }
         if (saved && code && strcmp(code, "bad_token") == 0) {
@@ -832,7 +850,7 @@ int main(int argc, char **argv)
         if (cli_session_save(a.server, room,
                              (int)json_integer_value(json_object_get(reply, "seat")), a.name,
                              token) != 0) {
-            fprintf(stderr, "conclave: could not save the resume token\n");
+            fprintf(stderr, _("conclave: could not save the resume token\n"));
         }
     }
     if (a.json) {

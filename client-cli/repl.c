@@ -28,6 +28,7 @@
 #include <sodium.h>
 
 #include "game.h"
+#include "lang.h"
 #include "render.h"
 
 #define PENDING_MAX 64
@@ -84,35 +85,36 @@ static uint64_t now_ms(void)
 }
 
 static const char general_help[] =
-    "Commands:\n"
-    "  help                 this list (and the game's commands)\n"
-    "  legal                list what you may do now, numbered, by kind\n"
-    "  legal KIND           every choice of one kind (a long list summarises them)\n"
-    "  #N                   do the N-th action of the last `legal` list\n"
-    "  act {JSON}           send an action object as it is\n"
-    "  undo                 take back your last move (while nobody else has moved, and\n"
-    "                       when it drew or showed nothing hidden)\n"
-    "  say TEXT             chat to the room\n"
-    "  card NAME            what a card does (e.g. card SPIN, card A07, card O3)\n"
-    "  start [bots [LEVEL...]]  (host) start the game; `bots` fills empty seats with\n"
-    "                       bots at the room's level, `bots hard` at that level,\n"
-    "                       `bots easy hard` one level per empty seat in order\n"
-    "                       (levels: random, easy, normal, hard)\n"
-    "  who                  show the room and its seats\n"
-    "  view                 draw the game again\n"
-    "  raw                  print your view as JSON\n"
-    "  sync                 ask the server for a fresh view\n"
-    "  record [CODE] FILE   (after the end) save the game's record, or that of room CODE\n"
-    "                       (a finished game), for `conclave replay FILE`\n"
-    "  rematch              (after the end) play again: the first to ask opens a new room,\n"
-    "                       with the seats moved round by one, and hosts it; the others\n"
-    "                       say `rematch` to take their seats there\n"
-    "  rematch no           decline the rematch offered (your seat there is given up)\n"
-    "  notify [URL|off]     where you are told of your turn, a mention and the end while\n"
-    "                       you are away: a webhook URL (an ntfy topic, a Discord or\n"
-    "                       Matrix hook), off for none; alone, what you have\n"
-    "  leave                leave the room (at a terminal, during a game: asked twice)\n"
-    "  quit                 disconnect (your seat waits for `conclave resume`)\n";
+    N_("Commands:\n"
+       "  help                 this list (and the game's commands)\n"
+       "  legal                list what you may do now, numbered, by kind\n"
+       "  legal KIND           every choice of one kind (a long list summarises them)\n"
+       "  #N                   do the N-th action of the last `legal` list\n"
+       "  act {JSON}           send an action object as it is\n"
+       "  undo                 take back your last move (while nobody else has moved, and\n"
+       "                       when it drew or showed nothing hidden)\n"
+       "  say TEXT             chat to the room\n"
+       "  card NAME            what a card does (e.g. card SPIN, card A07, card O3)\n"
+       "  start [bots [LEVEL...]]  (host) start the game; `bots` fills empty seats with\n"
+       "                       bots at the room's level, `bots hard` at that level,\n"
+       "                       `bots easy hard` one level per empty seat in order\n"
+       "                       (levels: random, easy, normal, hard)\n"
+       "  who                  show the room and its seats\n"
+       "  view                 draw the game again\n"
+       "  raw                  print your view as JSON\n"
+       "  sync                 ask the server for a fresh view\n"
+       "  record [CODE] FILE   (after the end) save the game's record, or that of room CODE\n"
+       "                       (a finished game), for `conclave replay FILE`\n"
+       "  rematch              (after the end) play again: the first to ask opens a new room,\n"
+       "                       with the seats moved round by one, and hosts it; the others\n"
+       "                       say `rematch` to take their seats there\n"
+       "  rematch no           decline the rematch offered (your seat there is given up)\n"
+       "  notify [URL|off]     where you are told of your turn, a mention and the end while\n"
+       "                       you are away: a webhook URL (an ntfy topic, a Discord or\n"
+       "                       Matrix hook), off for none; alone, what you have\n"
+       "  lang [en|zh-CN]      the language of what you read here; alone, the one in use\n"
+       "  leave                leave the room (at a terminal, during a game: asked twice)\n"
+       "  quit                 disconnect (your seat waits for `conclave resume`)\n");
 
 static void track(struct repl *r, long id, const char *op)
 {
@@ -183,12 +185,27 @@ static json_t *start_bots(const struct repl *r, const char *rest)
         k += empty;
     }
     if (k != n) {
-        printf("%d empty seat%s: give one level for all, or one per empty seat\n", k,
+        printf(_("%d empty seat%s: give one level for all, or one per empty seat\n"), k,
                k == 1 ? "" : "s");
         json_decref(a);
         return NULL;
     }
     return a;
+}
+
+/* A word the server sends as an id (a room's status, a seat's kind, a
+ * bot level, a clock type) in the reader's language; another id as it
+ * is. */
+static const char *server_word(const char *id)
+{
+    static const char *const words[] = {
+        N_("lobby"),   N_("playing"), N_("ended"),          N_("empty"),  N_("human"),
+        N_("bot"),     N_("random"),  N_("easy"),           N_("normal"), N_("hard"),
+        N_("fischer"), N_("bank"),    N_("correspondence"),
+    };
+
+    const char *w = CLI_TR_AMONG(id, words);
+    return w ? w : id ? id : "?";
 }
 
 static void draw_room(struct repl *r)
@@ -200,22 +217,26 @@ static void draw_room(struct repl *r)
     if (!ev) {
         return;
     }
-    printf("Room %s  game %s  %s  host seat %lld  spectators %lld\n",
+    printf(_("Room %s  game %s  %s  host seat %lld  spectators %lld\n"),
            json_string_value(json_object_get(ev, "room")),
            json_string_value(json_object_get(ev, "game")),
-           json_string_value(json_object_get(ev, "status")),
+           server_word(json_string_value(json_object_get(ev, "status"))),
            (long long)json_integer_value(json_object_get(ev, "host")),
            (long long)json_integer_value(json_object_get(ev, "spectators")));
     json_array_foreach(json_object_get(ev, "seats"), i, s) {
         const char *kind = json_string_value(json_object_get(s, "kind"));
         const char *level = json_string_value(json_object_get(s, "level"));
         bool conn = json_is_true(json_object_get(s, "connected"));
-        char what[40];
-        snprintf(what, sizeof(what), "%s%s%s%s", kind, level ? " (" : "", level ? level : "",
-                 level ? ")" : "");
-        printf("  seat %zu: %-20s %-13s %s%s\n", i, json_string_value(json_object_get(s, "name")),
-               what, strcmp(kind, "empty") == 0 || level ? "" : (conn ? "connected" : "away"),
-               (int)i == r->v.seat ? "  <- you" : "");
+        char what[64], name_col[160], what_col[96];
+        snprintf(what, sizeof(what), "%s%s%s%s", server_word(kind), level ? " (" : "",
+                 level ? server_word(level) : "", level ? ")" : "");
+        /* Columns by their width on the screen: a name may be Chinese. */
+        printf(
+            _("  seat %zu: %s %s %s%s\n"), i,
+            cli_pad(name_col, sizeof(name_col), json_string_value(json_object_get(s, "name")), 20),
+            cli_pad(what_col, sizeof(what_col), what, 13),
+            strcmp(kind, "empty") == 0 || level ? "" : (conn ? _("connected") : _("away")),
+            (int)i == r->v.seat ? _("  <- you") : "");
     }
 }
 
@@ -248,10 +269,10 @@ static void draw_clocks(const struct repl *r, const json_t *view)
         return;
     }
     const char *policy = json_string_value(json_object_get(clock, "timeout"));
-    printf("clock (%s%s%s):", json_string_value(json_object_get(clock, "type")),
-           policy && strcmp(policy, "bot") != 0 ? ", out of time: " : "",
-           policy && strcmp(policy, "lose") == 0   ? "loses"
-           : policy && strcmp(policy, "skip") == 0 ? "skipped"
+    printf(_("clock (%s%s%s):"), server_word(json_string_value(json_object_get(clock, "type"))),
+           policy && strcmp(policy, "bot") != 0 ? _(", out of time: ") : "",
+           policy && strcmp(policy, "lose") == 0   ? _("loses")
+           : policy && strcmp(policy, "skip") == 0 ? _("skipped")
                                                    : "");
     json_array_foreach(json_object_get(clock, "seats"), i, s) {
         long long left = json_integer_value(json_object_get(s, "left"));
@@ -269,9 +290,9 @@ static void draw_clocks(const struct repl *r, const json_t *view)
         clock_text(f, sizeof(f), free_ms);
         printf("%s %s %s%s%s%s", i ? " |" : "", name && *name ? name : "?", t,
                running && free_ms > 0 ? " (+" : "", running && free_ms > 0 ? f : "",
-               json_is_true(json_object_get(s, "flag")) ? " out of time"
-               : running                                ? (free_ms > 0 ? ") running" : " running")
-                                                        : "");
+               json_is_true(json_object_get(s, "flag")) ? _(" out of time")
+               : running ? (free_ms > 0 ? _(") running") : _(" running"))
+                         : "");
     }
     printf("\n");
 }
@@ -290,7 +311,7 @@ static void draw_view(struct repl *r)
         return;
     }
     cli_clean(view);
-    printf("\n---- %s  rev %ld ----\n", r->v.game, r->v.rev);
+    printf(_("\n---- %s  rev %ld ----\n"), r->v.game, r->v.rev);
     if (ro) {
         ro->draw(stdout, view, r->v.seat, &r->st);
         draw_clocks(r, view);
@@ -327,7 +348,7 @@ static void draw_if_changed(struct repl *r)
     r->dirty = false;
     draw_view(r);
     if (r->nchat > 0) {
-        printf("-- chat --\n");
+        printf(_("-- chat --\n"));
         for (int i = 0; i < r->nchat; i++) {
             printf("%s\n", r->chat[i]);
         }
@@ -347,7 +368,7 @@ static void turn_cue(struct repl *r)
         mine |= r->v.seat >= 0 && json_integer_value(a) == r->v.seat;
     }
     if (mine && !r->your_turn) {
-        printf(">>> Your turn. Type `legal` for your choices.%s\n", r->bell ? "\a" : "");
+        printf(_(">>> Your turn. Type `legal` for your choices.%s\n"), r->bell ? "\a" : "");
     }
     r->your_turn = mine;
 }
@@ -365,12 +386,12 @@ static const char *seed_check(const json_t *view, const json_t *result)
 
     if (!hex || !commit ||
         sodium_hex2bin(seed, sizeof(seed), hex, strlen(hex), NULL, &n, NULL) != 0) {
-        return "cannot be checked (no seed or commitment)";
+        return _("cannot be checked (no seed or commitment)");
     }
     crypto_generichash(h, sizeof(h), seed, n, NULL, 0);
     sodium_bin2hex(got, sizeof(got), h, sizeof(h));
-    return strcmp(got, commit) == 0 ? "matches the commitment shown from the start"
-                                    : "DOES NOT MATCH the commitment shown at the start";
+    return strcmp(got, commit) == 0 ? _("matches the commitment shown from the start")
+                                    : _("DOES NOT MATCH the commitment shown at the start");
 }
 
 /* The end screen: who won, by name, the scores, why it ended, the game's
@@ -392,21 +413,21 @@ static void draw_end(struct repl *r, const json_t *result)
             json_string_value(json_object_get(json_array_get(seats, (size_t)k), "name"));
         names[k] = n && *n ? n : "?";
     }
-    printf("\n==== Game over ====\n");
+    printf(_("\n==== Game over ====\n"));
     if (json_array_size(winners) == 0) {
-        printf("Nobody wins.\n");
+        printf(_("Nobody wins.\n"));
     } else {
-        printf("%s ", json_array_size(winners) > 1 ? "Winners:" : "Winner:");
+        printf("%s ", json_array_size(winners) > 1 ? _("Winners:") : _("Winner:"));
         json_array_foreach(winners, i, w) {
             int seat = (int)json_integer_value(w);
             printf("%s%s%s", i ? ", " : "", seat >= 0 && seat < nseats ? names[seat] : "?",
-                   seat == r->v.seat ? " (you)" : "");
+                   seat == r->v.seat ? _(" (you)") : "");
         }
         printf("\n");
     }
     if (json_array_size(scores) > 0) {
         const char *scoring = json_string_value(json_object_get(result, "scoring"));
-        printf("Scores%s%s%s:", scoring ? " (" : "", scoring ? scoring : "", scoring ? ")" : "");
+        printf(_("Scores%s%s%s:"), scoring ? " (" : "", scoring ? scoring : "", scoring ? ")" : "");
         for (int k = 0; k < nseats && (size_t)k < json_array_size(scores); k++) {
             printf("%s %s %lld", k ? "," : "", names[k],
                    (long long)json_integer_value(json_array_get(scores, (size_t)k)));
@@ -414,14 +435,14 @@ static void draw_end(struct repl *r, const json_t *result)
         printf("\n");
     }
     if (json_string_value(json_object_get(result, "reason"))) {
-        printf("Why it ended: %s\n", json_string_value(json_object_get(result, "reason")));
+        printf(_("Why it ended: %s\n"), json_string_value(json_object_get(result, "reason")));
     }
     if (ro && ro->end) {
         ro->end(stdout, result, names, nseats);
     }
-    printf("The seed %s.\n", seed_check(r->v.view, result));
-    printf("Type `record FILE` to keep the record (then `conclave replay FILE` checks it)%s.\n",
-           r->spectator ? "" : ", or `rematch` to play again");
+    printf(_("The seed %s.\n"), seed_check(r->v.view, result));
+    printf(_("Type `record FILE` to keep the record (then `conclave replay FILE` checks it)%s.\n"),
+           r->spectator ? "" : _(", or `rematch` to play again"));
 }
 
 /* The seat a rematch reply (borrowed) gives, saved for `conclave resume`
@@ -440,7 +461,7 @@ static void rematch_save(const char *server, const char *name, const json_t *rep
     }
     if (cli_session_save(server, room, (int)json_integer_value(json_object_get(reply, "seat")),
                          name, token) != 0) {
-        fprintf(stderr, "conclave: could not save the resume token\n");
+        fprintf(stderr, _("conclave: could not save the resume token\n"));
     }
     if (old_room && strcmp(old_room, from) == 0) {
         (void)cli_session_forget(server, old_room, old_seat);
@@ -457,7 +478,7 @@ static void rematch_moved(struct repl *r, const json_t *reply)
     char from[PROTO_ROOM_CODE_LEN + 1];
 
     if (!room || !token) {
-        printf("you declined the rematch; your seat there is free for anyone with its code\n");
+        printf(_("you declined the rematch; your seat there is free for anyone with its code\n"));
         return;
     }
     rematch_save(r->server, r->name, reply, r->v.room, r->v.seat);
@@ -473,7 +494,7 @@ static void rematch_moved(struct repl *r, const json_t *reply)
     r->your_turn = false;
     r->dirty = false;
     r->moved = true;
-    printf("Now in room %s as seat %d, the rematch of %s.\n", r->v.room, r->v.seat, from);
+    printf(_("Now in room %s as seat %d, the rematch of %s.\n"), r->v.room, r->v.seat, from);
 }
 
 /* The rematch event in words: who offered it, each player's answer and,
@@ -486,19 +507,20 @@ static void rematch_print(const struct repl *r, const json_t *ev)
     size_t i;
     json_t *s;
 
-    printf("Rematch in room %s, offered by %s:", json_string_value(json_object_get(ev, "rematch")),
+    printf(_("Rematch in room %s, offered by %s:"),
+           json_string_value(json_object_get(ev, "rematch")),
            json_string_value(json_object_get(ev, "by")));
     json_array_foreach(json_object_get(ev, "seats"), i, s) {
         const char *answer = json_string_value(json_object_get(s, "answer"));
         bool mine = here && json_integer_value(json_object_get(s, "seat")) == r->v.seat;
         bool waits = answer && strcmp(answer, "waiting") == 0;
         printf("%s %s%s %s", i ? "," : "", json_string_value(json_object_get(s, "name")),
-               mine ? " (you)" : "",
+               mine ? _(" (you)") : "",
                !answer                      ? "?"
-               : strcmp(answer, "yes") == 0 ? "accepted"
-               : strcmp(answer, "no") == 0  ? "declined"
-               : strcmp(answer, "bot") == 0 ? "is a bot"
-               : waits                      ? "has not answered"
+               : strcmp(answer, "yes") == 0 ? _("accepted")
+               : strcmp(answer, "no") == 0  ? _("declined")
+               : strcmp(answer, "bot") == 0 ? _("is a bot")
+               : waits                      ? _("has not answered")
                                             : answer);
         if (mine && waits) {
             to = json_integer_value(json_object_get(s, "to"));
@@ -506,8 +528,9 @@ static void rematch_print(const struct repl *r, const json_t *ev)
     }
     printf("\n");
     if (to >= 0) {
-        printf("Type `rematch` to take your seat there (seat %lld), or `rematch no` to decline.\n",
-               to);
+        printf(
+            _("Type `rematch` to take your seat there (seat %lld), or `rematch no` to decline.\n"),
+            to);
     }
 }
 
@@ -539,17 +562,17 @@ static void on_reply(struct repl *r, json_t *msg)
     } else if (strcmp(op, "rematch") == 0) {
         rematch_moved(r, msg);
     } else if (strcmp(op, "leave") == 0) {
-        printf("you left the room\n");
+        printf(_("you left the room\n"));
         r->quit = true;
     } else if (strcmp(op, "notify") == 0) {
         const json_t *n = json_object_get(msg, "notify");
         const char *hook = json_string_value(json_object_get(n, "webhook"));
         long long push = json_integer_value(json_object_get(n, "push"));
         if (!hook && !push) {
-            printf("notices: none\n");
+            printf(_("notices: none\n"));
         } else {
-            printf("notices: %s%s%s%lld browser%s\n", hook ? "webhook " : "", hook ? hook : "",
-                   hook ? ", " : "", push, push == 1 ? "" : "s");
+            printf(_("notices: %s%s%s%lld browser%s\n"), hook ? _("webhook ") : "",
+                   hook ? hook : "", hook ? ", " : "", push, push == 1 ? "" : "s");
         }
     }
 }
@@ -578,7 +601,7 @@ static void on_message(struct repl *r, json_t *msg)
     }
     int rc = cli_view_event(&r->v, msg);
     if (rc < 0) {
-        printf("(view out of step; asking for a fresh one)\n");
+        printf(_("(view out of step; asking for a fresh one)\n"));
         send_req(r, "sync", NULL);
         return;
     }
@@ -591,9 +614,9 @@ static void on_message(struct repl *r, json_t *msg)
         if (r->moved) {
             r->moved = false;
             printf("%s\n", json_integer_value(json_object_get(msg, "host")) == r->v.seat
-                               ? "You host it: type `start` when everyone is in (`start bots` "
-                                 "gives the empty seats to bots)."
-                               : "Its host starts it when everyone is in.");
+                               ? _("You host it: type `start` when everyone is in (`start bots` "
+                                   "gives the empty seats to bots).")
+                               : _("Its host starts it when everyone is in."));
         }
     } else if (strcmp(ev, "state") == 0 || strcmp(ev, "diff") == 0) {
         /* Drawn once the batch of events that arrived together is in. A
@@ -608,22 +631,22 @@ static void on_message(struct repl *r, json_t *msg)
         printf("%s\n", chat);
         chat_keep(r, chat);
     } else if (strcmp(ev, "undo") == 0) {
-        printf("%s took back a move\n", json_string_value(json_object_get(msg, "name")));
+        printf(_("%s took back a move\n"), json_string_value(json_object_get(msg, "name")));
     } else if (strcmp(ev, "rematch") == 0) {
         rematch_print(r, msg);
     } else if (strcmp(ev, "timeout") == 0) {
         const char *deed = json_string_value(json_object_get(msg, "do"));
-        printf("%s ran out of time: %s\n", json_string_value(json_object_get(msg, "name")),
+        printf(_("%s ran out of time: %s\n"), json_string_value(json_object_get(msg, "name")),
                !deed                       ? "?"
-               : strcmp(deed, "bot") == 0  ? "a bot plays the seat"
-               : strcmp(deed, "lose") == 0 ? "the seat loses"
-               : strcmp(deed, "skip") == 0 ? "the turn is skipped"
-                                           : "plays on without a clock");
+               : strcmp(deed, "bot") == 0  ? _("a bot plays the seat")
+               : strcmp(deed, "lose") == 0 ? _("the seat loses")
+               : strcmp(deed, "skip") == 0 ? _("the turn is skipped")
+                                           : _("plays on without a clock"));
     } else if (strcmp(ev, "ended") == 0) {
         draw_if_changed(r);
         draw_end(r, json_object_get(msg, "result"));
     } else if (strcmp(ev, "replaced") == 0) {
-        printf("this seat was taken over by another connection\n");
+        printf(_("this seat was taken over by another connection\n"));
         r->quit = true;
     } else if (strcmp(ev, "error") == 0) {
         json_t *e = json_object_get(msg, "error");
@@ -643,9 +666,9 @@ static void send_action(struct repl *r, json_t *action)
     send_req(r, "act", f);
 }
 
-static const char *const command_words[] = {"help",    "legal",  "act",   "undo", "say",  "card",
-                                            "start",   "who",    "view",  "raw",  "sync", "record",
-                                            "rematch", "notify", "leave", "quit"};
+static const char *const command_words[] = {"help",    "legal",  "act",  "undo",  "say",  "card",
+                                            "start",   "who",    "view", "raw",   "sync", "record",
+                                            "rematch", "notify", "lang", "leave", "quit"};
 
 /* Edit distance of a and b (short words). */
 static size_t distance(const char *a, const char *b)
@@ -735,9 +758,9 @@ static void unknown_command(const char *help, const char *word)
     const char *g = nearest_game_word(help, word, &best_d, buf, sizeof(buf));
     best = g ? g : best;
     if (best) {
-        printf("unknown command \"%s\"; did you mean `%s`? (type `help`)\n", word, best);
+        printf(_("unknown command \"%s\"; did you mean `%s`? (type `help`)\n"), word, best);
     } else {
-        printf("unknown command \"%s\" (type `help`)\n", word);
+        printf(_("unknown command \"%s\" (type `help`)\n"), word);
     }
 }
 
@@ -759,9 +782,9 @@ static void command(struct repl *r, char *line)
     r->leave_asked = false;
     if (strcmp(p, "help") == 0) {
         const struct render_ops *ro = render_find(r->v.game);
-        fputs(general_help, stdout);
+        fputs(_(general_help), stdout);
         if (ro) {
-            printf("\n%s commands:\n%s", r->v.game, ro->help);
+            printf(_("\n%s commands:\n%s"), r->v.game, _(ro->help));
         }
     } else if (strcmp(p, "legal") == 0) {
         send_req(r, "legal", NULL);
@@ -772,13 +795,13 @@ static void command(struct repl *r, char *line)
         long n = strtol(p + 1, NULL, 10);
         json_t *a = json_array_get(r->legal, (size_t)(n - 1));
         if (n < 1 || !a) {
-            printf("no action #%s in the last list; type `legal`\n", p + 1);
+            printf(_("no action #%s in the last list; type `legal`\n"), p + 1);
             return;
         }
         if (r->legal_rev != r->v.rev) {
             /* The game moved on since the list: its numbers mean nothing
              * now, and nothing is sent. */
-            printf("that list is out of date; here is the new one\n");
+            printf(_("that list is out of date; here is the new one\n"));
             send_req(r, "legal", NULL);
             return;
         }
@@ -787,7 +810,7 @@ static void command(struct repl *r, char *line)
         json_error_t err;
         json_t *a = json_loads(p + 4, 0, &err);
         if (!json_is_object(a)) {
-            printf("act takes a JSON object: %s\n", err.text);
+            printf(_("act takes a JSON object: %s\n"), err.text);
             json_decref(a);
             return;
         }
@@ -802,9 +825,9 @@ static void command(struct repl *r, char *line)
     } else if (strncmp(p, "card ", 5) == 0) {
         const struct render_ops *ro = render_find(r->v.game);
         if (!ro || !ro->card) {
-            printf("this client has no card texts for %s\n", r->v.game);
+            printf(_("this client has no card texts for %s\n"), r->v.game);
         } else if (ro->card(stdout, p + 5) != 0) {
-            printf("no card \"%s\" in %s\n", p + 5, r->v.game);
+            printf(_("no card \"%s\" in %s\n"), p + 5, r->v.game);
         }
     } else if (strcmp(p, "who") == 0) {
         draw_room(r);
@@ -812,7 +835,7 @@ static void command(struct repl *r, char *line)
         draw_view(r);
     } else if (strcmp(p, "raw") == 0) {
         char *s = r->v.view ? json_dumps(r->v.view, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
-        puts(s ? s : "(no view yet)");
+        puts(s ? s : _("(no view yet)"));
         free(s);
     } else if (strcmp(p, "sync") == 0) {
         send_req(r, "sync", NULL);
@@ -844,6 +867,19 @@ static void command(struct repl *r, char *line)
         send_req(r, "notify", json_pack("{s:b}", "off", 1));
     } else if (strncmp(p, "notify ", 7) == 0) {
         send_req(r, "notify", json_pack("{s:s}", "webhook", p + 7));
+    } else if (strcmp(p, "lang") == 0) {
+        printf(_("language: %s (`lang en` or `lang zh-CN` changes it)\n"),
+               cli_lang_name(cli_lang_get()));
+    } else if (strncmp(p, "lang ", 5) == 0) {
+        enum cli_lang lang;
+        if (cli_lang_parse(p + 5 + strspn(p + 5, " "), &lang) != 0) {
+            printf(_("lang takes en or zh-CN, not \"%s\"\n"), p + 5);
+            return;
+        }
+        cli_lang_set(lang);
+        printf(_("language: %s\n"), cli_lang_name(lang));
+        /* The board again, in the new language. */
+        r->dirty = r->v.view != NULL;
     } else if (strcmp(p, "leave") == 0) {
         /* A person at a terminal who types `leave` in the middle of a game
          * may have meant a game's own word: ask once. Scripts are not
@@ -851,8 +887,8 @@ static void command(struct repl *r, char *line)
         if (r->edit && !leave_asked && !r->spectator && r->v.seat >= 0 && r->v.view &&
             !r->v.result) {
             r->leave_asked = true;
-            printf("you hold a seat in a game under way; type `leave` again to leave the room "
-                   "(a bot takes your seat)\n");
+            printf(_("you hold a seat in a game under way; type `leave` again to leave the room "
+                     "(a bot takes your seat)\n"));
             return;
         }
         send_req(r, "leave", NULL);
@@ -870,7 +906,7 @@ static void command(struct repl *r, char *line)
             return;
         }
         if (!ro || ro->parse(p, r->v.view, r->v.seat, &a, err, sizeof(err)) != 0) {
-            printf("%s (type `help`)\n", err[0] ? err : "that command does not fit here");
+            printf(_("%s (type `help`)\n"), err[0] ? err : _("that command does not fit here"));
             return;
         }
         send_action(r, a);
@@ -952,7 +988,7 @@ static int reconnect(struct repl *r)
 {
     static const unsigned pause_ms[] = {500, 1000, 2000, 4000, 8000, 15000, 30000, 30000, 30000};
 
-    printf("Connection lost; reconnecting...\n");
+    printf(_("Connection lost; reconnecting...\n"));
     fflush(stdout);
     for (size_t k = 0; k < sizeof(pause_ms) / sizeof(pause_ms[0]); k++) {
         struct timespec ts = {pause_ms[k] / 1000, (long)(pause_ms[k] % 1000) * 1000000L};
@@ -985,7 +1021,7 @@ static int reconnect(struct repl *r)
             json_decref(reply);
             memset(r->pending, 0, sizeof(r->pending));
             r->sent_ms = now_ms();
-            printf("Back in room %s; what you missed follows.\n", r->v.room);
+            printf(_("Back in room %s; what you missed follows.\n"), r->v.room);
             fflush(stdout);
             return 0;
         }
@@ -993,13 +1029,13 @@ static int reconnect(struct repl *r)
             /* The server answered and said no (the room is gone): retrying
              * will not change that. */
             json_t *e = json_object_get(reply, "error");
-            printf("cannot go back to room %s: %s\n", r->v.room,
+            printf(_("cannot go back to room %s: %s\n"), r->v.room,
                    json_string_value(json_object_get(e, "message")));
             json_decref(reply);
             return -1;
         }
     }
-    printf("gave up reconnecting to %s\n", r->server);
+    printf(_("gave up reconnecting to %s\n"), r->server);
     return -1;
 }
 
@@ -1040,13 +1076,14 @@ int cli_repl(struct cli_conn *c, const json_t *first, const json_t *early, const
     snprintf(r.v.game, sizeof(r.v.game), "%s", game ? game : "");
     r.spectator = r.v.seat < 0;
     if (r.spectator) {
-        printf("Watching room %s. Type `help` for commands.\n", r.v.room);
+        printf(_("Watching room %s. Type `help` for commands.\n"), r.v.room);
     } else {
         char link[CLI_SERVER_MAX + 100];
-        printf("In room %s as seat %d. Share the code; type `help` for commands.\n", r.v.room,
+        printf(_("In room %s as seat %d. Share the code; type `help` for commands.\n"), r.v.room,
                r.v.seat);
         if (cli_conn_link(c, r.v.room, link, sizeof(link)) == 0) {
-            printf("Friends join over TLS, this certificate alone, with: conclave join %s\n", link);
+            printf(_("Friends join over TLS, this certificate alone, with: conclave join %s\n"),
+                   link);
         }
     }
     fflush(stdout);
@@ -1076,7 +1113,7 @@ int cli_repl(struct cli_conn *c, const json_t *first, const json_t *early, const
         fflush(stdout);
         if (rc < 0 || r.lost) {
             screen_out(&r);
-            printf("the server closed the connection\n");
+            printf(_("the server closed the connection\n"));
             r.lost = false;
             if ((r.token[0] || r.spectator) && reconnect(&r) == 0) {
                 continue;
@@ -1146,7 +1183,7 @@ int cli_repl(struct cli_conn *c, const json_t *first, const json_t *early, const
             }
             have += (size_t)n;
             if (have == sizeof(line) - 1 && !memchr(line, '\n', have)) {
-                printf("line too long\n");
+                printf(_("line too long\n"));
                 have = 0;
             }
         }

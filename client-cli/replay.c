@@ -16,6 +16,7 @@
 #include <sodium.h>
 
 #include "game.h"
+#include "lang.h"
 
 static int hex_decode(const char *hex, uint8_t *out, size_t n)
 {
@@ -53,7 +54,7 @@ static int back_push(const struct game_ops *game, struct back *b, const void *st
     void *copy = malloc(game->state_size);
 
     if (!copy) {
-        return game_error_set(err, GAME_E_NOMEM, "out of memory");
+        return game_error_set(err, GAME_E_NOMEM, _("out of memory"));
     }
     memcpy(copy, state, game->state_size);
     if (b->n == BACK_MAX) {
@@ -78,7 +79,7 @@ static int replay_step(const struct game_ops *game, void *state, struct back *b,
 
     if (json_is_true(json_object_get(step, "undo"))) {
         if (b->n == 0) {
-            return game_error_set(err, GAME_E_ILLEGAL, "an undo with nothing to take back");
+            return game_error_set(err, GAME_E_ILLEGAL, _("an undo with nothing to take back"));
         }
         memcpy(state, b->states[b->n - 1], game->state_size);
         free(b->states[--b->n]);
@@ -90,7 +91,7 @@ static int replay_step(const struct game_ops *game, void *state, struct back *b,
                              : rc;
     }
     if (strcmp(timeout, "lose") != 0 && strcmp(timeout, "skip") != 0) {
-        return game_error_set(err, GAME_E_BAD_ACTION, "a timeout is \"lose\" or \"skip\"");
+        return game_error_set(err, GAME_E_BAD_ACTION, _("a timeout is \"lose\" or \"skip\""));
     }
     back_free(b);
     return game_apply_timeout(game, state, seat, strcmp(timeout, "lose") == 0, err);
@@ -99,10 +100,10 @@ static int replay_step(const struct game_ops *game, void *state, struct back *b,
 int cli_record_save(const json_t *record, const char *path)
 {
     if (!json_is_object(record) || json_dump_file(record, path, JSON_INDENT(1)) != 0) {
-        printf("cannot write %s\n", path);
+        printf(_("cannot write %s\n"), path);
         return -1;
     }
-    printf("record saved to %s (check it with: conclave replay %s)\n", path, path);
+    printf(_("record saved to %s (check it with: conclave replay %s)\n"), path, path);
     return 0;
 }
 
@@ -120,7 +121,7 @@ int cli_replay(const char *path)
     int status = 1;
 
     if (!rec) {
-        fprintf(stderr, "replay: %s: %s (line %d)\n", path, jerr.text, jerr.line);
+        fprintf(stderr, _("replay: %s: %s (line %d)\n"), path, jerr.text, jerr.line);
         return 1;
     }
     /* Accept both the bare record and the whole `record` reply. */
@@ -138,7 +139,7 @@ int cli_replay(const char *path)
         json_array_size(seats) > GAME_MAX_SEATS ||
         hex_decode(json_string_value(json_object_get(rec, "seed")), setup.seed,
                    sizeof(setup.seed)) != 0) {
-        fprintf(stderr, "replay: %s is not a game record of a known game\n", path);
+        fprintf(stderr, _("replay: %s is not a game record of a known game\n"), path);
         goto out;
     }
     setup.nseats = (int)json_array_size(seats);
@@ -150,10 +151,10 @@ int cli_replay(const char *path)
     char commit[65];
     crypto_generichash(h, sizeof(h), setup.seed, sizeof(setup.seed), NULL, 0);
     proto_hex(h, sizeof(h), commit);
-    printf("game %s, %d seats, seed commitment %s\n", game->id, setup.nseats, commit);
+    printf(_("game %s, %d seats, seed commitment %s\n"), game->id, setup.nseats, commit);
     const char *claimed = json_string_value(json_object_get(rec, "seed_commit"));
     if (claimed && strcmp(claimed, commit) != 0) {
-        fprintf(stderr, "replay: the seed does not match the commitment %s\n", claimed);
+        fprintf(stderr, _("replay: the seed does not match the commitment %s\n"), claimed);
         goto out;
     }
     state = malloc(game->state_size);
@@ -161,27 +162,27 @@ int cli_replay(const char *path)
         goto out;
     }
     if (game_start(game, state, json_object_get(rec, "options"), &setup, &gerr) != GAME_OK) {
-        fprintf(stderr, "replay: setup refused: %s\n", gerr.message);
+        fprintf(stderr, _("replay: setup refused: %s\n"), gerr.message);
         goto out;
     }
     json_array_foreach(actions, i, step) {
         json_t *jseat = json_object_get(step, "seat");
         if (!json_is_integer(jseat) || replay_step(game, state, &back, step, &gerr) != GAME_OK) {
             char *s = json_dumps(step, JSON_COMPACT);
-            fprintf(stderr, "replay: step %zu refused: %s\n  %s\n", i + 1,
-                    json_is_integer(jseat) ? gerr.message : "no seat", s ? s : "");
+            fprintf(stderr, _("replay: step %zu refused: %s\n  %s\n"), i + 1,
+                    json_is_integer(jseat) ? gerr.message : "no seat", s ? s : _(""));
             free(s);
             goto out;
         }
     }
     json_t *result = game_result(game, state);
     if (!result) {
-        printf("all %zu actions accepted; the game has not ended\n", json_array_size(actions));
+        printf(_("all %zu actions accepted; the game has not ended\n"), json_array_size(actions));
         status = 2;
         goto out;
     }
     char *s = json_dumps(result, JSON_COMPACT);
-    printf("all %zu actions accepted; result %s\n", json_array_size(actions), s ? s : "");
+    printf(_("all %zu actions accepted; result %s\n"), json_array_size(actions), s ? s : "");
     free(s);
     json_decref(result);
     status = 0;

@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lang.h"
+
 /* How long a look waits for a server's answers, and how long `wait` waits
  * before it looks again at a seat whose server went away (ms). */
 #define LOOK_MS 10000
@@ -59,17 +61,17 @@ static void judge(struct look *l)
 
     if (l->v.result || (l->v.view && !json_is_null(json_object_get(l->v.view, "result"))) ||
         (status && strcmp(status, "ended") == 0)) {
-        l->state = "over";
+        l->state = N_("over");
         return;
     }
     if (status && strcmp(status, "lobby") == 0) {
-        l->state = "in the lobby";
+        l->state = N_("in the lobby");
         return;
     }
-    l->state = "waiting";
+    l->state = N_("waiting");
     json_array_foreach(json_object_get(l->v.view, "active"), i, a) {
         if (json_integer_value(a) == saved_seat(l)) {
-            l->state = "your turn";
+            l->state = N_("your turn");
         }
     }
 }
@@ -102,7 +104,7 @@ static int watch(struct look *l, const char *name)
     cli_view_fini(&l->v);
     memset(&l->v, 0, sizeof(l->v));
     l->v.seat = -1;
-    l->state = "unreachable";
+    l->state = N_("unreachable");
     if (cli_conn_open(&l->conn, saved_str(l, "server")) != 0) {
         return -1;
     }
@@ -121,7 +123,7 @@ static int watch(struct look *l, const char *name)
     r = id < 0 ? NULL : cli_conn_wait_reply(&l->conn, id, on_event, l);
     if (!r || !json_is_true(json_object_get(r, "ok"))) {
         const char *code = json_string_value(json_object_get(json_object_get(r, "error"), "code"));
-        l->state = code && strcmp(code, "room_not_found") == 0 ? "gone" : "unreachable";
+        l->state = code && strcmp(code, "room_not_found") == 0 ? N_("gone") : N_("unreachable");
         json_decref(r);
         unwatch(l);
         return -1;
@@ -180,10 +182,10 @@ static void print_look(const struct look *l, bool as_json)
         json_decref(o);
         return;
     }
-    printf("%-21s %s  %-10s seat %d (%s)  %s", saved_str(l, "server"), saved_str(l, "room"),
-           l->v.game[0] ? l->v.game : "-", saved_seat(l), saved_str(l, "name"), l->state);
+    printf(_("%-21s %s  %-10s seat %d (%s)  %s"), saved_str(l, "server"), saved_str(l, "room"),
+           l->v.game[0] ? l->v.game : "-", saved_seat(l), saved_str(l, "name"), _(l->state));
     if (strcmp(l->state, "waiting") == 0 && turn[0]) {
-        printf(": %s to play", turn);
+        printf(_(": %s to play"), turn);
     }
     printf("\n");
 }
@@ -212,7 +214,7 @@ int cli_games(const char *name, bool as_json)
     int yours = 0;
 
     if (n == 0 && !as_json) {
-        printf("no saved seats: a seat is saved when you create or join a room\n");
+        printf(_("no saved seats: a seat is saved when you create or join a room\n"));
     }
     for (i = 0; i < n; i++) {
         struct look l = {.saved = json_array_get(saved, i)};
@@ -223,7 +225,7 @@ int cli_games(const char *name, bool as_json)
         cli_view_fini(&l.v);
     }
     if (n > 0 && !as_json) {
-        printf("%d of %zu seat%s: your turn\n", yours, n, n == 1 ? "" : "s");
+        printf(_("%d of %zu seat%s: your turn\n"), yours, n, n == 1 ? "" : "s");
     }
     json_decref(saved);
     return 0;
@@ -238,8 +240,8 @@ int cli_wait(const char *name, const char *code, bool as_json)
 
     if (!ls || n == 0) {
         fprintf(stderr, "conclave: %s\n",
-                ls ? (code ? "no saved seat in that room" : "no saved seats to wait for")
-                   : "out of memory");
+                ls ? (code ? _("no saved seat in that room") : _("no saved seats to wait for"))
+                   : _("out of memory"));
         free(ls);
         json_decref(saved);
         return 1;
@@ -278,7 +280,7 @@ int cli_wait(const char *name, const char *code, bool as_json)
             break;
         }
         if (over == n) {
-            fprintf(stderr, "conclave: every game waited for is over or gone\n");
+            fprintf(stderr, _("conclave: every game waited for is over or gone\n"));
             status = 3;
             break;
         }
@@ -310,7 +312,7 @@ int cli_wait(const char *name, const char *code, bool as_json)
             }
             if (rc < 0) {
                 unwatch(l);
-                l->state = "unreachable";
+                l->state = N_("unreachable");
                 l->retry_at = mono_ms() + RETRY_MS;
             }
         }

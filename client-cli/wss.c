@@ -38,6 +38,8 @@
 #include <openssl/x509.h>
 #include <openssl/x509_vfy.h>
 
+#include "lang.h"
+
 #define WSS_SUBPROTOCOL "conclave.v1"
 #define WSS_WAIT_MS 30000 /* for a connection, or a line to leave */
 #define KNOWN_FILE "known_servers.json"
@@ -167,10 +169,10 @@ static void say_changed(struct cli_wss *w)
     hex_of(w->seen, now);
     (void)cli_state_path(path, sizeof(path), KNOWN_FILE, false);
     snprintf(w->why, sizeof(w->why),
-             "the certificate of %s is not the one trusted for it: it was SHA256:%s and is now "
-             "SHA256:%s. If the server's owner made a new one (conclaved prints it when it "
-             "starts), trust it with --pin SHA256:%s%s%s",
-             w->hostport, was, now, now, w->pin_given ? "" : ", or take its line out of ",
+             _("the certificate of %s is not the one trusted for it: it was SHA256:%s and is now "
+               "SHA256:%s. If the server's owner made a new one (conclaved prints it when it "
+               "starts), trust it with --pin SHA256:%s%s%s"),
+             w->hostport, was, now, now, w->pin_given ? "" : _(", or take its line out of "),
              w->pin_given ? "" : path);
 }
 
@@ -183,9 +185,17 @@ static void say_dates(struct cli_wss *w, X509 *leaf, bool expired)
     if (t && ASN1_TIME_to_tm(t, &tm) == 1) {
         strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
     }
-    snprintf(w->why, sizeof(w->why), "the certificate of %s %s %s; its owner must %s it",
-             w->hostport, expired ? "expired on" : "is valid only from", when,
-             expired ? "renew" : "check the clock of the machine that made");
+    if (expired) {
+        snprintf(w->why, sizeof(w->why),
+                 _("the certificate of %s expired on %s; its owner must "
+                   "renew it"),
+                 w->hostport, when);
+    } else {
+        snprintf(w->why, sizeof(w->why),
+                 _("the certificate of %s is valid only from %s; its owner must check the clock "
+                   "of the machine that made it"),
+                 w->hostport, when);
+    }
 }
 
 /* OpenSSL's verdict on one certificate of the chain (`ok`, with the error
@@ -225,14 +235,14 @@ static int cert_check(struct cli_wss *w, X509_STORE_CTX *x, int ok)
     case X509_V_ERR_IP_ADDRESS_MISMATCH:
         if (!w->untrusted && !pinned) {
             snprintf(w->why, sizeof(w->why),
-                     "the certificate of %s is for another host name: refused (it is not "
-                     "the server you asked for, or its owner must make one for this name)",
+                     _("the certificate of %s is for another host name: refused (it is not "
+                       "the server you asked for, or its owner must make one for this name)"),
                      w->hostport);
             return 1;
         }
         break;
     default:
-        snprintf(w->why, sizeof(w->why), "the certificate of %s is refused: %s", w->hostport,
+        snprintf(w->why, sizeof(w->why), _("the certificate of %s is refused: %s"), w->hostport,
                  X509_verify_cert_error_string(err));
         return 1;
     }
@@ -266,7 +276,8 @@ static int on_writeable(struct cli_wss *w)
         return 0;
     }
     if (lws_write(w->wsi, l->data + LWS_PRE, l->len, LWS_WRITE_TEXT) < (int)l->len) {
-        snprintf(w->why, sizeof(w->why), "the connection to %s failed while sending", w->hostport);
+        snprintf(w->why, sizeof(w->why), _("the connection to %s failed while sending"),
+                 w->hostport);
         return -1;
     }
     w->head = l->next;
@@ -285,7 +296,8 @@ static int on_receive(struct cli_wss *w, const void *in, size_t len)
     if ((len && proto_framer_feed(f, in, len) != 0) ||
         (lws_is_final_fragment(w->wsi) && !lws_remaining_packet_payload(w->wsi) &&
          proto_framer_feed(f, "\n", 1) != 0)) {
-        snprintf(w->why, sizeof(w->why), "%s sent a line longer than a client takes", w->hostport);
+        snprintf(w->why, sizeof(w->why), _("%s sent a line longer than a client takes"),
+                 w->hostport);
         return -1;
     }
     return 0;
@@ -302,8 +314,8 @@ static int wss_callback(struct lws *wsi, enum lws_callback_reasons reason, void 
     case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
         if (w) {
             if (!w->why[0]) {
-                snprintf(w->why, sizeof(w->why), "cannot connect to %s: %s", w->hostport,
-                         in ? (const char *)in : "no answer");
+                snprintf(w->why, sizeof(w->why), _("cannot connect to %s: %s"), w->hostport,
+                         in ? (const char *)in : _("no answer"));
             }
             w->state = WSS_CLOSED;
             w->wsi = NULL;
@@ -322,7 +334,7 @@ static int wss_callback(struct lws *wsi, enum lws_callback_reasons reason, void 
     case LWS_CALLBACK_WSI_DESTROY:
         if (w) {
             if (w->state == WSS_OPEN && !w->why[0]) {
-                snprintf(w->why, sizeof(w->why), "%s closed the connection", w->hostport);
+                snprintf(w->why, sizeof(w->why), _("%s closed the connection"), w->hostport);
             }
             w->state = WSS_CLOSED;
             w->wsi = NULL;
@@ -357,7 +369,7 @@ static int ctx_hold(void)
         return -1;
     }
     if (wss_ca_file && SSL_CTX_load_verify_locations(wss_ssl, wss_ca_file, NULL) != 1) {
-        fprintf(stderr, "conclave: no certificate authority can be read from %s\n", wss_ca_file);
+        fprintf(stderr, _("conclave: no certificate authority can be read from %s\n"), wss_ca_file);
         SSL_CTX_free(wss_ssl);
         wss_ssl = NULL;
         return -1;
@@ -438,7 +450,7 @@ int cli_wss_open(struct cli_conn *c, const char *host, int port, const char *hos
     char known[80] = "";
 
     if (!w || ctx_hold() != 0) {
-        fprintf(stderr, "conclave: TLS cannot be set up\n");
+        fprintf(stderr, _("conclave: TLS cannot be set up\n"));
         free(w);
         return -1;
     }
@@ -447,7 +459,7 @@ int cli_wss_open(struct cli_conn *c, const char *host, int port, const char *hos
     if (pin) {
         w->has_pin = w->pin_given = true;
         if (cli_fingerprint_parse(pin, w->pin) != 0) {
-            fprintf(stderr, "conclave: a pin is SHA256: and 64 hex digits, not %s\n", pin);
+            fprintf(stderr, _("conclave: a pin is SHA256: and 64 hex digits, not %s\n"), pin);
             ctx_release();
             free(w);
             return -1;
@@ -471,7 +483,7 @@ int cli_wss_open(struct cli_conn *c, const char *host, int port, const char *hos
     ci.opaque_user_data = w;
     ci.pwsi = &w->wsi;
     if (!lws_client_connect_via_info(&ci) && !w->why[0]) {
-        snprintf(w->why, sizeof(w->why), "cannot connect to %s", hostport);
+        snprintf(w->why, sizeof(w->why), _("cannot connect to %s"), hostport);
         w->state = WSS_CLOSED;
     }
     /* The handshakes: libwebsockets' own service, which sleeps until
@@ -483,7 +495,7 @@ int cli_wss_open(struct cli_conn *c, const char *host, int port, const char *hos
         }
     }
     if (w->state != WSS_OPEN) {
-        fprintf(stderr, "conclave: %s\n", w->why[0] ? w->why : "the connection failed");
+        fprintf(stderr, "conclave: %s\n", w->why[0] ? w->why : _("the connection failed"));
         cli_wss_close(c);
         return -1;
     }
@@ -492,11 +504,10 @@ int cli_wss_open(struct cli_conn *c, const char *host, int port, const char *hos
         hex_of(w->seen, hex);
         bool kept = known_store(hostport, w->seen, path, sizeof(path)) == 0;
         fprintf(stderr,
-                "conclave: %s is new to this client: its certificate SHA256:%s is trusted from "
-                "now on%s%s%s. Check it against the one its host shares.\n",
-                hostport, hex,
-                kept ? " (kept in " : " (it could not be kept: ", kept ? path : strerror(errno),
-                ")");
+                _("conclave: %s is new to this client: its certificate SHA256:%s is trusted from "
+                  "now on%s%s%s. Check it against the one its host shares.\n"),
+                hostport, hex, kept ? _(" (kept in ") : _(" (it could not be kept: "),
+                kept ? path : strerror(errno), ")");
     } else if (w->pin_given && w->untrusted) {
         char path[4200];
         (void)known_store(hostport, w->seen, path, sizeof(path));

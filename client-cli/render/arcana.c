@@ -19,39 +19,40 @@
 #include <strings.h>
 
 #include "arcana_texts.h"
+#include "lang.h"
 
 static const char arcana_help[] =
-    "place CARD                place an artifact from your hand\n"
-    "claim CARD | claim deck   claim a monument (display or deck top) or a Place of Power;\n"
-    "                          also: claim monument CARD|deck, claim pop CARD\n"
-    "monument CARD|deck        claim a monument\n"
-    "pop CARD                  claim a Place of Power\n"
-    "discard CARD              discard a card from your hand for 1 Gold or 2 others\n"
-    "use CARD [0|1]            use power 0 or 1 of your component (the only one if omitted)\n"
-    "pass                      pass (you pick a new magic item next)\n"
-    "pay ESS                   pay one essence: e(lan), l(ife), c(alm), d(eath), g(old)\n"
-    "same ESS|none             the type of a same-type amount, or none (X = 0)\n"
-    "more                      one more of that type\n"
-    "done                      stop paying that type\n"
-    "gain ESS                  gain one essence\n"
-    "target CARD|none          choose a card (to destroy, turn, place, ...), or none\n"
-    "rival SEAT                pick a rival (seat number or name)\n"
-    "deck own|monument         the deck to look at\n"
-    "order CARD                the next card from the top when putting cards back\n"
-    "lose                      take a life loss\n"
-    "ignore                    pay the attack's ignore cost\n"
-    "react CARD [N]            answer a life loss with a React power\n"
-    "lose ESS                  lose one essence (not Life)\n"
-    "statue yes|no             use the Golden Statue at a victory check, or not\n"
-    "item CARD                 take a magic item from the supply\n"
-    "take                      Collect: take all essences off the card named\n"
-    "keep | leave CARD         Collect: leave them on it (`leave` alone leaves the room)\n"
-    "forge pay|turn            Collect: pay 1 Death for the Cursed Forge, or turn it\n"
-    "mage CARD                 keep this mage\n"
-    "draft CARD | pick CARD    draft a card\n"
-    "first SEAT                duel: who is First Player of the next game (me, a seat)\n"
-    "card NAME                 what a card does (e.g. card fire dragon, card vault)\n"
-    "Cards: any unique prefix of a card's id or name (fire_d, Fire Dragon, vau).\n";
+    N_("place CARD                place an artifact from your hand\n"
+       "claim CARD | claim deck   claim a monument (display or deck top) or a Place of Power;\n"
+       "                          also: claim monument CARD|deck, claim pop CARD\n"
+       "monument CARD|deck        claim a monument\n"
+       "pop CARD                  claim a Place of Power\n"
+       "discard CARD              discard a card from your hand for 1 Gold or 2 others\n"
+       "use CARD [0|1]            use power 0 or 1 of your component (the only one if omitted)\n"
+       "pass                      pass (you pick a new magic item next)\n"
+       "pay ESS                   pay one essence: e(lan), l(ife), c(alm), d(eath), g(old)\n"
+       "same ESS|none             the type of a same-type amount, or none (X = 0)\n"
+       "more                      one more of that type\n"
+       "done                      stop paying that type\n"
+       "gain ESS                  gain one essence\n"
+       "target CARD|none          choose a card (to destroy, turn, place, ...), or none\n"
+       "rival SEAT                pick a rival (seat number or name)\n"
+       "deck own|monument         the deck to look at\n"
+       "order CARD                the next card from the top when putting cards back\n"
+       "lose                      take a life loss\n"
+       "ignore                    pay the attack's ignore cost\n"
+       "react CARD [N]            answer a life loss with a React power\n"
+       "lose ESS                  lose one essence (not Life)\n"
+       "statue yes|no             use the Golden Statue at a victory check, or not\n"
+       "item CARD                 take a magic item from the supply\n"
+       "take                      Collect: take all essences off the card named\n"
+       "keep | leave CARD         Collect: leave them on it (`leave` alone leaves the room)\n"
+       "forge pay|turn            Collect: pay 1 Death for the Cursed Forge, or turn it\n"
+       "mage CARD                 keep this mage\n"
+       "draft CARD | pick CARD    draft a card\n"
+       "first SEAT                duel: who is First Player of the next game (me, a seat)\n"
+       "card NAME                 what a card does (e.g. card fire dragon, card vault)\n"
+       "Cards: any unique prefix of a card's id or name (fire_d, Fire Dragon, vau).\n");
 
 /* ---- Cards and essences ---- */
 
@@ -63,8 +64,9 @@ static const struct essence {
     const char *word;
     const char *sgr;
 } essences[] = {
-    {"elan", 'E', "Elan", "1;31"},   {"life", 'L', "Life", "1;32"}, {"calm", 'C', "Calm", "1;34"},
-    {"death", 'D', "Death", "1;30"}, {"gold", 'G', "Gold", "1;33"},
+    {"elan", 'E', N_("Elan"), "1;31"}, {"life", 'L', N_("Life"), "1;32"},
+    {"calm", 'C', N_("Calm"), "1;34"}, {"death", 'D', N_("Death"), "1;30"},
+    {"gold", 'G', N_("Gold"), "1;33"},
 };
 #define NESS (sizeof(essences) / sizeof(essences[0]))
 
@@ -88,12 +90,13 @@ static const struct arcana_text *text_of(const char *id)
     return NULL;
 }
 
-/* A card's printed name, or its id when the table does not know it. */
+/* A card's printed name (in zh-CN the catalogue's Chinese name when it
+ * has one), or its id when the table does not know it. */
 static const char *name_of(const char *id)
 {
     const struct arcana_text *t = text_of(id);
 
-    return t ? t->name : id ? id : "?";
+    return t ? render_card_name("arcana", t->id, t->name) : id ? id : "?";
 }
 
 static const char *name_at(const json_t *o, const char *key)
@@ -112,29 +115,10 @@ struct col_out {
     int indent;
 };
 
-/* The columns `s` takes on a terminal: escape sequences take none, and a
- * UTF-8 sequence one. */
-static int width_of(const char *s)
-{
-    int w = 0;
-
-    for (const char *p = s; *p; p++) {
-        if (*p == '\033') {
-            p += strcspn(p, "m");
-            if (!*p) {
-                break;
-            }
-        } else if (((unsigned char)*p & 0xC0) != 0x80) {
-            w++;
-        }
-    }
-    return w;
-}
-
 static void col_put(struct col_out *o, const char *s)
 {
     fputs(s, o->f);
-    o->col += width_of(s);
+    o->col += cli_width(s);
 }
 
 static void col_line(struct col_out *o)
@@ -147,7 +131,7 @@ static void col_line(struct col_out *o)
  * the item would pass the right edge. */
 static void col_item(struct col_out *o, const char *sep, const char *item)
 {
-    if (o->col > o->indent && o->col + width_of(sep) + width_of(item) > WIDTH) {
+    if (o->col > o->indent && o->col + cli_width(sep) + cli_width(item) > WIDTH) {
         fprintf(o->f, "%s\n%*s", strchr(sep, ',') ? "," : "", o->indent, "");
         o->col = o->indent;
     } else {
@@ -186,11 +170,11 @@ static void component(char *buf, size_t len, const json_t *c, const char *mark,
 
     essence_list(ess, sizeof(ess), json_object_get(c, "essences"), false, st);
     snprintf(buf, len, "%s%s%s%s%s%s", name_at(c, "card"), mark, ess[0] ? " [" : "", ess,
-             ess[0] ? "]" : "", json_is_true(json_object_get(c, "turned")) ? " (turned)" : "");
+             ess[0] ? "]" : "", json_is_true(json_object_get(c, "turned")) ? _(" (turned)") : "");
 }
 
 /* The names of the cards of `arr` after a space, each with its printed
- * cost when `costs`, wrapped; " (none)" when empty. */
+ * cost when `costs`, wrapped; _(" (none)") when empty. */
 static void card_items(struct col_out *o, const json_t *arr, bool costs)
 {
     size_t i;
@@ -207,7 +191,7 @@ static void card_items(struct col_out *o, const json_t *arr, bool costs)
         col_item(o, i ? ", " : " ", item);
     }
     if (json_array_size(arr) == 0) {
-        col_put(o, " (none)");
+        col_put(o, _(" (none)"));
     }
 }
 
@@ -222,8 +206,56 @@ static void card_line(FILE *out, const char *label, const json_t *arr, bool cost
     col_line(&o);
 }
 
+/* True when the UTF-8 character at `p` may not start a line (a closing
+ * mark of Chinese punctuation), or, with `opening`, may not end one. */
+static bool sticks(const char *p, bool opening)
+{
+    static const char *const closing[] = {"，", "。", "、", "；", "：", "！", "？",
+                                          "）", "》", "」", "』", "”",  "’",  "…"};
+    static const char *const opens[] = {"（", "《", "「", "『", "“", "‘"};
+    const char *const *set = opening ? opens : closing;
+    size_t n = opening ? sizeof(opens) / sizeof(opens[0]) : sizeof(closing) / sizeof(closing[0]);
+
+    for (size_t i = 0; i < n; i++) {
+        if (strncmp(p, set[i], strlen(set[i])) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The length of the first piece of `word` (n bytes) that a line may not
+ * break inside: a run of narrow characters, or one wide (Chinese)
+ * character, each with the punctuation that clings to it. */
+static size_t piece(const char *word, size_t n)
+{
+    size_t i = 0;
+    int w;
+
+    while (i < n) {
+        size_t k = cli_char(word + i, &w);
+        if (k == 0) {
+            break;
+        }
+        bool open = sticks(word + i, true);
+        if (i > 0 && (w == 2 || open) && !sticks(word + i, false)) {
+            break; /* a wide character starts the next piece */
+        }
+        i += k;
+        if ((w == 2 || open) && !open) {
+            /* One wide character: and what clings after it. */
+            while (i < n && sticks(word + i, false)) {
+                i += cli_char(word + i, NULL);
+            }
+            break;
+        }
+    }
+    return i ? i : n;
+}
+
 /* Each line of `text` wrapped at its spaces (a run of them kept where the
- * line does not break), the lines it breaks into indented by 4. */
+ * line does not break), and between Chinese characters, the lines it
+ * breaks into indented by 4. */
 static void wrap_text(FILE *out, const char *text)
 {
     struct col_out o = {out, 0, 4};
@@ -232,8 +264,12 @@ static void wrap_text(FILE *out, const char *text)
 
     for (const char *p = text; *p;) {
         size_t n = strcspn(p, " \n");
-        snprintf(word, sizeof(word), "%.*s", (int)n, p);
-        col_item(&o, sep, word);
+        for (size_t at = 0; at < n;) {
+            size_t k = piece(p + at, n - at);
+            snprintf(word, sizeof(word), "%.*s", (int)k, p + at);
+            col_item(&o, at ? "" : sep, word);
+            at += k;
+        }
         p += n;
         if (*p == '\n') {
             col_line(&o);
@@ -291,19 +327,19 @@ static const char *phase_words(const char *phase)
     static const struct {
         const char *id, *words;
     } phases[] = {
-        {"setup_mage", "choosing mages"},
-        {"draft", "drafting artifacts"},
-        {"setup_item", "picking magic items"},
-        {"collect", "Collect"},
-        {"actions", "Actions"},
-        {"victory_check", "victory check"},
-        {"match_first_player", "duel: choosing the next First Player"},
-        {"match_draft", "duel: face-up draft"},
-        {"ended", "game over"},
+        {"setup_mage", N_("choosing mages")},
+        {"draft", N_("drafting artifacts")},
+        {"setup_item", N_("picking magic items")},
+        {"collect", N_("Collect")},
+        {"actions", N_("Actions")},
+        {"victory_check", N_("victory check")},
+        {"match_first_player", N_("duel: choosing the next First Player")},
+        {"match_draft", N_("duel: face-up draft")},
+        {"ended", N_("game over")},
     };
     for (size_t i = 0; i < sizeof(phases) / sizeof(phases[0]); i++) {
         if (strcmp(phases[i].id, phase) == 0) {
-            return phases[i].words;
+            return _(phases[i].words);
         }
     }
     return phase;
@@ -332,32 +368,32 @@ static void draw_header(FILE *out, const json_t *view, int seat, const struct re
     size_t i;
     const json_t *v;
 
-    fprintf(out, "%sRes Arcana%s  round %ld  %s", render_sgr(st, "1", a), render_sgr(st, "0", b),
+    fprintf(out, _("%sRes Arcana%s  round %ld  %s"), render_sgr(st, "1", a), render_sgr(st, "0", b),
             render_num(view, "round"), phase_words(render_str(view, "phase", "?")));
     if (json_is_integer(json_object_get(board, "first"))) {
-        fprintf(out, "  First Player: %s%s", seat_name(view, render_num(board, "first")),
-                json_is_true(json_object_get(board, "first_passed")) ? " (passed side)" : "");
+        fprintf(out, _("  First Player: %s%s"), seat_name(view, render_num(board, "first")),
+                json_is_true(json_object_get(board, "first_passed")) ? _(" (passed side)") : "");
     }
     fputc('\n', out);
     if (json_is_object(match)) {
         const json_t *score = json_object_get(match, "score");
-        fprintf(out, "Duel, game %ld of 3: %s %lld - %lld %s", render_num(match, "game"),
+        fprintf(out, _("Duel, game %ld of 3: %s %lld - %lld %s"), render_num(match, "game"),
                 seat_name(view, 0), (long long)json_integer_value(json_array_get(score, 0)),
                 (long long)json_integer_value(json_array_get(score, 1)), seat_name(view, 1));
         json_array_foreach(json_object_get(match, "results"), i, v) {
             const json_t *w = json_object_get(v, "winners");
-            fprintf(out, "%s game %zu won by %s", i ? "," : ";", i + 1,
+            fprintf(out, _("%s game %zu won by %s"), i ? "," : ";", i + 1,
                     json_array_size(w) == 1
                         ? seat_name(view, (long)json_integer_value(json_array_get(w, 0)))
-                        : "nobody (shared)");
+                        : _("nobody (shared)"));
         }
         fputc('\n', out);
     }
     if (json_array_size(active) > 0) {
-        fputs("To act:", out);
+        fputs(_("To act:"), out);
         json_array_foreach(active, i, v) {
             long s = (long)json_integer_value(v);
-            fprintf(out, "%s %s%s", i ? "," : "", seat_name(view, s), s == seat ? " (you)" : "");
+            fprintf(out, "%s %s%s", i ? "," : "", seat_name(view, s), s == seat ? _(" (you)") : "");
         }
         fputc('\n', out);
     }
@@ -375,28 +411,29 @@ static void draw_board(FILE *out, const json_t *view, const struct render_style 
     }
     struct col_out o = {out, 0, 4};
     char deck[64];
-    col_put(&o, "Monuments (4 Gold):");
+    col_put(&o, _("Monuments (4 Gold):"));
     card_items(&o, json_object_get(board, "display"), false);
-    snprintf(deck, sizeof(deck), "%ld face down in the deck", render_num(board, "monument_deck"));
+    snprintf(deck, sizeof(deck), _("%ld face down in the deck"),
+             render_num(board, "monument_deck"));
     col_item(&o, "; ", deck);
     col_line(&o);
     if (json_array_size(pops) > 0) {
-        fputs("Places of Power:\n", out);
+        fputs(_("Places of Power:\n"), out);
     }
     json_array_foreach(pops, i, p) {
         char buf[256];
         component(buf, sizeof(buf), p, "", st);
         const json_t *owner = json_object_get(p, "owner");
         const struct arcana_text *t = text_of(render_str(p, "card", NULL));
-        int pad = 36 - width_of(buf);
+        int pad = 36 - cli_width(buf);
         fprintf(out, "  %s%*s ", buf, pad > 0 ? pad : 0, "");
         if (json_is_integer(owner)) {
-            fprintf(out, "%s's\n", seat_name(view, (long)json_integer_value(owner)));
+            fprintf(out, _("%s's\n"), seat_name(view, (long)json_integer_value(owner)));
         } else {
-            fprintf(out, "unclaimed, cost %s\n", t ? t->cost : "?");
+            fprintf(out, _("unclaimed, cost %s\n"), t ? t->cost : "?");
         }
     }
-    card_line(out, "Magic items in the supply:", json_object_get(board, "supply"), false);
+    card_line(out, _("Magic items in the supply:"), json_object_get(board, "supply"), false);
 }
 
 /* One seat: name, VP, pool, counts and marks; then its components, its
@@ -415,39 +452,40 @@ static void draw_seat(FILE *out, const json_t *view, size_t i, const json_t *s, 
     struct col_out line = {out, 0, 4};
     char item[200];
     snprintf(item, sizeof(item), "%s%s%zu %s%s%s", me ? "> " : "  ", render_sgr(st, "1", a), i,
-             render_str(s, "name", "?"), me ? " (you)" : "", render_sgr(st, "0", b));
+             render_str(s, "name", "?"), me ? _(" (you)") : "", render_sgr(st, "0", b));
     col_put(&line, item);
-    snprintf(item, sizeof(item), "VP %ld", render_num(s, "vp"));
+    snprintf(item, sizeof(item), _("VP %ld"), render_num(s, "vp"));
     col_item(&line, "  ", item);
     essence_list(pool, sizeof(pool), json_object_get(s, "pool"), true, st);
-    snprintf(item, sizeof(item), "pool %s", pool);
+    snprintf(item, sizeof(item), _("pool %s"), pool);
     col_item(&line, "  ", item);
-    snprintf(item, sizeof(item), "hand %ld  deck %ld", render_num(s, "hand"),
+    snprintf(item, sizeof(item), _("hand %ld  deck %ld"), render_num(s, "hand"),
              render_num(s, "deck"));
     col_item(&line, "  ", item);
     if (json_is_true(json_object_get(s, "passed"))) {
-        col_item(&line, "  ", "PASSED");
+        col_item(&line, "  ", _("PASSED"));
     }
     if (json_is_integer(json_object_get(board, "first")) && render_num(board, "first") == (long)i) {
-        col_item(&line, "  ", "[First Player]");
+        col_item(&line, "  ", _("[First Player]"));
     }
     col_line(&line);
     if (strcmp(phase, "setup_mage") == 0) {
-        fprintf(out, "    mage: %s\n",
-                json_is_true(json_object_get(s, "mage_chosen")) ? "chosen" : "still choosing");
+        fprintf(out, _("    mage: %s\n"),
+                json_is_true(json_object_get(s, "mage_chosen")) ? _("chosen")
+                                                                : _("still choosing"));
     } else if (strcmp(phase, "draft") == 0) {
-        fprintf(out, "    kept %ld card%s; %s\n", render_num(s, "kept"),
+        fprintf(out, _("    kept %ld card%s; %s\n"), render_num(s, "kept"),
                 render_num(s, "kept") == 1 ? "" : "s",
-                json_is_true(json_object_get(s, "picked")) ? "has picked" : "still picking");
+                json_is_true(json_object_get(s, "picked")) ? _("has picked") : _("still picking"));
     }
     if (json_array_size(json_object_get(s, "play")) > 0) {
         struct col_out o = {out, 0, 4};
-        col_put(&o, "    in play:");
+        col_put(&o, _("    in play:"));
         json_array_foreach(json_object_get(s, "play"), k, c) {
             char buf[256];
             const char *id = render_str(c, "card", "");
-            const char *mark = strcmp(id, render_str(s, "mage", "")) == 0   ? " (mage)"
-                               : strcmp(id, render_str(s, "item", "")) == 0 ? " (item)"
+            const char *mark = strcmp(id, render_str(s, "mage", "")) == 0   ? _(" (mage)")
+                               : strcmp(id, render_str(s, "item", "")) == 0 ? _(" (item)")
                                                                             : "";
             component(buf, sizeof(buf), c, mark, st);
             col_item(&o, k ? ", " : " ", buf);
@@ -455,17 +493,17 @@ static void draw_seat(FILE *out, const json_t *view, size_t i, const json_t *s, 
         col_line(&o);
     } else if (json_is_string(json_object_get(s, "mage")) ||
                json_is_string(json_object_get(s, "item"))) {
-        fprintf(out, "    mage %s, magic item %s\n", name_at(s, "mage"),
-                json_is_string(json_object_get(s, "item")) ? name_at(s, "item") : "none yet");
+        fprintf(out, _("    mage %s, magic item %s\n"), name_at(s, "mage"),
+                json_is_string(json_object_get(s, "item")) ? name_at(s, "item") : _("none yet"));
     }
     if (json_array_size(json_object_get(s, "discard")) > 0) {
-        card_line(out, "    discard pile:", json_object_get(s, "discard"), false);
+        card_line(out, _("    discard pile:"), json_object_get(s, "discard"), false);
     }
     const json_t *looked = json_object_get(s, "looked");
     if (json_is_object(looked)) {
-        fprintf(out, "    looked at %ld cards of %s\n", render_num(looked, "count"),
-                strcmp(render_str(looked, "deck", ""), "monument") == 0 ? "the monument deck"
-                                                                        : "their own deck");
+        fprintf(out, _("    looked at %ld cards of %s\n"), render_num(looked, "count"),
+                strcmp(render_str(looked, "deck", ""), "monument") == 0 ? _("the monument deck")
+                                                                        : _("their own deck"));
     }
 }
 
@@ -481,46 +519,57 @@ static void draw_you(FILE *out, const json_t *view, const struct render_style *s
     if (!json_is_object(you)) {
         return;
     }
-    snprintf(label, sizeof(label), "%sYour hand%s (%zu):", render_sgr(st, "1;36", a),
+    snprintf(label, sizeof(label), _("%sYour hand%s (%zu):"), render_sgr(st, "1;36", a),
              render_sgr(st, "0", b), json_array_size(json_object_get(you, "hand")));
     card_line(out, label, json_object_get(you, "hand"), true);
     static const struct {
         const char *key, *label;
         bool costs;
     } parts[] = {
-        {"mages", "Your two mages to choose from:", false},
-        {"pack", "Your draft pack:", true},
-        {"kept", "You kept:", false},
-        {"looking", "You are looking at (top first):", false},
-        {"deck_top", "The known top of your deck:", false},
-        {"monument_top", "The known top of the monument deck:", false},
+        {"mages", N_("Your two mages to choose from:"), false},
+        {"pack", N_("Your draft pack:"), true},
+        {"kept", N_("You kept:"), false},
+        {"looking", N_("You are looking at (top first):"), false},
+        {"deck_top", N_("The known top of your deck:"), false},
+        {"monument_top", N_("The known top of the monument deck:"), false},
     };
     for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
         const json_t *arr = json_object_get(you, parts[i].key);
         if (json_array_size(arr) > 0) {
-            card_line(out, parts[i].label, arr, parts[i].costs);
+            card_line(out, _(parts[i].label), arr, parts[i].costs);
         }
     }
     if (json_is_string(json_object_get(you, "mage")) &&
         strcmp(render_str(view, "phase", ""), "setup_mage") == 0) {
-        fprintf(out, "Your mage (secret until all have chosen): %s\n", name_at(you, "mage"));
+        fprintf(out, _("Your mage (secret until all have chosen): %s\n"), name_at(you, "mage"));
     }
     if (json_is_string(json_object_get(you, "pick"))) {
-        fprintf(out, "Your pick (secret until all have picked): %s\n", name_at(you, "pick"));
+        fprintf(out, _("Your pick (secret until all have picked): %s\n"), name_at(you, "pick"));
     }
 }
 
 /* "Fire Dragon's power 0" or "Fire Dragon" for what caused decision `d`;
- * "Collect" or "the action" when it names no card. */
+ * N_("Collect") or _("the action") when it names no card. */
 static void cause(char *buf, size_t len, const json_t *d, const char *phase)
 {
     if (!json_is_string(json_object_get(d, "card"))) {
-        snprintf(buf, len, strcmp(phase, "collect") == 0 ? "Collect" : "the action");
+        snprintf(buf, len, strcmp(phase, "collect") == 0 ? _("Collect") : _("the action"));
     } else if (json_is_integer(json_object_get(d, "power"))) {
-        snprintf(buf, len, "%s's power %ld", name_at(d, "card"), render_num(d, "power"));
+        snprintf(buf, len, _("%s's power %ld"), name_at(d, "card"), render_num(d, "power"));
     } else {
         snprintf(buf, len, "%s", name_at(d, "card"));
     }
+}
+
+/* What a card is chosen for (a decision's "why") in the reader's
+ * language. */
+static const char *purpose_word(const char *why)
+{
+    static const char *const words[] = {N_("destroy"),    N_("discard"), N_("place"),
+                                        N_("straighten"), N_("turn"),    N_("choose")};
+
+    const char *w = CLI_TR_AMONG(why, words);
+    return w ? w : why;
 }
 
 /* The open decision in words, with the command that answers it, on one
@@ -538,7 +587,7 @@ static void decision_words(FILE *out, const json_t *view, int seat, const struct
     if (!json_is_object(d)) {
         if (strcmp(render_str(view, "phase", ""), "actions") == 0 &&
             in_array(json_object_get(view, "active"), seat)) {
-            fputs("Your turn: place, claim, discard, use or pass (`legal` lists them).\n", out);
+            fputs(_("Your turn: place, claim, discard, use or pass (`legal` lists them).\n"), out);
         }
         return;
     }
@@ -546,77 +595,78 @@ static void decision_words(FILE *out, const json_t *view, int seat, const struct
     essence_list(paid, sizeof(paid), json_object_get(d, "paid"), false, st);
     /* Mages and draft picks are chosen by every seat at once. */
     if (strcmp(kind, "mage") == 0 || strcmp(kind, "draft") == 0) {
-        fprintf(out, "%sDecision%s for each player still choosing: ", render_sgr(st, "1;35", a),
+        fprintf(out, _("%sDecision%s for each player still choosing: "), render_sgr(st, "1;35", a),
                 render_sgr(st, "0", b));
     } else {
-        fprintf(out, "%sDecision%s for %s%s: ", render_sgr(st, "1;35", a), render_sgr(st, "0", b),
-                seat_name(view, who), who == seat ? " (you)" : "");
+        fprintf(out, _("%sDecision%s for %s%s: "), render_sgr(st, "1;35", a),
+                render_sgr(st, "0", b), seat_name(view, who), who == seat ? _(" (you)") : "");
     }
     if (strcmp(kind, "pay") == 0) {
         if (json_is_string(json_object_get(d, "placing"))) {
-            fprintf(out, "pay for placing %s", name_at(d, "placing"));
+            fprintf(out, _("pay for placing %s"), name_at(d, "placing"));
         } else {
-            fprintf(out, "pay for %s", why);
+            fprintf(out, _("pay for %s"), why);
         }
-        fprintf(out, ", %ld more to pay", render_num(d, "left"));
+        fprintf(out, _(", %ld more to pay"), render_num(d, "left"));
         if (paid[0]) {
-            fprintf(out, " (paid %s)", paid);
+            fprintf(out, _(" (paid %s)"), paid);
         }
-        fputs(" - `pay ESS`", out);
+        fputs(_(" - `pay ESS`"), out);
     } else if (strcmp(kind, "same") == 0) {
-        fprintf(out, "which type to pay X essences of, for %s - `same ESS` or `same none`", why);
+        fprintf(out, _("which type to pay X essences of, for %s - `same ESS` or `same none`"), why);
     } else if (strcmp(kind, "same_more") == 0) {
-        fprintf(out, "pay one more of the same type for %s%s%s%s - `more` or `done`", why,
-                paid[0] ? " (paid " : "", paid, paid[0] ? ")" : "");
+        fprintf(out, _("pay one more of the same type for %s%s%s%s - `more` or `done`"), why,
+                paid[0] ? _(" (paid ") : "", paid, paid[0] ? ")" : "");
     } else if (strcmp(kind, "gain") == 0) {
-        fprintf(out, "gain %ld more essence%s from %s - `gain ESS`", render_num(d, "left"),
+        fprintf(out, _("gain %ld more essence%s from %s - `gain ESS`"), render_num(d, "left"),
                 render_num(d, "left") == 1 ? "" : "s", why);
     } else if (strcmp(kind, "gain_discard") == 0) {
-        fprintf(out, "gain for discarding %s: 1 Gold, or 2 others one at a time - `gain ESS`",
-                json_is_string(json_object_get(d, "card")) ? name_at(d, "card") : "a card");
+        fprintf(out, _("gain for discarding %s: 1 Gold, or 2 others one at a time - `gain ESS`"),
+                json_is_string(json_object_get(d, "card")) ? name_at(d, "card") : _("a card"));
     } else if (strcmp(kind, "target") == 0) {
         const char *purpose = render_str(d, "why", "choose");
-        fprintf(out, "choose a card to %s",
-                strcmp(purpose, "receive") == 0 ? "receive the essence" : purpose);
+        fprintf(out, _("choose a card to %s"),
+                strcmp(purpose, "receive") == 0 ? _("receive the essence") : purpose_word(purpose));
         if (json_is_integer(json_object_get(d, "attacker"))) {
             /* Wind Dragon's and Sea Serpent's ignore costs. */
-            fprintf(out, " and ignore the attack of %s's %s",
+            fprintf(out, _(" and ignore the attack of %s's %s"),
                     seat_name(view, render_num(d, "attacker")), name_at(d, "card"));
         } else {
-            fprintf(out, " for %s", why);
+            fprintf(out, _(" for %s"), why);
         }
-        fputs(" - `target CARD` or `target none`", out);
+        fputs(_(" - `target CARD` or `target none`"), out);
     } else if (strcmp(kind, "rival") == 0) {
-        fprintf(out, "pick a rival for %s - `rival SEAT`", why);
+        fprintf(out, _("pick a rival for %s - `rival SEAT`"), why);
     } else if (strcmp(kind, "deck") == 0) {
-        fprintf(out, "which deck to look at for %s - `deck own` or `deck monument`", why);
+        fprintf(out, _("which deck to look at for %s - `deck own` or `deck monument`"), why);
     } else if (strcmp(kind, "order") == 0) {
-        fprintf(out, "put the looked-at cards back, naming the next from the top - `order CARD`");
+        fprintf(out,
+                _("put the looked-at cards back, naming the next from the top - `order CARD`"));
     } else if (strcmp(kind, "respond") == 0) {
-        fprintf(out, "%s attacks with %s: lose %ld Life - `lose`, `ignore` or `react CARD`",
+        fprintf(out, _("%s attacks with %s: lose %ld Life - `lose`, `ignore` or `react CARD`"),
                 seat_name(view, render_num(d, "attacker")), why, render_num(d, "amount"));
     } else if (strcmp(kind, "lose") == 0) {
-        fprintf(out, "lose %ld more essence%s (not Life) - `lose ESS`", render_num(d, "left"),
+        fprintf(out, _("lose %ld more essence%s (not Life) - `lose ESS`"), render_num(d, "left"),
                 render_num(d, "left") == 1 ? "" : "s");
     } else if (strcmp(kind, "statue") == 0) {
-        fputs("use the Golden Statue (turn it, pay 3 Gold) for +3 VP at this check - `statue "
-              "yes` or `statue no`",
+        fputs(_("use the Golden Statue (turn it, pay 3 Gold) for +3 VP at this check - `statue "
+                "yes` or `statue no`"),
               out);
     } else if (strcmp(kind, "item") == 0) {
-        fputs("take a magic item from the supply - `item CARD`", out);
+        fputs(_("take a magic item from the supply - `item CARD`"), out);
     } else if (strcmp(kind, "take") == 0) {
-        fprintf(out, "take all the essences off %s, or leave them - `take` or `keep`",
+        fprintf(out, _("take all the essences off %s, or leave them - `take` or `keep`"),
                 name_at(d, "card"));
     } else if (strcmp(kind, "forge") == 0) {
-        fputs("pay 1 Death for the Cursed Forge, or turn it - `forge pay` or `forge turn`", out);
+        fputs(_("pay 1 Death for the Cursed Forge, or turn it - `forge pay` or `forge turn`"), out);
     } else if (strcmp(kind, "mage") == 0) {
-        fputs("keep one of your two mages - `mage CARD`", out);
+        fputs(_("keep one of your two mages - `mage CARD`"), out);
     } else if (strcmp(kind, "draft") == 0 || strcmp(kind, "match_draft") == 0) {
-        fputs("draft a card - `draft CARD`", out);
+        fputs(_("draft a card - `draft CARD`"), out);
     } else if (strcmp(kind, "first") == 0) {
-        fputs("who is First Player of the next game - `first SEAT`", out);
+        fputs(_("who is First Player of the next game - `first SEAT`"), out);
     } else {
-        fprintf(out, "%s (`legal` lists the choices)", kind);
+        fprintf(out, _("%s (`legal` lists the choices)"), kind);
     }
     fputc('\n', out);
 }
@@ -633,19 +683,20 @@ static void draw_result(FILE *out, const json_t *view, const struct render_style
     if (!json_is_object(res)) {
         return;
     }
-    fprintf(out, "%sGame over%s: ", render_sgr(st, "1", a), render_sgr(st, "0", b));
+    fprintf(out, _("%sGame over%s: "), render_sgr(st, "1", a), render_sgr(st, "0", b));
     json_array_foreach(json_object_get(res, "winners"), i, v) {
-        fprintf(out, "%s%s", i ? " and " : "", seat_name(view, (long)json_integer_value(v)));
+        fprintf(out, "%s%s", i ? _(" and ") : "", seat_name(view, (long)json_integer_value(v)));
     }
-    fputs(json_array_size(json_object_get(res, "winners")) > 1 ? " share the win" : " wins", out);
-    fputs(json_object_get(res, "games") ? " the duel;" : ";", out);
+    fputs(json_array_size(json_object_get(res, "winners")) > 1 ? _(" share the win") : _(" wins"),
+          out);
+    fputs(json_object_get(res, "games") ? _(" the duel;") : ";", out);
     json_array_foreach(scores, i, v) {
         fprintf(out, "%s %s %lld", i ? "," : "", seat_name(view, (long)i),
                 (long long)json_integer_value(v));
     }
-    fputs(json_object_get(res, "games") ? " games won" : " VP", out);
+    fputs(json_object_get(res, "games") ? _(" games won") : _(" VP"), out);
     if (json_is_true(json_object_get(res, "round_limit"))) {
-        fputs(" (round limit)", out);
+        fputs(_(" (round limit)"), out);
     }
     fputc('\n', out);
 }
@@ -670,17 +721,14 @@ static void draw(FILE *out, const json_t *view, int seat, const struct render_st
         draw_seat(out, view, i, s, (int)i == seat, st);
     }
     if (json_array_size(json_object_get(match, "pool")) > 0) {
-        card_line(out, "Face-up cards to draft:", json_object_get(match, "pool"), true);
+        card_line(out, _("Face-up cards to draft:"), json_object_get(match, "pool"), true);
     }
     draw_you(out, view, st);
     if (wrap_begin(&w)) {
         decision_words(w.m, view, seat, st);
     }
     wrap_end(&w, out);
-    for (i = n > LOG_SHOWN ? n - LOG_SHOWN : 0; i < n; i++) {
-        const char *line = json_string_value(json_array_get(log, i));
-        fprintf(out, "  %s\n", line ? line : "");
-    }
+    render_log(out, "arcana", view, n > LOG_SHOWN ? n - LOG_SHOWN : 0, "  ");
     draw_result(out, view, st);
 }
 
@@ -789,6 +837,16 @@ static const char *pick(const char *typed, const char *const *ids, int n, const 
     return count == 1 ? found : NULL;
 }
 
+/* A kind of card ("place_of_power") in the reader's language. */
+static const char *kind_word(const char *kind)
+{
+    static const char *const words[] = {N_("artifact"), N_("magic_item"), N_("monument"),
+                                        N_("place_of_power"), N_("mage")};
+
+    const char *w = CLI_TR_AMONG(kind, words);
+    return w ? w : kind;
+}
+
 /* The card id that `typed` names: among the cards of the view first, then
  * among all cards. NULL with a message in err when none or several do. */
 static const char *resolve(const char *typed, const json_t *view, const char *kind, char *err,
@@ -802,9 +860,19 @@ static const char *resolve(const char *typed, const json_t *view, const char *ki
     int count = 0;
     const char *id;
 
+    if (cli_lang_get() == CLI_LANG_ZH_CN && !cli_is_ascii(typed)) {
+        /* A Chinese name, or the start of one. */
+        const struct cli_cat_card *c = cli_card_by_zh("arcana", typed, true);
+        const struct arcana_text *t = c ? text_of(c->id) : NULL;
+        if (t && (!kind || strcmp(t->kind, kind) == 0)) {
+            return t->id;
+        }
+        snprintf(err, errlen, _("no %s \"%s\""), kind ? kind_word(kind) : _("card"), typed);
+        return NULL;
+    }
     fold(typed, folded, sizeof(folded));
     if (!folded[0]) {
-        snprintf(err, errlen, "name a card");
+        snprintf(err, errlen, _("name a card"));
         return NULL;
     }
     collect(view, ids, &n);
@@ -820,10 +888,10 @@ static const char *resolve(const char *typed, const json_t *view, const char *ki
         return id;
     }
     if (count == 0) {
-        snprintf(err, errlen, "no %s \"%s\"", kind ? kind : "card", typed);
+        snprintf(err, errlen, _("no %s \"%s\""), kind ? kind_word(kind) : _("card"), typed);
     } else {
-        snprintf(err, errlen, "\"%s\" could be %s or %s%s: type more of the name", typed,
-                 name_of(some[0]), name_of(some[1]), count > 2 ? " or others" : "");
+        snprintf(err, errlen, _("\"%s\" could be %s or %s%s: type more of the name"), typed,
+                 name_of(some[0]), name_of(some[1]), count > 2 ? _(" or others") : "");
     }
     return NULL;
 }
@@ -881,9 +949,10 @@ static int power_arg(const char *id, const char *typed, bool react, char *err, s
         return list[0] - '0';
     }
     if (!list[0]) {
-        snprintf(err, errlen, "%s has no %s power", name_of(id), react ? "React" : "action");
+        snprintf(err, errlen, _("%s has no %s power"), name_of(id),
+                 react ? _("React") : _("action"));
     } else {
-        snprintf(err, errlen, "%s has powers %c and %c: say which (e.g. %s %s %c)", name_of(id),
+        snprintf(err, errlen, _("%s has powers %c and %c: say which (e.g. %s %s %c)"), name_of(id),
                  list[0], list[1], react ? "react" : "use", id, list[1]);
     }
     return -1;
@@ -974,7 +1043,7 @@ static int parse_claim(char *const *tok, int nt, const json_t *view, bool monume
         from = 2;
     }
     if (nt <= from) {
-        return fail(err, errlen, "claim CARD: a monument, `deck` or a Place of Power");
+        return fail(err, errlen, _("claim CARD: a monument, `deck` or a Place of Power"));
     }
     if (kind && kind[0] == 'm' && nt == from + 1 && strcmp(tok[from], "deck") == 0) {
         *ret = from_json("{\"type\":\"monument\",\"card\":\"deck\"}");
@@ -986,7 +1055,7 @@ static int parse_claim(char *const *tok, int nt, const json_t *view, bool monume
         return -1;
     }
     if (strcmp(t->kind, "monument") != 0 && strcmp(t->kind, "place_of_power") != 0) {
-        snprintf(err, errlen, "%s is neither a monument nor a Place of Power", t->name);
+        snprintf(err, errlen, _("%s is neither a monument nor a Place of Power"), t->name);
         return -1;
     }
     *ret = json_pack("{s:s, s:s}", "type", t->kind[0] == 'm' ? "monument" : "pop", "card", t->id);
@@ -1006,7 +1075,7 @@ static int parse_power(char *const *tok, int nt, const json_t *view, bool react,
         to = nt - 1;
     }
     if (to < 2) {
-        return fail(err, errlen, react ? "react CARD [N]" : "use CARD [0|1]");
+        return fail(err, errlen, react ? _("react CARD [N]") : _("use CARD [0|1]"));
     }
     const char *id = resolve(rest(tok, 1, to, buf, sizeof(buf)), view, NULL, err, errlen);
     if (!id) {
@@ -1033,7 +1102,7 @@ static int parse_line(const char *line, const json_t *view, int seat, json_t **r
     snprintf(buf, sizeof(buf), "%s", line);
     int nt = render_words(buf, tok, TOK_MAX);
     if (nt == 0) {
-        return fail(err, errlen, "empty command");
+        return fail(err, errlen, _("empty command"));
     }
     const char *cmd = tok[0];
     for (size_t i = 0; i < sizeof(bare_cmds) / sizeof(bare_cmds[0]); i++) {
@@ -1059,8 +1128,9 @@ static int parse_line(const char *line, const json_t *view, int seat, json_t **r
             e = "none";
         }
         if (!e) {
-            snprintf(err, errlen, "%s takes one essence: e(lan), l(ife), c(alm), d(eath), g(old)%s",
-                     cmd, cmd[0] == 's' ? " or none" : "");
+            snprintf(err, errlen,
+                     _("%s takes one essence: e(lan), l(ife), c(alm), d(eath), g(old)%s"), cmd,
+                     cmd[0] == 's' ? _(" or none") : "");
             return -1;
         }
         *ret_action = json_pack("{s:s, s:s}", "type", cmd, "essence", e);
@@ -1075,8 +1145,8 @@ static int parse_line(const char *line, const json_t *view, int seat, json_t **r
     if (strcmp(cmd, "rival") == 0 || strcmp(cmd, "first") == 0) {
         long s = nt == 2 ? seat_arg(tok[1], view, seat) : -1;
         if (s < 0) {
-            snprintf(err, errlen, "%s SEAT: a seat number%s or a player's name", cmd,
-                     cmd[0] == 'f' ? ", me" : "");
+            snprintf(err, errlen, _("%s SEAT: a seat number%s or a player's name"), cmd,
+                     cmd[0] == 'f' ? _(", me") : "");
             return -1;
         }
         *ret_action = json_pack("{s:s, s:i}", "type", cmd, "seat", (int)s);
@@ -1087,7 +1157,8 @@ static int parse_line(const char *line, const json_t *view, int seat, json_t **r
             continue;
         }
         if (nt < 2) {
-            snprintf(err, errlen, "%s needs a card%s", cmd, card_cmds[i].none ? " or none" : "");
+            snprintf(err, errlen, _("%s needs a card%s"), cmd,
+                     card_cmds[i].none ? _(" or none") : "");
             return -1;
         }
         const char *id = card_cmds[i].none && nt == 2 && strcmp(tok[1], "none") == 0
@@ -1104,11 +1175,11 @@ static int parse_line(const char *line, const json_t *view, int seat, json_t **r
                                              "keep", "pass",   "more",  "done",  "ignore"};
     for (size_t i = 0; i < sizeof(needs_word) / sizeof(needs_word[0]); i++) {
         if (strcmp(cmd, needs_word[i]) == 0) {
-            snprintf(err, errlen, "%s: not that way; type help", cmd);
+            snprintf(err, errlen, _("%s: not that way; type help"), cmd);
             return -1;
         }
     }
-    snprintf(err, errlen, "unknown command \"%s\"", cmd);
+    snprintf(err, errlen, _("unknown command \"%s\""), cmd);
     return -1;
 }
 
@@ -1123,7 +1194,7 @@ static int parse(const char *line, const json_t *view, int seat, json_t **ret_ac
         return -1;
     }
     if (!a) {
-        return fail(err, errlen, "out of memory");
+        return fail(err, errlen, _("out of memory"));
     }
     *ret_action = a;
     return 0;
@@ -1135,7 +1206,7 @@ static const char *essence_word(const char *key)
 {
     const struct essence *e = essence_of(key);
 
-    return e ? e->word : key;
+    return e ? _(e->word) : key;
 }
 
 static int phrase(const json_t *a, char *buf, size_t len)
@@ -1146,89 +1217,122 @@ static int phrase(const json_t *a, char *buf, size_t len)
     const char *with = render_str(a, "with", "");
 
     if (strcmp(t, "place") == 0) {
-        snprintf(buf, len, "place %s", name_of(card));
+        snprintf(buf, len, _("place %s"), name_of(card));
     } else if (strcmp(t, "monument") == 0) {
         if (strcmp(card, "deck") == 0) {
-            snprintf(buf, len, "claim the top monument of the deck (4 Gold)");
+            snprintf(buf, len, _("claim the top monument of the deck (4 Gold)"));
         } else {
-            snprintf(buf, len, "claim the monument %s (4 Gold)", name_of(card));
+            snprintf(buf, len, _("claim the monument %s (4 Gold)"), name_of(card));
         }
     } else if (strcmp(t, "pop") == 0) {
-        snprintf(buf, len, "claim the Place of Power %s", name_of(card));
+        snprintf(buf, len, _("claim the Place of Power %s"), name_of(card));
     } else if (strcmp(t, "discard") == 0) {
-        snprintf(buf, len, "discard %s for 1 Gold or 2 other essences", name_of(card));
+        snprintf(buf, len, _("discard %s for 1 Gold or 2 other essences"), name_of(card));
     } else if (strcmp(t, "power") == 0) {
-        snprintf(buf, len, "use %s, power %ld", name_of(card), render_num(a, "power"));
+        snprintf(buf, len, _("use %s, power %ld"), name_of(card), render_num(a, "power"));
     } else if (strcmp(t, "pass") == 0) {
-        snprintf(buf, len, "pass (then pick a new magic item)");
+        snprintf(buf, len, _("pass (then pick a new magic item)"));
     } else if (strcmp(t, "pay") == 0 || strcmp(t, "gain") == 0 || strcmp(t, "lose") == 0) {
-        snprintf(buf, len, "%s 1 %s", t, ess);
+        snprintf(buf, len,
+                 strcmp(t, "pay") == 0    ? _("pay 1 %s")
+                 : strcmp(t, "gain") == 0 ? _("gain 1 %s")
+                                          : _("lose 1 %s"),
+                 ess);
     } else if (strcmp(t, "same") == 0) {
         if (strcmp(render_str(a, "essence", ""), "none") == 0) {
-            snprintf(buf, len, "pay none of one type (X = 0)");
+            snprintf(buf, len, _("pay none of one type (X = 0)"));
         } else {
-            snprintf(buf, len, "pay X in %s, starting with 1", ess);
+            snprintf(buf, len, _("pay X in %s, starting with 1"), ess);
         }
     } else if (strcmp(t, "more") == 0) {
-        snprintf(buf, len, "pay one more of that type");
+        snprintf(buf, len, _("pay one more of that type"));
     } else if (strcmp(t, "done") == 0) {
-        snprintf(buf, len, "stop paying that type");
+        snprintf(buf, len, _("stop paying that type"));
     } else if (strcmp(t, "target") == 0) {
-        snprintf(buf, len, strcmp(card, "none") == 0 ? "choose no card" : "choose %s",
+        snprintf(buf, len, strcmp(card, "none") == 0 ? _("choose no card") : _("choose %s"),
                  name_of(card));
     } else if (strcmp(t, "rival") == 0) {
-        snprintf(buf, len, "pick seat %ld as the rival", render_num(a, "seat"));
+        snprintf(buf, len, _("pick seat %ld as the rival"), render_num(a, "seat"));
     } else if (strcmp(t, "deck") == 0) {
-        snprintf(buf, len, "look at %s",
-                 strcmp(render_str(a, "deck", ""), "own") == 0 ? "your own deck"
-                                                               : "the monument deck");
+        snprintf(buf, len, _("look at %s"),
+                 strcmp(render_str(a, "deck", ""), "own") == 0 ? _("your own deck")
+                                                               : _("the monument deck"));
     } else if (strcmp(t, "order") == 0) {
-        snprintf(buf, len, "put %s next from the top", name_of(card));
+        snprintf(buf, len, _("put %s next from the top"), name_of(card));
     } else if (strcmp(t, "respond") == 0 && strcmp(with, "lose") == 0) {
-        snprintf(buf, len, "take the life loss");
+        snprintf(buf, len, _("take the life loss"));
     } else if (strcmp(t, "respond") == 0 && strcmp(with, "ignore") == 0) {
-        snprintf(buf, len, "pay the attack's ignore cost");
+        snprintf(buf, len, _("pay the attack's ignore cost"));
     } else if (strcmp(t, "respond") == 0 && strcmp(with, "react") == 0) {
-        snprintf(buf, len, "react with %s, power %ld", name_of(card), render_num(a, "power"));
+        snprintf(buf, len, _("react with %s, power %ld"), name_of(card), render_num(a, "power"));
     } else if (strcmp(t, "statue") == 0) {
         snprintf(buf, len,
                  json_is_true(json_object_get(a, "use"))
-                     ? "use the Golden Statue (3 Gold, +3 VP at this check)"
-                     : "do not use the Golden Statue");
+                     ? _("use the Golden Statue (3 Gold, +3 VP at this check)")
+                     : _("do not use the Golden Statue"));
     } else if (strcmp(t, "item") == 0) {
-        snprintf(buf, len, "take the magic item %s", name_of(card));
+        snprintf(buf, len, _("take the magic item %s"), name_of(card));
     } else if (strcmp(t, "take") == 0) {
-        snprintf(buf, len, "take the essences off the card");
+        snprintf(buf, len, _("take the essences off the card"));
     } else if (strcmp(t, "leave") == 0) {
-        snprintf(buf, len, "leave the essences on the card");
+        snprintf(buf, len, _("leave the essences on the card"));
     } else if (strcmp(t, "forge") == 0) {
         snprintf(buf, len,
-                 strcmp(with, "pay") == 0 ? "pay 1 Death for the Cursed Forge"
-                                          : "turn the Cursed Forge");
+                 strcmp(with, "pay") == 0 ? _("pay 1 Death for the Cursed Forge")
+                                          : _("turn the Cursed Forge"));
     } else if (strcmp(t, "mage") == 0) {
-        snprintf(buf, len, "keep the mage %s", name_of(card));
+        snprintf(buf, len, _("keep the mage %s"), name_of(card));
     } else if (strcmp(t, "draft") == 0) {
-        snprintf(buf, len, "draft %s", name_of(card));
+        snprintf(buf, len, _("draft %s"), name_of(card));
     } else if (strcmp(t, "first") == 0) {
-        snprintf(buf, len, "seat %ld is First Player of the next game", render_num(a, "seat"));
+        snprintf(buf, len, _("seat %ld is First Player of the next game"), render_num(a, "seat"));
     } else {
         return -1;
     }
     return 0;
 }
 
+/* `text` with each "@{id}" in it replaced by the name of that card. */
+static void with_names(FILE *out, const char *text)
+{
+    for (const char *p = text; *p;) {
+        const char *at = strstr(p, "@{");
+        const char *end = at ? strchr(at, '}') : NULL;
+        char id[64];
+        if (!end) {
+            fputs(p, out);
+            break;
+        }
+        fwrite(p, 1, (size_t)(at - p), out);
+        snprintf(id, sizeof(id), "%.*s", (int)(end - at - 2), at + 2);
+        fputs(name_of(id), out);
+        p = end + 1;
+    }
+}
+
 /* `card NAME`: the card whose id or name NAME is, or starts, if only one
- * does. */
+ * does; in zh-CN its Chinese text, wrapped by the width of its
+ * characters. */
 static int card_text(FILE *out, const char *name)
 {
     char err[128];
     const char *id = resolve(name, NULL, NULL, err, sizeof(err));
     const struct arcana_text *t = text_of(id);
+    struct wrap w;
 
     if (!t) {
         return -1;
     }
-    fprintf(out, "%s\n", t->text);
+    if (cli_lang_get() != CLI_LANG_ZH_CN) {
+        fprintf(out, "%s\n", t->text);
+        return 0;
+    }
+    if (wrap_begin(&w)) {
+        fprintf(w.m, _("%s (%s): "), name_of(t->id), t->id);
+        with_names(w.m, t->text_zh);
+        fputc('\n', w.m);
+    }
+    wrap_end(&w, out);
     return 0;
 }
 
@@ -1249,26 +1353,29 @@ static void end_words(FILE *out, const json_t *result, const char *const *names,
         best = s > best ? s : best;
     }
     if (json_is_array(games)) {
-        fputs("The scores are games won in the duel (best of three; a shared game counts "
-              "for nobody).\n",
+        fputs(_("The scores are games won in the duel (best of three; a shared game counts "
+                "for nobody).\n"),
               out);
         json_array_foreach(games, i, v) {
             const json_t *w = json_object_get(v, "winners");
             size_t k;
             const json_t *x;
-            fprintf(out, "  game %zu:", i + 1);
+            fprintf(out, _("  game %zu:"), i + 1);
             json_array_foreach(w, k, x) {
                 long s = (long)json_integer_value(x);
-                fprintf(out, "%s %s", k ? " and" : "", s >= 0 && s < nseats ? names[s] : "?");
+                fprintf(out, "%s %s", k ? _(" and") : "", s >= 0 && s < nseats ? names[s] : "?");
             }
-            fputs(json_array_size(w) > 1 ? " shared it" : json_array_size(w) ? " won" : " -", out);
+            fputs(json_array_size(w) > 1 ? _(" shared it")
+                  : json_array_size(w)   ? _(" won")
+                                         : " -",
+                  out);
             json_array_foreach(json_object_get(v, "scores"), k, x) {
-                fprintf(out, "%s %lld", k ? "," : ";  VP", (long long)json_integer_value(x));
+                fprintf(out, "%s %lld", k ? "," : _(";  VP"), (long long)json_integer_value(x));
             }
             fputs(json_is_true(json_object_get(v, "round_limit")) ? " (round limit)\n" : "\n", out);
         }
     } else if (at_best > 1 && json_array_size(tie) > 0) {
-        fputs("Tied on VP: the pool decides (each Gold counts 2):", out);
+        fputs(_("Tied on VP: the pool decides (each Gold counts 2):"), out);
         json_array_foreach(tie, i, v) {
             fprintf(out, "%s %s %lld", i ? "," : "", (int)i < nseats ? names[i] : "?",
                     (long long)json_integer_value(v));
@@ -1276,7 +1383,8 @@ static void end_words(FILE *out, const json_t *result, const char *const *names,
         fputc('\n', out);
     }
     if (json_is_true(json_object_get(result, "round_limit"))) {
-        fputs("Round 50 ended without 10 VP: the round limit ended the game, most VP won.\n", out);
+        fputs(_("Round 50 ended without 10 VP: the round limit ended the game, most VP won.\n"),
+              out);
     }
 }
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * arcana_texts.h - what each Res Arcana card is and does, for `card NAME`
- * and for the renderer's names: generated into arcana_texts.c from the
- * game's card data by gen_arcana_texts.py.
+ * and for the renderer's names, in English and in Simplified Chinese:
+ * generated into arcana_texts.c from the game's card data by
+ * gen_arcana_texts.py.
  */
 #ifndef CONCLAVE_ARCANA_TEXTS_H
 #define CONCLAVE_ARCANA_TEXTS_H
@@ -16,6 +17,7 @@ struct arcana_text {
     const char *actions; /* the indexes of its action powers, e.g. "01"; "" for none */
     const char *reacts;  /* the indexes of its React powers */
     const char *text;    /* kind, cost, VP, abilities and powers in words, lines split by '\n' */
+    const char *text_zh; /* the same in zh-CN after the name, not wrapped; "@{id}": a card's name */
 };
 
 extern const struct arcana_text arcana_texts[];

@@ -16,9 +16,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lang.h"
+
 #define SIDE 11
 
-static const char element_help[] =
+static const char element_help[] = N_(
     "draw N                    draw N stones (0 to 4); each one not drawn is one more step\n"
     "step SQ                   move your Sage one square (e.g. step f6); also: move SQ\n"
     "jump SQ                   jump your Sage over Wind to SQ (free)\n"
@@ -34,7 +36,7 @@ static const char element_help[] =
     "corrode SQ                the Metal that corrosion takes\n"
     "end                       end your turn; also: done\n"
     "card ELEMENT              the rules of fire, water, earth, wind, lightning, wood, metal,\n"
-    "                          sage, end\n";
+    "                          sage, end\n");
 
 static const char *str(const json_t *o, const char *key)
 {
@@ -60,10 +62,30 @@ struct kind {
  * bright half): fire red, water blue, earth yellow, wind cyan, lightning
  * bright yellow, wood green, blaze magenta, metal white. */
 static const struct kind kinds[] = {
-    {"fire", 'F', "1;31"},  {"water", 'W', "1;34"},     {"earth", 'E', "33"},
-    {"wind", 'A', "1;36"},  {"lightning", 'L', "1;33"}, {"wood", 'T', "32"},
-    {"blaze", 'B', "1;35"}, {"metal", 'M', "1;37"},
+    {N_("fire"), 'F', "1;31"},  {N_("water"), 'W', "1;34"},     {N_("earth"), 'E', "33"},
+    {N_("wind"), 'A', "1;36"},  {N_("lightning"), 'L', "1;33"}, {N_("wood"), 'T', "32"},
+    {N_("blaze"), 'B', "1;35"}, {N_("metal"), 'M', "1;37"},
 };
+
+/* A word of the view (a stone, a phase, the reason a game ended) in the
+ * reader's language; another word as it is. */
+static const char *word(const char *id)
+{
+    static const char *const words[] = {
+        N_("silver"),      N_("draw"),    N_("act"),        N_("chain"),
+        N_("flow"),        N_("grow"),    N_("magnet"),     N_("remove"),
+        N_("corrode"),     N_("over"),    N_("surrounded"), N_("bag_empty"),
+        N_("round_limit"), N_("forfeit"), N_("attract"),    N_("repel"),
+    };
+
+    for (size_t i = 0; id && i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+        if (strcmp(id, kinds[i].name) == 0) {
+            return _(kinds[i].name);
+        }
+    }
+    const char *w = CLI_TR_AMONG(id, words);
+    return w ? w : id ? id : "";
+}
 
 static const struct kind *kind_of(const char *name)
 {
@@ -140,12 +162,12 @@ static void print_counts(FILE *out, const json_t *counts)
     for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
         const json_t *n = json_object_get(counts, kinds[i].name);
         if (json_is_integer(n)) {
-            fprintf(out, "%s%s %lld", sep, kinds[i].name, (long long)json_integer_value(n));
+            fprintf(out, "%s%s %lld", sep, _(kinds[i].name), (long long)json_integer_value(n));
             sep = ", ";
         }
     }
     if (!*sep) {
-        fputs("nothing", out);
+        fputs(_("nothing"), out);
     }
 }
 
@@ -173,25 +195,25 @@ static void draw_pending(FILE *out, const json_t *view)
     if (!json_is_object(p)) {
         return;
     }
-    fprintf(out, "Open: %s placed on %s", str(p, "stone"), str(p, "at"));
+    fprintf(out, _("Open: %s placed on %s"), word(str(p, "stone")), str(p, "at"));
     if (strcmp(phase, "chain") == 0) {
-        fputs("; the river so far: ", out);
+        fputs(_("; the river so far: "), out);
         print_squares(out, json_object_get(p, "chain"));
-        fputs(" (`chain SQ` to add the next stone)", out);
+        fputs(_(" (`chain SQ` to add the next stone)"), out);
     } else if (strcmp(phase, "flow") == 0) {
-        fprintf(out, "; river of %ld: ", num(p, "length"));
+        fprintf(out, _("; river of %ld: "), num(p, "length"));
         print_squares(out, json_object_get(p, "river"));
-        fputs("; flowed through: ", out);
+        fputs(_("; flowed through: "), out);
         print_squares(out, json_object_get(p, "entered"));
-        fputs(" (`flow SQ` steers it)", out);
+        fputs(_(" (`flow SQ` steers it)"), out);
     } else if (strcmp(phase, "grow") == 0) {
-        fprintf(out, "; %ld Wood may grow (`grow SQ`, `grow done`)", num(p, "grow_left"));
+        fprintf(out, _("; %ld Wood may grow (`grow SQ`, `grow done`)"), num(p, "grow_left"));
     } else if (strcmp(phase, "magnet") == 0) {
-        fputs(" (`attract` or `repel`)", out);
+        fputs(_(" (`attract` or `repel`)"), out);
     } else if (strcmp(phase, "remove") == 0) {
-        fputs(" (`remove SQ` another Lightning, or `keep`)", out);
+        fputs(_(" (`remove SQ` another Lightning, or `keep`)"), out);
     } else if (strcmp(phase, "corrode") == 0) {
-        fputs(" (`corrode SQ`: the Metal that goes)", out);
+        fputs(_(" (`corrode SQ`: the Metal that goes)"), out);
     }
     fputc('\n', out);
 }
@@ -208,45 +230,43 @@ static void draw(FILE *out, const json_t *view, int seat, const struct render_st
     size_t i;
     const json_t *s;
 
-    fprintf(out, "%sElement%s%s%s  round %ld%s  phase %s  turn: %s\n", render_sgr(st, "1", a),
-            render_sgr(st, "0", b), json_is_string(silver) ? " + Silver " : "",
-            json_is_string(silver) ? json_string_value(silver) : "", num(turn, "round"),
-            json_is_true(json_object_get(turn, "final_round")) ? " (the last)" : "",
-            str(view, "phase"), seat_name(view, num(turn, "seat")));
+    fprintf(out, _("%sElement%s%s%s  round %ld%s  phase %s  turn: %s\n"), render_sgr(st, "1", a),
+            render_sgr(st, "0", b), json_is_string(silver) ? _(" + Silver ") : "",
+            json_is_string(silver) ? word(json_string_value(silver)) : "", num(turn, "round"),
+            json_is_true(json_object_get(turn, "final_round")) ? _(" (the last)") : "",
+            word(str(view, "phase")), seat_name(view, num(turn, "seat")));
     draw_board(out, view, st);
     json_array_foreach(seats, i, s) {
-        fprintf(out, "%s@%zu %s%s: Sage on %s, hunts %s's Sage\n", (int)i == seat ? "> " : "  ", i,
-                str(s, "name"), (int)i == seat ? " (you)" : "", str(s, "sage"),
+        fprintf(out, _("%s@%zu %s%s: Sage on %s, hunts %s's Sage\n"), (int)i == seat ? "> " : "  ",
+                i, str(s, "name"), (int)i == seat ? _(" (you)") : "", str(s, "sage"),
                 seat_name(view, num(s, "target")));
     }
-    fputs("Bag: ", out);
+    fputs(_("Bag: "), out);
     print_counts(out, json_object_get(view, "bag"));
     fputc('\n', out);
     if (!json_is_object(res)) {
-        fprintf(out, "%s's turn: ", seat_name(view, num(turn, "seat")));
+        fprintf(out, _("%s's turn: "), seat_name(view, num(turn, "seat")));
         if (json_is_integer(drawn)) {
-            fprintf(out, "drew %lld; to place: ", (long long)json_integer_value(drawn));
+            fprintf(out, _("drew %lld; to place: "), (long long)json_integer_value(drawn));
             print_counts(out, json_object_get(turn, "hand"));
-            fprintf(out, "; steps left %ld, jumps left %ld", num(turn, "steps"),
+            fprintf(out, _("; steps left %ld, jumps left %ld"), num(turn, "steps"),
                     num(turn, "jumps_left"));
             if (json_is_string(json_object_get(turn, "pick"))) {
-                fprintf(out, "; picked %s", str(turn, "pick"));
+                fprintf(out, _("; picked %s"), word(str(turn, "pick")));
             }
             fputc('\n', out);
         } else {
-            fputs("to draw (`draw N`)\n", out);
+            fputs(_("to draw (`draw N`)\n"), out);
         }
     }
     draw_pending(out, view);
-    fputs("Legend: F fire, W water, E earth (E2 Mountain, ^ Range), A wind (A2-A4 Whirlwind,\n"
-          "        * Storm), L lightning, T wood, B blaze, M metal, @N the Sage of seat N\n",
+    fputs(_("Legend: F fire, W water, E earth (E2 Mountain, ^ Range), A wind (A2-A4 Whirlwind,\n"
+            "        * Storm), L lightning, T wood, B blaze, M metal, @N the Sage of seat N\n"),
           out);
-    json_array_foreach(json_object_get(view, "log"), i, s) {
-        fprintf(out, "  %s\n", json_is_string(s) ? json_string_value(s) : "");
-    }
+    render_log(out, "element", view, 0, "  ");
     if (json_is_object(res)) {
-        fprintf(out, "%sGame over%s: %s\n", render_sgr(st, "1", a), render_sgr(st, "0", b),
-                str(res, "reason"));
+        fprintf(out, _("%sGame over%s: %s\n"), render_sgr(st, "1", a), render_sgr(st, "0", b),
+                word(str(res, "reason")));
     }
 }
 
@@ -306,7 +326,7 @@ static int parse(const char *line, const json_t *view, int seat, json_t **ret_ac
         tok[nt++] = p;
     }
     if (nt == 0) {
-        snprintf(err, errlen, "empty command");
+        snprintf(err, errlen, _("empty command"));
         return -1;
     }
     cmd = tok[0];
@@ -314,7 +334,7 @@ static int parse(const char *line, const json_t *view, int seat, json_t **ret_ac
         char *end = NULL;
         long n = nt == 2 ? strtol(tok[1], &end, 10) : -1;
         if (nt != 2 || !end || *end || n < 0 || n > 4) {
-            snprintf(err, errlen, "draw takes a number of stones from 0 to 4 (e.g. draw 2)");
+            snprintf(err, errlen, _("draw takes a number of stones from 0 to 4 (e.g. draw 2)"));
             return -1;
         }
         *ret_action = json_pack("{s:s, s:i}", "type", "draw", "count", (int)n);
@@ -333,7 +353,7 @@ static int parse(const char *line, const json_t *view, int seat, json_t **ret_ac
     }
     if (strcmp(cmd, "pick") == 0) {
         if (nt != 2 || !is_stone(tok[1])) {
-            snprintf(err, errlen, "pick STONE, e.g. pick fire");
+            snprintf(err, errlen, _("pick STONE, e.g. pick fire"));
             return -1;
         }
         *ret_action = json_pack("{s:s, s:s}", "type", "pick", "stone", tok[1]);
@@ -343,7 +363,7 @@ static int parse(const char *line, const json_t *view, int seat, json_t **ret_ac
         const char *stone = strcmp(cmd, "place") == 0 ? (nt > 1 ? tok[1] : "") : cmd;
         int at = strcmp(cmd, "place") == 0 ? 2 : 1;
         if (!is_stone(stone) || nt != at + 1 || !(sq = square(tok[at]))) {
-            snprintf(err, errlen, "place STONE SQUARE, e.g. place fire f6 (or: fire f6)");
+            snprintf(err, errlen, _("place STONE SQUARE, e.g. place fire f6 (or: fire f6)"));
             return -1;
         }
         *ret_action = json_pack("{s:s, s:s, s:s}", "type", "place", "stone", stone, "at", sq);
@@ -361,7 +381,7 @@ static int parse(const char *line, const json_t *view, int seat, json_t **ret_ac
     for (size_t i = 0; i < sizeof(one_square) / sizeof(one_square[0]); i++) {
         if (strcmp(cmd, one_square[i].word) == 0) {
             if (nt != 2 || !(sq = square(tok[1]))) {
-                snprintf(err, errlen, "%s needs one square, a1 to k11 (e.g. %s f6)", cmd, cmd);
+                snprintf(err, errlen, _("%s needs one square, a1 to k11 (e.g. %s f6)"), cmd, cmd);
                 return -1;
             }
             *ret_action =
@@ -369,7 +389,7 @@ static int parse(const char *line, const json_t *view, int seat, json_t **ret_ac
             return *ret_action ? 0 : -1;
         }
     }
-    snprintf(err, errlen, "unknown command \"%s\"", cmd);
+    snprintf(err, errlen, _("unknown command \"%s\""), cmd);
     return -1;
 }
 
@@ -381,34 +401,34 @@ static int phrase(const json_t *a, char *buf, size_t len)
 
     if (strcmp(t, "draw") == 0) {
         long n = num(a, "count");
-        snprintf(buf, len, "draw %ld stone%s (%ld extra step%s)", n, n == 1 ? "" : "s", 4 - n,
+        snprintf(buf, len, _("draw %ld stone%s (%ld extra step%s)"), n, n == 1 ? "" : "s", 4 - n,
                  4 - n == 1 ? "" : "s");
     } else if (strcmp(t, "step") == 0) {
-        snprintf(buf, len, "step to %s", str(a, "to"));
+        snprintf(buf, len, _("step to %s"), str(a, "to"));
     } else if (strcmp(t, "jump") == 0) {
-        snprintf(buf, len, "jump over Wind to %s", str(a, "to"));
+        snprintf(buf, len, _("jump over Wind to %s"), str(a, "to"));
     } else if (strcmp(t, "place") == 0) {
-        snprintf(buf, len, "place %s on %s", str(a, "stone"), str(a, "at"));
+        snprintf(buf, len, _("place %s on %s"), word(str(a, "stone")), str(a, "at"));
     } else if (strcmp(t, "pick") == 0) {
-        snprintf(buf, len, "pick %s to place", str(a, "stone"));
+        snprintf(buf, len, _("pick %s to place"), word(str(a, "stone")));
     } else if (strcmp(t, "chain") == 0) {
-        snprintf(buf, len, "add %s to the river", str(a, "at"));
+        snprintf(buf, len, _("add %s to the river"), str(a, "at"));
     } else if (strcmp(t, "flow") == 0) {
-        snprintf(buf, len, "flow to %s", str(a, "to"));
+        snprintf(buf, len, _("flow to %s"), str(a, "to"));
     } else if (strcmp(t, "grow") == 0) {
-        snprintf(buf, len, "grow Wood on %s", str(a, "at"));
+        snprintf(buf, len, _("grow Wood on %s"), str(a, "at"));
     } else if (strcmp(t, "grow_done") == 0) {
-        snprintf(buf, len, "stop growing Wood");
+        snprintf(buf, len, _("stop growing Wood"));
     } else if (strcmp(t, "magnet") == 0) {
-        snprintf(buf, len, "%s the Metal", str(a, "mode"));
+        snprintf(buf, len, _("%s the Metal"), word(str(a, "mode")));
     } else if (strcmp(t, "remove") == 0) {
-        snprintf(buf, len, "remove the Lightning on %s", str(a, "at"));
+        snprintf(buf, len, _("remove the Lightning on %s"), str(a, "at"));
     } else if (strcmp(t, "keep") == 0) {
-        snprintf(buf, len, "keep the other Lightning");
+        snprintf(buf, len, _("keep the other Lightning"));
     } else if (strcmp(t, "corrode") == 0) {
-        snprintf(buf, len, "corrode the Metal on %s", str(a, "at"));
+        snprintf(buf, len, _("corrode the Metal on %s"), str(a, "at"));
     } else if (strcmp(t, "end") == 0) {
-        snprintf(buf, len, "end the turn");
+        snprintf(buf, len, _("end the turn"));
     } else {
         return -1;
     }
@@ -419,44 +439,55 @@ static const struct {
     const char *name;
     const char *text;
 } cards[] = {
-    {"fire", "Fire: on an empty square or on Wind (a whole Whirlwind burns). Placed in line\n"
-             "with Fire (orthogonally), each line it joins spreads: a free Fire from the bag\n"
-             "lands on the empty or Wind square beyond the far end. Water replaces Fire."},
-    {"water", "Water: on an empty square or on Fire. Placed next to Water (orthogonally) it\n"
-              "becomes the Headwater and the whole river must flow as many squares as it has\n"
-              "stones, like a snake, turning as you steer it (`flow SQ`); it puts out Fire on\n"
-              "its way. Earth replaces Water."},
-    {"earth", "Earth: on an empty square or on Water. Earth on Earth makes a Mountain (two\n"
-              "high); Earth touching a Mountain, even diagonally, is a Range. Mountains and\n"
-              "Ranges cannot be replaced and block diagonal steps between them. Wind replaces\n"
-              "single Earth."},
-    {"wind", "Wind: on an empty square or on single Earth; Wind on Wind stacks into a\n"
-             "Whirlwind (up to four). A Sage next to Wind may jump it for free: the higher\n"
-             "the stack, the farther. Fire replaces Wind."},
-    {"lightning", "Lightning (Silver): on any square without a Sage; everything there goes back\n"
-                  "to the bag. Placing one may remove another Lightning. Wind touching Lightning\n"
-                  "is a Storm and cannot be jumped."},
-    {"wood", "Wood (Silver): only on an empty square. Fire on Wood is a Blaze, which makes\n"
-             "its lines spread by two. Water on a Blaze removes both. A river flowing into Wood\n"
-             "is absorbed, and each absorbed Water grows a new Wood where you choose."},
-    {"metal", "Metal (Silver): only on an empty square; then it attracts or repels the Metal\n"
-              "along its eight lines. Fire on Earth or Earth on Fire smelts into Metal. Wind on\n"
-              "Water or Water on single Wind corrodes: both go, with a Metal of your choice."},
-    {"sage", "Your Sage steps one square to any of the eight empty squares around it (not\n"
-             "diagonally between two Mountain or Range stones), one step per stone you did not\n"
-             "draw and one more; next to Wind it may jump over it for free, one square farther\n"
-             "per Wind in the stack, onto an empty square."},
-    {"end", "The game ends the moment a Sage has no step and no jump: the player who hunts\n"
-            "it wins. You may never leave your own Sage without a move. When a turn starts\n"
-            "with the bag empty, every player has one last turn; then, or after 300 rounds,\n"
-            "the game ends without a winner."},
+    {N_("fire"),
+     N_("Fire: on an empty square or on Wind (a whole Whirlwind burns). Placed in line\n"
+        "with Fire (orthogonally), each line it joins spreads: a free Fire from the bag\n"
+        "lands on the empty or Wind square beyond the far end. Water replaces Fire.")},
+    {N_("water"),
+     N_("Water: on an empty square or on Fire. Placed next to Water (orthogonally) it\n"
+        "becomes the Headwater and the whole river must flow as many squares as it has\n"
+        "stones, like a snake, turning as you steer it (`flow SQ`); it puts out Fire on\n"
+        "its way. Earth replaces Water.")},
+    {N_("earth"),
+     N_("Earth: on an empty square or on Water. Earth on Earth makes a Mountain (two\n"
+        "high); Earth touching a Mountain, even diagonally, is a Range. Mountains and\n"
+        "Ranges cannot be replaced and block diagonal steps between them. Wind replaces\n"
+        "single Earth.")},
+    {N_("wind"), N_("Wind: on an empty square or on single Earth; Wind on Wind stacks into a\n"
+                    "Whirlwind (up to four). A Sage next to Wind may jump it for free: the higher\n"
+                    "the stack, the farther. Fire replaces Wind.")},
+    {N_("lightning"),
+     N_("Lightning (Silver): on any square without a Sage; everything there goes back\n"
+        "to the bag. Placing one may remove another Lightning. Wind touching Lightning\n"
+        "is a Storm and cannot be jumped.")},
+    {N_("wood"),
+     N_("Wood (Silver): only on an empty square. Fire on Wood is a Blaze, which makes\n"
+        "its lines spread by two. Water on a Blaze removes both. A river flowing into Wood\n"
+        "is absorbed, and each absorbed Water grows a new Wood where you choose.")},
+    {N_("metal"),
+     N_("Metal (Silver): only on an empty square; then it attracts or repels the Metal\n"
+        "along its eight lines. Fire on Earth or Earth on Fire smelts into Metal. Wind on\n"
+        "Water or Water on single Wind corrodes: both go, with a Metal of your choice.")},
+    {N_("sage"),
+     N_("Your Sage steps one square to any of the eight empty squares around it (not\n"
+        "diagonally between two Mountain or Range stones), one step per stone you did not\n"
+        "draw and one more; next to Wind it may jump over it for free, one square farther\n"
+        "per Wind in the stack, onto an empty square.")},
+    {N_("end"),
+     N_("The game ends the moment a Sage has no step and no jump: the player who hunts\n"
+        "it wins. You may never leave your own Sage without a move. When a turn starts\n"
+        "with the bag empty, every player has one last turn; then, or after 300 rounds,\n"
+        "the game ends without a winner.")},
 };
 
+/* `card NAME`: an element by its English name, or in zh-CN by its
+ * Chinese one too. */
 static int card_text(FILE *out, const char *name)
 {
     for (size_t i = 0; i < sizeof(cards) / sizeof(cards[0]); i++) {
-        if (strcasecmp(name, cards[i].name) == 0) {
-            fprintf(out, "%s\n", cards[i].text);
+        if (strcasecmp(name, cards[i].name) == 0 ||
+            (cli_lang_get() == CLI_LANG_ZH_CN && strcmp(name, _(cards[i].name)) == 0)) {
+            fprintf(out, "%s\n", _(cards[i].text));
             return 0;
         }
     }
@@ -470,11 +501,11 @@ static void end(FILE *out, const json_t *result, const char *const *names, int n
     (void)names;
     (void)nseats;
     if (strcmp(reason, "surrounded") == 0) {
-        fputs("A Sage was surrounded: its hunter wins.\n", out);
+        fputs(_("A Sage was surrounded: its hunter wins.\n"), out);
     } else if (strcmp(reason, "bag_empty") == 0) {
-        fputs("The bag ran empty and the last round caught no Sage: nobody wins.\n", out);
+        fputs(_("The bag ran empty and the last round caught no Sage: nobody wins.\n"), out);
     } else if (strcmp(reason, "round_limit") == 0) {
-        fputs("300 rounds were played without a Sage caught: nobody wins.\n", out);
+        fputs(_("300 rounds were played without a Sage caught: nobody wins.\n"), out);
     }
 }
 

@@ -2,9 +2,101 @@
 # SPDX-License-Identifier: MIT
 """Writes sorc_texts.c, the Sorcerers card texts the terminal client shows
 for `card NAME`, from the game's card data (the same JSON the rules core's
-table is generated from). Usage: gen_sorc_texts.py sorcerers-cards.json"""
+table is generated from), in English and in Simplified Chinese: the
+card's type, spell classes and ability through the zh-CN vocabulary below
+(our translation; a card data word it lacks stops the generator, so that
+every card has its Chinese text). The names stay English here: the client
+takes a Chinese name from lang/sorcerers.json when it has one.
+Usage: gen_sorc_texts.py sorcerers-cards.json"""
 import json
 import sys
+
+TYPE_ZH = {
+    "merlinian": "梅林派术士", "morganian": "摩根派术士", "amplifier": "增幅牌",
+    "spell": "法术牌", "event": "事件牌", "object": "物品牌", "defense": "防御牌",
+}
+CLASS_ZH = {
+    "creature": "生物", "energy": "能量", "location": "地点", "telekinesis": "念力",
+    "trap": "陷阱",
+}
+# Each ability as the card data words it ("EA": an Event Ability; "PE":
+# played in an Encounter; "+2P": two more power).
+NOTE_ZH = {
+    "-": "-",
+    "Betrayer; Prime Mover": "背叛者；原动者",
+    "Can only be used by Merlinians": "只能由梅林派使用",
+    "Can only be used by Morganians": "只能由摩根派使用",
+    "Charisma": "魅力",
+    "Charisma; Prime Mover": "魅力；原动者",
+    "Charlatan": "江湖骗子",
+    "Confidence": "自信",
+    "Conjurer": "召唤师",
+    "Creature": "生物",
+    "Deal with the Devil": "与魔鬼交易",
+    "Discard X Cards for +XP": "弃掉 X 张牌，力量 +X",
+    "Drain": "汲取",
+    "Duel is automatically a tie": "对决自动成为平局",
+    "EA: Divination": "事件能力：占卜",
+    "EA: Draw 2 Cards": "事件能力：抽 2 张牌",
+    "EA: Draw 3 Cards": "事件能力：抽 3 张牌",
+    "EA: Find Object": "事件能力：寻找物品",
+    "EA: Find Sorcerer": "事件能力：寻找术士",
+    "EA: Find any type of card": "事件能力：寻找任意类型的牌",
+    "EA: Opponent discards 2 cards": "事件能力：对手弃掉 2 张牌",
+    "EA: Scry": "事件能力：预视",
+    "EA: Skip rest of turn": "事件能力：跳过本回合余下的部分",
+    "EA: Steal Object": "事件能力：偷取物品",
+    "EA: Track Sorcerer": "事件能力：追踪术士",
+    "EA: Track any type of card": "事件能力：追踪任意类型的牌",
+    "EA: Up in Smoke": "事件能力：化为青烟",
+    "Energy": "能量",
+    "Energy Spell gets +2P": "能量法术力量 +2",
+    "Experience": "经验",
+    "First to Fight; Prime Mover": "率先出战；原动者",
+    "Gets +3P if you don\u2019t use a Spell": "若你不使用法术，力量 +3",
+    "Greater Amplification": "强力增幅",
+    "Hard to Kill": "难以杀死",
+    "Illusionist": "幻术师",
+    "Imbue: Amplification": "灌注：增幅",
+    "Imbue: Repository": "灌注：宝库",
+    "Imbue: Research": "灌注：研究",
+    "Innocent": "无辜者",
+    "Inquisition": "宗教审判",
+    "Location": "地点",
+    "May be used as a +3P Amplifier": "可当作力量 +3 的增幅牌使用",
+    "May use this card as an Amplifier": "可将此牌当作增幅牌使用",
+    "Negate Energy Spell": "抵消能量法术",
+    "Negate Spell": "抵消法术",
+    "Negate a Trap Spell": "抵消一张陷阱法术",
+    "Negate target Amplifier": "抵消目标增幅牌",
+    "Negate: Creature Spell": "抵消：生物法术",
+    "Negate: Telekinesis Spell": "抵消：念力法术",
+    "Nemesis Morgan; Prime Mover": "宿敌摩根；原动者",
+    "Opposing Telekinesis Spell -2P": "对方的念力法术力量 -2",
+    "PE Imbue: First to Fight": "遭遇时打出，灌注：率先出战",
+    "Protect": "保护",
+    "Repository": "宝库",
+    "Repurpose": "改造",
+    "Researcher": "研究者",
+    "Sacrifice": "献祭",
+    "Special": "特殊",
+    "Telekinesis": "念力",
+    "Telekinesis. Negate Amplifier Card": "念力。抵消增幅牌",
+    "Trap": "陷阱",
+    "Trap Sacrifice": "陷阱献祭",
+    "Your Creature Spell gets +2P": "你的生物法术力量 +2",
+    "Your Energy Spell gets +1P": "你的能量法术力量 +1",
+    "Your Energy Spell gets +2P": "你的能量法术力量 +2",
+    "Your Telekinetic Spell gets +2P": "你的念力法术力量 +2",
+    "Your Trap spells get +2P": "你的陷阱法术力量 +2",
+    "Your other Amplifiers get +2P": "你的其他增幅牌力量 +2",
+}
+
+
+def zh(table, word, what):
+    if word not in table:
+        raise SystemExit("gen_sorc_texts: no zh-CN words for the %s %r" % (what, word))
+    return table[word]
 
 
 def c_string(s):
@@ -23,9 +115,12 @@ def main():
     ]
     for c in data["cards"]:
         classes = ", ".join(c.get("classes", []))
-        out.append("    {%s, %s, %s, %d, %s, %s}," % (
+        classes_zh = "、".join(zh(CLASS_ZH, k, "spell class") for k in c.get("classes", []))
+        note = c.get("note", "")
+        out.append("    {%s, %s, %s, %d, %s, %s, %s, %s, %s}," % (
             c_string(c["id"]), c_string(c["name"]), c_string(c["type"]), c.get("power") or 0,
-            c_string(classes), c_string(c.get("note", ""))))
+            c_string(classes), c_string(note), c_string(zh(TYPE_ZH, c["type"], "type")),
+            c_string(classes_zh), c_string(zh(NOTE_ZH, note, "ability") if note else "")))
     out += ["};", "", "const size_t sorc_ntexts = sizeof(sorc_texts) / sizeof(sorc_texts[0]);", ""]
     sys.stdout.write("\n".join(out))
 

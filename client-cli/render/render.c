@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lang.h"
+
 static const struct render_ops *const renderers[] = {
     &render_stones, &render_sorcerers, &render_element, &render_arcana, NULL,
 };
@@ -45,6 +47,26 @@ int render_words(char *buf, char **tok, int max)
         tok[n++] = p;
     }
     return n;
+}
+
+void render_log(FILE *out, const char *game, const json_t *view, size_t from, const char *prefix)
+{
+    size_t n = json_array_size(json_object_get(view, "log"));
+    char buf[1024];
+
+    for (size_t i = from; i < n; i++) {
+        fprintf(out, "%s%s\n", prefix, cli_log_line(game, view, i, buf, sizeof(buf)));
+    }
+}
+
+const char *render_card_name(const char *game, const char *id, const char *en)
+{
+    const char *zh = cli_card_name(game, id);
+
+    if (!zh && en) {
+        zh = cli_card_name(game, en);
+    }
+    return zh ? zh : en ? en : id ? id : "?";
 }
 
 const struct render_ops *render_find(const char *game)

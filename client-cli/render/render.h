@@ -36,6 +36,17 @@ long render_num(const json_t *o, const char *key);
  * Returns the number of words; more than `max` are dropped. */
 int render_words(char *buf, char **tok, int max);
 
+/* Prints the lines of the log of `view` (borrowed) of `game`, from line
+ * `from` on, each after `prefix`, in the reader's language (a line's
+ * message through the game's catalogue in zh-CN, else the line as it
+ * is). */
+void render_log(FILE *out, const char *game, const json_t *view, size_t from, const char *prefix);
+
+/* The name of card `id` (English name `en`, may be NULL) of `game` as the
+ * reader reads it: the catalogue's zh-CN name (by id, then by English
+ * name) in zh-CN, else `en` (or `id` when `en` is NULL). */
+const char *render_card_name(const char *game, const char *id, const char *en);
+
 struct render_ops {
     const char *game; /* wire id */
 

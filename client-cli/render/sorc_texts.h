@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sorc_texts.h - what each Sorcerers card is, for `card NAME`: generated
- * into sorc_texts.c from the game's card data by gen_sorc_texts.py.
+ * sorc_texts.h - what each Sorcerers card is, for `card NAME`, in English
+ * and in Simplified Chinese: generated into sorc_texts.c from the game's
+ * card data by gen_sorc_texts.py.
  */
 #ifndef CONCLAVE_SORC_TEXTS_H
 #define CONCLAVE_SORC_TEXTS_H
@@ -11,8 +12,9 @@
 struct sorc_text {
     const char *id, *name, *type;
     int power;
-    const char *classes; /* comma-separated spell classes, "" for none */
-    const char *note;    /* its ability, as the card data words it */
+    const char *classes;                        /* comma-separated spell classes, "" for none */
+    const char *note;                           /* its ability, as the card data words it */
+    const char *type_zh, *classes_zh, *note_zh; /* the same in zh-CN ("、" between classes) */
 };
 
 extern const struct sorc_text sorc_texts[];

@@ -13,37 +13,38 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lang.h"
 #include "render.h"
 #include "sorc_texts.h"
 
 #define TOK_MAX 8
 
 static const char sorc_help[] =
-    "deal CARD                 discard a card to Deal with the Devil (lore_faust)\n"
-    "done                      end the step (lore_faust, recruit, clear your mind)\n"
-    "recruit CARD              put a sorcerer from your hand into play\n"
-    "equip CARD SORCERER       equip an object from your hand\n"
-    "move OBJECT SORCERER      move an object between your sorcerers\n"
-    "drop OBJECT               discard an object (recruit, object overflow)\n"
-    "place SORCERER            place the Grimhold\n"
-    "activate CARD [TARGET] [TO]  use an Event Ability\n"
-    "pass                      pass (event, defense, protect)\n"
-    "track CARD|none           take a card from the deck list\n"
-    "discard CARD              discard a card (hex/illusion, hand limit)\n"
-    "keep                      keep the random encounter pick\n"
-    "ftf SORCERER              bring a First to Fight sorcerer forward\n"
-    "martyr SORCERER           play Martyr for another sorcerer\n"
-    "spell CARD|none           combo step 1\n"
-    "event CARD|none           combo step 2\n"
-    "amp CARD|none             combo steps 3-5 (once per step)\n"
-    "declare [sacrifice] [betray SORCERER]  combo step 6\n"
-    "clear CARD                discard a card for Clear your Mind\n"
-    "negate CARD=TARGET|none ...  reveal negations, in slot order\n"
-    "defense CARD TARGET       play a Defense negation card\n"
-    "protect CARD              protect your defeated sorcerer\n"
-    "steal CARD                take a card from the loser's hand\n"
-    "help                      this list\n"
-    "Card names may be abbreviated to any unique prefix of an id in the view.\n";
+    N_("deal CARD                 discard a card to Deal with the Devil (lore_faust)\n"
+       "done                      end the step (lore_faust, recruit, clear your mind)\n"
+       "recruit CARD              put a sorcerer from your hand into play\n"
+       "equip CARD SORCERER       equip an object from your hand\n"
+       "move OBJECT SORCERER      move an object between your sorcerers\n"
+       "drop OBJECT               discard an object (recruit, object overflow)\n"
+       "place SORCERER            place the Grimhold\n"
+       "activate CARD [TARGET] [TO]  use an Event Ability\n"
+       "pass                      pass (event, defense, protect)\n"
+       "track CARD|none           take a card from the deck list\n"
+       "discard CARD              discard a card (hex/illusion, hand limit)\n"
+       "keep                      keep the random encounter pick\n"
+       "ftf SORCERER              bring a First to Fight sorcerer forward\n"
+       "martyr SORCERER           play Martyr for another sorcerer\n"
+       "spell CARD|none           combo step 1\n"
+       "event CARD|none           combo step 2\n"
+       "amp CARD|none             combo steps 3-5 (once per step)\n"
+       "declare [sacrifice] [betray SORCERER]  combo step 6\n"
+       "clear CARD                discard a card for Clear your Mind\n"
+       "negate CARD=TARGET|none ...  reveal negations, in slot order\n"
+       "defense CARD TARGET       play a Defense negation card\n"
+       "protect CARD              protect your defeated sorcerer\n"
+       "steal CARD                take a card from the loser's hand\n"
+       "help                      this list\n"
+       "Card names may be abbreviated to any unique prefix of an id in the view.\n");
 
 /* ---- Drawing ---- */
 
@@ -58,17 +59,65 @@ static long num(const json_t *o, const char *key)
     return (long)json_integer_value(json_object_get(o, key));
 }
 
+/* A word of the view (a phase, a duel's outcome, the reason a game
+ * ended) in the reader's language; another word as it is. */
+static const char *word(const char *id)
+{
+    static const char *const words[] = {
+        N_("lore_faust"),
+        N_("recruit"),
+        N_("event"),
+        N_("event_track"),
+        N_("event_discard"),
+        N_("encounter"),
+        N_("duel_combo"),
+        N_("duel_clear_mind"),
+        N_("duel_negate"),
+        N_("duel_defense"),
+        N_("duel_protect"),
+        N_("duel_steal"),
+        N_("object_overflow"),
+        N_("grimhold_place"),
+        N_("end_discard"),
+        N_("over"),
+        N_("pending"),
+        N_("winner"),
+        N_("tie"),
+        N_("sacrifice"),
+        N_("no_duel"),
+        N_("destroy_morgana"),
+        N_("prime_merlinian_succession"),
+        N_("rising_spell"),
+        N_("army_of_sorcerers"),
+        N_("simultaneous"),
+        N_("turn_limit"),
+        N_("forfeit"),
+    };
+
+    const char *w = CLI_TR_AMONG(id, words);
+    return w ? w : id ? id : "-";
+}
+
+/* A card of the view as the reader reads it: its id, or in zh-CN the
+ * catalogue's Chinese name when it has one. */
+static const char *shown(const char *id)
+{
+    const char *zh = cli_card_name("sorcerers", id);
+
+    return zh ? zh : id;
+}
+
 static void print_ids(FILE *out, const json_t *arr)
 {
     size_t i;
     const json_t *v;
 
     if (json_array_size(arr) == 0) {
-        fputs("(none)", out);
+        fputs(_("(none)"), out);
         return;
     }
     json_array_foreach(arr, i, v) {
-        fprintf(out, "%s%s", i ? ", " : "", json_is_string(v) ? json_string_value(v) : "-");
+        fprintf(out, "%s%s", i ? ", " : "", json_is_string(v) ? shown(json_string_value(v)) : "-");
     }
 }
 
@@ -80,15 +129,16 @@ static void draw_seat(FILE *out, const json_t *seat, int me, const struct render
     const json_t *s;
     int mer = strcmp(str(seat, "faction"), "merlinian") == 0;
 
-    fprintf(out, "%s%s%s (%s)%s  hand %ld/%ld%s\n", render_sgr(st, mer ? "1;36" : "1;35", b1),
-            me ? "> " : "  ", str(seat, "name"), mer ? "Merlinians" : "Morganians",
+    fprintf(out, _("%s%s%s (%s)%s  hand %ld/%ld%s\n"), render_sgr(st, mer ? "1;36" : "1;35", b1),
+            me ? "> " : "  ", str(seat, "name"), mer ? _("Merlinians") : _("Morganians"),
             render_sgr(st, "0", b2), num(seat, "hand_size"), num(seat, "hand_limit"),
-            json_is_true(json_object_get(seat, "submitted")) ? "  [submitted]" : "");
+            json_is_true(json_object_get(seat, "submitted")) ? _("  [submitted]") : "");
     json_array_foreach(json_object_get(seat, "sorcerers"), i, s) {
-        fprintf(out, "    %s [", str(s, "card"));
+        fprintf(out, "    %s [", shown(str(s, "card")));
         print_ids(out, json_object_get(s, "objects"));
         fprintf(out, "]%s\n",
-                json_is_true(json_object_get(s, "first_to_fight_temp")) ? " (first to fight)" : "");
+                json_is_true(json_object_get(s, "first_to_fight_temp")) ? _(" (first to fight)")
+                                                                        : "");
     }
 }
 
@@ -99,30 +149,32 @@ static void draw_duel(FILE *out, const json_t *duel, const struct render_style *
     char b1[16];
     char b2[16];
 
-    fprintf(out, "%sDuel%s (%s)", render_sgr(st, "1;33", b1), render_sgr(st, "0", b2),
-            str(duel, "outcome"));
+    fprintf(out, _("%sDuel%s (%s)"), render_sgr(st, "1;33", b1), render_sgr(st, "0", b2),
+            word(str(duel, "outcome")));
     if (json_object_get(duel, "winner")) {
-        fprintf(out, " winner seat %ld by %ld%s", num(duel, "winner"), num(duel, "margin"),
-                json_is_true(json_object_get(duel, "protected")) ? ", protected" : "");
+        fprintf(out, _(" winner seat %ld by %ld%s"), num(duel, "winner"), num(duel, "margin"),
+                json_is_true(json_object_get(duel, "protected")) ? _(", protected") : "");
     }
     if (json_is_true(json_object_get(duel, "destroy_morgana"))) {
-        fputs(" - Morgana destroyed", out);
+        fputs(_(" - Morgana destroyed"), out);
     }
     fputc('\n', out);
     json_array_foreach(json_object_get(duel, "sides"), i, side) {
         const json_t *c = json_object_get(side, "combo");
-        fprintf(out, "  seat %zu: %s (picked %s)", i, str(side, "sorcerer"), str(side, "pick"));
+        fprintf(out, _("  seat %zu: %s (picked %s)"), i, shown(str(side, "sorcerer")),
+                shown(str(side, "pick")));
         if (c) {
-            fprintf(out, " total %ld\n    spell %s, event %s, amps ", num(side, "total"),
-                    str(c, "spell"), str(c, "event"));
+            fprintf(out, _(" total %ld\n    spell %s, event %s, amps "), num(side, "total"),
+                    shown(str(c, "spell")), shown(str(c, "event")));
             print_ids(out, json_object_get(c, "amplifiers"));
-            fprintf(out, "; negated ");
+            fprintf(out, _("; negated "));
             print_ids(out, json_object_get(c, "negated"));
-            fprintf(out, "; defense %s, protect %s%s%s", str(c, "defense"), str(c, "protect"),
-                    json_is_true(json_object_get(c, "sacrifice")) ? ", SACRIFICE" : "",
-                    json_is_string(json_object_get(c, "betray")) ? ", betrays " : "");
+            fprintf(out, _("; defense %s, protect %s%s%s"), shown(str(c, "defense")),
+                    shown(str(c, "protect")),
+                    json_is_true(json_object_get(c, "sacrifice")) ? _(", SACRIFICE") : "",
+                    json_is_string(json_object_get(c, "betray")) ? _(", betrays ") : "");
             if (json_is_string(json_object_get(c, "betray"))) {
-                fputs(str(c, "betray"), out);
+                fputs(shown(str(c, "betray")), out);
             }
         }
         fputc('\n', out);
@@ -142,31 +194,33 @@ static void draw(FILE *out, const json_t *view, int seat, const struct render_st
     size_t i;
     const json_t *v;
 
-    fprintf(out, "%sSorcerers%s  turn %ld/%ld  phase %s  active:", render_sgr(st, "1", b1),
-            render_sgr(st, "0", b2), num(view, "turn"), num(view, "max_turns"), str(view, "phase"));
+    fprintf(out, _("%sSorcerers%s  turn %ld/%ld  phase %s  active:"), render_sgr(st, "1", b1),
+            render_sgr(st, "0", b2), num(view, "turn"), num(view, "max_turns"),
+            word(str(view, "phase")));
     json_array_foreach(json_object_get(view, "active"), i, v) {
         fprintf(out, " %ld%s", (long)json_integer_value(v),
-                json_integer_value(v) == seat ? " (you)" : "");
+                json_integer_value(v) == seat ? _(" (you)") : "");
     }
     fputc('\n', out);
     json_array_foreach(json_object_get(view, "seats"), i, v) {
         draw_seat(out, v, (int)i == seat, st);
     }
-    fprintf(out, "Grimhold on %s; deck %ld; markers Dave %ld, Morgana %ld\n", str(grim, "on"),
-            num(view, "deck_size"), num(markers, "dave"), num(markers, "morgana"));
-    fprintf(out, "Discard (%zu): ", json_array_size(json_object_get(view, "discard")));
+    fprintf(out, _("Grimhold on %s; deck %ld; markers Dave %ld, Morgana %ld\n"),
+            shown(str(grim, "on")), num(view, "deck_size"), num(markers, "dave"),
+            num(markers, "morgana"));
+    fprintf(out, _("Discard (%zu): "), json_array_size(json_object_get(view, "discard")));
     {
         const json_t *d = json_object_get(view, "discard");
         size_t n = json_array_size(d);
         for (size_t k = n > 6 ? n - 6 : 0; k < n; k++) {
             fprintf(out, "%s%s", k > (n > 6 ? n - 6 : 0) ? ", " : "",
-                    json_string_value(json_array_get(d, k)));
+                    shown(json_string_value(json_array_get(d, k))));
         }
-        fputs(n ? "\n" : "(empty)\n", out);
+        fputs(n ? "\n" : _("(empty)\n"), out);
     }
     /* "event" and "duel" are null outside their phases. */
     if (json_is_object(ev)) {
-        fprintf(out, "Event priority: seat %ld; activated: ", num(ev, "priority"));
+        fprintf(out, _("Event priority: seat %ld; activated: "), num(ev, "priority"));
         print_ids(out, json_object_get(ev, "activated"));
         fputc('\n', out);
     }
@@ -175,36 +229,34 @@ static void draw(FILE *out, const json_t *view, int seat, const struct render_st
     }
     if (you) {
         const char *keys[] = {"scry", "divination", "track_list", "opponent_hand"};
-        const char *labels[] = {"Opponent's hand (Vision)", "Top of deck", "Deck (track)",
-                                "Loser's hand"};
-        fprintf(out, "%sYour hand%s: ", render_sgr(st, "1;32", b1), render_sgr(st, "0", b2));
+        const char *labels[] = {N_("Opponent's hand (Vision)"), N_("Top of deck"),
+                                N_("Deck (track)"), N_("Loser's hand")};
+        fprintf(out, _("%sYour hand%s: "), render_sgr(st, "1;32", b1), render_sgr(st, "0", b2));
         print_ids(out, json_object_get(you, "hand"));
         fputc('\n', out);
         if (json_object_get(you, "draft")) {
             const json_t *d = json_object_get(you, "draft");
-            fprintf(out, "Your combo draft (%ld/6): spell %s, event %s, amps ", num(d, "steps"),
-                    str(d, "spell"), str(d, "event"));
+            fprintf(out, _("Your combo draft (%ld/6): spell %s, event %s, amps "), num(d, "steps"),
+                    shown(str(d, "spell")), shown(str(d, "event")));
             print_ids(out, json_object_get(d, "amplifiers"));
             fputc('\n', out);
         }
         for (size_t k = 0; k < 4; k++) {
             if (json_object_get(you, keys[k])) {
-                fprintf(out, "%s: ", labels[k]);
+                fprintf(out, "%s: ", _(labels[k]));
                 print_ids(out, json_object_get(you, keys[k]));
                 fputc('\n', out);
             }
         }
         json_array_foreach(json_object_get(you, "transfers"), i, v) {
-            fprintf(out, "Moved: %s from seat %ld to seat %ld\n", str(v, "card"), num(v, "from"),
-                    num(v, "to"));
+            fprintf(out, _("Moved: %s from seat %ld to seat %ld\n"), shown(str(v, "card")),
+                    num(v, "from"), num(v, "to"));
         }
     }
-    json_array_foreach(json_object_get(view, "log"), i, v) {
-        fprintf(out, "  %s\n", json_string_value(v));
-    }
+    render_log(out, "sorcerers", view, 0, "  ");
     if (json_is_object(res)) {
-        fprintf(out, "%sGame over%s: %s, winners ", render_sgr(st, "1;31", b1),
-                render_sgr(st, "0", b2), str(res, "reason"));
+        fprintf(out, _("%sGame over%s: %s, winners "), render_sgr(st, "1;31", b1),
+                render_sgr(st, "0", b2), word(str(res, "reason")));
         json_array_foreach(json_object_get(res, "winners"), i, v) {
             fprintf(out, "%s%ld", i ? ", " : "", (long)json_integer_value(v));
         }
@@ -250,6 +302,13 @@ static json_t *card(const char *tok, const json_t *view)
     if (strcmp(tok, "none") == 0 || strcmp(tok, "null") == 0) {
         return json_null();
     }
+    if (cli_lang_get() == CLI_LANG_ZH_CN && !cli_is_ascii(tok)) {
+        /* A card by its Chinese name, or the start of it. */
+        const struct cli_cat_card *c = cli_card_by_zh("sorcerers", tok, true);
+        if (c) {
+            return json_string(c->id);
+        }
+    }
     if (view) {
         collect(view, ids, &n, 512);
     }
@@ -291,14 +350,14 @@ static int parse(const char *line, const json_t *view, int seat, json_t **ret_ac
         tok[nt++] = p;
     }
     if (nt == 0) {
-        snprintf(err, errlen, "empty command");
+        snprintf(err, errlen, _("empty command"));
         return -1;
     }
     cmd = tok[0];
 #define NEED(n)                                                                                    \
     do {                                                                                           \
         if (nt < (n) + 1) {                                                                        \
-            snprintf(err, errlen, "%s needs %d argument(s); type help", cmd, (n));                 \
+            snprintf(err, errlen, _("%s needs %d argument(s); type help"), cmd, (n));              \
             return -1;                                                                             \
         }                                                                                          \
     } while (0)
@@ -364,7 +423,7 @@ static int parse(const char *line, const json_t *view, int seat, json_t **ret_ac
             char *eq = strchr(tok[i], '=');
             if (!eq) {
                 json_decref(choices);
-                snprintf(err, errlen, "write each negation as CARD=TARGET or CARD=none");
+                snprintf(err, errlen, _("write each negation as CARD=TARGET or CARD=none"));
                 return -1;
             }
             *eq = '\0';
@@ -373,12 +432,12 @@ static int parse(const char *line, const json_t *view, int seat, json_t **ret_ac
         }
         a = json_pack("{s:s, s:o}", "type", "negate", "choices", choices);
     } else {
-        snprintf(err, errlen, "unknown command '%s'; type help", cmd);
+        snprintf(err, errlen, _("unknown command '%s'; type help"), cmd);
         return -1;
     }
 #undef NEED
     if (!a) {
-        snprintf(err, errlen, "out of memory");
+        snprintf(err, errlen, _("out of memory"));
         return -1;
     }
     *ret_action = a;
@@ -403,14 +462,22 @@ static bool same_name(const char *typed, const char *id, const char *name)
     return !typed[i] && !id[i];
 }
 
+/* `card NAME`: by the card's id or English name, or in zh-CN by its
+ * Chinese name (or the start of it); its words in the reader's language. */
 static int card_text(FILE *out, const char *name)
 {
+    bool zh = cli_lang_get() == CLI_LANG_ZH_CN;
+    const struct cli_cat_card *named =
+        zh && !cli_is_ascii(name) ? cli_card_by_zh("sorcerers", name, true) : NULL;
+
     for (size_t i = 0; i < sorc_ntexts; i++) {
         const struct sorc_text *t = &sorc_texts[i];
-        if (same_name(name, t->id, t->name)) {
-            fprintf(out, "%s: %s%s%s%s, power %d. %s\n", t->name, t->type,
-                    t->classes[0] ? " (" : "", t->classes, t->classes[0] ? ")" : "", t->power,
-                    t->note);
+        if (same_name(name, t->id, t->name) || (named && strcmp(named->id, t->id) == 0)) {
+            const char *classes = zh ? t->classes_zh : t->classes;
+            fprintf(out, _("%s: %s%s%s%s, power %d. %s\n"),
+                    render_card_name("sorcerers", t->id, t->name), zh ? t->type_zh : t->type,
+                    classes[0] ? _(" (") : "", classes, classes[0] ? _(")") : "", t->power,
+                    zh ? t->note_zh : t->note);
             return 0;
         }
     }

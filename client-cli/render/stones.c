@@ -16,6 +16,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lang.h"
+
 /* ---- Drawing ---- */
 
 static const char *stone_sgr(char c)
@@ -55,13 +57,29 @@ static long num(const json_t *o, const char *key)
     return (long)json_integer_value(json_object_get(o, key));
 }
 
+/* A word of the view (a colour, an element, a variant, a phase) in the
+ * reader's language; another word as it is. */
+static const char *word(const char *id)
+{
+    static const char *const words[] = {
+        N_("yellow"),       N_("green"),  N_("blue"),        N_("red"),          N_("brown"),
+        N_("Metal"),        N_("Wood"),   N_("Water"),       N_("Fire"),         N_("Earth"),
+        N_("standard"),     N_("novice"), N_("cooperative"), N_("place_taoist"), N_("cast"),
+        N_("choose_stone"), N_("offer"),  N_("move"),        N_("craft"),        N_("pay"),
+        N_("reward"),       N_("over"),
+    };
+
+    const char *w = CLI_TR_AMONG(id, words);
+    return w ? w : id ? id : "";
+}
+
 static void draw_board(FILE *out, const json_t *view, const struct render_style *st)
 {
     const json_t *board = json_object_get(view, "board");
     const json_t *grid = json_object_get(board, "grid");
     char a[16];
     char b[16];
-    fprintf(out, "%sAlchemy Zone%s\n", render_sgr(st, "1", a), render_sgr(st, "0", b));
+    fprintf(out, _("%sAlchemy Zone%s\n"), render_sgr(st, "1", a), render_sgr(st, "0", b));
     size_t ncols =
         grid && json_array_size(grid) ? strlen(json_string_value(json_array_get(grid, 0))) : 0;
     fprintf(out, "     ");
@@ -87,7 +105,7 @@ static void draw_board(FILE *out, const json_t *view, const struct render_style 
     json_t *tile;
     json_array_foreach(json_object_get(board, "tiles"), i, tile) {
         const json_t *pos = json_object_get(tile, "pos");
-        fprintf(out, "  %s (%d) at (%lld,%lld): ", str(tile, "id"), (int)i + 1,
+        fprintf(out, _("  %s (%d) at (%lld,%lld): "), str(tile, "id"), (int)i + 1,
                 (long long)json_integer_value(json_array_get(pos, 0)),
                 (long long)json_integer_value(json_array_get(pos, 1)));
         size_t k;
@@ -101,7 +119,7 @@ static void draw_board(FILE *out, const json_t *view, const struct render_style 
         }
         fprintf(out, "\n");
     }
-    fprintf(out, "Supply (front first): ");
+    fprintf(out, _("Supply (front first): "));
     json_t *s;
     json_array_foreach(json_object_get(view, "supply"), i, s) {
         put_stone(out, st, json_string_value(s) ? json_string_value(s)[0] : '?');
@@ -111,15 +129,19 @@ static void draw_board(FILE *out, const json_t *view, const struct render_style 
 
 static void draw_artifact(FILE *out, const json_t *art, const struct render_style *st)
 {
-    fprintf(out, "  %s %-20s ", str(art, "id"), str(art, "name"));
+    char name[128];
+    /* The name's column by its width on the screen (it may be Chinese). */
+    fprintf(out, "  %s %s ", str(art, "id"),
+            cli_pad(name, sizeof(name),
+                    render_card_name("stones", str(art, "id"), str(art, "name")), 20));
     size_t k;
     json_t *c;
     json_array_foreach(json_object_get(art, "cost"), k, c) {
         put_stone(out, st, json_string_value(c)[0]);
     }
-    fprintf(out, "  %ld pts", num(art, "points"));
+    fprintf(out, _("  %ld pts"), num(art, "points"));
     json_array_foreach(json_object_get(art, "symbols"), k, c) {
-        fprintf(out, "%s%s", k ? ", " : "  [", json_string_value(c));
+        fprintf(out, "%s%s", k ? ", " : "  [", word(json_string_value(c)));
     }
     fprintf(out, "%s\n", json_array_size(json_object_get(art, "symbols")) ? "]" : "");
 }
@@ -127,7 +149,7 @@ static void draw_artifact(FILE *out, const json_t *art, const struct render_styl
 static void draw_artifacts(FILE *out, const json_t *view, const struct render_style *st)
 {
     const json_t *arts = json_object_get(view, "artifacts");
-    fprintf(out, "Artifacts (row, then deck top; %ld more below):\n", num(arts, "deck_below"));
+    fprintf(out, _("Artifacts (row, then deck top; %ld more below):\n"), num(arts, "deck_below"));
     size_t i;
     json_t *a;
     json_array_foreach(json_object_get(arts, "row"), i, a) {
@@ -137,7 +159,7 @@ static void draw_artifacts(FILE *out, const json_t *view, const struct render_st
         draw_artifact(out, json_object_get(arts, "deck_top"), st);
     }
     if (json_object_get(arts, "completed")) {
-        fprintf(out, "  team completed %zu, %ld stone(s) on the leftmost card\n",
+        fprintf(out, _("  team completed %zu, %ld stone(s) on the leftmost card\n"),
                 json_array_size(json_object_get(arts, "completed")), num(arts, "placed"));
     }
 }
@@ -148,7 +170,8 @@ static void draw_element(FILE *out, const json_t *view, const struct render_styl
     if (!json_is_object(el)) { /* null outside the standard game */
         return;
     }
-    fprintf(out, "Element Zone (lower case: rune sites; digits: Spirits)\n     0 1 2 3 4 5\n");
+    fprintf(out, _("Element Zone (lower case: rune sites; digits: Spirits)\n"));
+    fprintf(out, "     0 1 2 3 4 5\n");
     const json_t *players = json_object_get(view, "players");
     size_t r;
     json_t *row;
@@ -179,11 +202,11 @@ static void draw_element(FILE *out, const json_t *view, const struct render_styl
         }
         fprintf(out, "\n");
     }
-    fprintf(out, "Rune stacks:");
+    fprintf(out, _("Rune stacks:"));
     const char *key;
     json_t *stack;
     json_object_foreach((json_t *)json_object_get(el, "stacks"), key, stack) {
-        fprintf(out, " %s[", key);
+        fprintf(out, " %s[", word(key));
         size_t i;
         json_t *v;
         json_array_foreach(stack, i, v) {
@@ -191,7 +214,7 @@ static void draw_element(FILE *out, const json_t *view, const struct render_styl
         }
         fprintf(out, "]");
     }
-    fprintf(out, "\nQi supply %ld; objectives", num(view, "qi_supply"));
+    fprintf(out, _("\nQi supply %ld; objectives"), num(view, "qi_supply"));
     size_t i;
     json_t *o;
     json_array_foreach(json_object_get(view, "objectives"), i, o) {
@@ -208,29 +231,29 @@ static void draw_players(FILE *out, const json_t *view, int seat, const struct r
     char b[16];
     json_array_foreach(json_object_get(view, "players"), i, pl) {
         int mine = num(pl, "seat") == seat;
-        fprintf(out, "%s%s%s (%s, seat %ld)%s Taoist %s", mine ? "* " : "  ",
-                render_sgr(st, "1", a), str(pl, "name"), str(pl, "colour"), num(pl, "seat"),
+        fprintf(out, _("%s%s%s (%s, seat %ld)%s Taoist %s"), mine ? "* " : "  ",
+                render_sgr(st, "1", a), str(pl, "name"), word(str(pl, "colour")), num(pl, "seat"),
                 render_sgr(st, "0", b), str(pl, "taoist"));
         if (json_object_get(pl, "spirit")) {
             const json_t *sp = json_object_get(pl, "spirit");
-            fprintf(out, ", Spirit e(%lld,%lld), Qi %ld",
+            fprintf(out, _(", Spirit e(%lld,%lld), Qi %ld"),
                     (long long)json_integer_value(json_array_get(sp, 0)),
                     (long long)json_integer_value(json_array_get(sp, 1)), num(pl, "qi"));
             if (num(pl, "excess")) {
                 fprintf(out, "+%ld", num(pl, "excess"));
             }
-            fprintf(out, ", score %ld", num(pl, "score"));
+            fprintf(out, _(", score %ld"), num(pl, "score"));
         }
-        fprintf(out, "\n    cards:");
+        fprintf(out, _("\n    cards:"));
         size_t k;
         json_t *c;
         json_array_foreach(json_object_get(pl, "row"), k, c) {
             fprintf(out, " %s", json_string_value(c));
         }
-        fprintf(out, "  (deck %ld)", num(pl, "deck"));
+        fprintf(out, _("  (deck %ld)"), num(pl, "deck"));
         const json_t *res = json_object_get(pl, "reservoir");
         if (res) {
-            fprintf(out, "  reservoir ");
+            fprintf(out, _("  reservoir "));
             const char *key;
             json_t *v;
             json_object_foreach((json_t *)res, key, v) {
@@ -240,11 +263,11 @@ static void draw_players(FILE *out, const json_t *view, int seat, const struct r
             }
         }
         json_array_foreach(json_object_get(pl, "runes"), k, c) {
-            fprintf(out, "%s%s %lld", k ? ", " : "  runes ", str(c, "element"),
+            fprintf(out, "%s%s %lld", k ? ", " : _("  runes "), word(str(c, "element")),
                     (long long)json_integer_value(json_object_get(c, "value")));
         }
         json_array_foreach(json_object_get(pl, "crafted"), k, c) {
-            fprintf(out, "%s%s", k ? " " : "  crafted ", json_string_value(c));
+            fprintf(out, "%s%s", k ? " " : _("  crafted "), json_string_value(c));
         }
         fprintf(out, "\n");
     }
@@ -255,9 +278,10 @@ static void draw(FILE *out, const json_t *view, int seat, const struct render_st
     char a[16];
     char b[16];
     const json_t *turn = json_object_get(view, "turn");
-    fprintf(out, "%sSorcerer & Stones%s (%s) - %s's turn, phase %s%s\n", render_sgr(st, "1", a),
-            render_sgr(st, "0", b), str(view, "variant"), str(turn, "colour"), str(view, "phase"),
-            json_is_true(json_object_get(turn, "final_round")) ? " - FINAL ROUND" : "");
+    fprintf(out, _("%sSorcerer & Stones%s (%s) - %s's turn, phase %s%s\n"), render_sgr(st, "1", a),
+            render_sgr(st, "0", b), word(str(view, "variant")), word(str(turn, "colour")),
+            word(str(view, "phase")),
+            json_is_true(json_object_get(turn, "final_round")) ? _(" - FINAL ROUND") : "");
     draw_board(out, view, st);
     draw_artifacts(out, view, st);
     draw_element(out, view, st);
@@ -265,28 +289,24 @@ static void draw(FILE *out, const json_t *view, int seat, const struct render_st
     const json_t *pending = json_object_get(view, "pending");
     if (json_object_size(pending) > 0) {
         char *t = json_dumps(pending, JSON_COMPACT);
-        fprintf(out, "Decision: %s\n", t ? t : "");
+        fprintf(out, _("Decision: %s\n"), t ? t : "");
         free(t);
     }
     const json_t *you = json_object_get(view, "you");
     if (you) {
-        fprintf(out, "You are seat %ld", num(you, "seat"));
+        fprintf(out, _("You are seat %ld"), num(you, "seat"));
         size_t i;
         json_t *c;
         json_array_foreach(json_object_get(you, "colours"), i, c) {
-            fprintf(out, "%s%s", i ? ", " : " playing ", json_string_value(c));
+            fprintf(out, "%s%s", i ? ", " : _(" playing "), word(json_string_value(c)));
         }
         fprintf(out, "\n");
     }
-    size_t i;
-    json_t *line;
-    json_array_foreach(json_object_get(view, "log"), i, line) {
-        fprintf(out, "  | %s\n", json_string_value(line));
-    }
+    render_log(out, "stones", view, 0, "  | ");
     const json_t *res = json_object_get(view, "result");
     if (json_is_object(res)) {
         char *t = json_dumps(res, JSON_COMPACT);
-        fprintf(out, "%sGame over:%s %s\n", render_sgr(st, "1", a), render_sgr(st, "0", b),
+        fprintf(out, _("%sGame over:%s %s\n"), render_sgr(st, "1", a), render_sgr(st, "0", b),
                 t ? t : "");
         free(t);
     }
@@ -407,7 +427,7 @@ static int parse(const char *line, const json_t *view, int seat, json_t **ret_ac
         w[n++] = tok;
     }
     if (n == 0) {
-        return fail(err, errlen, "empty command");
+        return fail(err, errlen, _("empty command"));
     }
     const char *cmd = w[0];
     char cbuf[16];
@@ -531,7 +551,7 @@ static int parse(const char *line, const json_t *view, int seat, json_t **ret_ac
     }
     (void)seat;
     if (!a) {
-        return fail(err, errlen, "unknown or malformed command; type help");
+        return fail(err, errlen, _("unknown or malformed command; type help"));
     }
     *ret_action = a;
     return 0;
@@ -539,58 +559,114 @@ static int parse(const char *line, const json_t *view, int seat, json_t **ret_ac
 
 /* ---- Cards ---- */
 
+/* What `card NAME` says of a card: its label ("SPIN-1 / SPIN-2",
+ * "Objective O1", "A01"), an artifact's English name (NULL for the
+ * others) and what it is or does. */
 static const struct {
-    const char *id, *text;
+    const char *id, *label, *name, *body;
 } stones_cards[] = {
-    {"SPIN", "SPIN-1 / SPIN-2: turn any tile of the Alchemy Zone a quarter turn, clockwise or "
-             "counter-clockwise. Always castable. (R-stones-5.1)"},
-    {"FLY", "FLY-1 / FLY-2: move your own Taoist to any tile (also the one it stands on). Always "
-            "castable. (R-stones-5.2)"},
-    {"QUAKE", "QUAKE-1 / QUAKE-2: move a tile to another position, or swap two tiles. Always "
-              "castable. (R-stones-5.3)"},
-    {"SHIFT", "SHIFT-x: exchange a stone of the card's colour x with a stone of another colour "
-              "anywhere on the Alchemy Zone. Needs both on the board. (R-stones-5.4)"},
-    {"O1", "Objective O1: the longest line touching the activated tile: 3 stones, 1 Qi; 4, 1 Qi "
-           "and a free step; 5 or more, 4 Qi and a free step."},
-    {"O2", "Objective O2: stones gained in the turn: 2, 1 Qi; 3, 2 Qi; 4 or more, 4 Qi."},
-    {"O3", "Objective O3: two or more gained stones of one colour: 3 Qi."},
-    {"O4", "Objective O4: lines touching the activated tile: 2 or more, one free step."},
-    {"O5", "Objective O5: after a craft, one free step, or a FLY of your own Taoist, or nothing."},
-    {"O6", "Objective O6: once a turn in the move step, pay a reservoir stone to step onto a cell "
-           "of that stone's colour."},
-    {"O7", "Objective O7: any two stones may be paid in place of one stone of any colour "
-           "(crafting and O6)."},
-    {"A01", "A01 Nu Wa Rock: cost N Y Y, 2 points, Earth."},
-    {"A02", "A02 Wind-Fire Wheels: cost R R G, 2 points, Fire."},
-    {"A03", "A03 Sea-Calming Needle: cost B B Y, 2 points, Water."},
-    {"A04", "A04 Purple-Gold Gourd: cost G G B, 2 points, Wood."},
-    {"A05", "A05 Qiankun Ring: cost N N R, 2 points, Metal."},
-    {"A06", "A06 Fuxi Harp: cost B G R Y, 3 points, Wood and Water."},
-    {"A07", "A07 Shennong Cauldron: cost G R N B, 3 points, Wood and Fire."},
-    {"A08", "A08 Kunlun Mirror: cost Y B N G, 3 points, Metal and Water."},
-    {"A09", "A09 Haotian Pagoda: cost N Y R B, 3 points, Earth and Metal."},
-    {"A10", "A10 Kongtong Seal: cost R G Y N, 3 points, Earth and Fire."},
-    {"A11", "A11 Pangu Axe: cost N N Y Y R, 5 points, Earth and Wood."},
-    {"A12", "A12 Xuanyuan Sword: cost Y Y R R B, 5 points, Metal and Fire."},
-    {"A13", "A13 Donghuang Bell: cost B B G G N, 5 points, Water and Metal."},
-    {"A14", "A14 Demon-Refining Pot: cost G G N R B, 5 points, Water and Wood."},
+    {"SPIN", "SPIN-1 / SPIN-2", NULL,
+     N_("turn any tile of the Alchemy Zone a quarter turn, clockwise or counter-clockwise. "
+        "Always castable. (R-stones-5.1)")},
+    {"FLY", "FLY-1 / FLY-2", NULL,
+     N_("move your own Taoist to any tile (also the one it stands on). Always castable. "
+        "(R-stones-5.2)")},
+    {"QUAKE", "QUAKE-1 / QUAKE-2", NULL,
+     N_("move a tile to another position, or swap two tiles. Always castable. (R-stones-5.3)")},
+    {"SHIFT", "SHIFT-x", NULL,
+     N_("exchange a stone of the card's colour x with a stone of another colour anywhere on the "
+        "Alchemy Zone. Needs both on the board. (R-stones-5.4)")},
+    {"O1", N_("Objective O1"), NULL,
+     N_("the longest line touching the activated tile: 3 stones, 1 Qi; 4, 1 Qi and a free "
+        "step; 5 or more, 4 Qi and a free step.")},
+    {"O2", N_("Objective O2"), NULL,
+     N_("stones gained in the turn: 2, 1 Qi; 3, 2 Qi; 4 or more, 4 Qi.")},
+    {"O3", N_("Objective O3"), NULL, N_("two or more gained stones of one colour: 3 Qi.")},
+    {"O4", N_("Objective O4"), NULL,
+     N_("lines touching the activated tile: 2 or more, one free step.")},
+    {"O5", N_("Objective O5"), NULL,
+     N_("after a craft, one free step, or a FLY of your own Taoist, or nothing.")},
+    {"O6", N_("Objective O6"), NULL,
+     N_("once a turn in the move step, pay a reservoir stone to step onto a cell of that "
+        "stone's colour.")},
+    {"O7", N_("Objective O7"), NULL,
+     N_("any two stones may be paid in place of one stone of any colour (crafting and O6).")},
+    {"A01", "A01", "Nu Wa Rock", N_("cost N Y Y, 2 points, Earth.")},
+    {"A02", "A02", "Wind-Fire Wheels", N_("cost R R G, 2 points, Fire.")},
+    {"A03", "A03", "Sea-Calming Needle", N_("cost B B Y, 2 points, Water.")},
+    {"A04", "A04", "Purple-Gold Gourd", N_("cost G G B, 2 points, Wood.")},
+    {"A05", "A05", "Qiankun Ring", N_("cost N N R, 2 points, Metal.")},
+    {"A06", "A06", "Fuxi Harp", N_("cost B G R Y, 3 points, Wood and Water.")},
+    {"A07", "A07", "Shennong Cauldron", N_("cost G R N B, 3 points, Wood and Fire.")},
+    {"A08", "A08", "Kunlun Mirror", N_("cost Y B N G, 3 points, Metal and Water.")},
+    {"A09", "A09", "Haotian Pagoda", N_("cost N Y R B, 3 points, Earth and Metal.")},
+    {"A10", "A10", "Kongtong Seal", N_("cost R G Y N, 3 points, Earth and Fire.")},
+    {"A11", "A11", "Pangu Axe", N_("cost N N Y Y R, 5 points, Earth and Wood.")},
+    {"A12", "A12", "Xuanyuan Sword", N_("cost Y Y R R B, 5 points, Metal and Fire.")},
+    {"A13", "A13", "Donghuang Bell", N_("cost B B G G N, 5 points, Water and Metal.")},
+    {"A14", "A14", "Demon-Refining Pot", N_("cost G G N R B, 5 points, Water and Wood.")},
 };
 
+#define NCARDS (sizeof(stones_cards) / sizeof(stones_cards[0]))
+
+/* The entry of the table that catalogue card `c` is: by id ("A01",
+ * "SPIN-1" for SPIN) or English name; -1 when none. */
+static int entry_of(const struct cli_cat_card *c)
+{
+    for (size_t i = 0; c && i < NCARDS; i++) {
+        size_t n = strlen(stones_cards[i].id);
+        if (strcasecmp(c->id, stones_cards[i].id) == 0 ||
+            (strncasecmp(c->id, stones_cards[i].id, n) == 0 && c->id[n] == '-') ||
+            (stones_cards[i].name && ((c->en && strcmp(c->en, stones_cards[i].name) == 0) ||
+                                      strcmp(c->id, stones_cards[i].name) == 0))) {
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+/* The catalogue's zh-CN name of entry `i` (by its id, its first card
+ * "SPIN-1", or its English name), or NULL. */
+static const char *zh_name(size_t i)
+{
+    char first[16];
+    const char *zh = cli_card_name("stones", stones_cards[i].id);
+
+    snprintf(first, sizeof(first), "%s-1", stones_cards[i].id);
+    if (!zh) {
+        zh = cli_card_name("stones", first);
+    }
+    if (!zh && stones_cards[i].name) {
+        zh = cli_card_name("stones", stones_cards[i].name);
+    }
+    return zh;
+}
+
 /* A magic card by its family (SPIN-2 -> SPIN), an objective or an
- * artifact by its id; case does not matter. */
+ * artifact by its id, case aside; in zh-CN also by its Chinese name. */
 static int card(FILE *out, const char *name)
 {
     char key[16];
     size_t n = strcspn(name, "-");
+    int at = -1;
 
     snprintf(key, sizeof(key), "%.*s", (int)(n < sizeof(key) - 1 ? n : sizeof(key) - 1), name);
-    for (size_t i = 0; i < sizeof(stones_cards) / sizeof(stones_cards[0]); i++) {
+    for (size_t i = 0; at < 0 && i < NCARDS; i++) {
         if (strcasecmp(key, stones_cards[i].id) == 0) {
-            fprintf(out, "%s\n", stones_cards[i].text);
-            return 0;
+            at = (int)i;
         }
     }
-    return -1;
+    if (at < 0 && cli_lang_get() == CLI_LANG_ZH_CN && !cli_is_ascii(name)) {
+        at = entry_of(cli_card_by_zh("stones", name, true));
+    }
+    if (at < 0) {
+        return -1;
+    }
+    const char *zh = zh_name((size_t)at);
+    const char *named = zh ? zh : stones_cards[at].name;
+    fprintf(out, _("%s%s%s: %s\n"), _(stones_cards[at].label), named ? " " : "", named ? named : "",
+            _(stones_cards[at].body));
+    return 0;
 }
 
 /* A cell [r, c] as "e(r,c)", or a QUAKE target as "(r,c)". */
@@ -602,12 +678,15 @@ static void cell(const json_t *v, const char *prefix, char *out, size_t len)
 
 static const char *colour_word(const char *c)
 {
-    static const char *const names[][2] = {
-        {"Y", "yellow"}, {"G", "green"}, {"B", "blue"}, {"R", "red"}, {"N", "black"}};
+    static const char *const names[][2] = {{"Y", N_("yellow")},
+                                           {"G", N_("green")},
+                                           {"B", N_("blue")},
+                                           {"R", N_("red")},
+                                           {"N", N_("black")}};
 
     for (size_t i = 0; c && i < sizeof(names) / sizeof(names[0]); i++) {
         if (strcmp(c, names[i][0]) == 0) {
-            return names[i][1];
+            return _(names[i][1]);
         }
     }
     return c ? c : "?";
@@ -635,7 +714,7 @@ static int phrase(const json_t *a, char *buf, size_t len)
         return -1;
     }
     if (json_is_array(stones)) {
-        snprintf(with, sizeof(with), " paying %s and %s",
+        snprintf(with, sizeof(with), _(" paying %s and %s"),
                  colour_word(json_string_value(json_array_get(stones, 0))),
                  colour_word(json_string_value(json_array_get(stones, 1))));
     }
@@ -643,7 +722,7 @@ static int phrase(const json_t *a, char *buf, size_t len)
         cell(to, strcmp(type, "cast") == 0 ? "" : "e", where, sizeof(where));
     }
     if (strcmp(type, "place_taoist") == 0) {
-        snprintf(buf, len, "place your Taoist on %s", tile ? tile : "?");
+        snprintf(buf, len, _("place your Taoist on %s"), tile ? tile : "?");
     } else if (strcmp(type, "cast") == 0 && card) {
         const char *dir = json_string_value(json_object_get(a, "dir"));
         const char *move = json_string_value(json_object_get(a, "move"));
@@ -651,57 +730,58 @@ static int phrase(const json_t *a, char *buf, size_t len)
         const char *sa = json_string_value(json_object_get(a, "a"));
         const char *sb = json_string_value(json_object_get(a, "b"));
         if (dir && tile) {
-            snprintf(buf, len, "cast %s on %s %s", card, tile,
-                     strcmp(dir, "cw") == 0 ? "clockwise" : "counter-clockwise");
+            snprintf(buf, len, _("cast %s on %s %s"), card, tile,
+                     strcmp(dir, "cw") == 0 ? _("clockwise") : _("counter-clockwise"));
         } else if (tile) {
-            snprintf(buf, len, "cast %s: fly to %s", card, tile);
+            snprintf(buf, len, _("cast %s: fly to %s"), card, tile);
         } else if (move && where[0]) {
-            snprintf(buf, len, "cast %s: move %s to %s", card, move, where);
+            snprintf(buf, len, _("cast %s: move %s to %s"), card, move, where);
         } else if (move) {
-            snprintf(buf, len, "cast %s: choose to move %s", card, move);
+            snprintf(buf, len, _("cast %s: choose to move %s"), card, move);
         } else if (json_is_array(swap)) {
-            snprintf(buf, len, "cast %s: swap %s and %s", card,
+            snprintf(buf, len, _("cast %s: swap %s and %s"), card,
                      json_string_value(json_array_get(swap, 0)),
                      json_string_value(json_array_get(swap, 1)));
         } else if (sa && sb) {
-            snprintf(buf, len, "cast %s: exchange %s and %s", card, sa, sb);
+            snprintf(buf, len, _("cast %s: exchange %s and %s"), card, sa, sb);
         } else if (sa) {
-            snprintf(buf, len, "cast %s: choose the stone at %s", card, sa);
+            snprintf(buf, len, _("cast %s: choose the stone at %s"), card, sa);
         } else {
-            snprintf(buf, len, "choose %s to cast", card);
+            snprintf(buf, len, _("choose %s to cast"), card);
         }
     } else if (strcmp(type, "end_cast") == 0) {
-        snprintf(buf, len, "stop casting");
+        snprintf(buf, len, _("stop casting"));
     } else if (strcmp(type, "discard") == 0) {
-        snprintf(buf, len, "discard %s", card ? card : "?");
+        snprintf(buf, len, _("discard %s"), card ? card : "?");
     } else if (strcmp(type, "cancel") == 0) {
-        snprintf(buf, len, "cancel what is being chosen");
+        snprintf(buf, len, _("cancel what is being chosen"));
     } else if (strcmp(type, "choose_stone") == 0) {
-        snprintf(buf, len, "take the stone at %s", field(a, "slot"));
+        snprintf(buf, len, _("take the stone at %s"), field(a, "slot"));
     } else if (strcmp(type, "offer") == 0) {
-        snprintf(buf, len, "offer a %s stone", colour_word(field(a, "colour")));
+        snprintf(buf, len, _("offer a %s stone"), colour_word(field(a, "colour")));
     } else if (strcmp(type, "step") == 0) {
-        snprintf(buf, len, "step to %s", where);
+        snprintf(buf, len, _("step to %s"), where);
     } else if (strcmp(type, "pay_step") == 0) {
-        snprintf(buf, len, where[0] ? "pay to step to %s%s" : "choose the stones%s%s", where, with);
+        snprintf(buf, len, where[0] ? _("pay to step to %s%s") : _("choose the stones%s%s"), where,
+                 with);
     } else if (strcmp(type, "take_rune") == 0) {
-        snprintf(buf, len, "take the rune");
+        snprintf(buf, len, _("take the rune"));
     } else if (strcmp(type, "end_move") == 0) {
-        snprintf(buf, len, "stop moving");
+        snprintf(buf, len, _("stop moving"));
     } else if (strcmp(type, "craft") == 0) {
-        snprintf(buf, len, "craft %s", field(a, "artifact"));
+        snprintf(buf, len, _("craft %s"), field(a, "artifact"));
     } else if (strcmp(type, "end_turn") == 0) {
-        snprintf(buf, len, "end the turn");
+        snprintf(buf, len, _("end the turn"));
     } else if (strcmp(type, "pay") == 0) {
-        snprintf(buf, len, "pay a %s stone", colour_word(field(a, "colour")));
+        snprintf(buf, len, _("pay a %s stone"), colour_word(field(a, "colour")));
     } else if (strcmp(type, "pay_pair") == 0) {
-        snprintf(buf, len, "pay a pair for %s%s", colour_word(field(a, "for")), with);
+        snprintf(buf, len, _("pay a pair for %s%s"), colour_word(field(a, "for")), with);
     } else if (strcmp(type, "reward_step") == 0) {
-        snprintf(buf, len, "reward: step to %s", where);
+        snprintf(buf, len, _("reward: step to %s"), where);
     } else if (strcmp(type, "reward_fly") == 0) {
-        snprintf(buf, len, "reward: move your Taoist to %s", tile ? tile : "?");
+        snprintf(buf, len, _("reward: move your Taoist to %s"), tile ? tile : "?");
     } else if (strcmp(type, "reward_skip") == 0) {
-        snprintf(buf, len, "reward: decline");
+        snprintf(buf, len, _("reward: decline"));
     } else {
         return -1;
     }
@@ -720,22 +800,24 @@ static void end(FILE *out, const json_t *result, const char *const *names, int n
     json_t *b;
 
     if (json_object_get(result, "completed")) {
-        fprintf(out, "The team completed %lld artifacts: %s.\n",
+        fprintf(out, _("The team completed %lld artifacts: %s.\n"),
                 (long long)json_integer_value(json_object_get(result, "completed")),
-                json_is_string(title) ? json_string_value(title) : "no title");
+                json_is_string(title) ? json_string_value(title) : _("no title"));
         return;
     }
     json_array_foreach(json_object_get(result, "breakdown"), i, b) {
         int seat = (int)json_integer_value(json_object_get(b, "seat"));
-        const char *who = seat >= 0 && seat < nseats ? names[seat] : "?";
+        char who[160];
+        /* The names' column by its width on the screen. */
+        cli_pad(who, sizeof(who), seat >= 0 && seat < nseats ? names[seat] : "?", 20);
         if (novice) {
-            fprintf(out, "  %-20s %lld artifacts crafted\n", who,
+            fprintf(out, _("  %s %lld artifacts crafted\n"), who,
                     (long long)json_integer_value(json_object_get(b, "crafted")));
             continue;
         }
         fprintf(out,
-                "  %-20s runes %lld + artifacts %lld + Qi %lld + symbol bonus %lld + stone bonus "
-                "%lld = %lld points\n",
+                _("  %s runes %lld + artifacts %lld + Qi %lld + symbol bonus %lld + stone bonus "
+                  "%lld = %lld points\n"),
                 who, (long long)json_integer_value(json_object_get(b, "runes")),
                 (long long)json_integer_value(json_object_get(b, "artifacts")),
                 (long long)json_integer_value(json_object_get(b, "qi")),
@@ -752,29 +834,30 @@ const struct render_ops render_stones = {
     .phrase = phrase,
     .card = card,
     .end = end,
-    .help = "place T            put your Taoist on tile T (Tn Tw Tc Te Ts, or 1-5)\n"
-            "cast CARD          choose a card to cast, e.g. cast QUAKE-2 (then `legal` lists its\n"
-            "                   choices; the commands below also cast in one go)\n"
-            "cancel             drop the card, O7 pair or paid step being chosen\n"
-            "spin T cw|ccw      cast SPIN on tile T\n"
-            "fly T              cast FLY: your Taoist to tile T\n"
-            "quake T [R C]      cast QUAKE: move tile T (to tile position (R,C))\n"
-            "swap T U           cast QUAKE: swap tiles T and U\n"
-            "shift X A [B]      cast SHIFT-X: exchange slot A (colour X) with slot B, e.g. shift R "
-            "Tn.BR Tc.TL\n"
-            "discard CARD       dead hand: discard a face-up card, e.g. discard SHIFT-N\n"
-            "end                end the current step (casting, moving or the turn)\n"
-            "endcast | endmove | endturn   the same, named explicitly\n"
-            "choose S           take the stone in slot S, e.g. choose Tc.BL\n"
-            "offer X            co-op: offer a gained stone of colour X (Y G B R N)\n"
-            "step R C           move your Spirit to e(R,C)\n"
-            "paystep R C [X Y]  O6: pay a stone (or two with O7) to step to e(R,C)\n"
-            "paystep X Y        O6 with O7: first choose the two stones, then paystep R C\n"
-            "rune               take the rune next to your Spirit\n"
-            "craft A            craft artifact A (A01-A14, or 1-14)\n"
-            "pay X              pay one stone of colour X\n"
-            "pair X [Y Z]       O7: pay stones Y and Z for a cost stone X (or first choose X)\n"
-            "rstep R C          O5 reward: free step to e(R,C)\n"
-            "rfly T             O5 reward: move your Taoist to tile T\n"
-            "skip               O5 reward: decline\n",
+    .help =
+        N_("place T            put your Taoist on tile T (Tn Tw Tc Te Ts, or 1-5)\n"
+           "cast CARD          choose a card to cast, e.g. cast QUAKE-2 (then `legal` lists its\n"
+           "                   choices; the commands below also cast in one go)\n"
+           "cancel             drop the card, O7 pair or paid step being chosen\n"
+           "spin T cw|ccw      cast SPIN on tile T\n"
+           "fly T              cast FLY: your Taoist to tile T\n"
+           "quake T [R C]      cast QUAKE: move tile T (to tile position (R,C))\n"
+           "swap T U           cast QUAKE: swap tiles T and U\n"
+           "shift X A [B]      cast SHIFT-X: exchange slot A (colour X) with slot B, e.g. shift R "
+           "Tn.BR Tc.TL\n"
+           "discard CARD       dead hand: discard a face-up card, e.g. discard SHIFT-N\n"
+           "end                end the current step (casting, moving or the turn)\n"
+           "endcast | endmove | endturn   the same, named explicitly\n"
+           "choose S           take the stone in slot S, e.g. choose Tc.BL\n"
+           "offer X            co-op: offer a gained stone of colour X (Y G B R N)\n"
+           "step R C           move your Spirit to e(R,C)\n"
+           "paystep R C [X Y]  O6: pay a stone (or two with O7) to step to e(R,C)\n"
+           "paystep X Y        O6 with O7: first choose the two stones, then paystep R C\n"
+           "rune               take the rune next to your Spirit\n"
+           "craft A            craft artifact A (A01-A14, or 1-14)\n"
+           "pay X              pay one stone of colour X\n"
+           "pair X [Y Z]       O7: pay stones Y and Z for a cost stone X (or first choose X)\n"
+           "rstep R C          O5 reward: free step to e(R,C)\n"
+           "rfly T             O5 reward: move your Taoist to tile T\n"
+           "skip               O5 reward: decline\n"),
 };
