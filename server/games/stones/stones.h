@@ -239,6 +239,8 @@ struct stones_state {
 
     char names[STONES_MAX_PLAYERS][GAME_NAME_MAX];
     char log[STONES_LOG_N][STONES_LOG_LEN];
+    /* Each line's message (game_format_msg()), at the line's index. */
+    char log_msg[STONES_LOG_N][STONES_LOG_LEN];
     int8_t log_n;    /* entries used */
     int8_t log_head; /* next entry to write */
 
@@ -277,8 +279,8 @@ int stones__check_setup(int variant, int colours, int nseats, int *ret_colours,
                         struct game_error *err);
 void stones__setup(struct stones_state *st, int variant, int ncolours,
                    const struct game_setup *setup);
-void stones__log(struct stones_state *st, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+void stones__log(struct stones_state *st, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 const char *stones__pname(const struct stones_state *st, int p);
 
 /* ---- stones_rules.c ---- */
@@ -355,6 +357,7 @@ enum stones_section {
     STONES_S_ELEMENT,
     STONES_S_GAME,
     STONES_S_LOG,
+    STONES_S_LOG_KEYS,
     STONES_S_OBJECTIVES,
     STONES_S_PENDING,
     STONES_S_PHASE,

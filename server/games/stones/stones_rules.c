@@ -421,21 +421,36 @@ void stones__activation_metrics(const struct stones_state *st, int tile, int8_t 
     *lines = nl;
 }
 
+/* Ends the game for `reason` (R-stones-6.1) and says why. A forfeit does
+ * not come here: stones__forfeit() ends the game with its own line. */
 static void end_game(struct stones_state *st, int reason)
 {
     st->phase = STONES_PH_OVER;
     st->end_reason = (int8_t)reason;
-    static const char *const why[] = {
-        "",
-        "a player owns all five rune types and the round is complete",
-        "the artifact supply is empty",
-        "the Qi supply is empty",
-        "the position is frozen (nothing can change any more)",
-        "a fourth artifact was crafted",
-        "no magic card is left",
-        "a player forfeited",
-    };
-    stones__log(st, "The game ends: %s.", why[reason]);
+    switch (reason) {
+    case STONES_END_RUNES:
+        stones__log(st, "end_runes",
+                    "The game ends: a player owns all five rune types and the round is complete.");
+        break;
+    case STONES_END_ARTIFACTS:
+        stones__log(st, "end_artifacts", "The game ends: the artifact supply is empty.");
+        break;
+    case STONES_END_QI:
+        stones__log(st, "end_qi", "The game ends: the Qi supply is empty.");
+        break;
+    case STONES_END_FROZEN:
+        stones__log(st, "end_frozen",
+                    "The game ends: the position is frozen (nothing can change any more).");
+        break;
+    case STONES_END_NOVICE:
+        stones__log(st, "end_novice", "The game ends: a fourth artifact was crafted.");
+        break;
+    case STONES_END_CARDS:
+        stones__log(st, "end_cards", "The game ends: no magic card is left.");
+        break;
+    default:
+        break;
+    }
 }
 
 static void award_qi(struct stones_state *st, int p, int n)
@@ -625,24 +640,48 @@ static void activation(struct stones_state *st)
     finish_activation(st);
 }
 
+/* The line of the stones the current player gained from `tile`, colour by
+ * colour in the order of the groups (R-stones-2.5: one to four). */
+static void log_gained(struct stones_state *st, const int8_t got[STONES_NSLOTS], int tile)
+{
+    const char *who = stones__pname(st, st->cur);
+    const char *const *c = stones_colour_letter;
+    const char *t = stones_tile_name[tile];
+
+    switch (st->ngroups) {
+    case 1:
+        stones__log(st, "gained_1", "%s gained %s from %s.", who, c[got[0]], t);
+        break;
+    case 2:
+        stones__log(st, "gained_2", "%s gained %s %s from %s.", who, c[got[0]], c[got[1]], t);
+        break;
+    case 3:
+        stones__log(st, "gained_3", "%s gained %s %s %s from %s.", who, c[got[0]], c[got[1]],
+                    c[got[2]], t);
+        break;
+    case 4:
+        stones__log(st, "gained_4", "%s gained %s %s %s %s from %s.", who, c[got[0]], c[got[1]],
+                    c[got[2]], c[got[3]], t);
+        break;
+    default:
+        break;
+    }
+}
+
 static void finish_activation(struct stones_state *st)
 {
     int p = st->cur;
     struct stones_player *pl = &st->pl[p];
     int tile = pl->taoist;
     int own = 0;
-    char buf[64] = "";
-    size_t len = 0;
+    int8_t got[STONES_NSLOTS];
     memset(st->gained, 0, sizeof(st->gained));
     for (int g = 0; g < st->ngroups; g++) {
         int s = st->group_pick[g];
         int col = st->slot[tile][s];
         st->slot[tile][s] = -1;
         st->gained[col]++;
-        if (len + 3 < sizeof(buf)) {
-            len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", len ? " " : "",
-                                    stones_colour_letter[col]);
-        }
+        got[g] = (int8_t)col;
         if (st->variant == STONES_COOP) {
             st->pending[col]++;
         } else {
@@ -660,9 +699,7 @@ static void finish_activation(struct stones_state *st)
     for (int c = 0; c < STONES_NCOL; c++) {
         st->m_same = st->gained[c] > st->m_same ? st->gained[c] : st->m_same;
     }
-    if (st->ngroups > 0) {
-        stones__log(st, "%s gained %s from %s.", stones__pname(st, p), buf, stones_tile_name[tile]);
-    }
+    log_gained(st, got, tile);
     if (st->variant == STONES_COOP) {
         offer_flow(st);
         return;
@@ -721,7 +758,8 @@ static void offer_one(struct stones_state *st, int col)
     } else {
         st->art_top++;
     }
-    stones__log(st, "The team completed %s (%d so far).", A->name, st->coop_done_n);
+    stones__log(st, "team_completed", "The team completed %s (%d so far).", A->name,
+                st->coop_done_n);
     if (st->coop_done_n == STONES_NART) {
         /* Remaining gained stones return to the supply. */
         for (int c = 0; c < STONES_NCOL; c++) {
@@ -793,7 +831,8 @@ static void step4(struct stones_state *st)
     }
     if (qi > 0) {
         award_qi(st, st->cur, qi);
-        stones__log(st, "%s earned %d Qi from the objectives.", stones__pname(st, st->cur), qi);
+        stones__log(st, "objectives_qi", "%s earned %d Qi from the objectives.",
+                    stones__pname(st, st->cur), qi);
     }
     if (steps > 0) {
         st->phase = STONES_PH_MOVE;
@@ -978,7 +1017,7 @@ static void craft_done(struct stones_state *st)
     } else {
         st->art_top++;
     }
-    stones__log(st, "%s crafted %s.", stones__pname(st, p), stones_artifacts[art].name);
+    stones__log(st, "crafted", "%s crafted %s.", stones__pname(st, p), stones_artifacts[art].name);
     if (st->variant == STONES_NOVICE && pl->ncrafted >= 4) {
         end_game(st, STONES_END_NOVICE);
         return;
@@ -1006,8 +1045,8 @@ static void take_rune(struct stones_state *st)
     }
     st->stack[t][3] = 0;
     st->stack_n[t]--;
-    stones__log(st, "%s took the %s rune worth %d.", stones__pname(st, p), stones_element_name[t],
-                pl->rune_val[t]);
+    stones__log(st, "took_rune", "%s took the %s rune worth %d.", stones__pname(st, p),
+                stones_element_name[t], pl->rune_val[t]);
     int all = 1;
     for (int c = 0; c < STONES_NCOL; c++) {
         all &= pl->rune_owned[c];
@@ -1015,7 +1054,7 @@ static void take_rune(struct stones_state *st)
     if (all && !st->final_round) {
         /* R-stones-6.1 condition 1: finish the round. */
         st->final_round = 1;
-        stones__log(st, "%s owns all five rune types: this is the final round.",
+        stones__log(st, "final_round", "%s owns all five rune types: this is the final round.",
                     stones__pname(st, p));
     }
 }
@@ -1603,11 +1642,11 @@ static void do_cast(struct stones_state *st, const struct stones_action *a)
     int card = a->card;
     if (card <= STONES_SPIN2) {
         spin(st, a->tile, a->dir);
-        stones__log(st, "%s cast SPIN on %s %s.", who, stones_tile_name[a->tile],
+        stones__log(st, "cast_spin", "%s cast SPIN on %s %s.", who, stones_tile_name[a->tile],
                     a->dir ? "counter-clockwise" : "clockwise");
     } else if (card <= STONES_FLY2) {
         pl->taoist = (int8_t)a->tile;
-        stones__log(st, "%s cast FLY to %s.", who, stones_tile_name[a->tile]);
+        stones__log(st, "cast_fly", "%s cast FLY to %s.", who, stones_tile_name[a->tile]);
     } else if (card <= STONES_QUAKE2) {
         if (a->quake == STONES_QUAKE_SWAP) {
             int8_t r = st->tile_r[a->tile];
@@ -1616,13 +1655,13 @@ static void do_cast(struct stones_state *st, const struct stones_action *a)
             st->tile_c[a->tile] = st->tile_c[a->tile2];
             st->tile_r[a->tile2] = r;
             st->tile_c[a->tile2] = c;
-            stones__log(st, "%s cast QUAKE swapping %s and %s.", who, stones_tile_name[a->tile],
-                        stones_tile_name[a->tile2]);
+            stones__log(st, "cast_quake_swap", "%s cast QUAKE swapping %s and %s.", who,
+                        stones_tile_name[a->tile], stones_tile_name[a->tile2]);
         } else {
             st->tile_r[a->tile] = (int8_t)a->to_r;
             st->tile_c[a->tile] = (int8_t)a->to_c;
-            stones__log(st, "%s cast QUAKE moving %s to (%d,%d).", who, stones_tile_name[a->tile],
-                        a->to_r, a->to_c);
+            stones__log(st, "cast_quake_move", "%s cast QUAKE moving %s to (%d,%d).", who,
+                        stones_tile_name[a->tile], a->to_r, a->to_c);
         }
         canonicalise(st);
     } else {
@@ -1633,9 +1672,9 @@ static void do_cast(struct stones_state *st, const struct stones_action *a)
         int8_t tmp = st->slot[ta][sa];
         st->slot[ta][sa] = st->slot[tb][sb];
         st->slot[tb][sb] = tmp;
-        stones__log(st, "%s cast %s exchanging %s.%s and %s.%s.", who, stones_card_name[card],
-                    stones_tile_name[ta], stones_slot_name[sa], stones_tile_name[tb],
-                    stones_slot_name[sb]);
+        stones__log(st, "cast_shift", "%s cast %s exchanging %s.%s and %s.%s.", who,
+                    stones_card_name[card], stones_tile_name[ta], stones_slot_name[sa],
+                    stones_tile_name[tb], stones_slot_name[sb]);
     }
     /* R-stones-4.2: after two casts, or when nothing else can be cast,
      * step 1 ends by itself. */
@@ -1667,8 +1706,13 @@ static void do_step(struct stones_state *st, const struct stones_action *a)
     pl->spirit_r = (int8_t)a->to_r;
     pl->spirit_c = (int8_t)a->to_c;
     st->batch_steps++;
-    stones__log(st, "%s moved the Spirit to e(%d,%d)%s.", stones__pname(st, st->cur), a->to_r,
-                a->to_c, a->type == STONES_A_PAY_STEP ? " (paid step)" : "");
+    if (a->type == STONES_A_PAY_STEP) {
+        stones__log(st, "spirit_paid_step", "%s moved the Spirit to e(%d,%d) (paid step).",
+                    stones__pname(st, st->cur), a->to_r, a->to_c);
+    } else {
+        stones__log(st, "spirit_step", "%s moved the Spirit to e(%d,%d).",
+                    stones__pname(st, st->cur), a->to_r, a->to_c);
+    }
 }
 
 static void execute(struct stones_state *st, const struct stones_action *a)
@@ -1678,7 +1722,7 @@ static void execute(struct stones_state *st, const struct stones_action *a)
     switch (a->type) {
     case STONES_A_PLACE:
         pl->taoist = (int8_t)a->tile;
-        stones__log(st, "%s placed the Taoist on %s.", stones__pname(st, p),
+        stones__log(st, "placed_taoist", "%s placed the Taoist on %s.", stones__pname(st, p),
                     stones_tile_name[a->tile]);
         st->place_idx++;
         if (st->place_idx >= st->np) {
@@ -1722,8 +1766,8 @@ static void execute(struct stones_state *st, const struct stones_action *a)
         } else {
             pl->discard[pl->discard_n++] = (int8_t)a->card;
         }
-        stones__log(st, "%s discarded %s (no card could be cast).", stones__pname(st, p),
-                    stones_card_name[a->card]);
+        stones__log(st, "dead_hand_discard", "%s discarded %s (no card could be cast).",
+                    stones__pname(st, p), stones_card_name[a->card]);
         end_cast(st);
         break;
     }
@@ -1800,8 +1844,8 @@ static void execute(struct stones_state *st, const struct stones_action *a)
     case STONES_A_REWARD_STEP:
         pl->spirit_r = (int8_t)a->to_r;
         pl->spirit_c = (int8_t)a->to_c;
-        stones__log(st, "%s took the O5 free step to e(%d,%d).", stones__pname(st, p), a->to_r,
-                    a->to_c);
+        stones__log(st, "o5_step", "%s took the O5 free step to e(%d,%d).", stones__pname(st, p),
+                    a->to_r, a->to_c);
         st->phase = STONES_PH_MOVE;
         st->batch = STONES_BATCH_O5;
         st->batch_steps = 1;
@@ -1811,7 +1855,7 @@ static void execute(struct stones_state *st, const struct stones_action *a)
         break;
     case STONES_A_REWARD_FLY:
         pl->taoist = (int8_t)a->tile;
-        stones__log(st, "%s used the O5 reward to fly to %s.", stones__pname(st, p),
+        stones__log(st, "o5_fly", "%s used the O5 reward to fly to %s.", stones__pname(st, p),
                     stones_tile_name[a->tile]);
         end_turn(st);
         break;

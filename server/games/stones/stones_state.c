@@ -180,13 +180,16 @@ int stones__check_setup(int variant, int colours, int nseats, int *ret_colours,
 
 /*
  * Appends one line to the state's log ring (the last STONES_LOG_N lines),
- * truncating it to STONES_LOG_LEN - 1 bytes. Never fails.
+ * truncating it to STONES_LOG_LEN - 1 bytes, and at the same index of
+ * log_msg its message: `key` (lang/stones.json) and the arguments of `fmt`
+ * (empty when they do not fit). Never fails.
  */
-void stones__log(struct stones_state *st, const char *fmt, ...)
+void stones__log(struct stones_state *st, const char *key, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    game_format_line(st->log[st->log_head], STONES_LOG_LEN, fmt, ap);
+    game_format_msg(st->log[st->log_head], STONES_LOG_LEN, st->log_msg[st->log_head],
+                    STONES_LOG_LEN, key, fmt, ap);
     va_end(ap);
     st->log_head = (int8_t)((st->log_head + 1) % STONES_LOG_N);
     if (st->log_n < STONES_LOG_N) {
@@ -404,11 +407,11 @@ void stones__setup(struct stones_state *st, int variant, int ncolours,
     st->place_idx = 0;
     st->cur = (int8_t)((st->start + st->np - 1) % st->np);
     if (st->np > 1) {
-        stones__log(st,
+        stones__log(st, "placing_order",
                     "Taoists are placed in reverse turn order: %s places first; %s takes the "
                     "first turn.",
                     stones__pname(st, st->cur), stones__pname(st, st->start));
     } else {
-        stones__log(st, "The game begins; %s starts.", stones__pname(st, st->start));
+        stones__log(st, "game_begins", "The game begins; %s starts.", stones__pname(st, st->start));
     }
 }

@@ -108,6 +108,32 @@ static bool is_cast_in_choice(const struct stones_state *st, const char *path, i
            st->sel_card == card && in_current_row(st, card);
 }
 
+/* 1 when `path` is an argument of a message of "log_keys",
+ * /log_keys/I/J with J > 0, and `s` stands in line I of the log: the
+ * message names nothing its line does not (a card cast, discarded or
+ * crafted some time ago). */
+static bool in_log_line(const struct stones_state *st, const char *path, const char *s)
+{
+    static const char prefix[] = "/log_keys/";
+    const char *p = path;
+
+    if (strncmp(p, prefix, sizeof(prefix) - 1) != 0) {
+        return false;
+    }
+    p += sizeof(prefix) - 1;
+    int i = take_index(&p);
+    if (i < 0 || i >= st->log_n || *p != '/') {
+        return false;
+    }
+    p++;
+    int j = take_index(&p);
+    if (j < 1 || *p != '\0') {
+        return false;
+    }
+    return strstr(st->log[(st->log_head - st->log_n + i + 2 * STONES_LOG_N) % STONES_LOG_N], s) !=
+           NULL;
+}
+
 /* A magic card name may stand only in a player's face-up row or discard
  * pile, at the index where the state has it: /players/P/row/I or
  * /players/P/discard/I. */
@@ -169,8 +195,8 @@ static void visit(void *ud, const char *path, const char *key, const json_t *v)
     }
     const char *s = json_string_value(v);
     int card = card_of(s);
-    if (card >= 0 && is_cast_in_choice(st, path, card)) {
-        card = -1; /* a face-up card named again, not another copy */
+    if (card >= 0 && (is_cast_in_choice(st, path, card) || in_log_line(st, path, s))) {
+        card = -1; /* a card named again, not another copy */
     }
     if (card >= 0) {
         t->seen_copies[card]++;
@@ -325,6 +351,7 @@ static int perturb_visible(void *state, const void *memo, struct game_rng *rng)
 enum plant {
     PLANT_DECK_LIST,
     PLANT_DECK_CARD_LOG,
+    PLANT_DECK_CARD_LOG_KEYS,
     PLANT_HIDDEN_ART_ID,
     PLANT_HIDDEN_ART_NAME,
     PLANT_OBJECTIVE,
@@ -378,6 +405,12 @@ static int plant(const void *state, const void *memo, json_t *const *views, int 
         ret->what = "magic deck card in the log";
         v = json_deep_copy(base);
         rc = game_tests_push(v, "log", json_string(deck_card));
+        break;
+    case PLANT_DECK_CARD_LOG_KEYS:
+        ret->what = "magic deck card in a message of the log";
+        v = json_deep_copy(base);
+        rc = game_tests_push(v, "log_keys",
+                             json_pack("[sss]", "dead_hand_discard", st->names[0], deck_card));
         break;
     case PLANT_HIDDEN_ART_ID:
         ret->what = "hidden artifact id";

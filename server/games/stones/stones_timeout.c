@@ -87,7 +87,7 @@ int stones__forfeit(void *state, int seat, struct game_error *err)
     st->forfeit_phase = st->phase;
     st->phase = STONES_PH_OVER;
     st->end_reason = STONES_END_FORFEIT;
-    stones__log(st, "%s forfeits; the game ends.", st->names[seat]);
+    stones__log(st, "forfeit", "%s forfeits; the game ends.", st->names[seat]);
     return GAME_OK;
 }
 
@@ -109,8 +109,8 @@ int stones__skip(void *state, int seat, struct game_error *err)
     if (rc != GAME_OK) {
         return rc;
     }
-    stones__log(st, "%s's time ran out; the %s decision is skipped.", st->names[seat],
-                stones_phase_name[st->phase]);
+    stones__log(st, "time_ran_out", "%s's time ran out; the %s decision is skipped.",
+                st->names[seat], stones_phase_name[st->phase]);
     if (choosing(st)) {
         struct stones_action cancel = {.type = STONES_A_CANCEL};
         rc = stones__apply(st, seat, &cancel, err);

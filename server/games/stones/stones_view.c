@@ -16,6 +16,8 @@
  */
 #include "stones.h"
 
+#include "json_util.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -439,13 +441,30 @@ static void write_game_section(struct game_text *out, const void *state)
     game_text_str(out, "stones");
 }
 
+/* The index in the log ring of line `i` of the view, oldest first. */
+static int log_index(const struct stones_state *st, int i)
+{
+    return (st->log_head - st->log_n + i + 2 * STONES_LOG_N) % STONES_LOG_N;
+}
+
 static void write_log_section(struct game_text *out, const void *state)
 {
     const struct stones_state *st = state;
     game_text_arr(out);
     for (int i = 0; i < st->log_n; i++) {
-        int k = (st->log_head - st->log_n + i + 2 * STONES_LOG_N) % STONES_LOG_N;
-        game_text_str(out, st->log[k]);
+        game_text_str(out, st->log[log_index(st, i)]);
+    }
+    game_text_end_arr(out);
+}
+
+/* "log_keys": each line of "log" as its message [key, arg, ...], in the
+ * same order (lang/stones.json). */
+static void write_log_keys_section(struct game_text *out, const void *state)
+{
+    const struct stones_state *st = state;
+    game_text_arr(out);
+    for (int i = 0; i < st->log_n; i++) {
+        game_text_msg(out, st->log_msg[log_index(st, i)]);
     }
     game_text_end_arr(out);
 }
@@ -582,6 +601,7 @@ const struct game_section stones__sections[STONES_NSECTIONS] = {
     [STONES_S_ELEMENT] = {"element", write_element_section},
     [STONES_S_GAME] = {"game", write_game_section},
     [STONES_S_LOG] = {"log", write_log_section},
+    [STONES_S_LOG_KEYS] = {"log_keys", write_log_keys_section},
     [STONES_S_OBJECTIVES] = {"objectives", write_objectives_section},
     [STONES_S_PENDING] = {"pending", write_pending_section},
     [STONES_S_PHASE] = {"phase", write_phase_section},
@@ -701,8 +721,9 @@ uint64_t stones__changed(const void *before, const void *after)
     if (!SAME(stack) || !SAME(stack_n)) {
         m |= BIT(STONES_S_ELEMENT);
     }
-    if (!SAME(log) || !SAME(log_n) || !SAME(log_head)) {
-        m |= BIT(STONES_S_LOG);
+    /* A line and its message are written together. */
+    if (!SAME(log) || !SAME(log_msg) || !SAME(log_n) || !SAME(log_head)) {
+        m |= BIT(STONES_S_LOG) | BIT(STONES_S_LOG_KEYS);
     }
     if (!SAME(objectives)) {
         m |= BIT(STONES_S_OBJECTIVES);
