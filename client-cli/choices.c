@@ -75,8 +75,6 @@ static const char *id_words(const char *id)
         N_("activate"),
         N_("combo declare"),
         N_("negate"),
-        N_("move"),
-        N_("take"),
         /* Field names and values. */
         N_("sorcerer"),
         N_("sacrifice"),

@@ -102,7 +102,7 @@ int cli_conn_open(struct cli_conn *c, const char *server)
         }
         p = strtol(port, &end, 10);
         if (*end || p < 1 || p > 65535) {
-            fprintf(stderr, "conclave: no port in %s\n", server);
+            fprintf(stderr, _("conclave: no port in %s\n"), server);
             return -1;
         }
         proto_framer_init(&c->framer, PROTO_OUT_LINE_MAX + 1);

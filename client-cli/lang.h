@@ -54,9 +54,9 @@ const char *cli_lang_name(enum cli_lang lang);
  * conversions in the same order. */
 const char *cli_tr(const char *en) __attribute__((format_arg(1)));
 
-/* The gettext convention: _("text") is translated where it is used;
- * N_("text") marks a string of a table that is translated later, with
- * _(table[i]). */
+/* The gettext convention: _() around a string literal translates it where
+ * it is used; N_() marks a string of a table, translated later by _() of
+ * the table's entry. */
 #define _(s) cli_tr(s)
 #define N_(s) s
 

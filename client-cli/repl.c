@@ -547,7 +547,7 @@ static void on_reply(struct repl *r, json_t *msg)
     }
     if (!json_is_true(json_object_get(msg, "ok"))) {
         json_t *e = json_object_get(msg, "error");
-        printf("refused (%s): %s\n", json_string_value(json_object_get(e, "code")),
+        printf(_("refused (%s): %s\n"), json_string_value(json_object_get(e, "code")),
                json_string_value(json_object_get(e, "message")));
         return;
     }
@@ -650,7 +650,7 @@ static void on_message(struct repl *r, json_t *msg)
         r->quit = true;
     } else if (strcmp(ev, "error") == 0) {
         json_t *e = json_object_get(msg, "error");
-        printf("server: %s: %s\n", json_string_value(json_object_get(e, "code")),
+        printf(_("server: %s: %s\n"), json_string_value(json_object_get(e, "code")),
                json_string_value(json_object_get(e, "message")));
     }
     fflush(stdout);

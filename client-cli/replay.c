@@ -170,7 +170,7 @@ int cli_replay(const char *path)
         if (!json_is_integer(jseat) || replay_step(game, state, &back, step, &gerr) != GAME_OK) {
             char *s = json_dumps(step, JSON_COMPACT);
             fprintf(stderr, _("replay: step %zu refused: %s\n  %s\n"), i + 1,
-                    json_is_integer(jseat) ? gerr.message : "no seat", s ? s : _(""));
+                    json_is_integer(jseat) ? gerr.message : _("no seat"), s ? s : "");
             free(s);
             goto out;
         }

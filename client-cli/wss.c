@@ -507,7 +507,7 @@ int cli_wss_open(struct cli_conn *c, const char *host, int port, const char *hos
                 _("conclave: %s is new to this client: its certificate SHA256:%s is trusted from "
                   "now on%s%s%s. Check it against the one its host shares.\n"),
                 hostport, hex, kept ? _(" (kept in ") : _(" (it could not be kept: "),
-                kept ? path : strerror(errno), ")");
+                kept ? path : strerror(errno), _(")"));
     } else if (w->pin_given && w->untrusted) {
         char path[4200];
         (void)known_store(hostport, w->seen, path, sizeof(path));

@@ -184,7 +184,7 @@ static void card_items(struct col_out *o, const json_t *arr, bool costs)
         const struct arcana_text *t = text_of(json_string_value(v));
         char item[160];
         if (costs && t && t->cost[0]) {
-            snprintf(item, sizeof(item), "%s (%s)", t->name, t->cost);
+            snprintf(item, sizeof(item), "%s (%s)", name_of(t->id), t->cost);
         } else {
             snprintf(item, sizeof(item), "%s", name_of(json_string_value(v)));
         }
@@ -1055,7 +1055,7 @@ static int parse_claim(char *const *tok, int nt, const json_t *view, bool monume
         return -1;
     }
     if (strcmp(t->kind, "monument") != 0 && strcmp(t->kind, "place_of_power") != 0) {
-        snprintf(err, errlen, _("%s is neither a monument nor a Place of Power"), t->name);
+        snprintf(err, errlen, _("%s is neither a monument nor a Place of Power"), name_of(t->id));
         return -1;
     }
     *ret = json_pack("{s:s, s:s}", "type", t->kind[0] == 'm' ? "monument" : "pop", "card", t->id);

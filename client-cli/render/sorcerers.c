@@ -205,9 +205,9 @@ static void draw(FILE *out, const json_t *view, int seat, const struct render_st
     json_array_foreach(json_object_get(view, "seats"), i, v) {
         draw_seat(out, v, (int)i == seat, st);
     }
-    fprintf(out, _("Grimhold on %s; deck %ld; markers Dave %ld, Morgana %ld\n"),
-            shown(str(grim, "on")), num(view, "deck_size"), num(markers, "dave"),
-            num(markers, "morgana"));
+    fprintf(out, _("%s on %s; deck %ld; markers Dave %ld, Morgana %ld\n"),
+            render_card_name("sorcerers", "grimhold", "Grimhold"), shown(str(grim, "on")),
+            num(view, "deck_size"), num(markers, "dave"), num(markers, "morgana"));
     fprintf(out, _("Discard (%zu): "), json_array_size(json_object_get(view, "discard")));
     {
         const json_t *d = json_object_get(view, "discard");
@@ -302,15 +302,30 @@ static json_t *card(const char *tok, const json_t *view)
     if (strcmp(tok, "none") == 0 || strcmp(tok, "null") == 0) {
         return json_null();
     }
-    if (cli_lang_get() == CLI_LANG_ZH_CN && !cli_is_ascii(tok)) {
-        /* A card by its Chinese name, or the start of it. */
-        const struct cli_cat_card *c = cli_card_by_zh("sorcerers", tok, true);
-        if (c) {
-            return json_string(c->id);
-        }
-    }
     if (view) {
         collect(view, ids, &n, 512);
+    }
+    if (cli_lang_get() == CLI_LANG_ZH_CN && !cli_is_ascii(tok)) {
+        /* A card by its Chinese name, or the start of it: among the
+         * cards of the view first, then among all. */
+        const char *one = NULL;
+        bool several = false;
+        for (int i = 0; i < n; i++) {
+            const char *zh = cli_card_name("sorcerers", ids[i]);
+            if (!zh || strncmp(zh, tok, strlen(tok)) != 0) {
+                continue;
+            }
+            if (!zh[strlen(tok)]) {
+                return json_string(ids[i]);
+            }
+            several |= one && strcmp(one, ids[i]) != 0;
+            one = ids[i];
+        }
+        if (one && !several) {
+            return json_string(one);
+        }
+        const struct cli_cat_card *c = cli_card_by_zh("sorcerers", tok, true);
+        return json_string(c ? c->id : tok);
     }
     for (int i = 0; i < n; i++) {
         if (strcmp(ids[i], tok) == 0) {

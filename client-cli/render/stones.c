@@ -625,21 +625,48 @@ static int entry_of(const struct cli_cat_card *c)
     return -1;
 }
 
-/* The catalogue's zh-CN name of entry `i` (by its id, its first card
- * "SPIN-1", or its English name), or NULL. */
-static const char *zh_name(size_t i)
+/* The catalogue's zh-CN name of entry `i`: by its id or English name,
+ * or for a family of magic cards, the name of its first card without its
+ * suffix ("旋转-1" for SPIN: "旋转"); NULL when it has none. */
+static const char *zh_name(size_t i, char *buf, size_t len)
 {
-    char first[16];
+    static const char *const firsts[] = {"-1", "-Y"};
     const char *zh = cli_card_name("stones", stones_cards[i].id);
 
-    snprintf(first, sizeof(first), "%s-1", stones_cards[i].id);
-    if (!zh) {
-        zh = cli_card_name("stones", first);
-    }
     if (!zh && stones_cards[i].name) {
         zh = cli_card_name("stones", stones_cards[i].name);
     }
+    for (size_t k = 0; !zh && k < sizeof(firsts) / sizeof(firsts[0]); k++) {
+        char first[16];
+        snprintf(first, sizeof(first), "%s%s", stones_cards[i].id, firsts[k]);
+        const char *one = cli_card_name("stones", first);
+        const char *dash = one ? strrchr(one, '-') : NULL;
+        if (dash) {
+            snprintf(buf, len, "%.*s", (int)(dash - one), one);
+            zh = buf;
+        }
+    }
     return zh;
+}
+
+/* The entry whose Chinese name `name` is, or the only one it starts;
+ * -1 when none is. */
+static int entry_by_zh(const char *name)
+{
+    int found = -1, count = 0;
+    char buf[64];
+
+    for (size_t i = 0; i < NCARDS; i++) {
+        const char *zh = zh_name(i, buf, sizeof(buf));
+        if (zh && strcmp(zh, name) == 0) {
+            return (int)i;
+        }
+        if (zh && strncmp(zh, name, strlen(name)) == 0) {
+            found = (int)i;
+            count++;
+        }
+    }
+    return count == 1 ? found : entry_of(cli_card_by_zh("stones", name, true));
 }
 
 /* A magic card by its family (SPIN-2 -> SPIN), an objective or an
@@ -647,6 +674,7 @@ static const char *zh_name(size_t i)
 static int card(FILE *out, const char *name)
 {
     char key[16];
+    char buf[64];
     size_t n = strcspn(name, "-");
     int at = -1;
 
@@ -657,12 +685,12 @@ static int card(FILE *out, const char *name)
         }
     }
     if (at < 0 && cli_lang_get() == CLI_LANG_ZH_CN && !cli_is_ascii(name)) {
-        at = entry_of(cli_card_by_zh("stones", name, true));
+        at = entry_by_zh(name);
     }
     if (at < 0) {
         return -1;
     }
-    const char *zh = zh_name((size_t)at);
+    const char *zh = zh_name((size_t)at, buf, sizeof(buf));
     const char *named = zh ? zh : stones_cards[at].name;
     fprintf(out, _("%s%s%s: %s\n"), _(stones_cards[at].label), named ? " " : "", named ? named : "",
             _(stones_cards[at].body));
