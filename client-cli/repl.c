@@ -878,8 +878,9 @@ static void command(struct repl *r, char *line)
         }
         cli_lang_set(lang);
         printf(_("language: %s\n"), cli_lang_name(lang));
-        /* The board again, in the new language. */
+        /* The board again, in the new language, at once. */
         r->dirty = r->v.view != NULL;
+        draw_if_changed(r);
     } else if (strcmp(p, "leave") == 0) {
         /* A person at a terminal who types `leave` in the middle of a game
          * may have meant a game's own word: ask once. Scripts are not
