@@ -160,6 +160,8 @@ struct element_state {
     struct element_core c;
     char names[ELEMENT_MAX_SEATS][GAME_NAME_MAX];
     char log[ELEMENT_LOG_N][ELEMENT_LOG_LEN];
+    /* Each line's message (game_format_msg()), at the line's index. */
+    char log_msg[ELEMENT_LOG_N][ELEMENT_LOG_LEN];
     int8_t log_n;
     int8_t log_head;
 };
@@ -182,8 +184,10 @@ int element__sq_parse(const char *s);
 
 void element__setup(struct element_state *st, int nseats, int silver,
                     const struct game_setup *setup);
-void element__log(struct element_state *st, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+/* Appends a line to the log window and its message (`key` of
+ * lang/element.json and the arguments of `fmt`) beside it. */
+void element__log(struct element_state *st, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* The seat that acts now, or -1 when the game is over. */
 int element__current_seat(const struct element_state *st);
 /* 1 when `seat` is among the winners of the ended game: the hunter of the
@@ -267,6 +271,7 @@ enum element_section {
     ELEMENT_S_BOARD,
     ELEMENT_S_GAME,
     ELEMENT_S_LOG,
+    ELEMENT_S_LOG_KEYS,
     ELEMENT_S_PENDING,
     ELEMENT_S_PHASE,
     ELEMENT_S_RESULT,

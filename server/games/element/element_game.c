@@ -39,37 +39,41 @@ static void log_action(struct element_state *st, const struct element_core *befo
     element__sq_name(a->sq, sq);
     switch (a->type) {
     case ELEMENT_A_DRAW:
-        element__log(st, "%s draws %d: %d fire, %d water, %d earth, %d wind, %d silver.", who,
-                     a->arg, before->cur == c->cur ? c->hand[0] : 0,
+        element__log(st, "draws", "%s draws %d: %d fire, %d water, %d earth, %d wind, %d silver.",
+                     who, a->arg, before->cur == c->cur ? c->hand[0] : 0,
                      before->cur == c->cur ? c->hand[1] : 0, before->cur == c->cur ? c->hand[2] : 0,
                      before->cur == c->cur ? c->hand[3] : 0,
                      before->cur == c->cur ? c->hand[4] : 0);
         break;
     case ELEMENT_A_STEP:
-        element__log(st, "%s steps to %s.", who, sq);
+        element__log(st, "steps", "%s steps to %s.", who, sq);
         break;
     case ELEMENT_A_JUMP:
-        element__log(st, "%s jumps to %s.", who, sq);
+        element__log(st, "jumps", "%s jumps to %s.", who, sq);
         break;
     case ELEMENT_A_PLACE:
-        element__log(st, "%s places %s on %s.", who, element_stone_name[a->arg], sq);
+        element__log(st, "places", "%s places %s on %s.", who, element_stone_name[a->arg], sq);
         break;
     case ELEMENT_A_GROW:
-        element__log(st, "%s grows Wood on %s.", who, sq);
+        element__log(st, "grows", "%s grows Wood on %s.", who, sq);
         break;
     case ELEMENT_A_REMOVE:
-        element__log(st, "%s removes the Lightning on %s.", who, sq);
+        element__log(st, "removes", "%s removes the Lightning on %s.", who, sq);
         break;
     case ELEMENT_A_CORRODE:
-        element__log(st, "%s corrodes the Metal on %s.", who, sq);
+        element__log(st, "corrodes", "%s corrodes the Metal on %s.", who, sq);
         break;
     case ELEMENT_A_END: {
         int back = 0;
         for (int t = 0; t < ELEMENT_NTYPES; t++) {
             back += before->hand[t];
         }
-        element__log(st, "%s ends the turn%s.", who,
-                     back > 0 ? "; the stones left in hand go back to the bag" : "");
+        if (back > 0) {
+            element__log(st, "ends_turn_return",
+                         "%s ends the turn; the stones left in hand go back to the bag.", who);
+        } else {
+            element__log(st, "ends_turn", "%s ends the turn.", who);
+        }
         break;
     }
     default:
@@ -77,13 +81,14 @@ static void log_action(struct element_state *st, const struct element_core *befo
     }
     if (c->phase == ELEMENT_PH_OVER) {
         if (c->winner >= 0) {
-            element__log(st, "%s is surrounded: %s wins.", st->names[element__target(c, c->winner)],
-                         st->names[c->winner]);
+            element__log(st, "surrounded", "%s is surrounded: %s wins.",
+                         st->names[element__target(c, c->winner)], st->names[c->winner]);
         } else {
-            element__log(st, "The game ends with no winner (%s).", element_reason_name[c->reason]);
+            element__log(st, "no_winner", "The game ends with no winner (%s).",
+                         element_reason_name[c->reason]);
         }
     } else if (c->cur != before->cur) {
-        element__log(st, "%s's turn.", st->names[c->cur]);
+        element__log(st, "turn", "%s's turn.", st->names[c->cur]);
     }
 }
 
@@ -175,7 +180,7 @@ static int ops_skip(void *state, int seat, struct game_error *err)
         return game_error_set(err, GAME_E_ILLEGAL,
                               "R-element-12.2: only a Sage move is left, and a skip never moves");
     }
-    element__log(st, "%s's turn is skipped.", st->names[seat]);
+    element__log(st, "turn_skipped", "%s's turn is skipped.", st->names[seat]);
     for (int guard = 0; guard < 1000 && p.rank >= 2; guard++) {
         rc = act(st, seat, &p.a, err);
         if (rc != GAME_OK || element__current_seat(st) != seat) {

@@ -71,11 +71,12 @@ int element__sq_parse(const char *s)
     return (rank - 1) * ELEMENT_SIDE + (s[0] - 'a');
 }
 
-void element__log(struct element_state *st, const char *fmt, ...)
+void element__log(struct element_state *st, const char *key, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    game_format_line(st->log[st->log_head], ELEMENT_LOG_LEN, fmt, ap);
+    game_format_msg(st->log[st->log_head], ELEMENT_LOG_LEN, st->log_msg[st->log_head],
+                    ELEMENT_LOG_LEN, key, fmt, ap);
     va_end(ap);
     st->log_head = (int8_t)((st->log_head + 1) % ELEMENT_LOG_N);
     if (st->log_n < ELEMENT_LOG_N) {
@@ -100,9 +101,11 @@ void element__forfeit(struct element_state *st, int seat)
     c->forfeit = (int8_t)seat;
     c->winner = (int8_t)(c->nseats == 2 ? 1 - seat : -1);
     if (c->winner >= 0) {
-        element__log(st, "%s forfeits: %s wins.", st->names[seat], st->names[c->winner]);
+        element__log(st, "forfeit_win", "%s forfeits: %s wins.", st->names[seat],
+                     st->names[c->winner]);
     } else {
-        element__log(st, "%s forfeits: every other seat wins.", st->names[seat]);
+        element__log(st, "forfeit_others_win", "%s forfeits: every other seat wins.",
+                     st->names[seat]);
     }
 }
 
@@ -141,10 +144,10 @@ void element__setup(struct element_state *st, int nseats, int silver,
     c->first = (uint8_t)game_rng_below(&c->rng, (uint32_t)nseats);
     c->cur = c->first;
     if (silver != ELEMENT_SILVER_NONE) {
-        element__log(st, "Element with %s; %s starts.", element_silver_name[silver],
-                     st->names[c->first]);
+        element__log(st, "begins_silver", "Element with %s; %s starts.",
+                     element_silver_name[silver], st->names[c->first]);
     } else {
-        element__log(st, "Element begins; %s starts.", st->names[c->first]);
+        element__log(st, "begins", "Element begins; %s starts.", st->names[c->first]);
     }
     element__start_turn(c);
     element__settle(c);

@@ -10,6 +10,8 @@
 
 #include "element.h"
 
+#include "json_util.h"
+
 #define BIT(k) (UINT64_C(1) << (k))
 
 /* Ranks in the byte order of their names: 1, 10, 11, 2, .., 9. */
@@ -77,13 +79,30 @@ static void write_game(struct game_text *out, const void *state)
     game_text_str(out, "element");
 }
 
+/* The index in the log window of line `i` of the view, oldest first. */
+static int log_index(const struct element_state *st, int i)
+{
+    return (st->log_head - st->log_n + i + 2 * ELEMENT_LOG_N) % ELEMENT_LOG_N;
+}
+
 static void write_log(struct game_text *out, const void *state)
 {
     const struct element_state *st = state;
     game_text_arr(out);
     for (int i = 0; i < st->log_n; i++) {
-        int k = (st->log_head - st->log_n + i + 2 * ELEMENT_LOG_N) % ELEMENT_LOG_N;
-        game_text_str(out, st->log[k]);
+        game_text_str(out, st->log[log_index(st, i)]);
+    }
+    game_text_end_arr(out);
+}
+
+/* Each line of "log" as its message [key, arg, ...], in the same order
+ * (lang/element.json). */
+static void write_log_keys(struct game_text *out, const void *state)
+{
+    const struct element_state *st = state;
+    game_text_arr(out);
+    for (int i = 0; i < st->log_n; i++) {
+        game_text_msg(out, st->log_msg[log_index(st, i)]);
     }
     game_text_end_arr(out);
 }
@@ -234,11 +253,17 @@ static void write_turn(struct game_text *out, const void *state)
 }
 
 const struct game_section element__sections[ELEMENT_NSECTIONS] = {
-    [ELEMENT_S_ACTIVE] = {"active", write_active}, [ELEMENT_S_BAG] = {"bag", write_bag},
-    [ELEMENT_S_BOARD] = {"board", write_board},    [ELEMENT_S_GAME] = {"game", write_game},
-    [ELEMENT_S_LOG] = {"log", write_log},          [ELEMENT_S_PENDING] = {"pending", write_pending},
-    [ELEMENT_S_PHASE] = {"phase", write_phase},    [ELEMENT_S_RESULT] = {"result", write_result},
-    [ELEMENT_S_SEATS] = {"seats", write_seats},    [ELEMENT_S_SILVER] = {"silver", write_silver},
+    [ELEMENT_S_ACTIVE] = {"active", write_active},
+    [ELEMENT_S_BAG] = {"bag", write_bag},
+    [ELEMENT_S_BOARD] = {"board", write_board},
+    [ELEMENT_S_GAME] = {"game", write_game},
+    [ELEMENT_S_LOG] = {"log", write_log},
+    [ELEMENT_S_LOG_KEYS] = {"log_keys", write_log_keys},
+    [ELEMENT_S_PENDING] = {"pending", write_pending},
+    [ELEMENT_S_PHASE] = {"phase", write_phase},
+    [ELEMENT_S_RESULT] = {"result", write_result},
+    [ELEMENT_S_SEATS] = {"seats", write_seats},
+    [ELEMENT_S_SILVER] = {"silver", write_silver},
     [ELEMENT_S_TURN] = {"turn", write_turn},
 };
 
@@ -265,9 +290,11 @@ uint64_t element__changed(const void *before, const void *after)
     if (!SAME(kind) || !SAME(height)) {
         m |= BIT(ELEMENT_S_BOARD);
     }
-    if (memcmp(sa->log, sb->log, sizeof(sa->log)) != 0 || sa->log_n != sb->log_n ||
+    /* A line and its message are written together. */
+    if (memcmp(sa->log, sb->log, sizeof(sa->log)) != 0 ||
+        memcmp(sa->log_msg, sb->log_msg, sizeof(sa->log_msg)) != 0 || sa->log_n != sb->log_n ||
         sa->log_head != sb->log_head) {
-        m |= BIT(ELEMENT_S_LOG);
+        m |= BIT(ELEMENT_S_LOG) | BIT(ELEMENT_S_LOG_KEYS);
     }
     if (!SAME(p_stone) || !SAME(p_at) || !SAME(r_n) || !SAME(r_moved) || !SAME(river) ||
         !SAME(entered) || !SAME(grow_left)) {

@@ -19,8 +19,11 @@
  * scenario marked "invariants": false (a fixture that lists
  * only the stones that matter and sets the bag by hand) skips the stone
  * count checks. An accepted "action" may be followed by "undoable": true
- * or false, what undoable() answers for it. The scenario
- * directory is passed as argv[1] by meson.
+ * or false, what undoable() answers for it. After every step the view's
+ * "log_keys" is held to the message catalogue lang/element.json (one
+ * message a line of "log", whose English template is the line), and a
+ * step's "log_keys_has" lists messages it must hold. The scenario
+ * directory is passed as argv[1] by meson, the catalogue as argv[2].
  */
 #include <check.h>
 #include <stdio.h>
@@ -33,6 +36,7 @@
 
 static json_t *scenarios;
 static const char *scen_dir;
+static json_t *catalogue; /* lang/element.json */
 
 static void setup_names(struct game_setup *su, int nseats, int seed)
 {
@@ -113,6 +117,83 @@ static int in_list(const json_t *list, const json_t *a)
         }
     }
     return 0;
+}
+
+/* ---- Log messages ---- */
+
+/* Argument `i` of `msg` ([key, arg0, ...]); for a {i:type} placeholder
+ * (`type`, `tlen` bytes) it must be an entry of the catalogue's
+ * terms[type] (Element has no cards). */
+static const char *msg_arg(const json_t *msg, long i, const char *type, size_t tlen,
+                           const char *tag)
+{
+    const char *arg = json_string_value(json_array_get(msg, (size_t)i + 1));
+    ck_assert_msg(arg != NULL, "%s: message %s lacks argument %ld", tag,
+                  json_string_value(json_array_get(msg, 0)), i);
+    if (tlen > 0) {
+        char kind[32];
+        snprintf(kind, sizeof(kind), "%.*s", (int)tlen, type);
+        json_t *terms = json_object_get(json_object_get(catalogue, "terms"), kind);
+        ck_assert_msg(json_object_get(terms, arg) != NULL,
+                      "%s: \"%s\" is no %s of lang/element.json", tag, arg, kind);
+    }
+    return arg;
+}
+
+/* The English template of the message `msg`, filled with its arguments,
+ * into `out`. */
+static void msg_english(const json_t *msg, char *out, size_t len, const char *tag)
+{
+    const char *key = json_string_value(json_array_get(msg, 0));
+    ck_assert_msg(key != NULL, "%s: a line has no message", tag);
+    const char *p = json_string_value(
+        json_object_get(json_object_get(json_object_get(catalogue, "messages"), key), "en"));
+    ck_assert_msg(p != NULL, "%s: message %s is not in lang/element.json", tag, key);
+    size_t n = 0;
+    while (*p && n + 1 < len) {
+        char *end = NULL;
+        long k = *p == '{' ? strtol(p + 1, &end, 10) : -1;
+        const char *close = k >= 0 && end != p + 1 ? strchr(end, '}') : NULL;
+        if (!close) {
+            out[n++] = *p++;
+            continue;
+        }
+        const char *type = *end == ':' ? end + 1 : close;
+        const char *arg = msg_arg(msg, k, type, (size_t)(close - type), tag);
+        n += (size_t)snprintf(out + n, len - n, "%s", arg);
+        n = n < len ? n : len - 1;
+        p = close + 1;
+    }
+    out[n] = '\0';
+}
+
+/* The public view of `st` has one message a line of its log, each of
+ * which, written in English, is its line, and holds the messages of the
+ * step's "log_keys_has". */
+static void check_log_keys(const struct element_state *st, const json_t *step, const char *tag)
+{
+    json_t *v = game_view_public(&element_game, st);
+    json_t *log = json_object_get(v, "log");
+    json_t *keys = json_object_get(v, "log_keys");
+    size_t i;
+    json_t *msg;
+    ck_assert_msg(json_is_array(keys) && json_array_size(keys) == json_array_size(log),
+                  "%s: log_keys is not one message a line of the log", tag);
+    json_array_foreach(keys, i, msg) {
+        char text[256];
+        const char *line = json_string_value(json_array_get(log, i));
+        msg_english(msg, text, sizeof(text), tag);
+        ck_assert_msg(strcmp(text, line) == 0, "%s: message %s reads \"%s\", the log \"%s\"", tag,
+                      json_string_value(json_array_get(msg, 0)), text, line);
+    }
+    json_array_foreach(json_object_get(step, "log_keys_has"), i, msg) {
+        char *t = json_dumps(keys, JSON_COMPACT);
+        char *m = json_dumps(msg, JSON_COMPACT);
+        ck_assert_msg(in_list(keys, msg), "%s: log_keys %s lacks %s", tag, t, m);
+        free(t);
+        free(m);
+    }
+    json_decref(v);
 }
 
 /* The position of a scenario over the defaults of docs/rules/element.md 9. */
@@ -329,6 +410,7 @@ static void run_step(struct element_state *st, const json_t *step, const char *t
                       why);
         json_decref(v);
     }
+    check_log_keys(st, step, tag);
 }
 
 START_TEST(test_scenario)
@@ -419,21 +501,74 @@ START_TEST(test_setup)
 }
 END_TEST
 
+/* Seeded random games of every Silver option and seat count, a skipped
+ * turn now and then: after every action each line of the log has its
+ * message, whose English template is the line and whose typed arguments
+ * the catalogue translates. */
+START_TEST(test_log_keys_playouts)
+{
+    static const char *const silver[] = {"none", "lightning", "wood", "metal"};
+    const struct game_ops *g = &element_game;
+    uint64_t x = 7;
+    for (int i = 0; i < 12; i++) {
+        struct game_setup su;
+        struct game_error err;
+        struct element_state *st = calloc(1, g->state_size);
+        struct element_state *scratch = malloc(g->state_size);
+        json_t *o = json_pack("{s:s}", "silver", silver[i % 4]);
+        setup_names(&su, 2 + i % 3, i);
+        ck_assert_int_eq(g->init(st, o, &su, &err), GAME_OK);
+        json_decref(o);
+        for (int n = 0; n < 3000 && g->active(st); n++) {
+            char tag[64];
+            snprintf(tag, sizeof(tag), "%s game %d action %d", silver[i % 4], i, n);
+            int seat = element__current_seat(st);
+            x = x * 6364136223846793005u + 1442695040888963407u;
+            if ((x >> 33) % 50 == 0) {
+                memcpy(scratch, st, g->state_size);
+                if (g->skip(scratch, seat, &err) == GAME_OK) {
+                    memcpy(st, scratch, g->state_size);
+                    check_log_keys(st, NULL, tag);
+                    continue;
+                }
+            }
+            json_t *legal = g->legal(st, seat);
+            ck_assert_uint_gt(json_array_size(legal), 0);
+            json_t *a = json_array_get(legal, (x >> 33) % json_array_size(legal));
+            ck_assert_int_eq(game_apply(g, st, seat, a, &err), GAME_OK);
+            json_decref(legal);
+            check_log_keys(st, NULL, tag);
+        }
+        free(scratch);
+        free(st);
+    }
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     scen_dir = argc > 1 ? argv[1] : "scenarios";
     scenarios = scenarios_load(scen_dir);
+    json_error_t jerr;
+    const char *lang = argc > 2 ? argv[2] : "lang/element.json";
+    catalogue = json_load_file(lang, 0, &jerr);
+    if (!catalogue) {
+        fprintf(stderr, "%s: %s\n", lang, jerr.text);
+        return 1;
+    }
     Suite *s = suite_create("element");
     TCase *tc = tcase_create("rules");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_options);
     tcase_add_test(tc, test_setup);
     tcase_add_loop_test(tc, test_scenario, 0, (int)json_array_size(scenarios));
+    tcase_add_test(tc, test_log_keys_playouts);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
     json_decref(scenarios);
+    json_decref(catalogue);
     return failed ? 1 : 0;
 }
