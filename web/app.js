@@ -1083,11 +1083,11 @@ function renderActionsPanel() {
   E['actions-title'].textContent = S.seat === null ? 'Moves' : 'Your moves';
 }
 
-// The selected board element in words: its label on the board if it has
-// one, else the key itself.
+// The selected board element in words: its short name on the board
+// (keys.js, data-words) if it has one, else the key itself.
 function focusWords(key) {
-  const el = E.board.querySelector(keySelector(key));
-  let words = (el?.getAttribute('aria-label') || el?.getAttribute('title') || el?.textContent || '').trim();
+  const el = E.board.querySelector(`.keyed${keySelector(key)}`) || E.board.querySelector(keySelector(key));
+  let words = (el?.dataset.words || el?.getAttribute('aria-label') || el?.textContent || '').trim();
   if (words.length > 60) {
     // A long description: its head ("Tile Tn: top left yellow, ..." -> "Tile Tn").
     const head = words.split(/[:,(]/)[0].trim();

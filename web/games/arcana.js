@@ -424,7 +424,7 @@ function drawCard(id, ctx, ks, comp, extra) {
   }
   // Named by its words: "Athanor, 1 Elan 1 Gold, Artifact, Turned, On it:
   // 2 Elan, Owned by Bo, Power 0: ...".
-  return keyed(el, `card:${id}`, null, ctx, ks);
+  return keyed(el, `card:${id}`, { short: cardName(id) }, ctx, ks);
 }
 
 function cardRow(ids, ctx, ks, extraOf) {
@@ -511,7 +511,7 @@ function drawShared(view, ctx, ks) {
   const out = [];
   const display = Array.isArray(board.display) ? board.display : [];
   const deck = h('div', { class: 'ar-deck' }, h('strong', {}, 'Monument deck'), h('span', {}, `${plural(board.monument_deck || 0, 'card', 'cards')} face down`));
-  keyed(deck, 'monument_deck', null, ctx, ks);
+  keyed(deck, 'monument_deck', { short: 'the monument deck' }, ctx, ks);
   const monuments = cardRow(display, ctx, ks);
   monuments.prepend(deck);
   out.push(section('ar-monuments', 'Monuments (4 Gold each)', monuments));
@@ -549,7 +549,7 @@ function drawPool(view, i, s, ctx, ks) {
     const n = s.pool && s.pool[e.key] !== undefined ? s.pool[e.key] : 0;
     const badge = essBadge(e.key, n);
     badge.prepend(srOnly(`${seatName(view, i, ctx.names)}'s pool: `));
-    pool.append(keyed(badge, `pool:${i}:${e.key}`, null, ctx, ks));
+    pool.append(keyed(badge, `pool:${i}:${e.key}`, { short: `${seatName(view, i, ctx.names)}'s ${e.word}` }, ctx, ks));
   }
   return pool;
 }
@@ -571,7 +571,7 @@ function drawSeat(view, i, ctx, ks) {
   box.append(title);
   box.append(drawPool(view, i, s, ctx, ks));
   const counts = h('div', { class: 'ar-counts' }, h('span', {}, `Hand ${s.hand || 0}`));
-  counts.append(keyed(h('span', { class: 'ar-decksize' }, srOnly(`${name}'s `), `Deck ${s.deck || 0}`), `deck:${i}`, null, ctx, ks));
+  counts.append(keyed(h('span', { class: 'ar-decksize' }, srOnly(`${name}'s `), `Deck ${s.deck || 0}`), `deck:${i}`, { short: `${name}'s deck` }, ctx, ks));
   if (s.looked && typeof s.looked === 'object') {
     counts.append(h('span', {}, `looked at ${plural(s.looked.count, 'card', 'cards')} of ${s.looked.deck === 'monument' ? 'the monument deck' : 'their own deck'}`));
   }

@@ -280,20 +280,22 @@ function drawSquare(view, ctx, ks, targets, sq, marks) {
   if (cell) {
     const k = KINDS[cell.stone] || { letter: '?' };
     el.classList.add(`st-${cell.stone}`);
-    el.append(h('span', { class: 'el-letter' }, k.letter));
-    if (cell.height > 1) el.append(h('span', { class: 'el-height' }, String(cell.height)));
+    // The square's glyphs are drawn by element.css from data-glyph: they
+    // are pictures of what the square's name says in words.
+    el.append(h('span', { class: 'el-letter', dataset: { glyph: k.letter } }));
+    if (cell.height > 1) el.append(h('span', { class: 'el-height', dataset: { glyph: cell.height } }));
     if (cell.range) {
       el.classList.add('range');
-      el.append(h('span', { class: 'el-mark' }, '^'));
+      el.append(h('span', { class: 'el-mark', dataset: { glyph: '^' } }));
     } else if (cell.storm) {
       el.classList.add('storm');
-      el.append(h('span', { class: 'el-mark' }, '*'));
+      el.append(h('span', { class: 'el-mark', dataset: { glyph: '*' } }));
     }
     const [kind, ...more] = cellWords(cell).split(', ');
     words.push([`${kind} stone`, ...more].join(', '));
   }
   if (sage >= 0) {
-    const token = h('span', { class: `el-sage seat-${sage}` }, tag(sage));
+    const token = h('span', { class: `el-sage seat-${sage}`, dataset: { glyph: tag(sage) } });
     if (sage === ctx.seat) token.classList.add('mine');
     const caught = sage === caughtSeat(view);
     if (caught) token.classList.add('caught');
@@ -371,7 +373,7 @@ function drawHand(view, ctx, ks) {
         chip.append(h('span', { class: 'el-picked' }, ' (picked)'));
       }
       chip.append(srOnly(' in hand to place'));
-      list.append(keyed(chip, `hand:${k}`, null, ctx, ks));
+      list.append(keyed(chip, `hand:${k}`, { short: `${word(k)} in hand` }, ctx, ks));
     }
   }
   if (!any) list.append(h('span', {}, 'none left'));

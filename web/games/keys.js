@@ -4,10 +4,12 @@
 // (a stone, a square, a card, an essence, a player): the board module
 // makes it with keyed(el, key, label, ctx, ks), where `key` is the name
 // its game's describe() gives it in an action's `keys`, and `label` its
-// name (aria-label) when what it shows is a letter or a picture; without
-// a label its name is the words it shows (a card, a chip with a count),
-// completed where needed by words for screen readers only (srOnly), so
-// that the name always holds the visible words (WCAG 2.5.3).
+// name (aria-label) when what it shows is a letter or a picture. Where it
+// shows words (a card, a chip with a count) `label` is { short }: its name
+// is the words it shows, completed where needed by words for screen
+// readers only (srOnly), so that the name always holds the visible words
+// (WCAG 2.5.3), and `short` names it in a sentence ("Moves involving
+// Athanor"). data-words holds that short name for the page.
 //
 // The selection vocabulary, drawn by style.css for every board alike:
 //   .keyed     a board element (role button, named by `label`)
@@ -63,9 +65,9 @@ export function marked(el, key, ks) {
   return el;
 }
 
-// Makes `el` the board element of `key`, named `label` (null: by its
-// words): a click (or Enter or Space, see onKey) selects it, and again
-// clears the selection.
+// Makes `el` the board element of `key`, named `label` (or by its words,
+// see above): a click (or Enter or Space, see onKey) selects it, and
+// again clears the selection.
 export function keyed(el, key, label, ctx, ks) {
   marked(el, key, ks);
   el.classList.add('keyed');
@@ -73,9 +75,11 @@ export function keyed(el, key, label, ctx, ks) {
   el.setAttribute('tabindex', '-1');
   el.setAttribute('aria-pressed', ks.selected === key ? 'true' : 'false');
   const can = ks.targets.has(key);
-  if (label === null) {
+  if (typeof label === 'object') {
+    el.dataset.words = label.short;
     if (can) el.append(srOnly(WORDS.canChoose));
   } else {
+    el.dataset.words = label;
     el.setAttribute('aria-label', can ? `${label}${WORDS.canChoose}` : label);
     // A tooltip for the pointer. Not on SVG, where a <title> would count
     // as words shown that the name lacks.

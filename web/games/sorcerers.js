@@ -343,7 +343,7 @@ function cardEl(id, ctx, ks, opts) {
   );
   const label = `${nm(id)}, ${typeLine(c)}, power ${powerWords(id)}${note ? `: ${note}` : ''}${rules.length ? `. ${rules.join(' ')}` : ''}${o.negated ? ' (negated)' : ''}`;
   el.title = label;
-  return keyed(el, `card:${id}`, null, ctx, ks);
+  return keyed(el, `card:${id}`, { short: nm(id) }, ctx, ks);
 }
 
 function cardRow(ids, ctx, ks, opts, empty) {

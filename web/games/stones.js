@@ -502,7 +502,7 @@ function drawAlchemy(view, ctx, ks) {
   pic.style.maxWidth = `${(maxC - minC + 1) * 110}px`;
   for (const g of ghosts) {
     const key = `pos:${g[0]}:${g[1]}`;
-    const el = s(
+    const el = svg(
       'g',
       { class: 'ghost' },
       svg('rect', { x: g[1] * TILE + 4, y: g[0] * TILE + 4, width: TILE - 8, height: TILE - 8, rx: 10 }),
@@ -681,7 +681,7 @@ function drawRunes(view, ctx, ks) {
       h('strong', {}, stack.length ? stack.join(' ') : 'empty'),
       stack.length ? h('span', { class: 'muted' }, ' (top first)') : null,
     );
-    list.append(h('li', {}, keyed(item, `rune:${el}`, null, ctx, ks)));
+    list.append(h('li', {}, keyed(item, `rune:${el}`, { short: `the ${el} runes` }, ctx, ks)));
   }
   return list;
 }
@@ -708,7 +708,7 @@ function artifactCard(view, art, where, ctx, ks, placed) {
     h('div', { class: 'art-sym' }, (art.symbols || []).join(' · ')),
     where ? h('div', { class: 'art-where' }, where) : null,
   );
-  return keyed(card, `art:${art.id}`, null, ctx, ks);
+  return keyed(card, `art:${art.id}`, { short: `${art.id} ${art.name}` }, ctx, ks);
 }
 
 function drawArtifacts(view, ctx, ks) {
@@ -769,7 +769,7 @@ function magicCard(card, colour, ctx, ks) {
     h('div', { class: 'card-name' }, h('span', {}, card), shiftColour ? stoneChip(shiftColour, 'small') : null),
     h('div', { class: 'card-text' }, text),
   );
-  return keyed(el, `card:${colour}:${card}`, null, ctx, ks);
+  return keyed(el, `card:${colour}:${card}`, { short: card }, ctx, ks);
 }
 
 function playerPanel(view, p, ctx, ks, mine) {
@@ -807,7 +807,7 @@ function playerPanel(view, p, ctx, ks, mine) {
         chip.classList.add('none');
       }
       chip.prepend(srOnly(`${p.colour} reservoir: `));
-      res.append(keyed(chip, `res:${p.colour}:${c}`, null, ctx, ks));
+      res.append(keyed(chip, `res:${p.colour}:${c}`, { short: `${STONE[c].word} in the ${p.colour} reservoir` }, ctx, ks));
     }
     if (!total) {
       res.append(h('span', { class: 'muted' }, ' (empty)'));
@@ -877,7 +877,7 @@ function decisionPanel(view, ctx, ks) {
     for (const c of STONE_ORDER) {
       const n = (p.stones || {})[c] || 0;
       if (n) {
-        offer.append(keyed(h('span', { class: 'res-item' }, stoneChip(c, 'small'), `×${n}`, srOnly(' to offer')), `offer:${c}`, null, ctx, ks));
+        offer.append(keyed(h('span', { class: 'res-item' }, stoneChip(c, 'small'), `×${n}`, srOnly(' to offer')), `offer:${c}`, { short: `${STONE[c].word} to offer` }, ctx, ks));
       }
     }
     lines.push(offer);
@@ -899,7 +899,7 @@ function decisionPanel(view, ctx, ks) {
     for (const c of STONE_ORDER) {
       const n = acting.reservoir[c] || 0;
       if (n) {
-        held.append(keyed(h('span', { class: 'res-item' }, stoneChip(c, 'small'), `×${n}`, srOnly(' in the reservoir')), `res:${acting.colour}:${c}`, null, ctx, ks), ' ');
+        held.append(keyed(h('span', { class: 'res-item' }, stoneChip(c, 'small'), `×${n}`, srOnly(' in the reservoir')), `res:${acting.colour}:${c}`, { short: `${STONE[c].word} in the ${acting.colour} reservoir` }, ctx, ks), ' ');
       }
     }
     lines.push(held);
