@@ -46,6 +46,16 @@
 // step by step (each step's view hashes on the page equal to the server's,
 // the seed check good), and its downloaded record opened in review.
 //
+// Accessibility: axe-core (tests/browser/node_modules, pinned) runs its
+// WCAG 2.1 A and AA rules on the lobby, each board in mid-game, the end
+// screen and the review screen, and none may fail. One game of each of
+// the four is played by keyboard alone against a bot, from the lobby's
+// form to the end screen (Tab, arrows, Enter, Space and the page's keys,
+// no click): the moves chosen in the list, and every few moves on the
+// board (b, the arrow keys to an element a move touches, Enter, then a
+// and Enter). The high-contrast theme follows prefers-contrast and the
+// page's Contrast option; prefers-reduced-motion stops the animations.
+//
 // One line per check on stdout ("ok - ..."); on a failure "FAIL - ..." and
 // exit status 1. Every wait is for an event with a generous deadline, never
 // a fixed sleep: a busy two-core machine must not fail for being slow.
@@ -108,6 +118,19 @@ const GAMES = [
   // and integration suites.
   { id: 'stones', options: { variant: 'novice' }, public: true },
 ];
+
+// The games played by keyboard alone, each against a bot of a server
+// whose bots move at once: short ones (Sorcerers of one turn, Sorcerer &
+// Stones' Novice game; a Res Arcana or Element game against a bot is some
+// 40 to 120 moves of the player's).
+const KEY_GAMES = [
+  { id: 'sorcerers', options: { max_turns: '1' } },
+  { id: 'stones', options: { variant: 'novice' } },
+  { id: 'arcana', options: {} },
+  { id: 'element', options: {} },
+];
+const AXE_SOURCE = fs.readFileSync(new URL('./node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 // ---- Reporting ----
 
@@ -905,6 +928,7 @@ async function afterGame(browser, base) {
     await waitReviewRev(eve.page, last);
     const roomLast = await reviewShown(eve.page);
     ok('review: the left arrow steps back, the slider goes to step 2, End to the last step');
+    await axeCheck(eve.page, 'the review screen');
     await screenshot(eve.page, 'review-desktop.png');
     await screenshot(eve.page, 'review-phone.png', PHONE);
 
@@ -1183,6 +1207,252 @@ async function fleetJoin(browser) {
   }
 }
 
+// ---- Accessibility ----
+
+// Runs axe-core's WCAG 2.1 A and AA rules on `page` as it is now (the
+// script is evaluated over DevTools, which the page's CSP does not stop);
+// fails naming each violation, its elements and its help.
+async function axeCheck(page, what) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async (tags) => {
+    const r = await window.axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+    return r.violations.map((v) => ({
+      id: v.id, impact: v.impact, help: v.help, count: v.nodes.length,
+      targets: v.nodes.slice(0, 6).map((n) => `${n.target.join(' ')}${n.failureSummary ? ` (${n.failureSummary.replace(/\s+/g, ' ').trim()})` : ''}`),
+    }));
+  }, AXE_TAGS);
+  check(violations.length === 0, `axe: ${what}: no violation of the WCAG 2.1 A and AA rules`,
+    violations.map((v) => `${v.id} [${v.impact}, ${v.count} element${v.count === 1 ? '' : 's'}]: ${v.help}: ${v.targets.join(' | ')}`).join(' ;; '));
+}
+
+// What has the keyboard focus, in words for a report.
+const focusedWords = (page) => page.evaluate(() => {
+  const a = document.activeElement;
+  if (!a || a === document.body) return 'nothing (the body)';
+  return `${a.tagName.toLowerCase()}${a.id ? `#${a.id}` : ''}${a.dataset.key ? `[data-key=${a.dataset.key}]` : ''} "${(a.getAttribute('aria-label') || a.textContent || '').trim().slice(0, 60)}"`;
+});
+const focusMatches = (page, selector) => page.evaluate((s) => Boolean(document.activeElement?.matches(s)), selector);
+
+// Presses Tab until the focus is on `selector`.
+async function tabTo(page, selector, max = 80) {
+  for (let i = 0; i < max; i++) {
+    if (await focusMatches(page, selector)) return;
+    await page.keyboard.press('Tab');
+  }
+  fail(`keyboard: Tab reaches ${selector}`, `after ${max} presses the focus is on ${await focusedWords(page)}`);
+}
+
+// Tabs to the <select> `selector` and chooses the option whose value is
+// `value`, or whose words are `words`, with Home and the Down arrow.
+async function selectByKeys(page, selector, { value, words }) {
+  await tabTo(page, selector);
+  const options = await page.$eval(selector, (el) => [...el.options].map((o) => ({ value: o.value, words: o.textContent.trim().toLowerCase() })));
+  const at = options.findIndex((o) => (value !== undefined ? o.value === value : o.words === words.toLowerCase()));
+  if (at < 0) fail(`keyboard: ${selector} offers ${value ?? words}`, JSON.stringify(options));
+  await page.keyboard.press('Home');
+  for (let i = 0; i < at; i++) await page.keyboard.press('ArrowDown');
+  const got = await page.$eval(selector, (el) => el.value);
+  if (got !== options[at].value) fail(`keyboard: the arrow keys choose ${value ?? words} in ${selector}`, `it holds ${got}`);
+}
+
+// A room option by keyboard: a choice by its words, a number typed over.
+async function optionByKeys(page, key, value) {
+  const selector = `#options [name="${key}"]`;
+  if ((await page.$eval(selector, (el) => el.tagName)) === 'SELECT') return selectByKeys(page, selector, { words: value });
+  await tabTo(page, selector);
+  await page.keyboard.down('Control');
+  await page.keyboard.press('a');
+  await page.keyboard.up('Control');
+  await page.keyboard.type(value);
+}
+
+// The moves' list: `a` puts the focus on its first move, the Down arrow
+// moves it `k` moves on, Enter plays the move. Resolves with its words.
+async function pickFromList(page, random) {
+  await page.keyboard.press('a');
+  if (!(await focusMatches(page, '#actions button.action'))) return null; // redrawn meanwhile: look again
+  const n = await page.$$eval('#actions button.action', (bs) => bs.length);
+  const k = Math.floor(random() * n);
+  for (let i = 0; i < k; i++) await page.keyboard.press('ArrowDown');
+  const words = await page.evaluate(() => document.activeElement?.textContent.trim());
+  await page.keyboard.press('Enter');
+  return words;
+}
+
+// The board: `b` puts the focus on it, Home and the Right arrow walk to
+// an element a move touches (one of them at random), Enter selects it
+// (the list then holds only its moves), `a` and Enter play the first of
+// them. With `escape`, Escape clears the selection in between and Enter
+// selects again. Resolves with the element's key, or null when there was
+// nothing to do.
+async function pickOnBoard(page, random, escape) {
+  await page.keyboard.press('b');
+  if (!(await focusMatches(page, '#board .keyed'))) return null;
+  await page.keyboard.press('Home');
+  // How far along the board the elements a move touches are (reading the
+  // page, as the eye does, to know how often to press the arrow).
+  const places = await page.evaluate(() => [...document.querySelectorAll('#board .keyed')]
+    .filter((el) => el.getClientRects().length > 0)
+    .flatMap((el, i) => (el.classList.contains('target') ? [i] : [])));
+  if (!places.length) return null;
+  const steps = places[Math.floor(random() * places.length)];
+  for (let i = 0; i < steps; i++) await page.keyboard.press('ArrowRight');
+  const key = await page.evaluate(() => (document.activeElement?.matches('#board .keyed.target') ? document.activeElement.dataset.key : null));
+  if (!key) return null; // redrawn meanwhile
+  if (escape) check(await focusMatches(page, ':focus-visible'), `keyboard: the board element ${key} shows the focus (:focus-visible)`);
+  const selected = () => page.evaluate((k) => {
+    const el = document.activeElement;
+    return el?.dataset.key === k && el.getAttribute('aria-pressed') === 'true' && !document.querySelector('#focus-bar').hidden;
+  }, key);
+  await page.keyboard.press('Enter');
+  if (!(await selected())) return null; // the view moved on under the key
+  if (escape) {
+    await page.keyboard.press('Escape');
+    check(await page.evaluate((k) => document.querySelector('#focus-bar').hidden &&
+      document.activeElement?.dataset.key === k && document.activeElement.getAttribute('aria-pressed') === 'false', key),
+    `keyboard: Escape clears the selection of ${key}, the focus stays on it`);
+    await page.keyboard.press('Enter');
+    if (!(await selected())) return null;
+  }
+  const narrowed = await page.$$eval('#actions button.action', (bs) => bs.length);
+  await page.keyboard.press('a');
+  if (!(await focusMatches(page, '#actions button.action')) || narrowed === 0) return null;
+  await page.keyboard.press('Enter');
+  return key;
+}
+
+// One game of `game` by keyboard alone against a bot: the room made and
+// started from the lobby's form, every move chosen by keys, to the end
+// screen; axe on the board in mid-game and on the end screen.
+async function keyboardGame(browser, base, game, seed) {
+  const random = rng(seed);
+  const { context, page } = await newPlayer(browser, `keys-${game.id}`);
+  const deadline = Date.now() + GAME_MS;
+  try {
+    await page.goto(base, { waitUntil: 'load' });
+    await waitOpen(page);
+    await page.waitForSelector(`#game option[value="${game.id}"]`);
+    await selectByKeys(page, '#game', { value: game.id });
+    for (const [key, value] of Object.entries(game.options)) await optionByKeys(page, key, value);
+    await tabTo(page, '#create');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.body.dataset.phase === 'room', { timeout: STEP_MS });
+    await tabTo(page, '#bots');
+    await page.keyboard.press('Space');
+    await tabTo(page, '#start');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.body.dataset.phase === 'game', { timeout: STEP_MS });
+    ok(`keyboard: ${game.id}: a room made with ${JSON.stringify(game.options)}, a bot seated and the game started by keys`);
+    let moves = 0;
+    let onBoard = 0;
+    let escaped = false;
+    let axed = false;
+    for (;;) {
+      const left = deadline - Date.now();
+      if (left <= 0) fail(`keyboard: ${game.id} is played to its end in time`, `${moves} moves so far`);
+      try {
+        await page.waitForFunction(() => document.body.dataset.phase === 'ended' ||
+          (document.body.dataset.yourTurn === 'true' && document.querySelector('#actions button.action')),
+        { timeout: Math.min(left, TURN_MS), polling: 'mutation' });
+      } catch {
+        fail(`keyboard: ${game.id}: the player gets its turn or the end`, `status "${await textOf(page, '#status').catch(() => '?')}" after ${moves} moves`);
+      }
+      if ((await bodyData(page, 'phase')) === 'ended') break;
+      if (!axed && moves >= 4) {
+        axed = true;
+        await axeCheck(page, `the ${game.id} board in mid-game, the player to move`);
+      }
+      // Every third move on the board, the others from the list.
+      const key = moves % 3 === 1 ? await pickOnBoard(page, random, !escaped) : null;
+      if (key) {
+        escaped = true;
+        onBoard++;
+      } else if (!(await pickFromList(page, random))) {
+        continue;
+      }
+      moves++;
+    }
+    await page.waitForFunction(() => !document.querySelector('#ended').hidden && document.querySelector('#winners').textContent.trim(),
+      { timeout: STEP_MS });
+    check(moves > 0 && onBoard > 0, `keyboard: ${game.id} played to its end by keyboard alone (${moves} moves, ${onBoard} of them chosen on the board; ${await textOf(page, '#winners')})`);
+    check(await page.evaluate(() => document.activeElement && document.activeElement !== document.body),
+      `keyboard: ${game.id}: at the end the focus is still on the page (${await focusedWords(page)})`);
+    await axeCheck(page, `the end screen of ${game.id}`);
+    const refusals = await page.evaluate(() => window.__refusals);
+    check(refusals.length === 0, `keyboard: ${game.id}: no move chosen by keys was refused`, refusals.slice(0, 5).join(' | '));
+    if (page.errors.length) fail(`keyboard: ${game.id}: no script errors`, page.errors.slice(0, 5).join(' | '));
+  } catch (e) {
+    await page.screenshot({ path: path.join(OUTDIR, `FAILED-keys-${game.id}.png`) }).catch(() => {});
+    throw e;
+  } finally {
+    await context.close().catch(() => {});
+  }
+}
+
+// The display: prefers-contrast: more turns the high-contrast theme on,
+// the page's Contrast option overrides the system both ways and is kept
+// over a reload; prefers-reduced-motion stops the connection dot's pulse.
+// The media features are emulated over DevTools (puppeteer's
+// emulateMediaFeatures knows no prefers-contrast); each call sets both.
+async function displayPrefs(browser, base) {
+  const { context, page } = await newPlayer(browser, 'display');
+  const cdp = await page.createCDPSession();
+  const media = { 'prefers-contrast': 'no-preference', 'prefers-reduced-motion': 'no-preference' };
+  const emulate = (name, value) => {
+    media[name] = value;
+    return cdp.send('Emulation.setEmulatedMedia', { features: Object.entries(media).map(([n, v]) => ({ name: n, value: v })) });
+  };
+  const theme = () => page.evaluate(() => ({
+    contrast: document.documentElement.dataset.contrast,
+    bg: getComputedStyle(document.body).backgroundColor,
+  }));
+  try {
+    await emulate('prefers-contrast', 'no-preference');
+    await page.goto(base, { waitUntil: 'load' });
+    await waitOpen(page);
+    const plain = await theme();
+    await emulate('prefers-contrast', 'more');
+    await page.waitForFunction(() => document.documentElement.dataset.contrast === 'more');
+    const more = await theme();
+    check(plain.contrast === 'normal' && more.bg === 'rgb(255, 255, 255)' && plain.bg !== more.bg,
+      `display: prefers-contrast: more switches the high-contrast theme on (${plain.bg} -> ${more.bg})`);
+    await axeCheck(page, 'the lobby in the high-contrast theme');
+    await selectByKeys(page, '#contrast', { value: 'normal' });
+    await page.waitForFunction(() => document.documentElement.dataset.contrast === 'normal');
+    await emulate('prefers-contrast', 'no-preference');
+    await selectByKeys(page, '#contrast', { value: 'more' });
+    await page.waitForFunction(() => document.documentElement.dataset.contrast === 'more');
+    await page.reload({ waitUntil: 'load' });
+    await page.waitForFunction(() => document.documentElement.dataset.contrast === 'more' && document.querySelector('#contrast').value === 'more');
+    ok('display: the Contrast option overrides the system both ways and is kept over a reload');
+    await selectByKeys(page, '#contrast', { value: 'auto' });
+    await page.waitForFunction(() => document.documentElement.dataset.contrast === 'normal');
+
+    // The one animation: the connection dot's pulse while reconnecting
+    // (the state set by hand: the connection is up).
+    const pulse = () => page.evaluate(() => {
+      document.body.dataset.connection = 'reconnecting';
+      const name = getComputedStyle(document.querySelector('.conn-dot')).animationName;
+      document.body.dataset.connection = 'open';
+      return name;
+    });
+    await emulate('prefers-reduced-motion', 'no-preference');
+    const moving = await pulse();
+    await emulate('prefers-reduced-motion', 'reduce');
+    const still = await pulse();
+    const moves = await page.evaluate(() => [...document.querySelectorAll('*')].filter((el) => {
+      const cs = getComputedStyle(el);
+      return cs.animationName !== 'none' || parseFloat(cs.transitionDuration) > 0;
+    }).length);
+    check(moving === 'pulse' && still === 'none' && moves === 0,
+      `display: prefers-reduced-motion: reduce stops the animations (the dot's "${moving}" -> "${still}"; ${moves} element moving)`);
+    if (page.errors.length) fail('display: no script errors', page.errors.slice(0, 5).join(' | '));
+    await cdp.detach().catch(() => {});
+  } finally {
+    await context.close();
+  }
+}
+
 // ---- Main ----
 
 async function main() {
@@ -1211,14 +1481,23 @@ async function main() {
     check(GAMES.every((g) => games.includes(g.id)), `the lobby lists the server's games (${games.join(', ')})`);
     await screenshot(page, 'lobby-desktop.png');
     await screenshot(page, 'lobby-phone.png', PHONE);
+    await axeCheck(page, 'the lobby');
     await context.close();
   }
+  await displayPrefs(browser, base);
 
   const only = flags.only;
   let n = 0;
   for (const game of GAMES) {
     if (only && game.id !== only) continue;
     await playGame(browser, base, game, (SEED + 7919 * n++) >>> 0);
+  }
+
+  // The keyboard games, on a server whose bots move at once.
+  const keysBase = flags.url ? base : (await startServer('keys', ['--bot-delay', '0'])).url;
+  for (const [i, game] of KEY_GAMES.entries()) {
+    if (only && game.id !== only) continue;
+    await keyboardGame(browser, keysBase, game, (SEED + 104729 * (i + 1)) >>> 0);
   }
 
   await pushNotice(browser, base);
@@ -1238,7 +1517,7 @@ async function main() {
 const watchdog = setTimeout(() => {
   console.log('FAIL - the whole run finishes within its deadline');
   process.exit(1);
-}, GAME_MS * GAMES.length + 10 * 60000);
+}, GAME_MS * (GAMES.length + KEY_GAMES.length) + 10 * 60000);
 
 try {
   await main();

@@ -7,7 +7,9 @@
 // only `"` and `\` escaped), web/lib/notify.js's helpers and its push
 // subscription steps against a stand-in browser, the review screen's
 // checks and words (web/lib/review.js), the rematch box's (rematch.js),
-// the lobby's "ended ... ago" and the bots a start asks for.
+// the lobby's "ended ... ago" and the bots a start asks for; the boards'
+// shared words (lib/words.js), which keys the legal actions touch
+// (games/keys.js) and the contrast the display option sets.
 //
 // Usage: node tests/browser/unit.mjs   (one line per check; exit 1 on failure)
 
@@ -21,6 +23,9 @@ import { readRecordText, reviewErrorText, reviewHashCheck, reviewNames, reviewSe
 import { myAnswer, offerRows, rematchErrorText } from '../../web/lib/rematch.js';
 import { agoText } from '../../web/lib/lobby.js';
 import { startBots } from '../../web/lib/roompanel.js';
+import { plural, seatLabel, seatName } from '../../web/lib/words.js';
+import { keyState } from '../../web/games/keys.js';
+import { contrastOf } from '../../web/lib/options.js';
 
 let failures = 0;
 
@@ -395,6 +400,30 @@ check(eventLine({ ev: 'timeout', seat: 1, name: 'Bo', do: 'skip' }, 0) === 'Bo r
   check(JSON.stringify(startBots(info, ['easy', 'normal'], { 2: 'easy' })) === '["normal",null,"easy",null]',
     'start: a bot for each open seat and each seat whose player is not connected (a rematch seat nobody came back to)');
 }
+
+// ---- The boards' shared helpers ----
+
+check(plural(1, 'card') === '1 card' && plural(0, 'card') === '0 cards' && plural(2, 'Wood', 'Woods') === '2 Woods',
+  'words: a count with its noun, regular or not');
+{
+  const view = { seats: [{ seat: 0, name: 'Ann' }, { seat: 1 }, { name: 'Cy' }] };
+  check(seatName(view, 0, ['Ana']) === 'Ana' && seatName(view, 0, []) === 'Ann' && seatName(view, 1, null) === 'Seat 2' &&
+          seatName(view, 2, null) === 'Cy' && seatName(null, 5) === 'Seat 6' && seatLabel(0) === 'Seat 1',
+  "words: a seat's name from the page's names, else the view's seats (by member or place), else Seat N");
+}
+{
+  const describe = (a) => ({ keys: a.keys });
+  const legal = [{ keys: ['card:a', 'sq:e5'] }, { keys: ['card:b', 'sq:e6'] }, { keys: ['card:a', 'sq:e7'] }];
+  const ks = keyState(describe, {}, { legal, focus: 'card:a', seat: 0 });
+  check([...ks.targets].sort().join() === 'card:a,card:b,sq:e5,sq:e6,sq:e7' &&
+          [...ks.related].sort().join() === 'card:a,sq:e5,sq:e7' && ks.selected === 'card:a',
+  "keys: the keys the moves touch, and those the selected element's moves touch");
+  const none = keyState(describe, {}, { legal: [], focus: null });
+  check(none.targets.size === 0 && none.related.size === 0 && none.selected === null, 'keys: no moves, nothing to choose');
+}
+check(contrastOf('auto', true) === 'more' && contrastOf('auto', false) === 'normal' &&
+        contrastOf('more', false) === 'more' && contrastOf('normal', true) === 'normal' && contrastOf('junk', true) === 'more',
+'display: the contrast follows the system unless the option holds one');
 
 if (failures) {
   console.log(`# ${failures} failed`);
