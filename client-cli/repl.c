@@ -228,8 +228,8 @@ static void draw_room(struct repl *r)
         const char *level = json_string_value(json_object_get(s, "level"));
         bool conn = json_is_true(json_object_get(s, "connected"));
         char what[64], name_col[160], what_col[96];
-        snprintf(what, sizeof(what), "%s%s%s%s", server_word(kind), level ? " (" : "",
-                 level ? server_word(level) : "", level ? ")" : "");
+        snprintf(what, sizeof(what), "%s%s%s%s", server_word(kind), level ? _(" (") : "",
+                 level ? server_word(level) : "", level ? _(")") : "");
         /* Columns by their width on the screen: a name may be Chinese. */
         printf(
             _("  seat %zu: %s %s %s%s\n"), i,
@@ -373,6 +373,47 @@ static void turn_cue(struct repl *r)
     r->your_turn = mine;
 }
 
+/* What a result says of how the game ended and what its scores count
+ * (ids of the games' results): as they are in English, in words in
+ * another language; an id it does not know as it is. */
+static const char *result_word(const char *id)
+{
+    static const struct {
+        const char *id, *words;
+    } ids[] = {
+        /* Sorcerer & Stones */
+        {"points", N_("the points")},
+        {"artifacts crafted", N_("the artifacts crafted")},
+        {"artifacts completed by the team", N_("the artifacts the team completed")},
+        {"runes", N_("a player owns all five rune types")},
+        {"artifacts", N_("the artifact supply is empty")},
+        {"qi", N_("the Qi supply is empty")},
+        {"frozen", N_("the position is frozen")},
+        {"novice", N_("a fourth artifact was crafted")},
+        {"cards", N_("no magic card is left")},
+        {"forfeit", N_("a player forfeited")},
+        /* Sorcerers */
+        {"destroy_morgana", N_("Morgana was destroyed")},
+        {"prime_merlinian_succession", N_("the Prime Merlinian succession")},
+        {"rising_spell", N_("the rising spell")},
+        {"army_of_sorcerers", N_("an army of sorcerers")},
+        {"simultaneous", N_("both sides won at once")},
+        {"turn_limit", N_("the turn limit")},
+        /* Element */
+        {"surrounded", N_("a Sage was surrounded")},
+        {"bag_empty", N_("the bag ran empty")},
+        {"round_limit", N_("the round limit")},
+    };
+
+    for (size_t i = 0; id && cli_lang_get() != CLI_LANG_EN && i < sizeof(ids) / sizeof(ids[0]);
+         i++) {
+        if (strcmp(id, ids[i].id) == 0) {
+            return _(ids[i].words);
+        }
+    }
+    return id;
+}
+
 /* "matches" when the revealed seed hashes to the commitment the view
  * showed from the start, so the game's randomness was fixed before it
  * began. */
@@ -427,7 +468,8 @@ static void draw_end(struct repl *r, const json_t *result)
     }
     if (json_array_size(scores) > 0) {
         const char *scoring = json_string_value(json_object_get(result, "scoring"));
-        printf(_("Scores%s%s%s:"), scoring ? " (" : "", scoring ? scoring : "", scoring ? ")" : "");
+        printf(_("Scores%s%s%s:"), scoring ? _(" (") : "", scoring ? result_word(scoring) : "",
+               scoring ? _(")") : "");
         for (int k = 0; k < nseats && (size_t)k < json_array_size(scores); k++) {
             printf("%s %s %lld", k ? "," : "", names[k],
                    (long long)json_integer_value(json_array_get(scores, (size_t)k)));
@@ -435,7 +477,8 @@ static void draw_end(struct repl *r, const json_t *result)
         printf("\n");
     }
     if (json_string_value(json_object_get(result, "reason"))) {
-        printf(_("Why it ended: %s\n"), json_string_value(json_object_get(result, "reason")));
+        printf(_("Why it ended: %s\n"),
+               result_word(json_string_value(json_object_get(result, "reason"))));
     }
     if (ro && ro->end) {
         ro->end(stdout, result, names, nseats);

@@ -115,7 +115,7 @@ static void draw_board(FILE *out, const json_t *view, const struct render_style 
         }
         json_t *t;
         json_array_foreach(json_object_get(tile, "taoists"), k, t) {
-            fprintf(out, " [%s]", json_string_value(t));
+            fprintf(out, " [%s]", word(json_string_value(t)));
         }
         fprintf(out, "\n");
     }
