@@ -216,6 +216,14 @@ class CliLang(ServerTest):
         lines = [json.loads(l) for l in out.stdout.splitlines()]
         self.assertTrue(lines[0]["ok"])
         self.assertFalse(has_cjk(out.stdout))
+        # `games --json` names each seat's state in the protocol's words.
+        out = self.run_cli(["--lang", "zh-CN", "--json", "games"])
+        self.assertEqual(out.returncode, 0, out.stderr)
+        states = [json.loads(l)["state"] for l in out.stdout.splitlines()]
+        self.assertEqual(states, ["in the lobby"])
+        out = self.run_cli(["--lang", "zh-CN", "games"])
+        self.assertNotIn("in the lobby", out.stdout)
+        self.assertTrue(has_cjk(out.stdout), out.stdout)
 
 
 if __name__ == "__main__":
