@@ -121,13 +121,15 @@ const GAMES = [
 
 // The games played by keyboard alone, each against a bot of a server
 // whose bots move at once: short ones (Sorcerers of one turn, Sorcerer &
-// Stones' Novice game; a Res Arcana or Element game against a bot is some
-// 40 to 120 moves of the player's).
+// Stones' Novice game; a Res Arcana game against a bot is some 50 to 200
+// moves of the player's). `prefer`: the move the player picks every other
+// time it is offered (in Element, a player who ends the turn at once is
+// caught sooner: some 30 to 90 moves rather than up to 300).
 const KEY_GAMES = [
   { id: 'sorcerers', options: { max_turns: '1' } },
   { id: 'stones', options: { variant: 'novice' } },
   { id: 'arcana', options: {} },
-  { id: 'element', options: {} },
+  { id: 'element', options: {}, prefer: /^End the turn/ },
 ];
 const AXE_SOURCE = fs.readFileSync(new URL('./node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -1267,12 +1269,14 @@ async function optionByKeys(page, key, value) {
 }
 
 // The moves' list: `a` puts the focus on its first move, the Down arrow
-// moves it `k` moves on, Enter plays the move. Resolves with its words.
-async function pickFromList(page, random) {
+// moves it `k` moves on (at random, or to the first `prefer` names every
+// other time), Enter plays the move. Resolves with its words.
+async function pickFromList(page, random, prefer) {
   await page.keyboard.press('a');
   if (!(await focusMatches(page, '#actions button.action'))) return null; // redrawn meanwhile: look again
-  const n = await page.$$eval('#actions button.action', (bs) => bs.length);
-  const k = Math.floor(random() * n);
+  const labels = await page.$$eval('#actions button.action', (bs) => bs.map((b) => b.textContent.trim()));
+  const preferred = prefer ? labels.findIndex((l) => prefer.test(l)) : -1;
+  const k = preferred >= 0 && random() < 0.5 ? preferred : Math.floor(random() * labels.length);
   for (let i = 0; i < k; i++) await page.keyboard.press('ArrowDown');
   const words = await page.evaluate(() => document.activeElement?.textContent.trim());
   await page.keyboard.press('Enter');
@@ -1367,7 +1371,7 @@ async function keyboardGame(browser, base, game, seed) {
       if (key) {
         escaped = true;
         onBoard++;
-      } else if (!(await pickFromList(page, random))) {
+      } else if (!(await pickFromList(page, random, game.prefer))) {
         continue;
       }
       moves++;
