@@ -1365,6 +1365,14 @@ async function keyboardGame(browser, base, game, seed) {
       if (!axed && moves >= 4) {
         axed = true;
         await axeCheck(page, `the ${game.id} board in mid-game, the player to move`);
+        // The same in the high-contrast theme, which the system's
+        // prefers-contrast turns on (emulated over DevTools).
+        const cdp = await page.createCDPSession();
+        await cdp.send('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-contrast', value: 'more' }] });
+        await page.waitForFunction(() => document.documentElement.dataset.contrast === 'more', { timeout: STEP_MS });
+        await axeCheck(page, `the ${game.id} board in mid-game, high contrast`);
+        await cdp.send('Emulation.setEmulatedMedia', { features: [] });
+        await cdp.detach().catch(() => {});
       }
       // Every third move on the board, the others from the list.
       const key = moves % 3 === 1 ? await pickOnBoard(page, random, !escaped) : null;
