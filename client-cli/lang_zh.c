@@ -127,9 +127,9 @@ const struct cli_tr_pair cli_zh_cn[] = {
      "                      接管座位的机器人；--clock 给房间加上回合计时：\n"
      "                      fischer:10m+5s（基础时间加每步增加），bank:30s/5m（每步的\n"
      "                      免费时间，然后用存时），correspondence:1d/3d（每步的时间，\n"
-     "                      最多存到上限）；单位 s、m、h、d；--timeout 决定超时后怎样：\n"
-     "                      bot（不在场玩家的座位由机器人接手；默认），lose（两人局）\n"
-     "                      或 skip（跳过该回合）\n"
+     "                      最多存到上限）；单位 s、m、h、d；--timeout 决定超时后\n"
+     "                      怎样：bot（不在场玩家的座位由机器人接手；默认），lose\n"
+     "                      （两人局）或 skip（跳过该回合）\n"
      "  join CODE [--seat N]   加入朋友的房间；CODE 可以是链接，\n"
      "                      CODE@HOST:PORT#sha256=HEX（经 TLS 的服务器及其证书）\n"
      "  spectate CODE       观看一个房间\n"
@@ -274,8 +274,7 @@ const struct cli_tr_pair cli_zh_cn[] = {
      "discard CARD              从手牌舍弃一张牌，获得 1 黄金或 2 个其他精华\n"
      "use CARD [0|1]            使用你的元件的力量 0 或 1（只有一个时可省略）\n"
      "pass                      跳过（之后你挑选一件新的魔法道具）\n"
-     "pay ESS                   支付一个精华：e（热情）、l（生命）、c（冷静）、d（死亡）、\n"
-     "                          g（黄金）\n"
+     "pay ESS                   支付一个精华：e 热情、l 生命、c 冷静、d 死亡、g 黄金\n"
      "same ESS|none             同种精华数量的种类，或 none（X = 0）\n"
      "more                      再付一个该种精华\n"
      "done                      停止支付该种精华\n"
@@ -297,7 +296,8 @@ const struct cli_tr_pair cli_zh_cn[] = {
      "draft CARD | pick CARD    轮抽一张牌\n"
      "first SEAT                对决：谁担任下一局的起始玩家（me，或一个座位）\n"
      "card NAME                 一张牌的作用（例如 card fire dragon、card vault）\n"
-     "牌：一张牌的 id 或名字的任意唯一前缀（fire_d、Fire Dragon、vau；中文下也可以用中文名）。\n"},
+     "牌：一张牌的 id 或名字的任意唯一前缀（fire_d、Fire Dragon、vau）；中文下也可以用\n"
+     "中文名。\n"},
     {"Elan", "热情"},
     {"Life", "生命"},
     {"Calm", "冷静"},
@@ -513,8 +513,8 @@ const struct cli_tr_pair cli_zh_cn[] = {
      "draw N                    抽 N 颗石子（0 到 4）；每少抽一颗就多走一步\n"
      "step SQ                   让你的贤者走一格（例如 step f6）；也可以：move SQ\n"
      "jump SQ                   让你的贤者越过风跳到 SQ（免费）\n"
-     "place STONE SQ            放置一颗抽到的石子（fire、water、earth、wind 或银扩展的）；\n"
-     "                          也可以：fire SQ、water SQ ...\n"
+     "place STONE SQ            放置一颗抽到的石子（fire、water、earth、wind 或银扩展\n"
+     "                          的）；也可以：fire SQ、water SQ ...\n"
      "pick STONE                选择下一颗要放的石子：之后的行动会列出它能放的格子\n"
      "chain SQ                  为正在流动的河流加一格（被问到时）\n"
      "flow SQ                   把河流的源头引向 SQ\n"
@@ -524,8 +524,9 @@ const struct cli_tr_pair cli_zh_cn[] = {
      "remove SQ | keep          移除另一个雷，或全部保留\n"
      "corrode SQ                被腐蚀掉的那个金\n"
      "end                       结束你的回合；也可以：done\n"
-     "card ELEMENT              火、水、土、风、雷、木、金（fire water earth wind lightning\n"
-     "                          wood metal）、贤者（sage）、终局（end）的规则\n"},
+     "card ELEMENT              火、水、土、风、雷、木、金（fire water earth wind\n"
+     "                          lightning wood metal）、贤者（sage）、终局（end）\n"
+     "                          的规则\n"},
     {"fire", "火"},
     {"water", "水"},
     {"earth", "土"},
@@ -936,8 +937,8 @@ const struct cli_tr_pair cli_zh_cn[] = {
      "rfly T             O5 reward: move your Taoist to tile T\n"
      "skip               O5 reward: decline\n",
      "place T            把你的道士放到砖 T 上（Tn Tw Tc Te Ts，或 1-5）\n"
-     "cast CARD          选择要施放的牌，例如 cast QUAKE-2（然后 `legal` 列出它的选择；\n"
-     "                   下面的命令也能一次施放完）\n"
+     "cast CARD          选择要施放的牌，例如 cast QUAKE-2（然后 `legal` 列出它的\n"
+     "                   选择；下面的命令也能一次施放完）\n"
      "cancel             放弃正在选择的牌、O7 的一对或付费的一步\n"
      "spin T cw|ccw      对砖 T 施放旋转（SPIN）\n"
      "fly T              施放飞行（FLY）：你的道士飞到砖 T\n"
@@ -1001,9 +1002,9 @@ const struct cli_tr_pair cli_zh_cn[] = {
      "                       或亮出隐藏信息时）\n"
      "  say TEXT             在房间里聊天\n"
      "  card NAME            一张牌的作用（例如 card SPIN、card A07、card O3）\n"
-     "  start [bots [LEVEL...]]  （房主）开始游戏；`bots` 让房间等级的机器人坐满空座位，\n"
-     "                       `bots hard` 用该等级，`bots easy hard` 按顺序为每个空座位\n"
-     "                       各指定一个等级（等级：random、easy、normal、hard）\n"
+     "  start [bots [LEVEL...]]  （房主）开始游戏；`bots` 让房间等级的机器人坐满空\n"
+     "                       座位，`bots hard` 用该等级，`bots easy hard` 按顺序为每个\n"
+     "                       空座位各指定一个等级（等级：random、easy、normal、hard）\n"
      "  who                  显示房间及其座位\n"
      "  view                 重新绘制游戏\n"
      "  raw                  以 JSON 显示你的视图\n"
@@ -1142,7 +1143,7 @@ const struct cli_tr_pair cli_zh_cn[] = {
     {"language: %s\n", "语言：%s\n"},
     {"you hold a seat in a game under way; type `leave` again to leave the room (a bot takes your "
      "seat)\n",
-     "你在一局进行中的对局里有座位；再输入一次 `leave` 即离开房间（由机器人接手你的座位）\n"},
+     "你在一局进行中的对局里有座位；再输入一次 `leave` 即离开房间（机器人接手你的座位）\n"},
     {"%s (type `help`)\n", "%s（输入 `help` 查看命令）\n"},
     {"that command does not fit here", "这个命令此时不适用"},
     {"Connection lost; reconnecting...\n", "连接中断；正在重新连接……\n"},
