@@ -5,11 +5,14 @@ the client marks for translation (_("...") and N_("...") in client-cli/)
 has a zh-CN entry in client-cli/lang_zh.c, every entry is used, none is
 there twice, and each zh-CN text has the printf conversions of its English
 in the same order (so that a Chinese screen prints the same arguments as
-an English one). --missing prints the entries still to write.
+an English one), and a text of several lines that keeps to 80 columns in
+English does in Chinese (a Chinese character takes two). --missing prints
+the entries still to write.
 Usage: check_cli_messages.py [--missing] SOURCE_ROOT"""
 import os
 import re
 import sys
+import unicodedata
 
 ESCAPES = {"n": b"\n", "t": b"\t", "\\": b"\\", '"': b'"', "'": b"'", "a": b"\a", "?": b"?",
            "r": b"\r", "0": b"\0"}
@@ -126,6 +129,11 @@ def table(root):
     return rows
 
 
+def columns(s):
+    """The columns `s` takes on a terminal (East Asian wide: two)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in s)
+
+
 def conversions(s):
     """The conversions of format `s` in the order they take their
     arguments: a translation may number them (%2$s) to take them in
@@ -168,6 +176,10 @@ def main():
         if conversions(en) != conversions(zh):
             problems.append("lang_zh.c:%d: \"%s\": the zh-CN conversions %s differ from %s" %
                             (line, en[:60], conversions(zh), conversions(en)))
+        wide = [l for l in zh.split("\n") if columns(l) > 80]
+        if "\n" in en.rstrip("\n") and all(columns(l) <= 80 for l in en.split("\n")) and wide:
+            problems.append("lang_zh.c:%d: \"%s\": a line of %d columns where the English "
+                            "keeps to 80" % (line, en[:60], columns(wide[0])))
         if en.endswith("\n") != zh.endswith("\n"):
             problems.append("lang_zh.c:%d: \"%s\": one ends a line, the other not" %
                             (line, en[:60]))
