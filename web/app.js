@@ -34,6 +34,8 @@ import { ReviewScreen, readRecordText, RECORD_MAX_BYTES } from './lib/review.js'
 import { initDisplay } from './lib/options.js';
 import { SHORTCUTS, attachBoardKeys, focusBoard, rove } from './games/keys.js';
 import { plural, seatLabel } from './lib/words.js';
+import { LANGS, initLang, lang, onLangChange, setLang } from './lib/i18n.js';
+import { loadCatalogue } from './lib/messages.js';
 
 const ROOMS_REFRESH_MS = 15000;
 const BANNER_MS = 8000; // how long the "your turn" banner stays up
@@ -564,7 +566,7 @@ async function resumeSeat() {
   const haveView = S.view !== null && S.rev > 0;
   if (haveView) args.rev = S.rev;
   S.missed = { fromRev: haveView ? S.rev : Number.isInteger(kept.rev) ? kept.rev : null, lines: [] };
-  if (!haveView && log.entries.length === 0) log.restore(kept.log);
+  if (!haveView && log.entries.length === 0) log.restore(kept.log, kept.logKeys);
   const r = await conn.request('resume', args);
   if (!r.ok) {
     S.missed = null;
@@ -752,7 +754,7 @@ async function requestSync(why) {
 }
 
 function onViewChanged() {
-  const fresh = log.mergeGame(S.view.log, { missed: Boolean(S.missed) });
+  const fresh = log.mergeGame(S.view.log, { missed: Boolean(S.missed), keys: S.view.log_keys });
   if (S.missed) S.missed.lines.push(...fresh);
   rememberProgress();
   if (S.view.result) {
@@ -780,7 +782,7 @@ function rememberProgress(now = false) {
   clearTimeout(progressTimer);
   progressTimer = null;
   if (S.room && S.seat !== null && S.view && store.loadSeat(S.room)) {
-    store.saveSeat(S.room, { rev: S.rev, log: log.gameLines(LOG_LINES_KEPT) });
+    store.saveSeat(S.room, { rev: S.rev, log: log.gameLines(LOG_LINES_KEPT), logKeys: log.gameKeys(LOG_LINES_KEPT) });
   }
 }
 
@@ -982,9 +984,10 @@ function setFocus(key) {
 async function ensureBoard() {
   const game = S.game;
   if (!game || (S.board && S.board.game === game)) return;
-  const board = await loadBoard(game);
+  const [board, cat] = await Promise.all([loadBoard(game), loadCatalogue(game)]);
   if (S.game !== game) return;
   S.board = board;
+  log.setCatalogue(cat);
   renderAll();
 }
 
@@ -1362,6 +1365,14 @@ function init() {
   attachBoardKeys(E.board);
   attachActionKeys(E.actions);
   initDisplay(E.contrast, document.documentElement);
+  initLang(document.body);
+  for (const l of LANGS) E.lang.append(h('option', { value: l.id, lang: l.id }, l.name));
+  E.lang.value = lang();
+  E.lang.addEventListener('change', () => setLang(E.lang.value));
+  onLangChange(() => {
+    log.relabel();
+    renderAll();
+  });
   addEventListener('pagehide', () => rememberProgress(true));
   addEventListener('hashchange', () => {
     const target = parseHash();

@@ -23,6 +23,9 @@ import { readRecordText, reviewErrorText, reviewHashCheck, reviewNames, reviewSe
 import { myAnswer, offerRows, rematchErrorText } from '../../web/lib/rematch.js';
 import { agoText } from '../../web/lib/lobby.js';
 import { startBots } from '../../web/lib/roompanel.js';
+import { addPhrases, detect, fill, lang, setLang, t } from '../../web/lib/i18n.js';
+import { cardName, logText, messageText } from '../../web/lib/messages.js';
+import { readFileSync } from 'node:fs';
 import { plural, seatLabel, seatName } from '../../web/lib/words.js';
 import { keyState } from '../../web/games/keys.js';
 import { contrastOf } from '../../web/lib/options.js';
@@ -424,6 +427,44 @@ check(plural(1, 'card') === '1 card' && plural(0, 'card') === '0 cards' && plura
 check(contrastOf('auto', true) === 'more' && contrastOf('auto', false) === 'normal' &&
         contrastOf('more', false) === 'more' && contrastOf('normal', true) === 'normal' && contrastOf('junk', true) === 'more',
 'display: the contrast follows the system unless the option holds one');
+
+// The page's language and the log in it.
+{
+  check(detect(['zh-TW', 'en']) === 'zh-CN' && detect(['zh']) === 'zh-CN' && detect(['en-GB', 'zh-CN']) === 'en' &&
+          detect(['fr', 'de']) === 'en' && detect([]) === 'en',
+    'language: any Chinese first reads Simplified Chinese, English or anything else English');
+  check(fill('Seat {n} of {m}', { n: 2 }) === 'Seat 2 of {m}', 'language: {names} filled, an unknown one left');
+  check(lang() === 'en' && t('Create room') === 'Create room' && t('Seat {n}', { n: 3 }) === 'Seat 3',
+    'language: English is the phrase itself');
+  setLang('zh-CN');
+  addPhrases('zh-CN', { 'Seat {n}': '{n} 号座位' });
+  check(lang() === 'zh-CN' && t('Create room') === '创建房间' && t('Seat {n}', { n: 3 }) === '3 号座位' &&
+          t('A phrase no table has') === 'A phrase no table has',
+    'language: Chinese from the page\'s and a board\'s tables, English where none has the phrase');
+  setLang('xx');
+  check(lang() === 'zh-CN', 'language: an unknown language is not taken');
+  setLang('en');
+
+  const cat = JSON.parse(readFileSync(new URL('../../lang/stones.json', import.meta.url), 'utf8'));
+  const key = Object.keys(cat.messages).find((k) => /\{1:tile\}/.test(cat.messages[k].en) &&
+                                                   /^\{0\}/.test(cat.messages[k].en));
+  const tile = Object.keys(cat.terms.tile)[0];
+  const msg = [key, 'Ann', tile, '1', '2', '3', '4', '5'];
+  const zh = messageText(cat, msg, 'the English line', 'zh-CN');
+  check(key && zh !== 'the English line' && zh.includes('Ann') && zh.includes(cat.terms.tile[tile]) && !zh.includes('{'),
+    'log: a line in Chinese from its message, its terms in Chinese', `${key}: ${zh}`);
+  check(messageText(cat, msg, 'the English line', 'en') === 'the English line' &&
+          messageText(cat, ['no_such_key', 'Ann'], 'line', 'zh-CN') === 'line' &&
+          messageText(cat, [], 'line', 'zh-CN') === 'line' && messageText(cat, [key], 'line', 'zh-CN') === 'line' &&
+          messageText(null, msg, 'line', 'zh-CN') === 'line',
+    'log: the line as the view has it in English, and for no message, an unknown key, missing arguments or no catalogue');
+  const view = { log: ['a', 'b'], log_keys: [msg] };
+  const lines = logText(cat, view, 'zh-CN');
+  check(lines.length === 2 && lines[0] === zh && lines[1] === 'b', 'log: line for line, a line without a message as it is');
+  const [id, card] = Object.entries(cat.cards)[0];
+  check(cardName(cat, id, 'zh-CN', 'x') === card['zh-CN'] && cardName(cat, 'nope', 'zh-CN', 'x') === 'x',
+    'cards: a name in Chinese by id, else the name given');
+}
 
 if (failures) {
   console.log(`# ${failures} failed`);

@@ -10,7 +10,8 @@ attributes (not fragments, data: or absolute addresses), every static
 module registers (`serviceWorker.register('sw.js', ...)`, a path against
 the page, not the module), and the board's dynamic
 loads (web/lib/board.js: `games/<id>.js` and `games/<id>.css` for every
-game of server/games/games.def). The embedded set is read from the
+game of server/games/games.def), and the log's (web/lib/messages.js: each
+game's catalogue, `lang/<id>.json`, served from the source root's lang/). The embedded set is read from the
 generated web_assets.c. A file used but not embedded would be a 404; one
 embedded but not used (web/package.json, a generator script) is served to
 nobody's benefit. Prints the differences and exits 1 when the sets differ."""
@@ -55,6 +56,10 @@ def used_files(web, games):
             # A worker's address is resolved against the page (index.html,
             # at the root), whichever module registers it.
             todo += [r for r in WORKER.findall(text) if not r.startswith(('http:', 'https:', '/'))]
+        if rel == 'lib/messages.js':
+            # The catalogues are not under web/: their existence is the
+            # build's (lang_files), not read here.
+            seen.update('lang/%s.json' % g for g in games)
     return seen
 
 

@@ -5,10 +5,15 @@
 // starting and ending). Each new line is also said in a visually hidden
 // live region (#announce, role log), for screen readers: the moves as they
 // come, but not a backlog (the lines remembered from before a reload, or
-// those missed while away, which the reconnect notice sums up).
+// those missed while away, which the reconnect notice sums up). A game
+// line is shown in the reader's language from its message (the view's
+// log_keys and the game's catalogue, lib/messages.js), and shown again
+// when the language changes.
 
 import { h, clear } from './dom.js';
 import { seatLabel } from './words.js';
+import { lang } from './i18n.js';
+import { messageText } from './messages.js';
 
 const MAX_ENTRIES = 400;
 const ANNOUNCED_KEPT = 8; // lines left in the live region (it only grows)
@@ -18,7 +23,33 @@ export class Log {
   constructor(listEl, announceEl = null) {
     this.el = listEl;
     this.announceEl = announceEl;
-    this.entries = []; // { text, kind: 'game'|'room'|'info', missed }
+    this.entries = []; // { text, msg, kind: 'game'|'room'|'info', missed }
+    this.catalogue = null; // the game's, for its lines' messages
+  }
+
+  // A game line as the reader reads it; others are written in words.
+  shown(entry) {
+    return entry.kind === 'game' ? messageText(this.catalogue, entry.msg, entry.text, lang()) : entry.text;
+  }
+
+  // Takes the game's catalogue (null: lines as the view has them) and
+  // writes every line again, as after a change of language.
+  setCatalogue(cat) {
+    this.catalogue = cat;
+    this.relabel();
+  }
+
+  row(entry) {
+    return h('li', { class: ['log-' + entry.kind, entry.missed && 'missed'] },
+      entry.missed ? h('span', { class: 'tag-new' }, 'new ') : null,
+      entry.kind === 'room' ? h('span', { class: 'tag-room', 'aria-hidden': 'true' }, '» ') : null,
+      this.shown(entry));
+  }
+
+  relabel() {
+    const rows = Array.from(this.el.children);
+    if (rows.length !== this.entries.length) return;
+    this.entries.forEach((e, i) => rows[i].replaceWith(this.row(e)));
   }
 
   reset() {
@@ -35,15 +66,21 @@ export class Log {
     while (el.childElementCount > ANNOUNCED_KEPT) el.firstElementChild.remove();
   }
 
-  // The game lines seen so far, newest last (to remember across reloads).
+  // The game lines seen so far, newest last (to remember across reloads),
+  // and their messages.
   gameLines(n) {
     return this.entries.filter((e) => e.kind === 'game').slice(-n).map((e) => e.text);
   }
 
+  gameKeys(n) {
+    return this.entries.filter((e) => e.kind === 'game').slice(-n).map((e) => e.msg || []);
+  }
+
   // Takes the view's log (a window onto the last lines) and appends the
   // lines not yet seen: the longest tail of what we hold that is a head of
-  // `lines` is the overlap. Returns the lines that were new.
-  mergeGame(lines, { missed = false } = {}) {
+  // `lines` is the overlap; `keys` are the lines' messages. Returns the
+  // new lines as the reader reads them.
+  mergeGame(lines, { missed = false, keys = [] } = {}) {
     if (!Array.isArray(lines)) return [];
     const held = this.gameLines(lines.length);
     let overlap = 0;
@@ -53,10 +90,13 @@ export class Log {
         break;
       }
     }
-    const fresh = lines.slice(overlap).map(String);
-    for (const text of fresh) this.push({ text, kind: 'game', missed });
-    if (!missed) for (const text of fresh.slice(-ANNOUNCE_BATCH)) this.announce(text);
-    return fresh;
+    const fresh = lines.slice(overlap).map((text, i) => ({
+      text: String(text), msg: Array.isArray(keys) ? keys[overlap + i] : undefined, kind: 'game', missed,
+    }));
+    for (const e of fresh) this.push(e);
+    const said = fresh.map((e) => this.shown(e));
+    if (!missed) for (const text of said.slice(-ANNOUNCE_BATCH)) this.announce(text);
+    return said;
   }
 
   add(text, kind = 'room') {
@@ -67,7 +107,7 @@ export class Log {
   push(entry) {
     const atBottom = this.el.scrollHeight - this.el.scrollTop - this.el.clientHeight < 40;
     this.entries.push(entry);
-    this.el.appendChild(row(entry));
+    this.el.appendChild(this.row(entry));
     while (this.entries.length > MAX_ENTRIES) {
       this.entries.shift();
       this.el.firstChild?.remove();
@@ -76,8 +116,8 @@ export class Log {
   }
 
   // Seeds the log with lines remembered from before a reload.
-  restore(lines) {
-    for (const text of lines || []) this.push({ text: String(text), kind: 'game', missed: false });
+  restore(lines, keys = []) {
+    (lines || []).forEach((text, i) => this.push({ text: String(text), msg: keys?.[i], kind: 'game', missed: false }));
   }
 
   clearMissed() {
@@ -87,13 +127,6 @@ export class Log {
       li.querySelector('.tag-new')?.remove();
     }
   }
-}
-
-function row(entry) {
-  return h('li', { class: ['log-' + entry.kind, entry.missed && 'missed'] },
-    entry.missed ? h('span', { class: 'tag-new' }, 'new ') : null,
-    entry.kind === 'room' ? h('span', { class: 'tag-room', 'aria-hidden': 'true' }, '» ') : null,
-    entry.text);
 }
 
 // Lines for what changed between two `room` events.
