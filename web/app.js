@@ -61,6 +61,7 @@ const S = {
   hashChecks: true, // turned off if the server's hash of a full state disagrees with ours
   syncing: false, // a `sync` is out: diffs wait for the fresh state
   board: null, // the wrapped board module of S.game
+  catalogue: null, // S.game's message catalogue (lib/messages.js), or null
   legal: [],
   legalRev: -1, // the rev `legal` was listed for
   legalAhead: null, // a listing for a rev the view has not reached yet
@@ -987,6 +988,7 @@ async function ensureBoard() {
   const [board, cat] = await Promise.all([loadBoard(game), loadCatalogue(game)]);
   if (S.game !== game) return;
   S.board = board;
+  S.catalogue = cat;
   log.setCatalogue(cat);
   renderAll();
 }
@@ -999,6 +1001,7 @@ function boardContext() {
     pick: pickAction,
     focus: S.focus,
     setFocus,
+    catalogue: S.catalogue, // the game's lang/<game>.json, or null
   };
 }
 

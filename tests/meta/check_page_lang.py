@@ -5,6 +5,7 @@
 usage: check_page_lang.py WEB_DIR
 
 The English phrase is the key (web/lib/i18n.js). Checks that:
+The tables are web/i18n/zh-CN*.js: the page's, and each board's own.
 - every phrase of index.html (the text of an element, and its aria-label,
   title, placeholder and alt), outside translate="no" and <kbd>, is in
   web/i18n/zh-CN.js, unless it is only a name, code, address or command
@@ -78,7 +79,10 @@ def main(argv):
     if len(argv) != 2:
         sys.exit(__doc__)
     web = argv[1]
-    zh = catalogue(os.path.join(web, 'i18n', 'zh-CN.js'))
+    zh = {}
+    for name in sorted(os.listdir(os.path.join(web, 'i18n'))):
+        if name.startswith('zh-CN') and name.endswith('.js'):
+            zh.update(catalogue(os.path.join(web, 'i18n', name)))
     faults = []
     p = Phrases()
     with open(os.path.join(web, 'index.html'), encoding='utf-8') as f:
@@ -113,7 +117,7 @@ def main(argv):
                     faults.append('%s:%d: "%s": zh-CN has other {names}' % (rel, line, phrase))
     for phrase in zh:
         if phrase not in used:
-            faults.append('i18n/zh-CN.js: "%s" is used nowhere' % phrase)
+            faults.append('i18n/zh-CN*.js: "%s" is used nowhere' % phrase)
     for fault in faults:
         print(fault)
     print('%d phrases, %d faults' % (len(zh), len(faults)))
