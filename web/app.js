@@ -431,6 +431,7 @@ function resetRoom() {
   S.rev = 0;
   S.syncing = false;
   S.board = null;
+  S.catalogue = null;
   S.legal = [];
   S.legalRev = -1;
   S.legalAhead = null;
@@ -723,6 +724,7 @@ function onState(msg) {
   if (typeof msg.view.game === 'string' && S.game !== msg.view.game) {
     S.game = msg.view.game;
     S.board = null;
+    S.catalogue = null;
   }
   onViewChanged();
 }
