@@ -3,8 +3,9 @@
  * test_render.c - the colours of the client's boards, as a person at a
  * 16-colour terminal sees them: in every game each of its colours (Sorcerer
  * & Stones' five stone colours, Sorcerers' two factions, Element's eight
- * kinds of stone) is drawn with its own colour of the 16, and with colour off (NO_COLOR, a pipe)
- * nothing but text is written and the letters and names still tell them apart.
+ * kinds of stone, Res Arcana's five essences) is drawn with its own colour of the 16, and with
+ * colour off (NO_COLOR, a pipe) nothing but text is written and the letters and names still tell
+ * them apart.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -172,6 +173,38 @@ START_TEST(element_kinds_are_eight_distinct_colours_of_sixteen)
 }
 END_TEST
 
+/* Res Arcana: each essence's letter with its count ("E1") in a colour of
+ * its own; found where an SGR sequence is followed by the letter and a
+ * digit, so that a coloured heading ("Decision") is not taken for one. */
+START_TEST(arcana_essences_are_five_distinct_colours_of_sixteen)
+{
+    static const char marks[] = "ELCDG";
+    char *text = drawn("arcana", 2, true);
+    int col[5];
+
+    for (int m = 0; m < 5; m++) {
+        col[m] = -2;
+        for (const char *p = strstr(text, "\033["); p; p = strstr(p + 1, "\033[")) {
+            size_t n = strcspn(p + 2, "m");
+            const char *after = p + 2 + n + 1;
+            if (after[0] == marks[m] && after[1] >= '0' && after[1] <= '9') {
+                col[m] = colour_of(p + 2, n);
+            }
+        }
+    }
+    for (int i = 0; i < 5; i++) {
+        ck_assert_msg(col[i] >= 30, "essence %c is not drawn in a colour of its own", marks[i]);
+        ck_assert_msg((col[i] <= 37) || (col[i] >= 90 && col[i] <= 97),
+                      "essence %c uses colour %d, not one of the 16", marks[i], col[i]);
+        for (int j = 0; j < i; j++) {
+            ck_assert_msg(col[i] != col[j], "essences %c and %c share colour %d", marks[i],
+                          marks[j], col[i]);
+        }
+    }
+    free(text);
+}
+END_TEST
+
 START_TEST(without_colour_only_text_and_the_marks_still_differ)
 {
     char *stones = drawn("stones", 4, false);
@@ -183,6 +216,14 @@ START_TEST(without_colour_only_text_and_the_marks_still_differ)
     ck_assert_ptr_null(strchr(sorc, '\033'));
     ck_assert_ptr_nonnull(strstr(sorc, "(Merlinians)"));
     ck_assert_ptr_nonnull(strstr(sorc, "(Morganians)"));
+    /* Res Arcana's pools keep each essence's letter with its count. */
+    char *arcana = drawn("arcana", 2, false);
+    ck_assert_ptr_null(strchr(arcana, '\033'));
+    for (const char *m = "ELCDG"; *m; m++) {
+        char mark[3] = {*m, '1', '\0'};
+        ck_assert_msg(strstr(arcana, mark) != NULL, "no %s in the pools without colour", mark);
+    }
+    free(arcana);
     free(stones);
     free(sorc);
 }
@@ -194,6 +235,7 @@ int main(void)
         {"stones_colours", stones_colours_are_five_distinct_colours_of_sixteen},
         {"sorcerers_colours", sorcerers_factions_have_distinct_colours_and_names},
         {"element_colours", element_kinds_are_eight_distinct_colours_of_sixteen},
+        {"arcana_colours", arcana_essences_are_five_distinct_colours_of_sixteen},
         {"no_colour", without_colour_only_text_and_the_marks_still_differ},
     };
 
