@@ -485,6 +485,8 @@ struct arc_state {
     struct arc_core c;
     char names[ARC_MAX_SEATS][GAME_NAME_MAX];
     char log[ARC_LOG_N][ARC_LOG_LEN];
+    /* log_msg[k]: the message of log[k] (game_format_msg(), lang/arcana.json). */
+    char log_msg[ARC_LOG_N][ARC_LOG_LEN];
     int8_t log_n;
     int8_t log_head;
 };
@@ -496,7 +498,10 @@ extern const char *const arc_why_name[ARC_WHY_COUNT];
 
 /* ---- Rules (arcana_rules.c) ---- */
 
-void arc__log(struct arc_state *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends a line to the log and its message (`key` and the arguments) to
+ * the log's messages; `key` names its template in lang/arcana.json. */
+void arc__log(struct arc_state *st, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 int arc__card_find(const char *id);
 void arc__setup(struct arc_state *st, int nseats, int setup, int duel, const struct game_setup *gs);
 /* Bit mask of the seats that may act now; 0 when over. */
@@ -564,6 +569,7 @@ enum arc_section {
     ARC_S_DECISION,
     ARC_S_GAME,
     ARC_S_LOG,
+    ARC_S_LOG_KEYS,
     ARC_S_MATCH,
     ARC_S_PHASE,
     ARC_S_RESULT,

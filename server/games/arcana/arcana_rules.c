@@ -24,11 +24,12 @@ static const struct arc_op prog_item[1] = {{OPX_ITEM, {0}, 0, 0, 0, 0, 0, 0}};
 
 const char *const arc_ess_name[ARC_NESS] = {"elan", "life", "calm", "death", "gold"};
 
-void arc__log(struct arc_state *st, const char *fmt, ...)
+void arc__log(struct arc_state *st, const char *key, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    game_format_line(st->log[st->log_head], ARC_LOG_LEN, fmt, ap);
+    game_format_msg(st->log[st->log_head], ARC_LOG_LEN, st->log_msg[st->log_head], ARC_LOG_LEN, key,
+                    fmt, ap);
     va_end(ap);
     st->log_head = (int8_t)((st->log_head + 1) % ARC_LOG_N);
     if (st->log_n < ARC_LOG_N) {
@@ -674,13 +675,13 @@ static void ll_lose(struct arc_core *c, int r)
     pool[ARC_L] -= l;
     int64_t need = 2LL * (amount - l);
     int64_t other = ess_total(pool) - pool[ARC_L];
-    arc__log(state_of(c), "%s loses %d Life%s.", state_of(c)->names[r], l,
-             need == 0       ? ""
-             : need >= other ? " and every other essence"
-                             : " and more essences");
+    const char *name = state_of(c)->names[r];
     if (need == 0) {
+        arc__log(state_of(c), "lose_life", "%s loses %d Life.", name, l);
         ll_rival_done(c);
     } else if (need >= other) {
+        arc__log(state_of(c), "lose_life_all", "%s loses %d Life and every other essence.", name,
+                 l);
         for (int e = 0; e < ARC_NESS; e++) {
             if (e != ARC_L) {
                 pool[e] = 0;
@@ -688,6 +689,7 @@ static void ll_lose(struct arc_core *c, int r)
         }
         ll_rival_done(c);
     } else {
+        arc__log(state_of(c), "lose_life_more", "%s loses %d Life and more essences.", name, l);
         c->res.ll_stage = 2;
         c->res.left = (int16_t)need;
         set_dec(c, ARC_D_LOSE, r);
@@ -948,7 +950,8 @@ static void new_round(struct arc_core *c)
     for (int s = 0; s < c->nseats; s++) {
         c->seat[s].passed = 0;
     }
-    arc__log(state_of(c), "Nobody has %d VP; round %d begins.", ARC_WIN_VP, c->round);
+    arc__log(state_of(c), "round_begins", "Nobody has %d VP; round %d begins.", ARC_WIN_VP,
+             c->round);
     collect_begin_round(c);
 }
 
@@ -1017,8 +1020,13 @@ static void end_game(struct arc_core *c, bool limit)
     c->round_limit = limit;
     for (int s = 0; s < c->nseats; s++) {
         if (c->winners & (1u << s)) {
-            arc__log(state_of(c), "%s wins with %d VP%s.", state_of(c)->names[s], c->final_vp[s],
-                     limit ? " at the round limit" : "");
+            if (limit) {
+                arc__log(state_of(c), "wins_at_limit", "%s wins with %d VP at the round limit.",
+                         state_of(c)->names[s], c->final_vp[s]);
+            } else {
+                arc__log(state_of(c), "wins_vp", "%s wins with %d VP.", state_of(c)->names[s],
+                         c->final_vp[s]);
+            }
         }
     }
     c->statue_used = 0;
@@ -1307,7 +1315,8 @@ void arc__setup(struct arc_state *st, int nseats, int setup, int duel, const str
     c->match.setup = (uint8_t)setup;
     setup_common(c, setup == 1, -1);
     setup_game(c, setup);
-    arc__log(st, "Res Arcana begins; %s holds the First Player token.", st->names[c->first]);
+    arc__log(st, "game_begins", "Res Arcana begins; %s holds the First Player token.",
+             st->names[c->first]);
     arc__settle(st);
 }
 
@@ -1799,7 +1808,7 @@ static void apply_top(struct arc_state *st, int seat, const struct arc_action *a
     const char *who = st->names[seat];
     switch (a->type) {
     case ARC_A_PLACE:
-        arc__log(st, "%s places %s.", who, arc_cards[a->a].name);
+        arc__log(st, "places", "%s places %s.", who, arc_cards[a->a].name);
         start_action(c, ARC_R_PLACE, a->a, 0);
         break;
     case ARC_A_MONUMENT: {
@@ -1808,23 +1817,27 @@ static void apply_top(struct arc_state *st, int seat, const struct arc_action *a
         start_action(c, ARC_R_CLAIM, m, 0);
         c->res.from_display = a->a != ARC_DECK_ARG;
         move(c, m, ARC_L_PLAY, seat);
-        arc__log(st, "%s claims %s%s.", who, arc_cards[m].name,
-                 a->a == ARC_DECK_ARG ? " from the monument deck" : "");
+        if (a->a == ARC_DECK_ARG) {
+            arc__log(st, "claims_from_deck", "%s claims %s from the monument deck.", who,
+                     arc_cards[m].name);
+        } else {
+            arc__log(st, "claims", "%s claims %s.", who, arc_cards[m].name);
+        }
         break;
     }
     case ARC_A_POP:
         pay_fixed(c, seat, arc_cards[a->a].cost);
         move(c, a->a, ARC_L_PLAY, seat);
-        arc__log(st, "%s claims %s.", who, arc_cards[a->a].name);
+        arc__log(st, "claims", "%s claims %s.", who, arc_cards[a->a].name);
         start_action(c, ARC_R_CLAIM, a->a, 0);
         break;
     case ARC_A_DISCARD:
         move(c, a->a, ARC_L_DISCARD, seat);
-        arc__log(st, "%s discards %s.", who, arc_cards[a->a].name);
+        arc__log(st, "discards", "%s discards %s.", who, arc_cards[a->a].name);
         start_action(c, ARC_R_DISCARD, a->a, 0);
         break;
     case ARC_A_POWER:
-        arc__log(st, "%s uses %s.", who, arc_cards[a->a].name);
+        arc__log(st, "uses", "%s uses %s.", who, arc_cards[a->a].name);
         start_action(c, ARC_R_POWER, a->a, a->b);
         pay_auto_costs(c, seat, a->a, &arc_cards[a->a].pw[a->b]);
         break;
@@ -1841,7 +1854,7 @@ static void apply_top(struct arc_state *st, int seat, const struct arc_action *a
             move(c, p->item, ARC_L_SUPPLY, -1);
         }
         p->item = -1;
-        arc__log(st, "%s passes.", who);
+        arc__log(st, "passes", "%s passes.", who);
         break;
     }
     default:
@@ -1919,13 +1932,13 @@ static void apply_step(struct arc_state *st, int seat, const struct arc_action *
         switch (r->why) {
         case ARC_WHY_DESTROY:
             r->bind_t = (int16_t)arc__printed_total(a->a);
-            arc__log(st, "%s destroys %s.", st->names[seat], arc_cards[a->a].name);
+            arc__log(st, "destroys", "%s destroys %s.", st->names[seat], arc_cards[a->a].name);
             move(c, a->a, ARC_L_DISCARD, seat);
             op_done(c);
             break;
         case ARC_WHY_DISCARD: {
             const struct arc_op *o = cur_op(c);
-            arc__log(st, "%s discards %s.", st->names[seat], arc_cards[a->a].name);
+            arc__log(st, "discards", "%s discards %s.", st->names[seat], arc_cards[a->a].name);
             move(c, a->a, ARC_L_DISCARD, seat);
             r->bind_t = (int16_t)arc__printed_total(a->a);
             if (o && o->op == ARC_OP_DRAW_DISCARD && --r->div_left > 0) {
@@ -1940,7 +1953,7 @@ static void apply_step(struct arc_state *st, int seat, const struct arc_action *
                 op_done(c);
                 break;
             }
-            arc__log(st, "%s places %s.", st->names[seat], arc_cards[a->a].name);
+            arc__log(st, "places", "%s places %s.", st->names[seat], arc_cards[a->a].name);
             start_placement(c, a->a, o->count, o->flag);
             break;
         }
@@ -1961,12 +1974,12 @@ static void apply_step(struct arc_state *st, int seat, const struct arc_action *
             op_done(c);
             break;
         case ARC_WHY_IG_DISCARD:
-            arc__log(st, "%s discards %s.", st->names[seat], arc_cards[a->a].name);
+            arc__log(st, "discards", "%s discards %s.", st->names[seat], arc_cards[a->a].name);
             move(c, a->a, ARC_L_DISCARD, seat);
             ll_rival_done(c);
             break;
         case ARC_WHY_IG_DESTROY:
-            arc__log(st, "%s destroys %s.", st->names[seat], arc_cards[a->a].name);
+            arc__log(st, "destroys", "%s destroys %s.", st->names[seat], arc_cards[a->a].name);
             move(c, a->a, ARC_L_DISCARD, seat);
             ll_rival_done(c);
             break;
@@ -1983,8 +1996,11 @@ static void apply_step(struct arc_state *st, int seat, const struct arc_action *
         break;
     }
     case ARC_A_DECK:
-        arc__log(st, "%s looks at the %s.", st->names[seat],
-                 a->a == 0 ? "top of their deck" : "monument deck");
+        if (a->a == 0) {
+            arc__log(st, "looks_own_deck", "%s looks at the top of their deck.", st->names[seat]);
+        } else {
+            arc__log(st, "looks_monument_deck", "%s looks at the monument deck.", st->names[seat]);
+        }
         look_start(c, a->a);
         break;
     case ARC_A_ORDER:
@@ -2006,7 +2022,7 @@ static void apply_step(struct arc_state *st, int seat, const struct arc_action *
         if (a->a == 0) {
             ll_lose(c, seat);
         } else if (a->a == 1 && o) {
-            arc__log(st, "%s pays to ignore the loss of Life.", st->names[seat]);
+            arc__log(st, "pays_to_ignore", "%s pays to ignore the loss of Life.", st->names[seat]);
             if (o->arg == ARC_IG_PAY) {
                 pay_fixed(c, seat, o->ess);
                 ll_rival_done(c);
@@ -2017,8 +2033,8 @@ static void apply_step(struct arc_state *st, int seat, const struct arc_action *
             }
         } else {
             const struct arc_power *pw = &arc_cards[a->c].pw[a->b];
-            arc__log(st, "%s uses %s to ignore the loss of Life.", st->names[seat],
-                     arc_cards[a->c].name);
+            arc__log(st, "uses_to_ignore", "%s uses %s to ignore the loss of Life.",
+                     st->names[seat], arc_cards[a->c].name);
             pay_auto_costs(c, seat, a->c, pw);
             for (int i = 0; i < pw->neff; i++) {
                 if (pw->eff[i].op == ARC_OP_PLACE_SELF) {
@@ -2043,7 +2059,7 @@ static void apply_step(struct arc_state *st, int seat, const struct arc_action *
             c->card[stt].turned = 1;
             pool[ARC_G] -= 3;
             c->statue_used = 1;
-            arc__log(st, "%s uses the Golden Statue.", st->names[seat]);
+            arc__log(st, "uses_golden_statue", "%s uses the Golden Statue.", st->names[seat]);
         }
         c->dec = ARC_D_NONE;
         c->dec_seat = -1;
@@ -2052,7 +2068,7 @@ static void apply_step(struct arc_state *st, int seat, const struct arc_action *
     case ARC_A_ITEM:
         move(c, a->a, ARC_L_PLAY, seat);
         c->seat[seat].item = a->a;
-        arc__log(st, "%s takes %s.", st->names[seat], arc_cards[a->a].name);
+        arc__log(st, "takes_item", "%s takes %s.", st->names[seat], arc_cards[a->a].name);
         if (c->phase == ARC_PH_SETUP_ITEM) {
             if (++c->item_i >= c->nseats) {
                 c->round = 1;
@@ -2129,7 +2145,8 @@ static void apply_setup(struct arc_state *st, int seat, const struct arc_action 
             }
             c->seat[s].mage = c->seat[s].mage_pick;
             c->seat[s].mage_pick = -1;
-            arc__log(st, "%s is the %s.", st->names[s], arc_cards[c->seat[s].mage].name);
+            arc__log(st, "is_the_mage", "%s is the %s.", st->names[s],
+                     arc_cards[c->seat[s].mage].name);
         }
         item_phase(c);
         return;
@@ -2177,7 +2194,7 @@ static void apply_setup(struct arc_state *st, int seat, const struct arc_action 
         struct arc_match *m = &c->match;
         move(c, a->a, ARC_L_KEPT, seat);
         m->drafted[a->a] = (int8_t)(seat + 1);
-        arc__log(st, "%s drafts %s.", st->names[seat], arc_cards[a->a].name);
+        arc__log(st, "drafts", "%s drafts %s.", st->names[seat], arc_cards[a->a].name);
         if (--m->picks_left == 0) {
             if (++m->pick_turn >= 9) {
                 decks_from(c, ARC_L_KEPT);
@@ -2192,8 +2209,8 @@ static void apply_setup(struct arc_state *st, int seat, const struct arc_action 
     }
     if (a->type == ARC_A_FIRST) {
         int first = a->a;
-        arc__log(st, "%s chooses %s as First Player of game %d.", st->names[seat], st->names[first],
-                 c->match.game);
+        arc__log(st, "chooses_first", "%s chooses %s as First Player of game %d.", st->names[seat],
+                 st->names[first], c->match.game);
         c->first_at_start = (int8_t)first;
         match_start_game(c, first);
     }
@@ -2296,7 +2313,11 @@ int arc__act(struct arc_state *st, int seat, const struct arc_action *a, struct 
             for (int s = 0; s < c->nseats; s++) {
                 int k = c->draws[s] - draws[s];
                 if (k > 0 && c->round > 0) {
-                    arc__log(st, "%s draws %d card%s.", st->names[s], k, k == 1 ? "" : "s");
+                    if (k == 1) {
+                        arc__log(st, "draws_one", "%s draws %d card.", st->names[s], k);
+                    } else {
+                        arc__log(st, "draws", "%s draws %d cards.", st->names[s], k);
+                    }
                 }
             }
             return GAME_OK;

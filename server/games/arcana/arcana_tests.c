@@ -6,7 +6,8 @@
  * holder: hands, the two mages dealt and the secret choice, draft packs,
  * kept cards, the cards of an open look and the known deck tops
  * (R-arcana-11.3). The scan reports any id of a hidden card outside "you"
- * and the log, any unknown member of "you" and any key naming the
+ * and the log (its lines and their messages, which hold names, not ids),
+ * any unknown member of "you" and any key naming the
  * generator. Pure: it reads the states it is handed and changes only the
  * copies the suites give it.
  */
@@ -64,7 +65,8 @@ static void visit(void *ud, const char *path, const char *key, const json_t *v)
         }
         return;
     }
-    if (!json_is_string(v) || game_tests_under(path, "/you") || game_tests_under(path, "/log")) {
+    if (!json_is_string(v) || game_tests_under(path, "/you") || game_tests_under(path, "/log") ||
+        game_tests_under(path, "/log_keys")) {
         return;
     }
     int card = arc__card_find(json_string_value(v));

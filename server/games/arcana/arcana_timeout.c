@@ -55,10 +55,14 @@ void arc__forfeit(struct arc_state *st, int seat)
             c->winners |= (uint8_t)(1u << s);
         }
     }
-    arc__log(st, "%s forfeits%s.", st->names[seat], c->match.on ? " the match" : "");
+    if (c->match.on) {
+        arc__log(st, "forfeits_match", "%s forfeits the match.", st->names[seat]);
+    } else {
+        arc__log(st, "forfeits", "%s forfeits.", st->names[seat]);
+    }
     for (int s = 0; s < c->nseats; s++) {
         if (c->winners & (1u << s)) {
-            arc__log(st, "%s wins.", st->names[s]);
+            arc__log(st, "wins", "%s wins.", st->names[s]);
         }
     }
     c->round_limit = 0;
@@ -105,9 +109,10 @@ int arc__skip(struct arc_state *st, int seat, struct game_error *err)
                               "R-arcana-15.2: this decision has nothing to choose");
     }
     if (c->dec == ARC_D_TOP) {
-        arc__log(st, "%s's turn is skipped.", st->names[seat]);
+        arc__log(st, "turn_skipped", "%s's turn is skipped.", st->names[seat]);
     } else {
-        arc__log(st, "%s's decision (%s) is skipped.", st->names[seat], arc_dec_name[c->dec]);
+        arc__log(st, "decision_skipped", "%s's decision (%s) is skipped.", st->names[seat],
+                 arc_dec_name[c->dec]);
     }
     int round = c->round;
     int phase = c->phase;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "arcana.h"
+#include "json_util.h"
 
 const char *const arc_phase_name[] = {
     "setup_mage",         "draft",       "setup_item", "collect", "actions", "victory_check",
@@ -192,15 +193,30 @@ static void write_game(struct game_text *out, const void *state)
     game_text_str(out, "arcana");
 }
 
+/* The log's ring `ring` (its lines or their messages), oldest first, each
+ * written with `put`. */
+static void write_ring(struct game_text *out, const struct arc_state *st,
+                       const char (*ring)[ARC_LOG_LEN],
+                       void (*put)(struct game_text *, const char *))
+{
+    game_text_arr(out);
+    for (int i = 0; i < st->log_n; i++) {
+        put(out, ring[(st->log_head - st->log_n + i + 2 * ARC_LOG_N) % ARC_LOG_N]);
+    }
+    game_text_end_arr(out);
+}
+
 static void write_log(struct game_text *out, const void *state)
 {
     const struct arc_state *st = state;
-    game_text_arr(out);
-    for (int i = 0; i < st->log_n; i++) {
-        int k = (st->log_head - st->log_n + i + 2 * ARC_LOG_N) % ARC_LOG_N;
-        game_text_str(out, st->log[k]);
-    }
-    game_text_end_arr(out);
+    write_ring(out, st, st->log, game_text_str);
+}
+
+/* One message per line of "log", in the same order (game_text_msg()). */
+static void write_log_keys(struct game_text *out, const void *state)
+{
+    const struct arc_state *st = state;
+    write_ring(out, st, st->log_msg, game_text_msg);
 }
 
 static void write_winner_list(struct game_text *out, unsigned mask, int n)
@@ -349,6 +365,7 @@ const struct game_section arc__sections[ARC_NSECTIONS] = {
     [ARC_S_DECISION] = {"decision", write_decision},
     [ARC_S_GAME] = {"game", write_game},
     [ARC_S_LOG] = {"log", write_log},
+    [ARC_S_LOG_KEYS] = {"log_keys", write_log_keys},
     [ARC_S_MATCH] = {"match", write_match},
     [ARC_S_PHASE] = {"phase", write_phase},
     [ARC_S_RESULT] = {"result", write_result},
@@ -385,9 +402,12 @@ uint64_t arc__changed(const void *before, const void *after)
     if (flow || res || cards) {
         m |= BIT(ARC_S_DECISION);
     }
-    if (memcmp(sa->log, sb->log, sizeof(sa->log)) != 0 || sa->log_n != sb->log_n ||
+    /* A line and its message are written together: log and log_keys
+     * change together. */
+    if (memcmp(sa->log, sb->log, sizeof(sa->log)) != 0 ||
+        memcmp(sa->log_msg, sb->log_msg, sizeof(sa->log_msg)) != 0 || sa->log_n != sb->log_n ||
         sa->log_head != sb->log_head) {
-        m |= BIT(ARC_S_LOG);
+        m |= BIT(ARC_S_LOG) | BIT(ARC_S_LOG_KEYS);
     }
     if (match || cards) {
         m |= BIT(ARC_S_MATCH);
