@@ -17,9 +17,9 @@ import { Connection, defaultUrl } from './lib/conn.js';
 import { applyPatch } from './lib/patch.js';
 import { viewHash } from './lib/viewhash.js';
 import * as store from './lib/storage.js';
-import { clear, h, humanize, keySelector } from './lib/dom.js';
+import { clear, h, keySelector, userText } from './lib/dom.js';
 import { buildOptions, readOptions } from './lib/options.js';
-import { fillGames, fillSeats, fillRooms, fillEnded, playerRange } from './lib/lobby.js';
+import { fillGames, fillSeats, fillRooms, fillEnded, gameTitle as titleOf, playerRange } from './lib/lobby.js';
 import { renderRoom, startBots } from './lib/roompanel.js';
 import { loadBoard } from './lib/board.js';
 import { attachActionKeys, describeAll, renderActions } from './lib/actions.js';
@@ -34,7 +34,7 @@ import { ReviewScreen, readRecordText, RECORD_MAX_BYTES } from './lib/review.js'
 import { initDisplay } from './lib/options.js';
 import { SHORTCUTS, attachBoardKeys, focusBoard, rove } from './games/keys.js';
 import { plural, seatLabel } from './lib/words.js';
-import { LANGS, initLang, lang, onLangChange, setLang } from './lib/i18n.js';
+import { LANGS, initLang, lang, onLangChange, pieces, setLang, t } from './lib/i18n.js';
 import { loadCatalogue } from './lib/messages.js';
 
 const ROOMS_REFRESH_MS = 15000;
@@ -123,8 +123,9 @@ function names() {
   return out;
 }
 
+// A game's title in the reader's language (lib/lobby.js).
 function gameTitle(id) {
-  return S.gamesById.get(id)?.title || (id ? humanize(id) : '');
+  return titleOf(id, S.gamesById.get(id));
 }
 
 // Room codes as the server reads them: case, spaces and dashes do not
@@ -138,7 +139,7 @@ function normCode(code) {
 }
 
 function showError(err) {
-  const text = typeof err === 'string' ? err : err?.message || err?.code || 'something went wrong';
+  const text = typeof err === 'string' ? err : err?.message || err?.code || t('something went wrong');
   E.error.textContent = text;
   E.error.hidden = false;
   E.error.dataset.code = typeof err === 'object' && err?.code ? err.code : '';
@@ -156,9 +157,9 @@ function setHash(hash) {
 
 function updateTitle() {
   let title;
-  if (S.reviewing) title = 'Review · Conclave';
-  else if (isActive()) title = '▶ Your turn · Conclave';
-  else if (S.phase === 'ended') title = `Game over · ${S.room} · Conclave`;
+  if (S.reviewing) title = t('Review · Conclave');
+  else if (isActive()) title = t('▶ Your turn · Conclave');
+  else if (S.phase === 'ended') title = t('Game over · {room} · Conclave', { room: S.room });
   else if (S.room) title = `${gameTitle(S.game)} · ${S.room} · Conclave`;
   else title = 'Conclave';
   // Rooms of this browser's other seats where it is our turn, and this one.
@@ -179,11 +180,25 @@ function renderMyGames(list) {
   clear(E['my-games']);
   for (const g of list) {
     const li = h('li', { class: `my-game${g.state === 'your turn' ? ' your-turn' : ''}`, dataset: { room: g.room } },
-      h('a', { href: `#${g.room}` }, g.room), ` ${gameTitle(g.game) || ''} · seat ${g.seat + 1} · `,
-      h('span', { class: 'my-game-state' }, g.state));
+      h('a', { href: `#${g.room}`, translate: 'no' }, g.room), ` ${gameTitle(g.game) || ''} · `,
+      t('seat {n}', { n: g.seat + 1 }), ' · ',
+      h('span', { class: 'my-game-state' }, lookWords(g.state)));
     E['my-games'].appendChild(li);
   }
   updateTitle();
+}
+
+// What a look at another room has seen (lib/mygames.js), in words.
+function lookWords(state) {
+  switch (state) {
+    case 'your turn': return t('your turn');
+    case 'waiting': return t('waiting');
+    case 'in the lobby': return t('in the lobby');
+    case 'over': return t('over');
+    case 'gone': return t('gone');
+    case 'connecting': return t('connecting');
+    default: return state;
+  }
 }
 
 function refreshMyGames() {
@@ -276,12 +291,14 @@ function selectedGame() {
   return S.gamesById.get(E.game.value) || S.games[0];
 }
 
-function onGameChosen() {
+// `keep`: the same game's form written again (in another language), as
+// the player has filled it.
+function onGameChosen(keep = false) {
   const g = selectedGame();
   if (!g) return;
   E['game-about'].textContent = playerRange(g);
-  fillSeats(E['seat-count'], g);
-  buildOptions(E.options, g.options || {});
+  fillSeats(E['seat-count'], g, keep ? E['seat-count'].value : null);
+  buildOptions(E.options, g.options || {}, keep);
 }
 
 let gamesJson = '';
@@ -300,6 +317,14 @@ function setGames(games) {
 }
 
 let roomsTimer = null;
+let lists = null; // the last `list` reply
+
+// The lobby's lists of open rooms and finished games, from `lists`.
+function fillLists() {
+  if (!lists) return;
+  fillRooms(E.rooms, E['rooms-empty'], lists.rooms, S.gamesById, (code) => joinRoom(code), (code) => watchRoom(code));
+  fillEnded(E['ended-games'], E['ended-empty'], Array.isArray(lists.ended) ? lists.ended : [], S.gamesById);
+}
 
 async function refreshRooms() {
   clearTimeout(roomsTimer);
@@ -308,8 +333,8 @@ async function refreshRooms() {
   if (conn.status === 'open' || S.started) {
     const r = await conn.request('list');
     if (r.ok && Array.isArray(r.rooms) && S.phase === 'lobby') {
-      fillRooms(E.rooms, E['rooms-empty'], r.rooms, S.gamesById, (code) => joinRoom(code), (code) => watchRoom(code));
-      fillEnded(E['ended-games'], E['ended-empty'], Array.isArray(r.ended) ? r.ended : [], S.gamesById);
+      lists = r;
+      fillLists();
     }
   }
   if (S.phase === 'lobby') roomsTimer = setTimeout(refreshRooms, ROOMS_REFRESH_MS);
@@ -317,8 +342,8 @@ async function refreshRooms() {
 
 function checkName(raw) {
   const name = String(raw || '').trim();
-  if ([...name].length < 1 || [...name].length > 32) return { error: 'A name is 1 to 32 characters.' };
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return { error: 'A name cannot hold control characters.' };
+  if ([...name].length < 1 || [...name].length > 32) return { error: t('A name is 1 to 32 characters.') };
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return { error: t('A name cannot hold control characters.') };
   return { name };
 }
 
@@ -337,9 +362,16 @@ async function saveName() {
   }
   S.name = name;
   store.saveName(name);
-  E['name-hint'].textContent = `Saved: you are “${name}”.`;
+  nameSaved = true;
+  nameHint();
   clearError();
   return true;
+}
+
+let nameSaved = false; // the hint under the name says it was saved
+
+function nameHint() {
+  if (nameSaved) E['name-hint'].replaceChildren(...pieces(t('Saved: you are “{name}”.'), { name: userText(S.name) }));
 }
 
 async function createRoom() {
@@ -363,7 +395,7 @@ async function joinRoom(code) {
   E['join-prompt'].hidden = true;
   const typed = String(code || '').trim();
   if (!typed) {
-    showError('Type the room code first.');
+    showError(t('Type the room code first.'));
     E['join-code'].focus();
     return;
   }
@@ -392,14 +424,15 @@ async function joinRoom(code) {
 function followElsewhere(err, code, watch) {
   if (err?.code !== 'room_elsewhere' || typeof err.web !== 'string') return false;
   if (!/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/.test(err.web)) return false;
-  showError(`Room ${normCode(code)} is on another server of this site; going there…`);
+  showError(t('Room {room} is on another server of this site; going there…', { room: normCode(code) }));
   const name = encodeURIComponent(S.name || '');
   location.assign(`${location.protocol}//${err.web}/?name=${name}#${normCode(code)}${watch ? '/watch' : ''}`);
   return true;
 }
 
 function offerWatch(code) {
-  E['join-prompt-text'].textContent = `No seat for you in room ${code.toUpperCase()} now. You can watch the game instead.`;
+  E['join-prompt-text'].replaceChildren(...pieces(t('No seat for you in room {room} now. You can watch the game instead.'),
+    { room: userText(code.toUpperCase()) }));
   E['join-prompt'].hidden = false;
   E['watch-instead'].onclick = () => watchRoom(code);
   E['watch-instead'].focus();
@@ -410,7 +443,7 @@ async function watchRoom(code) {
   E['join-prompt'].hidden = true;
   const typed = String(code || '').trim();
   if (!typed) {
-    showError('Type the room code first.');
+    showError(t('Type the room code first.'));
     return;
   }
   const r = await conn.request('spectate', { room: typed });
@@ -466,7 +499,9 @@ function enterRoom(reply, watching) {
     store.saveSeat(room, { token: reply.token, seat: reply.seat, game: S.game, rev: 0, log: [] });
   }
   setHash(watching ? `${room}/watch` : room);
-  log.add(watching ? `You are watching room ${room}.` : `You sit in seat ${S.seat + 1} of room ${room}.`, 'info');
+  const seat = S.seat;
+  log.add(() => (watching ? pieces(t('You are watching room {room}.'), { room: userText(room) })
+    : pieces(t('You sit in seat {n} of room {room}.'), { n: seat + 1, room: userText(room) })), 'info');
   setPhase('room');
   replayEarly(room);
   if (S.game) ensureBoard();
@@ -499,15 +534,15 @@ let leaveArm = null;
 async function leaveRoom() {
   if (S.phase === 'game' && S.seat !== null && !E.leave.dataset.armed) {
     E.leave.dataset.armed = '1';
-    E.leave.textContent = 'Really leave? A bot plays your seat until you return. Click again';
+    E.leave.textContent = t('Really leave? A bot plays your seat until you return. Click again');
     leaveArm = setTimeout(() => {
       delete E.leave.dataset.armed;
-      E.leave.textContent = 'Leave room';
+      E.leave.textContent = t('Leave room');
     }, 6000);
     return;
   }
   delete E.leave.dataset.armed;
-  E.leave.textContent = 'Leave room';
+  E.leave.textContent = t('Leave room');
   const room = S.room;
   const running = S.phase === 'game';
   await conn.request('leave');
@@ -530,7 +565,7 @@ async function sayHello() {
   if (!r.ok) {
     if (r.error?.code === 'proto_unsupported') {
       conn.stop();
-      showError(`This page speaks protocol 1 and the server does not: ${r.error.message}`);
+      showError(t('This page speaks protocol 1 and the server does not: {why}', { why: r.error.message }));
     } else if (r.error?.code !== 'disconnected') {
       showError(r.error);
     }
@@ -563,7 +598,7 @@ async function onOpen() {
 async function resumeSeat() {
   const room = S.room;
   const kept = store.loadSeat(room);
-  if (!kept) return toLobby(`This browser holds no seat in room ${room}.`);
+  if (!kept) return toLobby(t('This browser holds no seat in room {room}.', { room }));
   const args = { token: kept.token };
   const haveView = S.view !== null && S.rev > 0;
   if (haveView) args.rev = S.rev;
@@ -574,7 +609,7 @@ async function resumeSeat() {
     S.missed = null;
     if (r.error?.code === 'disconnected') return;
     store.forgetSeat(room);
-    return toLobby(`Your seat in room ${room} is no longer open: ${r.error?.message || r.error?.code}`);
+    return toLobby(t('Your seat in room {room} is no longer open: {why}', { room, why: r.error?.message || r.error?.code }));
   }
   if (r.room && r.room !== room) {
     // The code was typed in another spelling: keep the seat under the
@@ -604,7 +639,7 @@ async function resumeSeat() {
 async function respectate() {
   const r = await conn.request('spectate', { room: S.room });
   if (!r.ok) {
-    if (r.error?.code !== 'disconnected') toLobby(`Cannot watch room ${S.room} any more: ${r.error?.message}`);
+    if (r.error?.code !== 'disconnected') toLobby(t('Cannot watch room {room} any more: {why}', { room: S.room, why: r.error?.message }));
     return;
   }
   S.syncing = false;
@@ -649,7 +684,8 @@ function reportMissed() {
   }
   const n = S.rev - m.fromRev;
   if (n <= 0) return;
-  E['notice-text'].textContent = `Reconnected: ${n} move${n === 1 ? '' : 's'} happened while you were away.`;
+  E['notice-text'].textContent = n === 1 ? t('Reconnected: 1 move happened while you were away.')
+    : t('Reconnected: {n} moves happened while you were away.', { n });
   clear(E['notice-list']);
   for (const line of m.lines.slice(-12)) E['notice-list'].appendChild(h('li', {}, line));
   E.notice.hidden = false;
@@ -680,8 +716,10 @@ function onEvent(msg) {
     case 'chat':
       return onChat(msg);
     case 'timeout':
-    case 'undo':
-      return log.add(eventLine(msg, S.seat), 'room');
+    case 'undo': {
+      const seat = S.seat;
+      return log.add(() => eventLine(msg, seat, true), 'room');
+    }
     case 'ended':
       return onEnded(msg);
     case 'rematch':
@@ -689,7 +727,7 @@ function onEvent(msg) {
     case 'replaced':
       return onReplaced();
     case 'error':
-      return showError(msg.error || 'the server reported an error');
+      return showError(msg.error || t('the server reported an error'));
     default:
       return; // unknown events are ignored (forward compatibility)
   }
@@ -791,13 +829,14 @@ function rememberProgress(now = false) {
 
 function onChat(msg) {
   const you = S.seat !== null ? msg.seat === S.seat : msg.seat === -1 && msg.name === S.name;
-  const who = msg.name || (msg.seat >= 0 ? seatLabel(msg.seat) : 'A spectator');
+  const who = msg.name ? userText(msg.name, 'span', { class: 'chat-name' })
+    : h('span', { class: 'chat-name' }, msg.seat >= 0 ? seatLabel(msg.seat) : t('A spectator'));
   const list = E['chat-messages'];
   const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
   list.appendChild(h('li', { class: you ? 'mine' : null },
-    h('span', { class: 'chat-name' }, who),
-    msg.seat === -1 ? h('span', { class: 'tag' }, 'watching') : null,
-    ': ', h('span', { class: 'chat-text' }, String(msg.text ?? ''))));
+    who,
+    msg.seat === -1 ? h('span', { class: 'tag' }, t('watching')) : null,
+    t(': '), userText(msg.text, 'span', { class: 'chat-text' })));
   while (list.children.length > 300) list.firstChild.remove();
   if (atBottom || you) list.scrollTop = list.scrollHeight;
 }
@@ -814,12 +853,18 @@ function onRematch(msg) {
   if (typeof msg.rematch !== 'string') return;
   const before = new Map(offerRows(S.rematch, S.seat).map((r) => [r.seat, r.answer]));
   if (!S.rematch || S.rematch.rematch !== msg.rematch) {
-    log.add(`${msg.by || 'A player'} offers a rematch in room ${msg.rematch}.`, 'room');
+    log.add(() => pieces(t('{who} offers a rematch in room {room}.'),
+      { who: msg.by ? userText(msg.by) : t('A player'), room: userText(msg.rematch) }), 'room');
   }
   for (const r of offerRows(msg, S.seat)) {
     if (r.answer === before.get(r.seat) || (r.answer !== 'yes' && r.answer !== 'no')) continue;
     if (!before.size && r.name === msg.by) continue;
-    log.add(`${r.mine ? 'You' : r.name} ${r.answer === 'yes' ? 'joined' : 'declined'} the rematch.`, 'room');
+    const yes = r.answer === 'yes';
+    if (r.mine) log.add(() => (yes ? t('You joined the rematch.') : t('You declined the rematch.')), 'room');
+    else {
+      log.add(() => pieces(yes ? t('{who} joined the rematch.') : t('{who} declined the rematch.'),
+        { who: userText(r.name) }), 'room');
+    }
   }
   S.rematch = msg;
   renderEnded();
@@ -846,22 +891,28 @@ async function answerRematch(accept) {
   // The finished room's seat is done with; its game stays reviewable.
   store.forgetSeat(old);
   enterRoom(r, false);
-  log.add(offered ? `You offered a rematch of room ${old}: the others are asked to join.` : `You joined the rematch of room ${old}.`, 'info');
+  log.add(() => pieces(offered ? t('You offered a rematch of room {room}: the others are asked to join.')
+    : t('You joined the rematch of room {room}.'), { room: userText(old) }), 'info');
 }
 
 function onReplaced() {
   conn.stop();
-  showError('This seat is now played from another window or tab. Use “Reconnect now” to play it here again.');
+  showError(t('This seat is now played from another window or tab. Use “Reconnect now” to play it here again.'));
+}
+
+// The connection's state in words.
+function statusWords(status) {
+  switch (status) {
+    case 'open': return t('Connected');
+    case 'reconnecting': return S.started ? t('Connection lost, reconnecting…') : t('Connecting…');
+    case 'closed': return t('Disconnected');
+    default: return status;
+  }
 }
 
 function onStatus(status) {
   body.dataset.connection = status;
-  const words = {
-    open: 'Connected',
-    reconnecting: S.started ? 'Connection lost, reconnecting…' : 'Connecting…',
-    closed: 'Disconnected',
-  };
-  E['connection-text'].textContent = words[status] || status;
+  E['connection-text'].textContent = statusWords(status);
   E.reconnect.hidden = status === 'open' || (status === 'reconnecting' && !S.started && conn.attempt === 0);
   if (status === 'open') {
     if (E.error.dataset.code === 'disconnected') clearError();
@@ -959,7 +1010,7 @@ function retryIfStale() {
   S.retry = null;
   const index = S.legal.findIndex((a) => JSON.stringify(a) === text);
   if (index >= 0) pick(index);
-  else showError('The game moved on before your move arrived, and it is no longer possible: choose again.');
+  else showError(t('The game moved on before your move arrived, and it is no longer possible: choose again.'));
 }
 
 // ctx.pick(a): `a` is one of ctx.legal (the same object, or an equal one).
@@ -979,7 +1030,9 @@ function setFocus(key) {
   if (S.focus !== null) E['focus-bar'].hidden = false;
   // Said, as the list changes out of sight of a keyboard on the board.
   const n = E.actions.querySelectorAll('button.action').length;
-  log.announce(S.focus === null ? `Selection cleared: ${plural(n, 'move')}.` : `${focusWords(S.focus)} selected: ${plural(n, 'move')}.`);
+  const moves = plural(n, t('{n} move'), t('{n} moves'));
+  log.announce(S.focus === null ? t('Selection cleared: {moves}.', { moves })
+    : t('{what} selected: {moves}.', { what: focusWords(S.focus), moves }));
 }
 
 // ---- Drawing ----
@@ -1019,16 +1072,16 @@ function renderBoard() {
 
 function renderStatus() {
   if (!S.view || !S.board) {
-    E.status.textContent = S.phase === 'room' ? '' : 'Waiting for the game…';
+    E.status.textContent = S.phase === 'room' ? '' : t('Waiting for the game…');
     return;
   }
   let text;
-  if (S.view.result || S.phase === 'ended') text = 'Game over.';
+  if (S.view.result || S.phase === 'ended') text = t('Game over.');
   else text = S.board.status(S.view, S.seat, names()) || '';
   E.status.textContent = text;
   const n = names();
-  E['seat-info'].textContent =
-    S.seat === null ? 'You are watching.' : `You are ${n[S.seat] || S.name}, seat ${S.seat + 1}.`;
+  if (S.seat === null) E['seat-info'].textContent = t('You are watching.');
+  else E['seat-info'].replaceChildren(...pieces(t('You are {name}, seat {n}.'), { name: userText(n[S.seat] || S.name), n: S.seat + 1 }));
   renderClocks();
 }
 
@@ -1041,8 +1094,9 @@ function renderClocks() {
   E['clock-policy'].textContent = policyText(S.view);
   clear(E.clocks);
   seats.forEach((c, i) => {
-    const mine = i === S.seat ? ' (you)' : '';
-    const li = h('li', { class: `clock${c.running ? ' running' : ''}${c.flag ? ' flag' : ''}` }, `${c.name}${mine}: ${c.text}${c.running ? ' ⏱' : ''}`);
+    const name = userText(c.name);
+    const li = h('li', { class: `clock${c.running ? ' running' : ''}${c.flag ? ' flag' : ''}` },
+      i === S.seat ? pieces(t('{name} (you)'), { name }) : name, t(': '), c.text, c.running ? ' ⏱' : '');
     E.clocks.appendChild(li);
   });
   clearTimeout(S.clockTick);
@@ -1050,17 +1104,17 @@ function renderClocks() {
 }
 
 function actionsMessage() {
-  if (S.seat === null) return 'You are watching this game.';
-  if (S.view?.result) return 'The game is over.';
-  if (conn.status !== 'open') return 'Reconnecting… your moves come back with the connection.';
+  if (S.seat === null) return t('You are watching this game.');
+  if (S.view?.result) return t('The game is over.');
+  if (conn.status !== 'open') return t('Reconnecting… your moves come back with the connection.');
   if (!isActive()) {
     const n = names();
     const waiting = (S.view?.active || []).map((s) => n[s]).filter(Boolean);
-    return waiting.length ? `Waiting for ${waiting.join(', ')}.` : 'Waiting…';
+    return waiting.length ? t('Waiting for {names}.', { names: waiting.join(t(', ')) }) : t('Waiting…');
   }
-  if (S.acting) return 'Sending your move…';
-  if (!legalUsable()) return 'Loading your moves…';
-  if (S.legal.length === 0) return 'Nothing for you to choose right now.';
+  if (S.acting) return t('Sending your move…');
+  if (!legalUsable()) return t('Loading your moves…');
+  if (S.legal.length === 0) return t('Nothing for you to choose right now.');
   return null;
 }
 
@@ -1087,8 +1141,8 @@ function renderActionsPanel() {
   const items = message ? [] : describeAll(S.legal, S.board, S.view, S.seat);
   renderActions(E.actions, { items, focus: S.focus, message, onPick: pick, boardEl: E.board });
   E['focus-bar'].hidden = S.focus === null;
-  E['focus-text'].textContent = S.focus === null ? '' : `Moves involving ${focusWords(S.focus)}.`;
-  E['actions-title'].textContent = S.seat === null ? 'Moves' : 'Your moves';
+  E['focus-text'].textContent = S.focus === null ? '' : t('Moves involving {what}.', { what: focusWords(S.focus) });
+  E['actions-title'].textContent = S.seat === null ? t('Moves') : t('Your moves');
 }
 
 // The selected board element in words: its short name on the board
@@ -1138,7 +1192,7 @@ function renderEnded() {
   if (!S.board) return;
   renderEnd(
     { winners: E.winners, reason: E['end-reason'], tbody: E.scores.tBodies[0], seed: E['seed-check'] },
-    { view: S.view, result: S.result, names: names(), seat: S.seat, board: S.board },
+    { view: S.view, result: S.result, names: names(), seat: S.seat, board: S.board, catalogue: S.catalogue },
   );
 }
 
@@ -1168,7 +1222,7 @@ function updateTurn() {
   E['jump-moves'].hidden = !canAct;
   if (active && !S.wasActive) {
     const words = S.board && S.view ? String(S.board.status(S.view, S.seat, names()) || '') : '';
-    E['turn-banner'].textContent = /^your turn/i.test(words) ? words : `Your turn. ${words}`;
+    E['turn-banner'].textContent = saysYourTurn(words) ? words : t('Your turn. {status}', { status: words }).trim();
     E['turn-banner'].hidden = false;
     // The banner is the cue; the highlighted status bar stays for the rest
     // of the turn.
@@ -1179,6 +1233,12 @@ function updateTurn() {
   }
   S.wasActive = active;
   updateTitle();
+}
+
+// Whether a board's status line says already that it is the seat's turn
+// ("Your turn: ..."), in the reader's language.
+function saysYourTurn(words) {
+  return words.toLowerCase().startsWith(t('Your turn').toLowerCase());
 }
 
 // ---- Chat, record, misc ----
@@ -1214,8 +1274,8 @@ async function copyLink() {
       /* left selected for the player to copy */
     }
   }
-  E['copy-link'].textContent = 'Copied';
-  setTimeout(() => (E['copy-link'].textContent = 'Copy link'), 2000);
+  E['copy-link'].textContent = t('Copied');
+  setTimeout(() => (E['copy-link'].textContent = t('Copy link')), 2000);
 }
 
 async function startGame() {
@@ -1228,7 +1288,7 @@ async function startGame() {
 }
 
 function guestName() {
-  return `Guest ${Math.floor(1000 + Math.random() * 9000)}`;
+  return t('Guest {n}', { n: Math.floor(1000 + Math.random() * 9000) });
 }
 
 // ---- Review ----
@@ -1277,9 +1337,34 @@ function reviewKey(e) {
   review.go(to);
 }
 
+// ---- Language ----
+
+// Writes again, in the language just picked, what the page wrote and
+// renderAll() does not: the lobby's form and lists, this browser's other
+// games, the connection, the name's hint, the buttons the code labels,
+// the notice box and the review screen. Lines already said (the log's
+// room lines excepted, Log.relabel()), the chat and any error stay.
+function relabel() {
+  const keep = E.game.value;
+  fillGames(E.game, S.games, keep);
+  onGameChosen(true);
+  fillLists();
+  renderMyGames(myGames ? myGames.list() : []);
+  E['connection-text'].textContent = statusWords(conn.status);
+  nameHint();
+  if (!E.leave.dataset.armed) E.leave.textContent = t('Leave room');
+  E['copy-link'].textContent = t('Copy link');
+  notifyBox.relabel();
+  review.relabel();
+  renderEnded();
+  updateTitle();
+}
+
 // ---- Start ----
 
 function init() {
+  // First: the language of everything written from here on.
+  initLang(document.body);
   for (const el of document.querySelectorAll('[id]')) E[el.id] = el;
   log = new Log(E.log, E.announce);
   notifyBox = new NotifyBox({
@@ -1370,12 +1455,12 @@ function init() {
   attachBoardKeys(E.board);
   attachActionKeys(E.actions);
   initDisplay(E.contrast, document.documentElement);
-  initLang(document.body);
   for (const l of LANGS) E.lang.append(h('option', { value: l.id, lang: l.id }, l.name));
   E.lang.value = lang();
   E.lang.addEventListener('change', () => setLang(E.lang.value));
   onLangChange(() => {
     log.relabel();
+    relabel();
     renderAll();
   });
   addEventListener('pagehide', () => rememberProgress(true));

@@ -8,6 +8,7 @@
 // End to the first and the last (attachActionKeys).
 
 import { h, clear, keySelector } from './dom.js';
+import { t } from './i18n.js';
 
 export function describeAll(legal, board, view, seat) {
   return legal.map((action, index) => ({ action, index, ...board.describe(action, view, seat) }));
@@ -50,7 +51,7 @@ export function renderActions(container, opts) {
   if (focus !== null && focus !== undefined) {
     const narrowed = items.filter((it) => it.keys.includes(focus));
     if (narrowed.length) shown = narrowed;
-    else container.appendChild(h('p', { class: 'hint' }, 'No move involves the selected piece; every move is listed.'));
+    else container.appendChild(h('p', { class: 'hint' }, t('No move involves the selected piece; every move is listed.')));
   }
   let first = null;
   let again = null;

@@ -3,6 +3,7 @@
 // server last charged the clocks) and how long ago that was give each
 // seat's time now, ticked locally between diffs without asking the server.
 
+import { t } from './i18n.js';
 import { seatLabel } from './words.js';
 
 // "1:02:03", "4:05", "0:09", or "2d 03:04:05" for ms (rounded down).
@@ -10,7 +11,8 @@ export function clockText(ms) {
   const s = Math.max(0, Math.floor(ms / 1000));
   const two = (n) => String(n).padStart(2, '0');
   if (s >= 86400) {
-    return `${Math.floor(s / 86400)}d ${two(Math.floor(s / 3600) % 24)}:${two(Math.floor(s / 60) % 60)}:${two(s % 60)}`;
+    const time = `${two(Math.floor(s / 3600) % 24)}:${two(Math.floor(s / 60) % 60)}:${two(s % 60)}`;
+    return t('{days}d {time}', { days: Math.floor(s / 86400), time });
   }
   if (s >= 3600) return `${Math.floor(s / 3600)}:${two(Math.floor(s / 60) % 60)}:${two(s % 60)}`;
   return `${Math.floor(s / 60)}:${two(s % 60)}`;
@@ -30,7 +32,7 @@ export function clockSeats(view, names, since) {
       free -= fromFree;
       left = Math.max(0, left - (since - fromFree));
     }
-    const text = s.flag ? 'out of time' : clockText(left) + (s.running && free > 0 ? ` (+${clockText(free)})` : '');
+    const text = s.flag ? t('out of time') : clockText(left) + (s.running && free > 0 ? ` (+${clockText(free)})` : '');
     return { name: names[i] || seatLabel(i), left, free, running: Boolean(s.running), flag: Boolean(s.flag), text };
   });
 }
@@ -43,7 +45,7 @@ export function clocksRun(view) {
 // What a seat's time running out does in this room (the clock's "timeout").
 export function policyText(view) {
   const policy = view && view.clock && view.clock.timeout;
-  if (policy === 'lose') return 'Out of time, a seat loses.';
-  if (policy === 'skip') return 'Out of time, a seat\'s turn is skipped.';
-  return 'Out of time, a bot plays the seat of a player who is away.';
+  if (policy === 'lose') return t('Out of time, a seat loses.');
+  if (policy === 'skip') return t('Out of time, a seat\'s turn is skipped.');
+  return t('Out of time, a bot plays the seat of a player who is away.');
 }

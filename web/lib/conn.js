@@ -6,6 +6,8 @@
 // The connection knows nothing of rooms: after every (re)connect it calls
 // `onOpen`, which says hello and resumes the seat; events go to `onEvent`.
 
+import { t } from './i18n.js';
+
 const PROTOCOL = 'conclave.v1';
 const BACKOFF_MIN_MS = 500;
 const BACKOFF_MAX_MS = 15000;
@@ -201,5 +203,5 @@ export class Connection {
 }
 
 function disconnected() {
-  return { ok: false, error: { code: 'disconnected', message: 'not connected to the server' } };
+  return { ok: false, error: { code: 'disconnected', message: t('not connected to the server') } };
 }

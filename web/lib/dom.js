@@ -58,6 +58,12 @@ export function srOnly(text) {
   return h('span', { class: 'visually-hidden' }, text);
 }
 
+// A player's words (a name, a room code, a chat line) in an element that
+// a browser's page translator leaves as it is (translate="no").
+export function userText(text, tag = 'span', attrs = {}) {
+  return h(tag, { ...attrs, translate: 'no' }, String(text ?? ''));
+}
+
 export function clear(el) {
   while (el.firstChild) el.removeChild(el.firstChild);
   return el;

@@ -5,7 +5,8 @@
 // browser's preferred languages until the reader picks one in the page;
 // the pick is kept with the page's display options.
 //
-// t('Seat {n}', { n: 2 }) writes a phrase of the code; translateStatic()
+// t('Seat {n}', { n: 2 }) writes a phrase of the code (pieces() the same
+// with nodes among its values); translateStatic()
 // writes the phrases of index.html (its text and its aria-label, title,
 // placeholder and alt attributes), skipping anything under translate="no".
 // The page's phrases are in web/i18n/zh-CN.js; a board adds its own with
@@ -50,6 +51,24 @@ export function t(msgid, params) {
 // 'Seat {n}' with { n: 2 } -> 'Seat 2'; a name without a value stays.
 export function fill(text, params) {
   return text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+}
+
+// A phrase of t() as pieces for h(): each {name} replaced by its value as
+// it is, so that a value may be a node (a player's name or a room code in a
+// translate="no" element, dom.js userText()):
+// pieces(t('{who} took seat {n}.'), { who: userText(name), n: 2 }).
+export function pieces(text, params) {
+  const out = [];
+  let at = 0;
+  for (const m of text.matchAll(/\{(\w+)\}/g)) {
+    if (!(m[1] in params)) continue;
+    if (m.index > at) out.push(text.slice(at, m.index));
+    const v = params[m[1]];
+    out.push(v !== null && typeof v === 'object' ? v : String(v));
+    at = m.index + m[0].length;
+  }
+  if (at < text.length) out.push(text.slice(at));
+  return out;
 }
 
 // Adds a module's phrases for `l` (a board's, when it loads).

@@ -8,11 +8,12 @@
 // those missed while away, which the reconnect notice sums up). A game
 // line is shown in the reader's language from its message (the view's
 // log_keys and the game's catalogue, lib/messages.js), and shown again
-// when the language changes.
+// when the language changes; so is a room line, given as a function that
+// writes it (each time in the language of the moment).
 
-import { h, clear } from './dom.js';
+import { h, clear, userText } from './dom.js';
 import { seatLabel } from './words.js';
-import { lang } from './i18n.js';
+import { fill, lang, pieces, t } from './i18n.js';
 import { messageText } from './messages.js';
 
 const MAX_ENTRIES = 400;
@@ -23,13 +24,18 @@ export class Log {
   constructor(listEl, announceEl = null) {
     this.el = listEl;
     this.announceEl = announceEl;
-    this.entries = []; // { text, msg, kind: 'game'|'room'|'info', missed }
+    // { text, msg, kind: 'game'|'room'|'info', missed }: a game line's
+    // text is the view's; a room or info line's is a string, or a function
+    // returning the line (a string or pieces for h()).
+    this.entries = [];
     this.catalogue = null; // the game's, for its lines' messages
   }
 
-  // A game line as the reader reads it; others are written in words.
+  // A line as the reader reads it: a game line from its message, a room
+  // line written now.
   shown(entry) {
-    return entry.kind === 'game' ? messageText(this.catalogue, entry.msg, entry.text, lang()) : entry.text;
+    if (entry.kind === 'game') return messageText(this.catalogue, entry.msg, entry.text, lang());
+    return typeof entry.text === 'function' ? entry.text() : entry.text;
   }
 
   // Takes the game's catalogue (null: lines as the view has them) and
@@ -41,7 +47,7 @@ export class Log {
 
   row(entry) {
     return h('li', { class: ['log-' + entry.kind, entry.missed && 'missed'] },
-      entry.missed ? h('span', { class: 'tag-new' }, 'new ') : null,
+      entry.missed ? h('span', { class: 'tag-new' }, t('new'), ' ') : null,
       entry.kind === 'room' ? h('span', { class: 'tag-room', 'aria-hidden': 'true' }, '» ') : null,
       this.shown(entry));
   }
@@ -58,7 +64,7 @@ export class Log {
     if (this.announceEl) clear(this.announceEl);
   }
 
-  // Says `text` in the live region.
+  // Says `text` (a string or pieces for h()) in the live region.
   announce(text) {
     const el = this.announceEl;
     if (!el) return;
@@ -99,9 +105,12 @@ export class Log {
     return said;
   }
 
+  // A room or info line: `text` a string, or a function that writes it
+  // (again after a change of language).
   add(text, kind = 'room') {
-    this.push({ text, kind, missed: false });
-    this.announce(text);
+    const entry = { text, kind, missed: false };
+    this.push(entry);
+    this.announce(this.shown(entry));
   }
 
   push(entry) {
@@ -129,48 +138,61 @@ export class Log {
   }
 }
 
-// Lines for what changed between two `room` events.
+// Lines for what changed between two `room` events, each a function
+// that writes it (Log.add()), the players' names as their own words.
 export function roomChanges(prev, next, mySeat) {
   const out = [];
-  const nameOf = (s) => s.name || seatLabel(s.seat);
+  const nameOf = (s) => userText(s.name || seatLabel(s.seat));
   if (!prev) return out;
   const before = new Map((prev.seats || []).map((s) => [s.seat, s]));
   for (const s of next.seats || []) {
     const p = before.get(s.seat) || { kind: 'empty', connected: false };
-    const who = nameOf(s) + (s.seat === mySeat ? ' (you)' : '');
-    if (p.kind === 'empty' && s.kind === 'human') out.push(`${who} took seat ${s.seat + 1}.`);
-    else if (p.kind !== 'empty' && s.kind === 'empty') out.push(`${nameOf(p)} left seat ${s.seat + 1}.`);
-    else if (p.kind === 'human' && s.kind === 'bot') out.push(`A bot now plays seat ${s.seat + 1} (${nameOf(p)} left).`);
-    else if (p.kind === 'bot' && s.kind === 'human') out.push(`${who} is back in seat ${s.seat + 1}.`);
-    else if (p.kind === 'empty' && s.kind === 'bot') out.push(`${who} (bot) takes seat ${s.seat + 1}.`);
-    else if (s.kind === 'human' && p.connected && !s.connected) out.push(`${who} lost the connection.`);
-    else if (s.kind === 'human' && !p.connected && s.connected) out.push(`${who} is connected again.`);
+    const n = s.seat + 1;
+    // Written anew each time: a node goes into one place only.
+    const who = () => (s.seat === mySeat ? pieces(t('{name} (you)'), { name: nameOf(s) }) : nameOf(s));
+    if (p.kind === 'empty' && s.kind === 'human') out.push(() => pieces(t('{who} took seat {n}.'), { who: who(), n }));
+    else if (p.kind !== 'empty' && s.kind === 'empty') out.push(() => pieces(t('{name} left seat {n}.'), { name: nameOf(p), n }));
+    else if (p.kind === 'human' && s.kind === 'bot') out.push(() => pieces(t('A bot now plays seat {n} ({name} left).'), { name: nameOf(p), n }));
+    else if (p.kind === 'bot' && s.kind === 'human') out.push(() => pieces(t('{who} is back in seat {n}.'), { who: who(), n }));
+    else if (p.kind === 'empty' && s.kind === 'bot') out.push(() => pieces(t('{who} (bot) takes seat {n}.'), { who: who(), n }));
+    else if (s.kind === 'human' && p.connected && !s.connected) out.push(() => pieces(t('{who} lost the connection.'), { who: who() }));
+    else if (s.kind === 'human' && !p.connected && s.connected) out.push(() => pieces(t('{who} is connected again.'), { who: who() }));
   }
   if (prev.host !== next.host && next.seats?.[next.host]) {
-    out.push(`${nameOf(next.seats[next.host])} is now the host.`);
+    const host = next.seats[next.host];
+    out.push(() => pieces(t('{name} is now the host.'), { name: nameOf(host) }));
   }
   if ((prev.spectators || 0) !== (next.spectators || 0)) {
     const n = next.spectators || 0;
-    out.push(n === 0 ? 'Nobody is watching.' : `${n} watching.`);
+    out.push(() => (n === 0 ? t('Nobody is watching.') : t('{n} watching.', { n })));
   }
   if (prev.status !== next.status) {
-    if (next.status === 'playing') out.push('The game has started.');
-    else if (next.status === 'ended') out.push('The game has ended.');
+    if (next.status === 'playing') out.push(() => t('The game has started.'));
+    else if (next.status === 'ended') out.push(() => t('The game has ended.'));
   }
   return out;
 }
 
+// What a seat's time running out did, by the `timeout` event's `do`.
+function timeoutWords(what) {
+  switch (what) {
+    case 'bot': return t('a bot plays the seat');
+    case 'plays_on': return t('plays on without a clock');
+    case 'lose': return t('the seat loses');
+    case 'skip': return t('the turn is skipped');
+    default: return t('out of time');
+  }
+}
+
 // The log's line for a server event about a seat: a timeout (what it did)
-// or an undo; null for another event.
-export function eventLine(msg, mySeat) {
-  const who = msg.seat === mySeat ? 'You' : (msg.name || seatLabel(msg.seat));
-  if (msg.ev === 'undo') return `${who} took back a move.`;
+// or an undo; null for another event. A string; with `nodes`, pieces for
+// h() with the player's name as their own words (userText()).
+export function eventLine(msg, mySeat, nodes = false) {
+  const me = msg.seat === mySeat;
+  const name = msg.name || seatLabel(msg.seat);
+  const line = (text, params) => (nodes ? pieces(text, { ...params, who: userText(name) }) : fill(text, { ...params, who: name }));
+  if (msg.ev === 'undo') return me ? t('You took back a move.') : line(t('{who} took back a move.'), {});
   if (msg.ev !== 'timeout') return null;
-  const did = {
-    bot: 'a bot plays the seat',
-    plays_on: 'plays on without a clock',
-    lose: 'the seat loses',
-    skip: 'the turn is skipped',
-  }[msg.do] || 'out of time';
-  return `${who} ran out of time: ${did}.`;
+  const did = timeoutWords(msg.do);
+  return me ? t('You ran out of time: {did}.', { did }) : line(t('{who} ran out of time: {did}.'), { did });
 }

@@ -6,6 +6,8 @@
 // subscription. Nothing here touches the document or a global at import:
 // the browser's objects come in as `win`, so that Node can check it all.
 
+import { t } from './i18n.js';
+
 // The hello reply's `notify.push` is the server's VAPID public key: an
 // uncompressed P-256 point, 65 bytes starting with 4.
 const VAPID_KEY_BYTES = 65;
@@ -68,29 +70,29 @@ export function vapidKey(text) {
 export function noticeSummary(n) {
   const webhook = typeof n?.webhook === 'string' && n.webhook ? n.webhook : null;
   const push = Number.isInteger(n?.push) && n.push > 0 ? n.push : 0;
-  const browsers = push ? `${push} browser${push === 1 ? '' : 's'}` : '';
-  if (webhook && push) return `Notices go to ${webhook} and ${browsers}`;
-  if (webhook) return `Notices go to ${webhook}`;
-  if (push) return `Notices go to ${browsers}`;
-  return 'No notices';
+  const browsers = push === 1 ? t('1 browser') : t('{n} browsers', { n: push });
+  if (webhook && push) return t('Notices go to {webhook} and {browsers}', { webhook, browsers });
+  if (webhook) return t('Notices go to {webhook}', { webhook });
+  if (push) return t('Notices go to {browsers}', { browsers });
+  return t('No notices');
 }
 
 // The typed webhook address: {url} when it is an http(s) address, else
 // {error} in words. Whether the address is public is the server's call.
 export function checkWebhook(text) {
   const s = String(text ?? '').trim();
-  if (!s) return { error: 'Type the address the server should post to.' };
+  if (!s) return { error: t('Type the address the server should post to.') };
   if (new TextEncoder().encode(s).length > WEBHOOK_MAX) {
-    return { error: `That address is too long: the server takes at most ${WEBHOOK_MAX} bytes.` };
+    return { error: t('That address is too long: the server takes at most {n} bytes.', { n: WEBHOOK_MAX }) };
   }
   let u;
   try {
     u = new URL(s);
   } catch {
-    return { error: 'That is not a web address (it starts with https://).' };
+    return { error: t('That is not a web address (it starts with https://).') };
   }
   if (u.protocol !== 'https:' && u.protocol !== 'http:') {
-    return { error: 'A webhook address starts with https://.' };
+    return { error: t('A webhook address starts with https://.') };
   }
   return { url: s };
 }
@@ -131,7 +133,7 @@ function deadline(promise, ms, message) {
 }
 
 function why(e) {
-  return String(e?.message || e?.name || e || 'unknown error');
+  return String(e?.message || e?.name || e || t('unknown error'));
 }
 
 // "Notify me when it is my turn": asks for permission (only when the
@@ -144,24 +146,24 @@ function why(e) {
 // how long the worker and the push service may take.
 export async function subscribePush(win, key, request, { timeoutMs = SUBSCRIBE_MS } = {}) {
   if (!pushSupported(win)) {
-    return { ok: false, message: 'This browser cannot receive push notices here. A webhook still works.' };
+    return { ok: false, message: t('This browser cannot receive push notices here. A webhook still works.') };
   }
   const serverKey = vapidKey(key);
-  if (!serverKey) return { ok: false, message: 'The server offers push notices with a key this page cannot read.' };
+  if (!serverKey) return { ok: false, message: t('The server offers push notices with a key this page cannot read.') };
   let permission = win.Notification.permission;
   if (permission === 'default') {
     try {
       permission = await win.Notification.requestPermission();
     } catch (e) {
-      return { ok: false, message: `The browser did not ask about notifications: ${why(e)}.` };
+      return { ok: false, message: t('The browser did not ask about notifications: {why}.', { why: why(e) }) };
     }
   }
   if (permission !== 'granted') {
     return {
       ok: false,
       message: permission === 'denied'
-        ? 'Notifications are blocked for this site: allow them in the browser’s site settings, then try again.'
-        : 'Notifications were not allowed, so no notice can be shown.',
+        ? t('Notifications are blocked for this site: allow them in the browser’s site settings, then try again.')
+        : t('Notifications were not allowed, so no notice can be shown.'),
     };
   }
   let sub;
@@ -175,12 +177,12 @@ export async function subscribePush(win, key, request, { timeoutMs = SUBSCRIBE_M
         old = null;
       }
       return old || reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: serverKey });
-    })(), timeoutMs, `no answer from the push service in ${Math.round(timeoutMs / 1000)} s`);
+    })(), timeoutMs, t('no answer from the push service in {s} s', { s: Math.round(timeoutMs / 1000) }));
   } catch (e) {
     return {
       ok: false,
-      message: `This browser could not subscribe to push notices (${why(e)}). ` +
-        'Its push service may be out of reach; a webhook still works.',
+      message: t('This browser could not subscribe to push notices ({why}). Its push service may be out of reach; a webhook still works.',
+        { why: why(e) }),
     };
   }
   const reply = await request('notify', { push: sub.toJSON() });
@@ -191,5 +193,5 @@ export async function subscribePush(win, key, request, { timeoutMs = SUBSCRIBE_M
 // A refused `notify` in words.
 export function replyError(reply) {
   const err = reply?.error;
-  return `The server refused: ${err?.message || err?.code || 'no reason given'}`;
+  return t('The server refused: {why}', { why: err?.message || err?.code || t('no reason given') });
 }

@@ -5,6 +5,7 @@
 // The server holds the truth; the box shows its last `notify` reply and
 // what went wrong in its own error line, never in the page's banner.
 
+import { t } from './i18n.js';
 import { checkWebhook, noticeSummary, pushSupported, replyError, subscribePush } from './notify.js';
 
 export class NotifyBox {
@@ -66,11 +67,17 @@ export class NotifyBox {
 
   setSummary(notify) {
     this.last = notify;
-    this.els.summary.textContent = notify ? noticeSummary(notify) : 'Asking the server where notices go…';
+    this.els.summary.textContent = notify ? noticeSummary(notify) : t('Asking the server where notices go…');
     this.els.box.dataset.webhook = notify?.webhook || '';
     this.els.box.dataset.push = String(notify?.push ?? '');
     // The field shows the seat's webhook, unless the player is typing there.
     if (notify && document.activeElement !== this.els.webhook) this.els.webhook.value = notify.webhook || '';
+  }
+
+  // Writes the summary again in the language of the moment (an error
+  // line stays as it was said).
+  relabel() {
+    if (!this.busy) this.setSummary(this.last);
   }
 
   showError(text, field = null) {
@@ -118,7 +125,7 @@ export class NotifyBox {
     }
     if (r.error?.code === 'disconnected') {
       this.asked = null;
-      this.showError('Not connected: try again once the page is back online.');
+      this.showError(t('Not connected: try again once the page is back online.'));
     } else {
       this.showError(replyError(r), control === this.els.form ? this.els.webhook : null);
     }
@@ -137,7 +144,7 @@ export class NotifyBox {
     const key = this.key;
     this.clearError();
     this.setBusy(true);
-    this.els.summary.textContent = 'Setting up notices in this browser…';
+    this.els.summary.textContent = t('Setting up notices in this browser…');
     const r = await subscribePush(this.win, this.offer.push, this.request);
     this.setBusy(false);
     if (key !== this.key) return;

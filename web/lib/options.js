@@ -9,8 +9,11 @@
 // the option apply only while that option has that value: it is hidden and
 // left out of the request otherwise (the server refuses options that have
 // no effect). At the end: the page's own display options (contrast).
+// The schema's names and values are the server's English; the page
+// writes those of the four games in the reader's language (serverWord()).
 
 import { h, humanize } from './dom.js';
+import { t } from './i18n.js';
 import { loadDisplay, saveDisplay } from './storage.js';
 
 const SCHEMA_WORDS = new Set(['type', 'values', 'default', 'min', 'max', 'label', 'description']);
@@ -19,15 +22,47 @@ function conditions(key, spec, schema) {
   return Object.entries(spec).filter(([k]) => !SCHEMA_WORDS.has(k) && k !== key && k in schema);
 }
 
-function valueText(v) {
-  if (v === true) return 'yes';
-  if (v === false) return 'no';
-  return humanize(String(v));
+// The words of the games' options as the page writes them from the
+// server's ("merlinian_seat" -> "Merlinian seat"), in the reader's
+// language; a word the page does not know stays as it is.
+function serverWord(english) {
+  switch (english) {
+    case 'Variant': return t('Variant');
+    case 'Standard': return t('Standard');
+    case 'Novice': return t('Novice');
+    case 'Cooperative': return t('Cooperative');
+    case 'Colours': return t('Colours');
+    case 'Merlinian seat': return t('Merlinian seat');
+    case 'Random': return t('Random');
+    case 'Max turns': return t('Max turns');
+    case 'Silver': return t('Silver');
+    case 'None': return t('None');
+    case 'Lightning': return t('Lightning');
+    case 'Wood': return t('Wood');
+    case 'Metal': return t('Metal');
+    case 'Duel': return t('Duel');
+    case 'Setup': return t('Setup');
+    case 'First game': return t('First game');
+    case 'Draft': return t('Draft');
+    default: return english;
+  }
+}
+
+// An option's name (its schema's label, else its key) in words.
+export function optionLabel(key, spec = {}) {
+  return serverWord(spec.label || humanize(key));
+}
+
+// An option's value in words.
+export function optionValue(v) {
+  if (v === true) return t('yes');
+  if (v === false) return t('no');
+  return serverWord(humanize(String(v)));
 }
 
 function control(key, spec) {
   const id = `opt-${key}`;
-  const label = spec.label || humanize(key);
+  const label = optionLabel(key, spec);
   if (spec.type === 'enum' && Array.isArray(spec.values)) {
     const values = spec.values;
     const isBool = values.length === 2 && values.includes(false) && values.includes(true);
@@ -37,7 +72,7 @@ function control(key, spec) {
         h('label', { for: id }, label));
     }
     const select = h('select', { id, name: key },
-      values.map((v, i) => h('option', { value: String(i), selected: v === spec.default }, valueText(v))));
+      values.map((v, i) => h('option', { value: String(i), selected: v === spec.default }, optionValue(v))));
     return h('div', { class: 'field', dataset: { option: key } }, h('label', { for: id }, label), select);
   }
   if (spec.type === 'int') {
@@ -85,14 +120,31 @@ function refresh(form, schema) {
 }
 
 // Fills `fieldset` (the #options element, inside a form) for `schema`.
-export function buildOptions(fieldset, schema) {
+// `keep`: write the controls again (in another language) with the values
+// they hold now.
+export function buildOptions(fieldset, schema, keep = false) {
+  const held = keep ? heldValues(fieldset) : null;
   for (const el of Array.from(fieldset.children)) if (el.tagName !== 'LEGEND') el.remove();
   const entries = Object.entries(schema || {});
   fieldset.hidden = entries.length === 0;
   for (const [key, spec] of entries) fieldset.appendChild(control(key, spec || {}));
   const form = fieldset.form || fieldset.closest('form');
+  if (held) {
+    for (const [name, v] of held) {
+      const el = form.elements.namedItem(name);
+      if (!el) continue;
+      if (el.type === 'checkbox') el.checked = v;
+      else el.value = v;
+    }
+  }
   fieldset.onchange = () => refresh(form, schema);
   refresh(form, schema);
+}
+
+// Each control's state as the form holds it: [[name, value or checked]].
+function heldValues(fieldset) {
+  return Array.from(fieldset.querySelectorAll('input, select'))
+    .map((el) => [el.name, el.type === 'checkbox' ? el.checked : el.value]);
 }
 
 // The options object for `create`: every option that applies, typed as
@@ -105,9 +157,10 @@ export function readOptions(fieldset, schema) {
     if (!isActive(form, key, spec, schema)) continue;
     const value = currentValue(form, key, spec);
     if (spec.type === 'int') {
-      if (!Number.isInteger(value)) return { error: `${humanize(key)} must be a whole number` };
+      const option = optionLabel(key, spec);
+      if (!Number.isInteger(value)) return { error: t('{option} must be a whole number', { option }) };
       if ((Number.isInteger(spec.min) && value < spec.min) || (Number.isInteger(spec.max) && value > spec.max)) {
-        return { error: `${humanize(key)} must be between ${spec.min} and ${spec.max}` };
+        return { error: t('{option} must be between {min} and {max}', { option, min: spec.min, max: spec.max }) };
       }
     }
     options[key] = value;

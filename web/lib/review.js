@@ -13,7 +13,8 @@
 // hashes the server sent with that rev during play. The screen computes
 // nothing else: what it shows is what the replies hold.
 
-import { h, append, clear } from './dom.js';
+import { h, append, clear, userText } from './dom.js';
+import { pieces, t } from './i18n.js';
 import { viewHash } from './viewhash.js';
 import { seedCheck } from './endscreen.js';
 import { eventLine } from './log.js';
@@ -49,17 +50,17 @@ export function stepText(step, names, describe) {
   const who = (s) => seatName(names, s);
   switch (step?.t) {
     case 'start':
-      return 'The game starts.';
+      return t('The game starts.');
     case 'act':
-      return `${who(step.seat)}: ${describe(step.action, step.seat)}`;
+      return t('{who}: {move}', { who: who(step.seat), move: describe(step.action, step.seat) });
     case 'undo':
-      return `${who(step.seat)} took back a move.`;
+      return t('{who} took back a move.', { who: who(step.seat) });
     case 'timeout':
       return eventLine({ ev: 'timeout', seat: step.seat, do: step.do, name: who(step.seat) }, null);
     case 'clock':
-      return `The running clocks were charged (${clockText(Number(step.ms) || 0)} of play).`;
+      return t('The running clocks were charged ({time} of play).', { time: clockText(Number(step.ms) || 0) });
     default:
-      return `A step the page does not know (${String(step?.t || 'no type')}).`;
+      return t('A step the page does not know ({type}).', { type: String(step?.t || t('no type')) });
   }
 }
 
@@ -71,7 +72,8 @@ export function reviewSeedCheck(review) {
   if (typeof shown === 'string' && typeof given === 'string' && shown.toLowerCase() !== given.toLowerCase()) {
     return {
       ok: false,
-      text: `Seed check FAILED: the review's commitment ${given.slice(0, 12)}… is not the one the views showed (${shown.slice(0, 12)}…).`,
+      text: t('Seed check FAILED: the review\'s commitment {given}… is not the one the views showed ({shown}…).',
+        { given: given.slice(0, 12), shown: shown.slice(0, 12) }),
     };
   }
   return seedCheck({ seed_commit: given }, { seed: review?.seed });
@@ -86,9 +88,9 @@ export function reviewHashCheck(review) {
     try {
       got = viewHash(view);
     } catch (e) {
-      got = `(cannot hash: ${e.message})`;
+      got = t('(cannot hash: {why})', { why: e.message });
     }
-    rows.push({ seat, got, want: typeof want === 'string' ? want : '(none sent)', ok: got === want });
+    rows.push({ seat, got, want: typeof want === 'string' ? want : t('(none sent)'), ok: got === want });
   };
   row(null, review.view, review.hash);
   const hashes = Array.isArray(review.hashes) ? review.hashes : [];
@@ -100,34 +102,36 @@ export function reviewHashCheck(review) {
 // A refusal of `review` in words.
 export function reviewErrorText(error, room) {
   const code = error?.code;
-  const message = error?.message || code || 'something went wrong';
+  const message = error?.message || code || t('something went wrong');
   switch (code) {
     case 'room_not_found':
-      return `The server holds no game under the code ${room}: it may have been forgotten, or the code is mistyped.`;
+      return t('The server holds no game under the code {room}: it may have been forgotten, or the code is mistyped.', { room });
     case 'game_not_over':
-      return `The game in room ${room} is still being played: it can be reviewed once it is over (watch it meanwhile).`;
+      return t('The game in room {room} is still being played: it can be reviewed once it is over (watch it meanwhile).', { room });
     case 'bad_action':
     case 'illegal_action':
-      return `The record does not replay: ${message}.`;
+      return t('The record does not replay: {why}.', { why: message });
     case 'disconnected':
-      return 'Not connected to the server: the review loads when the connection is back.';
+      return t('Not connected to the server: the review loads when the connection is back.');
     default:
-      return `The server could not review this game: ${message}.`;
+      return t('The server could not review this game: {why}.', { why: message });
   }
 }
 
 // A record file's text checked before it is sent: { record } or { error }.
 export function readRecordText(text, size = text.length) {
-  if (size > RECORD_MAX_BYTES) return { error: `The file is ${Math.ceil(size / 1048576)} MiB; a review takes records of up to 4 MiB.` };
-  if (!text.trim()) return { error: 'The file is empty.' };
+  if (size > RECORD_MAX_BYTES) {
+    return { error: t('The file is {n} MiB; a review takes records of up to 4 MiB.', { n: Math.ceil(size / 1048576) }) };
+  }
+  if (!text.trim()) return { error: t('The file is empty.') };
   let record;
   try {
     record = JSON.parse(text);
   } catch (e) {
-    return { error: `The file is not JSON: ${e.message}.` };
+    return { error: t('The file is not JSON: {why}.', { why: e.message }) };
   }
   if (!record || typeof record !== 'object' || typeof record.game !== 'string' || !Array.isArray(record.actions)) {
-    return { error: 'The file is not a game record (it lacks "game" and "actions"): download one from the end of a game.' };
+    return { error: t('The file is not a game record (it lacks "game" and "actions"): download one from the end of a game.') };
   }
   return { record };
 }
@@ -140,15 +144,15 @@ export async function postReview(text, rev) {
   try {
     res = await fetch(`review${query}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: text });
   } catch (e) {
-    return { ok: false, error: { code: 'disconnected', message: `the server could not be reached (${e.message})` } };
+    return { ok: false, error: { code: 'disconnected', message: t('the server could not be reached ({why})', { why: e.message }) } };
   }
   if (!(res.headers.get('content-type') || '').includes('application/json')) {
-    return { ok: false, error: { code: 'http', message: `the server answered ${res.status} ${res.statusText}` } };
+    return { ok: false, error: { code: 'http', message: t('the server answered {status}', { status: `${res.status} ${res.statusText}`.trim() }) } };
   }
   try {
     return await res.json();
   } catch {
-    return { ok: false, error: { code: 'http', message: 'the server\'s answer was not JSON' } };
+    return { ok: false, error: { code: 'http', message: t('the server\'s answer was not JSON') } };
   }
 }
 
@@ -184,22 +188,48 @@ export class ReviewScreen {
   // Reviews the finished game of room `code`, from its last rev.
   openRoom(code) {
     this.reset({ room: code });
-    this.els.title.textContent = `Review of room ${code}`;
+    this.heading();
     this.fetch(null);
   }
 
   // Reviews a record, given as its file's text.
   openRecord(text, file) {
     this.reset({ text, file });
-    this.els.title.textContent = `Review of the record ${file}`;
+    this.heading();
     this.fetch(null);
   }
 
   // Nothing to review yet: the screen says how to open a record.
   openEmpty() {
     this.reset(null);
-    this.els.title.textContent = 'Review a game';
-    this.say('Open a record file (“Download record” at the end of a game saves one), or follow a Review link from the lobby.');
+    this.heading();
+  }
+
+  // The title (and, with nothing to review, how to open a record) until
+  // a review is on screen.
+  heading() {
+    const src = this.source;
+    const title = this.els.title;
+    if (src?.room) title.replaceChildren(...pieces(t('Review of room {room}'), { room: userText(src.room) }));
+    else if (src) title.replaceChildren(...pieces(t('Review of the record {file}'), { file: userText(src.file) }));
+    else {
+      title.textContent = t('Review a game');
+      this.say(t('Open a record file (“Download record” at the end of a game saves one), or follow a Review link from the lobby.'));
+    }
+  }
+
+  // Writes the screen again in the language of the moment: the review on
+  // screen, else its heading (a message said stays as it was).
+  relabel() {
+    const state = this.els.root.dataset.state;
+    if (this.shown && this.board) {
+      this.show(this.shown, true);
+    } else if (state === 'loading') {
+      this.heading();
+      this.say(t('Loading…'));
+    } else if (!this.source) {
+      this.heading();
+    }
   }
 
   reset(source) {
@@ -218,7 +248,7 @@ export class ReviewScreen {
     this.els.seed.dataset.ok = '';
     this.els.hashSummary.dataset.ok = '';
     this.controls();
-    this.say(source ? 'Loading…' : '');
+    this.say(source ? t('Loading…') : '');
   }
 
   say(text, isError = false) {
@@ -298,23 +328,29 @@ export class ReviewScreen {
     while (this.cache.size > CACHE_REVS) this.cache.delete(this.cache.keys().next().value);
   }
 
-  async show(review) {
+  // `again`: the same review written again (in another language).
+  async show(review, again = false) {
     const first = !this.shown;
     this.shown = review;
     const els = this.els;
-    this.say('');
+    if (!again) this.say('');
     const names = reviewNames(review);
-    if (first) {
+    if (first || again) {
       const game = this.deps.gameTitle(review.game);
-      const where = review.room ? `room ${review.room}` : `the record ${this.source.file}`;
-      els.title.textContent = `Review of ${where} · ${game}`;
-      els.seats.textContent = `Players: ${review.seats.map((s, i) => `${names[i]}${s.kind === 'bot' ? ' (bot)' : ''}`).join(', ')}.`;
-      append(els.as, [h('option', { value: '' }, 'Everyone (the public view)'),
-        names.map((n, i) => h('option', { value: String(i) }, `${n}, with their hand`))]);
+      els.title.replaceChildren(...(review.room
+        ? pieces(t('Review of room {room} · {game}'), { room: userText(review.room), game })
+        : pieces(t('Review of the record {file} · {game}'), { file: userText(this.source.file), game })));
+      const players = review.seats.flatMap((s, i) => [i ? t(', ') : '',
+        s.kind === 'bot' ? pieces(t('{name} (bot)'), { name: userText(names[i]) }) : userText(names[i])]);
+      els.seats.replaceChildren(...pieces(t('Players: {names}.'), { names: h('span', {}, players) }));
+      clear(els.as);
+      append(els.as, [h('option', { value: '' }, t('Everyone (the public view)')),
+        names.map((n, i) => h('option', { value: String(i) }, t('{name}, with their hand', { name: n })))]);
+      els.as.value = this.as;
       els.slider.min = String(review.first);
       els.slider.max = String(review.last);
       els.lastRev.textContent = String(review.last);
-      this.board = await this.deps.loadBoard(review.game);
+      if (first) this.board = await this.deps.loadBoard(review.game);
       if (this.shown !== review) return;
     }
     els.root.dataset.loaded = 'true';
@@ -326,9 +362,9 @@ export class ReviewScreen {
     this.controls();
 
     const describe = (action, seat) => this.board.describe(action, review.view, seat).label;
-    els.step.textContent = `Step ${review.rev}: ${stepText(review.step, names, describe)}`;
+    els.step.textContent = t('Step {n}: {step}', { n: review.rev, step: stepText(review.step, names, describe) });
     els.status.textContent = review.rev === review.last && review.view?.result
-      ? 'The game is over.'
+      ? t('The game is over.')
       : String(this.board.status(review.view, null, names) || '');
 
     const seed = reviewSeedCheck(review);
@@ -338,25 +374,28 @@ export class ReviewScreen {
     const check = reviewHashCheck(review);
     const bad = check.rows.filter((r) => !r.ok);
     els.hashSummary.dataset.ok = String(check.ok);
+    const which = bad.map((r) => (r.seat === null ? t('the public view') : t('{name}\'s view', { name: names[r.seat] }))).join(t(', '));
     els.hashSummary.textContent = check.ok
-      ? `✓ Views check: the public view and each seat's view at step ${review.rev} hash to what the server sent during play.`
-      : `✗ Views check FAILED at step ${review.rev}: ${bad.map((r) => (r.seat === null ? 'the public view' : `${names[r.seat]}'s view`)).join(', ')} hash${bad.length === 1 ? 'es' : ''} differently from what the server sent.`;
+      ? t('✓ Views check: the public view and each seat\'s view at step {n} hash to what the server sent during play.', { n: review.rev })
+      : bad.length === 1
+        ? t('✗ Views check FAILED at step {n}: {which} hashes differently from what the server sent.', { n: review.rev, which })
+        : t('✗ Views check FAILED at step {n}: {which} hash differently from what the server sent.', { n: review.rev, which });
     if (!check.ok) els.hashes.closest('details')?.setAttribute('open', '');
     clear(els.hashes);
     for (const r of check.rows) {
       els.hashes.append(h('li', {
         class: r.ok ? 'hash-ok' : 'hash-bad',
         dataset: { seat: r.seat === null ? 'public' : r.seat, hash: r.got, want: r.want, ok: String(r.ok) },
-      }, `${r.ok ? '✓' : '✗'} ${r.seat === null ? 'Public view' : names[r.seat]}: `, h('code', {}, r.got.slice(0, 16)),
-      r.ok ? '' : [' ≠ server ', h('code', {}, r.want.slice(0, 16))]));
+      }, `${r.ok ? '✓' : '✗'} `, r.seat === null ? t('Public view') : userText(names[r.seat]), t(': '), h('code', {}, r.got.slice(0, 16)),
+      r.ok ? '' : [' ≠ ', t('server'), ' ', h('code', {}, r.want.slice(0, 16))]));
     }
 
     this.drawBoard();
     clear(els.hands);
     (Array.isArray(review.hands) ? review.hands : []).forEach((you, i) => {
       els.hands.append(h('section', { class: 'review-hand', dataset: { seat: i } },
-        h('h4', {}, names[i]),
-        you === null || you === undefined ? h('p', { class: 'hint' }, 'Nothing of its own.') : tree(you, `/review-hand/${i}`)));
+        userText(names[i], 'h4'),
+        you === null || you === undefined ? h('p', { class: 'hint' }, t('Nothing of its own.')) : tree(you, `/review-hand/${i}`)));
     });
   }
 

@@ -6,7 +6,8 @@
 // rematch's seat waiting for its player), the level of the bot that would
 // take it.
 
-import { h, clear } from './dom.js';
+import { h, clear, userText } from './dom.js';
+import { pieces, t } from './i18n.js';
 
 export function shareLink(room, watch = false) {
   return `${location.origin}${location.pathname}#${room}${watch ? '/watch' : ''}`;
@@ -27,13 +28,38 @@ function fillable(s) {
 function levelPicker(s, levels, chosen) {
   const pick = chosen[s.seat] || defaultLevel(levels);
   chosen[s.seat] = pick;
-  const kept = s.kind === 'human' ? `, if ${s.name || 'its player'} does not come back` : '';
+  const n = s.seat + 1;
+  const label = s.kind !== 'human' ? t('Bot level for seat {n}', { n })
+    : s.name ? t('Bot level for seat {n}, if {name} does not come back', { n, name: s.name })
+      : t('Bot level for seat {n}, if its player does not come back', { n });
   return h('select', {
     class: 'bot-level',
-    'aria-label': `Bot level for seat ${s.seat + 1}${kept}`,
+    'aria-label': label,
     dataset: { seat: s.seat },
     onchange: (e) => { chosen[s.seat] = e.target.value; },
-  }, levels.map((l) => h('option', { value: l, selected: l === pick }, `${l} bot`)));
+  }, levels.map((l) => h('option', { value: l, selected: l === pick }, levelWords(l))));
+}
+
+// A bot level the server names ("easy") in words: "easy bot".
+function levelWords(level) {
+  switch (level) {
+    case 'random': return t('random bot');
+    case 'easy': return t('easy bot');
+    case 'normal': return t('normal bot');
+    case 'hard': return t('hard bot');
+    default: return t('{level} bot', { level });
+  }
+}
+
+// A bot level alone ("easy"), as a seat's state shows it.
+function levelName(level) {
+  switch (level) {
+    case 'random': return t('random');
+    case 'easy': return t('easy');
+    case 'normal': return t('normal');
+    case 'hard': return t('hard');
+    default: return level;
+  }
 }
 
 function seatRow(s, { host, seat, names, levels, chosen, picking }) {
@@ -41,18 +67,18 @@ function seatRow(s, { host, seat, names, levels, chosen, picking }) {
   const name = s.name || names[s.seat] || '';
   const connected = kind === 'bot' ? true : Boolean(s.connected);
   const state =
-    kind === 'empty' ? 'open seat' :
-    kind === 'bot' ? (s.level ? `bot · ${s.level}` : 'bot') :
-    connected ? 'connected' : 'not connected';
+    kind === 'empty' ? t('open seat') :
+    kind === 'bot' ? (s.level ? t('bot · {level}', { level: levelName(s.level) }) : t('bot')) :
+    connected ? t('connected') : t('not connected');
   const symbol = kind === 'empty' ? '○' : kind === 'bot' ? '⚙' : connected ? '●' : '◌';
   return h('li', {
     class: ['seat', `seat-${kind}`, s.seat === seat && 'mine'],
     dataset: { seat: s.seat, kind, connected: String(kind !== 'empty' && connected) },
   },
   h('span', { class: 'seat-symbol', 'aria-hidden': 'true' }, symbol),
-  h('span', { class: 'seat-name' }, kind === 'empty' ? 'Waiting for a player' : name),
-  s.seat === host && kind !== 'empty' ? h('span', { class: 'tag' }, 'host') : null,
-  s.seat === seat ? h('span', { class: 'tag tag-you' }, 'you') : null,
+  kind === 'empty' ? h('span', { class: 'seat-name' }, t('Waiting for a player')) : userText(name, 'span', { class: 'seat-name' }),
+  s.seat === host && kind !== 'empty' ? h('span', { class: 'tag' }, t('host')) : null,
+  s.seat === seat ? h('span', { class: 'tag tag-you' }, t('you')) : null,
   h('span', { class: 'seat-state' }, state),
   picking && fillable(s) && levels.length ? levelPicker(s, levels, chosen) : null);
 }
@@ -81,22 +107,29 @@ export function renderRoom(els, { info, room, gameTitle, seat, names, phase, lev
     els.seats.appendChild(seatRow(s, { host: info.host, seat, names, levels, chosen, picking }));
   }
   const n = info?.spectators || 0;
-  els.spectators.textContent = n ? `${n} watching${seat === null ? ' (you among them)' : ''}.` : '';
+  els.spectators.textContent = !n ? '' : seat === null ? t('{n} watching (you among them).', { n }) : t('{n} watching.', { n });
   els.hostControls.hidden = !(inLobby && isHost);
   const open = seats.filter((s) => s.kind === 'empty').length;
-  const away = seats.filter((s) => s.kind === 'human' && !s.connected).map((s) => s.name || `seat ${s.seat + 1}`);
+  const away = seats.filter((s) => s.kind === 'human' && !s.connected).map((s) => s.name || t('seat {n}', { n: s.seat + 1 }));
   if (inLobby && !isHost) {
     els.wait.hidden = false;
-    const hostName = seats.find((s) => s.seat === info?.host)?.name || 'the host';
-    els.wait.textContent = seat === null
-      ? `You are watching. The game starts when ${hostName} starts it.`
-      : `Waiting for ${hostName} to start the game${open ? ` (${open} seat${open === 1 ? '' : 's'} still open)` : ''}.`;
+    const hostName = seats.find((s) => s.seat === info?.host)?.name;
+    const host = hostName ? userText(hostName) : t('the host');
+    let line;
+    if (seat === null) line = pieces(t('You are watching. The game starts when {host} starts it.'), { host });
+    else if (!open) line = pieces(t('Waiting for {host} to start the game.'), { host });
+    else if (open === 1) line = pieces(t('Waiting for {host} to start the game (1 seat still open).'), { host });
+    else line = pieces(t('Waiting for {host} to start the game ({n} seats still open).'), { host, n: open });
+    els.wait.replaceChildren(...line);
   } else if (inLobby && isHost) {
     els.wait.hidden = false;
-    const awayText = away.length ? `Waiting for ${away.join(', ')} to come back (or a bot keeps the seat). ` : '';
-    els.wait.textContent = awayText + (open
-      ? `${open} seat${open === 1 ? '' : 's'} open: share the link, or start with bots.`
-      : away.length ? 'Start with bots to play without them.' : 'Every seat is taken: you can start.');
+    const awayText = away.length
+      ? [...pieces(t('Waiting for {names} to come back (or a bot keeps the seat).'), { names: userText(away.join(t(', '))) }), ' ']
+      : [];
+    const next = open === 1 ? t('1 seat open: share the link, or start with bots.')
+      : open ? t('{n} seats open: share the link, or start with bots.', { n: open })
+        : away.length ? t('Start with bots to play without them.') : t('Every seat is taken: you can start.');
+    els.wait.replaceChildren(...awayText, next);
   } else {
     els.wait.hidden = true;
   }
