@@ -56,6 +56,12 @@
 // and Enter). The high-contrast theme follows prefers-contrast and the
 // page's Contrast option; prefers-reduced-motion stops the animations.
 //
+// Languages: a page whose browser prefers Chinese and an English one play
+// a few moves at one table; the first shows the lobby, the room, its
+// status and the game's log in Chinese (each log line the catalogue's
+// zh-CN template filled from the view's log_keys), the other in English,
+// both following every diff; a switch to English and back rewrites it.
+//
 // One line per check on stdout ("ok - ..."); on a failure "FAIL - ..." and
 // exit status 1. Every wait is for an event with a generous deadline, never
 // a fixed sleep: a busy two-core machine must not fail for being slow.
@@ -750,6 +756,124 @@ async function undoMove(browser, base) {
   } finally {
     await ann.context.close();
     await bo.context.close();
+  }
+}
+
+// ---- Languages ----
+
+const CJK = /[\u3400-\u9fff]/;
+
+// Line `msg` of a view's log_keys ([key, arg, ...]) in catalogue `cat`'s
+// language `l`, as lang/README.md says: {i} is argument i, {i:type} the
+// argument looked up in terms[type] (cards by their English name).
+function catalogueLine(cat, msg, l) {
+  const tmpl = cat.messages?.[msg?.[0]]?.[l];
+  if (typeof tmpl !== 'string') return null;
+  return tmpl.replace(/\{(\d+)(?::([a-z_]+))?\}/g, (m, i, type) => {
+    const v = msg[Number(i) + 1];
+    if (!type) return v;
+    if (type === 'card') return Object.values(cat.cards || {}).find((c) => c.en === v)?.[l] || v;
+    return cat.terms?.[type]?.[v] || v;
+  });
+}
+
+// Two pages at one table of Sorcerer & Stones: Ann's browser prefers
+// Simplified Chinese (navigator.languages), Bo's English. Ann's page is in
+// Chinese from the lobby on; a few moves are made by clicking; each page
+// shows the game's log lines in its reader's language: on Ann's page the
+// catalogue's zh-CN template filled from the view's log_keys, on Bo's the
+// view's own English line. Both follow every diff with the server's hash.
+// Ann switches to English and back: her log is rewritten line for line.
+async function languages(browser, base) {
+  const ann = await newPlayer(browser, 'lang-zh');
+  const bo = await newPlayer(browser, 'lang-en');
+  const pages = [ann.page, bo.page];
+  try {
+    await ann.page.evaluateOnNewDocument(() => {
+      Object.defineProperty(Navigator.prototype, 'languages', { get: () => ['zh-CN', 'zh'] });
+      Object.defineProperty(Navigator.prototype, 'language', { get: () => 'zh-CN' });
+    });
+    await ann.page.goto(base, { waitUntil: 'load' });
+    await waitOpen(ann.page);
+    await ann.page.waitForSelector('#game option[value="stones"]');
+    const lobby = await ann.page.evaluate(() => ({
+      lang: document.documentElement.lang, pick: document.querySelector('#lang').value,
+      create: document.querySelector('#create').textContent, connection: document.querySelector('#connection-text').textContent,
+      game: document.querySelector('#game option[value="stones"]').textContent,
+    }));
+    check(lobby.lang === 'zh-CN' && lobby.pick === 'zh-CN' && [lobby.create, lobby.connection, lobby.game].every((x) => CJK.test(x)),
+      `languages: a browser that prefers Chinese gets the lobby in Chinese (${lobby.create}, ${lobby.connection}, ${lobby.game})`);
+    const { code, link } = await createRoom(ann.page, base, { id: 'stones', options: {} });
+    await joinByLink(bo.page, base, link, code, 'Bo');
+    await ann.page.waitForFunction(() => document.querySelectorAll('.seat[data-connected="true"]').length === 2);
+    const room = await ann.page.evaluate(() => [document.querySelector('.seat.mine .seat-state').textContent,
+      document.querySelector('#room-wait').textContent, document.querySelector('#log li').textContent]);
+    check(room.every((x) => CJK.test(x)), `languages: the room in Chinese (${room.join(' | ')})`);
+    check(await textOf(bo.page, '.seat.mine .seat-state') === 'connected' && (await bodyData(bo.page, 'phase')) === 'room' &&
+      await bo.page.evaluate(() => document.documentElement.lang) === 'en', 'languages: the English page\'s room in English');
+    await ann.page.click('#start');
+    for (const p of pages) await p.waitForFunction(() => document.body.dataset.phase === 'game', { timeout: STEP_MS });
+
+    // A few moves, by whichever page has its turn.
+    const random = rng(SEED + 271);
+    for (let n = 0; n < 8; n++) {
+      const turns = pages.map((p) => p.waitForFunction(() => document.body.dataset.yourTurn === 'true' &&
+        document.querySelector('#actions button.action'), { timeout: TURN_MS, polling: 'mutation' }).then(() => p));
+      for (const w of turns) w.catch(() => {});
+      const p = await Promise.any(turns);
+      const buttons = await p.$$('#actions button.action');
+      if (buttons.length) await buttons[Math.floor(random() * buttons.length)].click().catch(() => {});
+    }
+    const status = await ann.page.evaluate(() => [document.querySelector('#seat-info').textContent,
+      document.querySelector('#actions-title').textContent]);
+    check(status.every((x) => CJK.test(x)), `languages: the game's status in Chinese (${status.join(' | ')})`);
+
+    // The room's view as a spectator reads it, and the catalogue.
+    const { view, cat } = await bo.page.evaluate(async (room) => {
+      const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`, 'conclave.v1');
+      const state = new Promise((resolve, reject) => {
+        ws.onerror = () => reject(new Error('the WebSocket failed'));
+        ws.onmessage = (e) => {
+          const m = JSON.parse(e.data);
+          if (m.ev === 'state') resolve(m.view);
+        };
+      });
+      await new Promise((resolve) => { ws.onopen = resolve; });
+      ws.send(JSON.stringify({ id: 1, op: 'hello', proto: 1, name: 'Checker' }));
+      ws.send(JSON.stringify({ id: 2, op: 'spectate', room }));
+      const v = await state;
+      ws.close();
+      return { view: v, cat: await (await fetch('lang/stones.json')).json() };
+    }, code);
+    const lines = (view.log || []).map((en, i) => ({ en, zh: catalogueLine(cat, view.log_keys?.[i], 'zh-CN') }))
+      .filter((x) => x.zh !== null);
+    check(lines.length > 0 && lines.every((x) => CJK.test(x.zh)), `languages: the view's ${lines.length} log lines have Chinese messages`);
+    const shows = (p, texts) => p.waitForFunction((want) => {
+      const have = new Set([...document.querySelectorAll('#log li.log-game')].map((li) => li.textContent));
+      return want.every((w) => have.has(w));
+    }, { timeout: STEP_MS }, texts);
+    await shows(ann.page, lines.map((x) => x.zh));
+    await shows(bo.page, lines.map((x) => x.en));
+    ok(`languages: each line in each reader's language: "${lines[lines.length - 1].zh}" / "${lines[lines.length - 1].en}"`);
+
+    await ann.page.select('#lang', 'en');
+    await shows(ann.page, lines.map((x) => x.en));
+    await ann.page.waitForFunction(() => document.documentElement.lang === 'en' && /^You are /.test(document.querySelector('#seat-info').textContent));
+    await ann.page.select('#lang', 'zh-CN');
+    await shows(ann.page, lines.map((x) => x.zh));
+    ok('languages: a switch to English and back writes the log and the status again');
+
+    for (const p of pages) {
+      if (p.syncs.length) fail(`languages: ${p.label}'s page follows every diff`, p.syncs.slice(0, 3).join(' | '));
+      if (p.errors.length) fail(`languages: ${p.label}'s page runs without script errors`, p.errors.slice(0, 5).join(' | '));
+    }
+    ok('languages: both pages applied every diff with the server\'s hash (no resync), no script errors');
+  } catch (e) {
+    for (const p of pages) await p.screenshot({ path: path.join(OUTDIR, `FAILED-languages-${p.label}.png`) }).catch(() => {});
+    throw e;
+  } finally {
+    await ann.context.close().catch(() => {});
+    await bo.context.close().catch(() => {});
   }
 }
 
@@ -1517,6 +1641,7 @@ async function main() {
   await botSeats(browser, base);
   await elementPick(browser, base);
   await undoMove(browser, base);
+  await languages(browser, base);
   await afterGame(browser, base);
   await clockRoom(browser, base);
   if (!flags.url) await fleetJoin(browser);

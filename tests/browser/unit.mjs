@@ -9,7 +9,9 @@
 // checks and words (web/lib/review.js), the rematch box's (rematch.js),
 // the lobby's "ended ... ago" and the bots a start asks for; the boards'
 // shared words (lib/words.js), which keys the legal actions touch
-// (games/keys.js) and the contrast the display option sets.
+// (games/keys.js) and the contrast the display option sets; the page's
+// words in English and in Simplified Chinese (lib/i18n.js and the helpers
+// that write them).
 //
 // Usage: node tests/browser/unit.mjs   (one line per check; exit 1 on failure)
 
@@ -21,14 +23,15 @@ import { eventLine } from '../../web/lib/log.js';
 import { checkWebhook, keyBytes, noticeSummary, pushSupported, subscribePush, vapidKey } from '../../web/lib/notify.js';
 import { readRecordText, reviewErrorText, reviewHashCheck, reviewNames, reviewSeedCheck, seatView, stepText } from '../../web/lib/review.js';
 import { myAnswer, offerRows, rematchErrorText } from '../../web/lib/rematch.js';
-import { agoText } from '../../web/lib/lobby.js';
+import { agoText, gameTitle, playerRange } from '../../web/lib/lobby.js';
 import { startBots } from '../../web/lib/roompanel.js';
-import { addPhrases, detect, fill, lang, setLang, t } from '../../web/lib/i18n.js';
+import { addPhrases, detect, fill, lang, pieces, setLang, t } from '../../web/lib/i18n.js';
 import { cardName, logText, messageText } from '../../web/lib/messages.js';
 import { readFileSync } from 'node:fs';
 import { plural, seatLabel, seatName } from '../../web/lib/words.js';
 import { keyState } from '../../web/games/keys.js';
-import { contrastOf } from '../../web/lib/options.js';
+import { contrastOf, optionLabel, optionValue } from '../../web/lib/options.js';
+import { reasonWords } from '../../web/lib/endscreen.js';
 
 let failures = 0;
 
@@ -464,6 +467,67 @@ check(contrastOf('auto', true) === 'more' && contrastOf('auto', false) === 'norm
   const [id, card] = Object.entries(cat.cards)[0];
   check(cardName(cat, id, 'zh-CN', 'x') === card['zh-CN'] && cardName(cat, 'nope', 'zh-CN', 'x') === 'x',
     'cards: a name in Chinese by id, else the name given');
+}
+
+// The page's own words in both languages: each helper in English, then
+// in Chinese, then in English again.
+{
+  const words = () => ({
+    plural: [plural(1, t('{n} move'), t('{n} moves')), plural(3, t('{n} move'), t('{n} moves')), plural(2, 'card')],
+    seat: [seatLabel(0), seatName({ seats: [] }, 1, null)],
+    ago: [0, 120, 7200, 86400].map(agoText),
+    players: [playerRange({ min_players: 2, max_players: 4 }), playerRange({ min_players: 1, max_players: 1 })],
+    clock: [clockText(90061000), clockSeats({ clock: { seats: [{ left: 0, flag: true }] } }, ['Ann'], 0)[0].text,
+      policyText({ clock: { timeout: 'skip' } })],
+    log: [eventLine({ ev: 'timeout', seat: 1, name: 'Bo', do: 'skip' }, 0), eventLine({ ev: 'undo', seat: 0 }, 0)],
+    notice: [noticeSummary({ webhook: 'https://x.example/h', push: 2 }), checkWebhook('ftp://x').error],
+    review: [stepText({ t: 'start' }, [], null), stepText({ t: 'clock', ms: 60000 }, [], null),
+      reviewErrorText({ code: 'game_not_over' }, 'K7QF2M'), readRecordText('  ').error],
+    rematch: [offerRows({ seats: [{ seat: 0, name: 'Ann', to: 1, answer: 'yes' }] }, null)[0].words,
+      rematchErrorText({ code: 'room_full' }, { rematch: 'T4KD9B' })],
+    options: [optionLabel('merlinian_seat'), optionValue('first_game'), optionValue(true), optionLabel('made_up')],
+    titles: [gameTitle('stones', { title: 'Sorcerer & Stones' }), gameTitle('arcana', { title: 'Res Arcana' }),
+      gameTitle('sorcerers', { title: 'Sorcerers' }), gameTitle('element', { title: 'Element' }), gameTitle('newgame', null)],
+    reason: [reasonWords('turn_limit', { terms: { reason: { turn_limit: '回合上限' } } })],
+  });
+  const en = words();
+  check(JSON.stringify(en) === JSON.stringify({
+    plural: ['1 move', '3 moves', '2 cards'],
+    seat: ['Seat 1', 'Seat 2'],
+    ago: ['just now', '2 minutes ago', '2 hours ago', '1 day ago'],
+    players: ['2–4 players', '1 player'],
+    clock: ['1d 01:01:01', 'out of time', 'Out of time, a seat\'s turn is skipped.'],
+    log: ['Bo ran out of time: the turn is skipped.', 'You took back a move.'],
+    notice: ['Notices go to https://x.example/h and 2 browsers', 'A webhook address starts with https://.'],
+    review: ['The game starts.', 'The running clocks were charged (1:00 of play).',
+      'The game in room K7QF2M is still being played: it can be reviewed once it is over (watch it meanwhile).', 'The file is empty.'],
+    rematch: ['joined', 'Every seat of the rematch (room T4KD9B) is taken.'],
+    options: ['Merlinian seat', 'First game', 'yes', 'Made up'],
+    titles: ['Sorcerer & Stones', 'Res Arcana', 'Sorcerers', 'Element', 'Newgame'],
+    reason: ['turn limit'],
+  }), 'words: the page\'s helpers in English', JSON.stringify(en));
+  setLang('zh-CN');
+  const zh = words();
+  check(JSON.stringify(zh) === JSON.stringify({
+    plural: ['1 步', '3 步', '2 cards'],
+    seat: ['1 号座位', '2 号座位'],
+    ago: ['刚刚', '2 分钟前', '2 小时前', '1 天前'],
+    players: ['2–4 名玩家', '1 名玩家'],
+    clock: ['1天 01:01:01', '超时', '超时的座位跳过该回合。'],
+    log: ['Bo超时了：跳过该回合。', '你撤回了一步。'],
+    notice: ['提醒发送到 https://x.example/h 和 2 个浏览器', '网络钩子地址以 https:// 开头。'],
+    review: ['游戏开始。', '正在走的计时器已扣时（对局用时 1:00）。',
+      '房间 K7QF2M 的对局仍在进行：结束后才能复盘（现在可以观看）。', '文件是空的。'],
+    rematch: ['已加入', '新一局（房间 T4KD9B）的座位已满。'],
+    options: ['梅林派座位', '入门局', '是', 'Made up'],
+    titles: ['御石仙人', '奥法之秘', '术士', '元素', 'Newgame'],
+    reason: ['回合上限'],
+  }), 'words: the same helpers in Chinese (a bare English noun, a word the page does not know stay English)', JSON.stringify(zh));
+  check(JSON.stringify(pieces(t('{who} took seat {n}.'), { who: { node: 'Ann' }, n: 2 })) === '[{"node":"Ann"},"坐上了 ","2"," 号座位。"]' &&
+          JSON.stringify(pieces('{a} and {b}', { a: 1 })) === '["1"," and {b}"]',
+    'language: a phrase as pieces, a node kept as it is, a name without a value left');
+  setLang('en');
+  check(JSON.stringify(words()) === JSON.stringify(en), 'words: back in English, the same as before');
 }
 
 if (failures) {

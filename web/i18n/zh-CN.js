@@ -299,9 +299,9 @@ export const zhCN = {
   // notices (lib/notify.js, lib/notifybox.js)
   '1 browser': '1 个浏览器',
   '{n} browsers': '{n} 个浏览器',
-  'Notices go to {webhook} and {browsers}': '提醒发送到 {webhook} 和{browsers}',
+  'Notices go to {webhook} and {browsers}': '提醒发送到 {webhook} 和 {browsers}',
   'Notices go to {webhook}': '提醒发送到 {webhook}',
-  'Notices go to {browsers}': '提醒发送到{browsers}',
+  'Notices go to {browsers}': '提醒发送到 {browsers}',
   'No notices': '没有提醒',
   'Type the address the server should post to.': '请输入服务器要发送到的地址。',
   'That address is too long: the server takes at most {n} bytes.': '地址太长：服务器最多接受 {n} 字节。',
