@@ -316,10 +316,12 @@ struct sorc_state {
     int8_t winner_side; /* -1 draw */
     uint8_t reason;     /* enum sorc_reason */
 
-    /* Log ring: log[(log_head + i) % SORC_LOG_LINES], oldest first. */
+    /* Log ring: log[(log_head + i) % SORC_LOG_LINES], oldest first, and
+     * beside each line its message (game_format_msg(), lang/sorcerers.json). */
     uint8_t log_head;
     uint8_t log_n;
     char log[SORC_LOG_LINES][SORC_LOG_LEN];
+    char log_msg[SORC_LOG_LINES][SORC_LOG_LEN];
 };
 
 #define SORC_MAGIC 0x534f5243u
@@ -399,6 +401,7 @@ enum sorc_section {
     SORC_SEC_GATES,
     SORC_SEC_GRIMHOLD,
     SORC_SEC_LOG,
+    SORC_SEC_LOG_KEYS,
     SORC_SEC_MARKERS,
     SORC_SEC_MAX_TURNS,
     SORC_SEC_MOVED_BETWEEN_HANDS,
@@ -527,7 +530,10 @@ int sorc__is_sorcerer(uint8_t card);
 int sorc__can_betray(const struct sorc_state *st, int side);
 int sorc__defense_ok(const struct sorc_state *st, int side, uint8_t d, uint8_t t);
 int sorc__is_defense_negator(uint8_t d);
-void sorc__log(struct sorc_state *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends a line to the log and its message (`key` and the arguments) to
+ * the log's messages; `key` names its template in lang/sorcerers.json. */
+void sorc__log(struct sorc_state *st, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 const char *sorc__name(const struct sorc_state *st, int side);
 int sorc__hand_take(struct sorc_state *st, int side, uint8_t card);
 void sorc__hand_add(struct sorc_state *st, int side, uint8_t card);

@@ -696,7 +696,7 @@ int sorc_state_load(struct sorc_state *st, const json_t *pos, struct game_error 
             st->combo[s].pick = st->combo[s].final = c;
         }
     }
-    sorc__log(st, "Position loaded.");
+    sorc__log(st, "position_loaded", "Position loaded.");
     sorc__run(st);
     const json_t *res = json_object_get(pos, "result");
     if (res) {

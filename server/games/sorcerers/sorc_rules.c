@@ -223,9 +223,9 @@ static int victory(struct sorc_state *st)
     }
     st->over = 1;
     if (st->winner_side < 0) {
-        sorc__log(st, "The game ends in a draw (%s).", sorc__reason_name(st->reason));
+        sorc__log(st, "game_drawn", "The game ends in a draw (%s).", sorc__reason_name(st->reason));
     } else {
-        sorc__log(st, "%s wins (%s).", sorc__name(st, st->winner_side),
+        sorc__log(st, "wins", "%s wins (%s).", sorc__name(st, st->winner_side),
                   sorc__reason_name(st->reason));
     }
     return 1;
@@ -249,7 +249,7 @@ static void next_turn(struct sorc_state *st)
     st->last_pass = 0;
     st->skip_duel = 0;
     st->stage = SORC_S_LORE;
-    sorc__log(st, "Turn %d begins.", st->turn);
+    sorc__log(st, "turn_begins", "Turn %d begins.", st->turn);
 }
 
 /* ---- The automatic steps ---- */
@@ -260,7 +260,7 @@ static int sacrifice(struct sorc_state *st)
     int grim_side = -1;
 
     st->outcome = 3;
-    sorc__log(st, "Sacrifice: both dueling sorcerers leave play.");
+    sorc__log(st, "sacrifice_outcome", "Sacrifice: both dueling sorcerers leave play.");
     for (int s = 0; s < 2; s++) {
         int ip = sorc__find_inplay(st, st->combo[s].final);
         struct sorc_inplay *in;
@@ -323,20 +323,22 @@ static int outcome(struct sorc_state *st)
     }
     if (sorc_cards[m->final].nemesis_of == o->final) {
         w = SORC_MER;
-        sorc__log(st, "%s defeats %s by Nemesis.", cname(m->final), cname(o->final));
+        sorc__log(st, "defeats_by_nemesis", "%s defeats %s by Nemesis.", cname(m->final),
+                  cname(o->final));
     } else if (sorc_cards[o->final].nemesis_of == m->final) {
         w = SORC_MOR;
-        sorc__log(st, "%s defeats %s by Nemesis.", cname(o->final), cname(m->final));
+        sorc__log(st, "defeats_by_nemesis", "%s defeats %s by Nemesis.", cname(o->final),
+                  cname(m->final));
     } else if (sorc__slot_has(st, SORC_MER, SORC_SLOT_SPELL, SORC_K_FREEZE) ||
                sorc__slot_has(st, SORC_MOR, SORC_SLOT_SPELL, SORC_K_FREEZE)) {
         w = -1;
-        sorc__log(st, "Freeze: the duel is a tie (%d to %d).", m->total, o->total);
+        sorc__log(st, "freeze_tie", "Freeze: the duel is a tie (%d to %d).", m->total, o->total);
     } else if (m->total != o->total) {
         w = m->total > o->total ? SORC_MER : SORC_MOR;
-        sorc__log(st, "%s defeats %s, %d to %d.", cname(st->combo[w].final),
+        sorc__log(st, "defeats", "%s defeats %s, %d to %d.", cname(st->combo[w].final),
                   cname(st->combo[w ^ 1].final), st->combo[w].total, st->combo[w ^ 1].total);
     } else {
-        sorc__log(st, "The duel is a tie at %d.", m->total);
+        sorc__log(st, "duel_tie", "The duel is a tie at %d.", m->total);
     }
     if (w < 0) {
         st->outcome = 2;
@@ -372,6 +374,45 @@ static void markers(struct sorc_state *st)
         st->marker_morgana++;
     } else {
         st->marker_morgana = 0;
+    }
+}
+
+/* R-sorcerers-5.5.2 step 1: the log line of side `s`'s revealed combo, one
+ * message for each form of it (an empty spell or event slot reads
+ * "nothing"; a declared Sacrifice is added). Amplifiers need a spell, and
+ * Sacrifice a card with it in the spell or event slot (do_combo), so an
+ * empty spell slot has no amplifiers and two empty slots no Sacrifice. */
+static void log_reveal(struct sorc_state *st, int s)
+{
+    const struct sorc_combo *k = &st->combo[s];
+    const char *who = sorc__name(st, s);
+    uint8_t sp = k->slot[SORC_SLOT_SPELL];
+    uint8_t ev = k->slot[SORC_SLOT_EVENT];
+
+    if (sp == SORC_NONE && ev == SORC_NONE) {
+        sorc__log(st, "reveals_nothing",
+                  "%s reveals: spell nothing, event nothing, %d amplifier(s).", who, k->namp);
+    } else if (sp == SORC_NONE && k->sacrifice) {
+        sorc__log(st, "reveals_no_spell_sacrifice",
+                  "%s reveals: spell nothing, event %s, %d amplifier(s), Sacrifice.", who,
+                  cname(ev), k->namp);
+    } else if (sp == SORC_NONE) {
+        sorc__log(st, "reveals_no_spell", "%s reveals: spell nothing, event %s, %d amplifier(s).",
+                  who, cname(ev), k->namp);
+    } else if (ev == SORC_NONE && k->sacrifice) {
+        sorc__log(st, "reveals_no_event_sacrifice",
+                  "%s reveals: spell %s, event nothing, %d amplifier(s), Sacrifice.", who,
+                  cname(sp), k->namp);
+    } else if (ev == SORC_NONE) {
+        sorc__log(st, "reveals_no_event", "%s reveals: spell %s, event nothing, %d amplifier(s).",
+                  who, cname(sp), k->namp);
+    } else if (k->sacrifice) {
+        sorc__log(st, "reveals_sacrifice",
+                  "%s reveals: spell %s, event %s, %d amplifier(s), Sacrifice.", who, cname(sp),
+                  cname(ev), k->namp);
+    } else {
+        sorc__log(st, "reveals", "%s reveals: spell %s, event %s, %d amplifier(s).", who, cname(sp),
+                  cname(ev), k->namp);
     }
 }
 
@@ -486,7 +527,7 @@ void sorc__run(struct sorc_state *st)
             if (sorc__count_side(st, SORC_MER) == 0 || sorc__count_side(st, SORC_MOR) == 0) {
                 /* I-23: no sorcerer, no duel. */
                 st->outcome = 4;
-                sorc__log(st, "No encounter: a side has no sorcerer.");
+                sorc__log(st, "no_encounter", "No encounter: a side has no sorcerer.");
                 st->stage = SORC_S_END;
                 break;
             }
@@ -501,8 +542,9 @@ void sorc__run(struct sorc_state *st)
                     sorc__count_side(st, s) >= 2 && (st->nhand[s] > 0 || other_ftf(st, s));
                 asked |= st->combo[s].asked;
             }
-            sorc__log(st, "Encounter: %s picks %s, %s picks %s.", sorc__name(st, SORC_MER),
-                      cname(st->combo[0].pick), sorc__name(st, SORC_MOR), cname(st->combo[1].pick));
+            sorc__log(st, "encounter_picks", "Encounter: %s picks %s, %s picks %s.",
+                      sorc__name(st, SORC_MER), cname(st->combo[0].pick), sorc__name(st, SORC_MOR),
+                      cname(st->combo[1].pick));
             st->stage = SORC_S_ENCOUNTER_RESOLVE;
             if (asked && ask_sealed(st, SORC_P_ENCOUNTER)) {
                 return;
@@ -519,8 +561,13 @@ void sorc__run(struct sorc_state *st)
                 }
                 if (k->enc_choice != SORC_ENC_KEEP) {
                     k->final = k->enc_sorc;
-                    sorc__log(st, "%s puts %s forward%s.", sorc__name(st, s), cname(k->final),
-                              k->enc_choice == SORC_ENC_MARTYR ? " with Martyr" : "");
+                    if (k->enc_choice == SORC_ENC_MARTYR) {
+                        sorc__log(st, "puts_forward_martyr", "%s puts %s forward with Martyr.",
+                                  sorc__name(st, s), cname(k->final));
+                    } else {
+                        sorc__log(st, "puts_forward", "%s puts %s forward.", sorc__name(st, s),
+                                  cname(k->final));
+                    }
                 }
             }
             /* I-22: triggers of the final sorcerers, MER's first. */
@@ -528,7 +575,8 @@ void sorc__run(struct sorc_state *st)
                 int ip = sorc__find_inplay(st, st->combo[s].final);
                 if (sorc__has_kw(st, ip, SORC_K_EXPERIENCE)) {
                     sorc__draw(st, s, sorc_cards[st->combo[s].final].draw);
-                    sorc__log(st, "Experience: %s draws 2 cards.", sorc__name(st, s));
+                    sorc__log(st, "experience_draws", "Experience: %s draws 2 cards.",
+                              sorc__name(st, s));
                 }
                 if (sorc__has_kw(st, ip, SORC_K_INNOCENT) && st->nhand[s ^ 1] > 0) {
                     int n = st->nhand[s ^ 1];
@@ -536,8 +584,8 @@ void sorc__run(struct sorc_state *st)
                     uint8_t c = st->hand[s ^ 1][r];
                     sorc__hand_take(st, s ^ 1, c);
                     sorc__discard(st, c);
-                    sorc__log(st, "Innocent: %s discards %s at random.", sorc__name(st, s ^ 1),
-                              cname(c));
+                    sorc__log(st, "innocent_discards", "Innocent: %s discards %s at random.",
+                              sorc__name(st, s ^ 1), cname(c));
                 }
             }
             st->stage = SORC_S_COMBO;
@@ -567,10 +615,7 @@ void sorc__run(struct sorc_state *st)
                         sorc__hand_take(st, s, k->slot[slot]);
                     }
                 }
-                sorc__log(st, "%s reveals: spell %s, event %s, %d amplifier(s)%s.",
-                          sorc__name(st, s), cname(k->slot[SORC_SLOT_SPELL]),
-                          cname(k->slot[SORC_SLOT_EVENT]), k->namp,
-                          k->sacrifice ? ", Sacrifice" : "");
+                log_reveal(st, s);
             }
             for (int s = 0; s < 2; s++) {
                 struct sorc_combo *k = &st->combo[s];
@@ -578,7 +623,7 @@ void sorc__run(struct sorc_state *st)
                     move_all_objects(st, k->betray, k->final);
                     sorc__remove(st, k->betray);
                     k->betrayed = 1;
-                    sorc__log(st, "%s betrays %s.", cname(k->final), cname(k->betray));
+                    sorc__log(st, "betrays", "%s betrays %s.", cname(k->final), cname(k->betray));
                 }
             }
             st->clear_side = 0;
@@ -625,7 +670,7 @@ void sorc__run(struct sorc_state *st)
                          slot++) {
                         if (o->slot[slot] == t) {
                             o->negated[slot] = 1;
-                            sorc__log(st, "%s negates %s.", sorc__name(st, s), cname(t));
+                            sorc__log(st, "negates", "%s negates %s.", sorc__name(st, s), cname(t));
                         }
                     }
                 }
@@ -652,8 +697,8 @@ void sorc__run(struct sorc_state *st)
                         sorc__hand_take(st, s ^ 1, c);
                         sorc__hand_add(st, s, c);
                         xfer(st, c, s ^ 1);
-                        sorc__log(st, "Drain: %s takes 1 card from %s's hand.", sorc__name(st, s),
-                                  sorc__name(st, s ^ 1));
+                        sorc__log(st, "drain_takes", "Drain: %s takes 1 card from %s's hand.",
+                                  sorc__name(st, s), sorc__name(st, s ^ 1));
                     }
                 }
             }
@@ -679,8 +724,8 @@ void sorc__run(struct sorc_state *st)
                     sorc__hand_take(st, s, d);
                     st->combo[s].slot[SORC_SLOT_DEFENSE] = d;
                     st->combo[s ^ 1].negated[SORC_SLOT_SPELL] = 1;
-                    sorc__log(st, "%s plays %s on %s.", sorc__name(st, s), cname(d),
-                              cname(st->combo[s ^ 1].slot[SORC_SLOT_SPELL]));
+                    sorc__log(st, "plays_defense", "%s plays %s on %s.", sorc__name(st, s),
+                              cname(d), cname(st->combo[s ^ 1].slot[SORC_SLOT_SPELL]));
                 }
             }
             for (int s = 0; s < 2; s++) {
@@ -715,7 +760,8 @@ void sorc__run(struct sorc_state *st)
             if (!st->protected_ && lip >= 0) {
                 if (sorc__has_kw(st, lip, SORC_K_HARD_TO_KILL) &&
                     st->margin < sorc_cards[loser].margin) {
-                    sorc__log(st, "%s is hard to kill and stays in play.", cname(loser));
+                    sorc__log(st, "hard_to_kill", "%s is hard to kill and stays in play.",
+                              cname(loser));
                 } else {
                     sorc__remove(st, loser);
                 }
@@ -727,7 +773,8 @@ void sorc__run(struct sorc_state *st)
                     sorc__hand_take(st, w, c);
                     sorc__discard(st, c);
                 }
-                sorc__log(st, "Charlatan: %s discards the whole hand.", sorc__name(st, w));
+                sorc__log(st, "charlatan_discards", "Charlatan: %s discards the whole hand.",
+                          sorc__name(st, w));
             }
             /* Step 3: steals. */
             wip = sorc__find_inplay(st, st->combo[w].final);
@@ -867,7 +914,7 @@ static int do_recruit(struct sorc_state *st, int side, const struct sorc_action 
             st->gate_done[c] = 1;
         }
         st->recruited = 1;
-        sorc__log(st, "%s recruits %s.", sorc__name(st, side), cname(c));
+        sorc__log(st, "recruits", "%s recruits %s.", sorc__name(st, side), cname(c));
         return GAME_OK;
     }
     case SORC_A_EQUIP:
@@ -883,7 +930,8 @@ static int do_recruit(struct sorc_state *st, int side, const struct sorc_action 
         }
         sorc__hand_take(st, side, a->card);
         sorc__attach(st, sorc__find_inplay(st, a->to), a->card);
-        sorc__log(st, "%s equips %s with %s.", sorc__name(st, side), cname(a->to), cname(a->card));
+        sorc__log(st, "equips", "%s equips %s with %s.", sorc__name(st, side), cname(a->to),
+                  cname(a->card));
         return GAME_OK;
     case SORC_A_MOVE_OBJECT: {
         int ip;
@@ -907,7 +955,8 @@ static int do_recruit(struct sorc_state *st, int side, const struct sorc_action 
         sorc__detach(st, a->object);
         sorc__attach(st, sorc__find_inplay(st, a->to), a->object);
         st->moved[a->object] = 1;
-        sorc__log(st, "%s moves %s to %s.", sorc__name(st, side), cname(a->object), cname(a->to));
+        sorc__log(st, "moves_object", "%s moves %s to %s.", sorc__name(st, side), cname(a->object),
+                  cname(a->to));
         return GAME_OK;
     }
     case SORC_A_DISCARD_OBJECT: {
@@ -927,7 +976,7 @@ static int do_recruit(struct sorc_state *st, int side, const struct sorc_action 
         }
         sorc__detach(st, a->object);
         sorc__discard(st, a->object);
-        sorc__log(st, "%s discards %s.", sorc__name(st, side), cname(a->object));
+        sorc__log(st, "discards", "%s discards %s.", sorc__name(st, side), cname(a->object));
         return GAME_OK;
     }
     case SORC_A_DONE:
@@ -1017,7 +1066,7 @@ static int do_activate(struct sorc_state *st, int side, const struct sorc_action
     st->ea_side = (uint8_t)side;
     st->ea_used[c] = 1;
     st->stage = SORC_S_EVENT_FINISH;
-    sorc__log(st, "%s activates %s.", sorc__name(st, side), cname(c));
+    sorc__log(st, "activates", "%s activates %s.", sorc__name(st, side), cname(c));
     switch (cd->ea) {
     case SORC_EA_SCRY:
         st->scry_n[side] = st->nhand[opp];
@@ -1051,7 +1100,8 @@ static int do_activate(struct sorc_state *st, int side, const struct sorc_action
             }
         }
         sorc__hand_add(st, side, a->target);
-        sorc__log(st, "%s takes %s from the discard pile.", sorc__name(st, side), cname(a->target));
+        sorc__log(st, "takes_from_discard", "%s takes %s from the discard pile.",
+                  sorc__name(st, side), cname(a->target));
         break;
     case SORC_EA_OPP_DISCARDS:
         if (st->nhand[opp] > 0) {
@@ -1063,7 +1113,8 @@ static int do_activate(struct sorc_state *st, int side, const struct sorc_action
     case SORC_EA_STEAL_OBJECT:
         sorc__detach(st, a->target);
         sorc__attach(st, sorc__find_inplay(st, a->to), a->target);
-        sorc__log(st, "%s takes %s onto %s.", sorc__name(st, side), cname(a->target), cname(a->to));
+        sorc__log(st, "takes_object", "%s takes %s onto %s.", sorc__name(st, side),
+                  cname(a->target), cname(a->to));
         decision = check_overflow(st);
         break;
     case SORC_EA_SKIP:
@@ -1072,7 +1123,7 @@ static int do_activate(struct sorc_state *st, int side, const struct sorc_action
     case SORC_EA_UP_IN_SMOKE:
         sorc__detach(st, a->target);
         sorc__discard(st, a->target);
-        sorc__log(st, "%s goes up in smoke.", cname(a->target));
+        sorc__log(st, "up_in_smoke", "%s goes up in smoke.", cname(a->target));
         break;
     default:
         break;
@@ -1152,7 +1203,7 @@ static int do_combo(struct sorc_state *st, int side, const struct sorc_action *a
         k->sacrifice = a->sacrifice;
         k->betray = a->betray;
         k->steps = 6;
-        sorc__log(st, "%s has sealed the attack combo.", sorc__name(st, side));
+        sorc__log(st, "combo_sealed", "%s has sealed the attack combo.", sorc__name(st, side));
         sealed_done(st, side);
         return GAME_OK;
     }
@@ -1278,12 +1329,13 @@ int sorc__rules_apply(struct sorc_state *st, int seat, const struct sorc_action 
             }
             sorc__discard(st, a->card);
             st->faust_dealt++;
-            sorc__log(st, "%s deals %s to the Devil.", sorc__name(st, side), cname(a->card));
+            sorc__log(st, "deals_to_devil", "%s deals %s to the Devil.", sorc__name(st, side),
+                      cname(a->card));
             return GAME_OK;
         }
         sorc__draw(st, side, st->faust_dealt);
-        sorc__log(st, "%s draws %d card(s) from the Deal with the Devil.", sorc__name(st, side),
-                  st->faust_dealt);
+        sorc__log(st, "devil_draws", "%s draws %d card(s) from the Deal with the Devil.",
+                  sorc__name(st, side), st->faust_dealt);
         st->act[side] = 0;
         sorc__run(st);
         return GAME_OK;
@@ -1291,7 +1343,7 @@ int sorc__rules_apply(struct sorc_state *st, int seat, const struct sorc_action 
         return do_recruit(st, side, a, err);
     case SORC_P_EVENT:
         if (a->type == SORC_A_PASS) {
-            sorc__log(st, "%s passes.", sorc__name(st, side));
+            sorc__log(st, "passes", "%s passes.", sorc__name(st, side));
             st->act[side] = 0;
             if (st->last_pass) {
                 st->stage = SORC_S_ENCOUNTER;
@@ -1325,8 +1377,11 @@ int sorc__rules_apply(struct sorc_state *st, int seat, const struct sorc_action 
             st->tracked[side] = a->card;
         }
         sorc__shuffle_deck(st);
-        sorc__log(st, "%s tracked %s.", sorc__name(st, side),
-                  a->card != SORC_NONE ? "a card" : "nothing");
+        if (a->card != SORC_NONE) {
+            sorc__log(st, "tracked_card", "%s tracked a card.", sorc__name(st, side));
+        } else {
+            sorc__log(st, "tracked_nothing", "%s tracked nothing.", sorc__name(st, side));
+        }
         st->act[side] = 0;
         sorc__run(st);
         return GAME_OK;
@@ -1337,7 +1392,7 @@ int sorc__rules_apply(struct sorc_state *st, int seat, const struct sorc_action 
                           "%s is not in your hand", cname(a->card));
         }
         sorc__discard(st, a->card);
-        sorc__log(st, "%s discards %s.", sorc__name(st, side), cname(a->card));
+        sorc__log(st, "discards", "%s discards %s.", sorc__name(st, side), cname(a->card));
         if (st->phase == SORC_P_EVENT_DISCARD) {
             st->discard_left--;
             if (st->discard_left == 0 || st->nhand[side] == 0) {
@@ -1363,8 +1418,8 @@ int sorc__rules_apply(struct sorc_state *st, int seat, const struct sorc_action 
             }
             sorc__discard(st, a->card);
             st->combo[side].clear_mind++;
-            sorc__log(st, "%s discards %s for Clear your Mind.", sorc__name(st, side),
-                      cname(a->card));
+            sorc__log(st, "clear_mind_discards", "%s discards %s for Clear your Mind.",
+                      sorc__name(st, side), cname(a->card));
             return GAME_OK;
         }
         st->act[side] = 0;
@@ -1405,10 +1460,10 @@ int sorc__rules_apply(struct sorc_state *st, int seat, const struct sorc_action 
             sorc__hand_take(st, side, a->card);
             st->combo[side].slot[SORC_SLOT_PROTECT] = a->card;
             st->protected_ = 1;
-            sorc__log(st, "%s protects %s with %s.", sorc__name(st, side),
+            sorc__log(st, "protects", "%s protects %s with %s.", sorc__name(st, side),
                       cname(st->combo[side].final), cname(a->card));
         } else {
-            sorc__log(st, "%s does not protect.", sorc__name(st, side));
+            sorc__log(st, "no_protect", "%s does not protect.", sorc__name(st, side));
         }
         st->act[side] = 0;
         sorc__run(st);
@@ -1421,7 +1476,8 @@ int sorc__rules_apply(struct sorc_state *st, int seat, const struct sorc_action 
         sorc__hand_add(st, side, a->card);
         xfer(st, a->card, opp);
         st->steal_left--;
-        sorc__log(st, "%s takes 1 card from %s's hand.", sorc__name(st, side), sorc__name(st, opp));
+        sorc__log(st, "steals_card", "%s takes 1 card from %s's hand.", sorc__name(st, side),
+                  sorc__name(st, opp));
         st->act[side] = 0;
         sorc__run(st);
         return GAME_OK;
@@ -1442,7 +1498,8 @@ int sorc__rules_apply(struct sorc_state *st, int seat, const struct sorc_action 
         }
         sorc__detach(st, a->object);
         sorc__discard(st, a->object);
-        sorc__log(st, "%s discards %s (object limit).", sorc__name(st, side), cname(a->object));
+        sorc__log(st, "discards_over_limit", "%s discards %s (object limit).", sorc__name(st, side),
+                  cname(a->object));
         st->act[side] = 0;
         if (!check_overflow(st)) {
             sorc__run(st);
@@ -1456,7 +1513,8 @@ int sorc__rules_apply(struct sorc_state *st, int seat, const struct sorc_action 
         }
         st->grim_loose = 0;
         sorc__attach(st, sorc__find_inplay(st, a->to), SORC_GRIMHOLD);
-        sorc__log(st, "%s places the Grimhold on %s.", sorc__name(st, side), cname(a->to));
+        sorc__log(st, "places_grimhold", "%s places the Grimhold on %s.", sorc__name(st, side),
+                  cname(a->to));
         st->act[side] = 0;
         if (!check_overflow(st)) {
             sorc__run(st);

@@ -43,8 +43,9 @@ int sorc__controller(uint8_t card)
 
 /* ---- Log ---- */
 
-/* Appends one log line (printf style) to the ring in the state. */
-void sorc__log(struct sorc_state *st, const char *fmt, ...)
+/* Appends one log line (printf style) and its message to the ring in the
+ * state. */
+void sorc__log(struct sorc_state *st, const char *key, const char *fmt, ...)
 {
     int idx;
     va_list ap;
@@ -57,7 +58,7 @@ void sorc__log(struct sorc_state *st, const char *fmt, ...)
         st->log_head = (uint8_t)((st->log_head + 1) % SORC_LOG_LINES);
     }
     va_start(ap, fmt);
-    game_format_line(st->log[idx], SORC_LOG_LEN, fmt, ap);
+    game_format_msg(st->log[idx], SORC_LOG_LEN, st->log_msg[idx], SORC_LOG_LEN, key, fmt, ap);
     va_end(ap);
 }
 
@@ -597,8 +598,8 @@ void sorc__setup(struct sorc_state *st, const uint8_t seed[32], int merlinian_se
     st->ea_card = SORC_NONE;
     st->turn = 1;
     st->stage = SORC_S_LORE;
-    sorc__log(st, "Turn 1: %s plays the Merlinians, %s the Morganians.", sorc__name(st, SORC_MER),
-              sorc__name(st, SORC_MOR));
+    sorc__log(st, "game_begins", "Turn 1: %s plays the Merlinians, %s the Morganians.",
+              sorc__name(st, SORC_MER), sorc__name(st, SORC_MOR));
     sorc__run(st);
 }
 

@@ -342,11 +342,38 @@ static bool ids_equal(const json_t *a, const uint8_t *cards, int n)
     return true;
 }
 
+/* The log's messages say no more than its lines: one message per line,
+ * each argument written in its line. The scan of the lines' free text then
+ * holds the messages too. */
+static void check_log_keys(const json_t *v, const struct game_tests_report *r)
+{
+    json_t *log = json_object_get(v, "log");
+    json_t *keys = json_object_get(v, "log_keys");
+    size_t i;
+    json_t *msg;
+
+    if (json_array_size(keys) != json_array_size(log)) {
+        r->add(r->ud, "log_keys does not have one message per log line");
+        return;
+    }
+    json_array_foreach(keys, i, msg) {
+        const char *line = json_string_value(json_array_get(log, i));
+        for (size_t a = 1; a < json_array_size(msg); a++) {
+            const char *arg = json_string_value(json_array_get(msg, a));
+            if (!line || !arg || !strstr(line, arg)) {
+                r->add(r->ud, "log_keys/%zu/%zu is not in its line \"%s\"", i, a, line ? line : "");
+            }
+        }
+    }
+}
+
 /* Exact checks of a whole Sorcerers view against the state. */
 static void check_view_exact(const struct sorc_state *st, int seat, const json_t *v,
                              const struct game_tests_report *r)
 {
     json_t *ds = json_object_get(v, "deck_size");
+
+    check_log_keys(v, r);
 
     if (!json_is_integer(ds) || json_integer_value(ds) != st->ndeck) {
         r->add(r->ud, "deck_size is not the deck count %d", st->ndeck);

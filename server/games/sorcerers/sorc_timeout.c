@@ -32,7 +32,7 @@ int sorc__forfeit(void *state, int seat, struct game_error *err)
     st->phase = SORC_P_OVER;
     st->winner_side = (int8_t)(side ^ 1);
     st->reason = SORC_R_FORFEIT;
-    sorc__log(st, "%s forfeits; %s wins (forfeit).", sorc__name(st, side),
+    sorc__log(st, "forfeits", "%s forfeits; %s wins (forfeit).", sorc__name(st, side),
               sorc__name(st, side ^ 1));
     return GAME_OK;
 }
@@ -86,8 +86,8 @@ int sorc__skip(void *state, int seat, struct game_error *err)
         rc = game_error_set(err, GAME_E_ILLEGAL,
                             "R-sorcerers-7.1: a choice from the hand cannot be skipped");
     } else {
-        sorc__log(st, "%s's time ran out; the %s decision is skipped.", sorc__name(st, side),
-                  sorc__phase_name(phase));
+        sorc__log(st, "time_ran_out", "%s's time ran out; the %s decision is skipped.",
+                  sorc__name(st, side), sorc__phase_name(phase));
         rc = sorc__rules_apply(st, seat, &l->a[k], err);
     }
     /* A sealed combo is committed slot by slot, up to its declaration. */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "game.h"
+#include "json_util.h"
 #include "sorc.h"
 
 /* A card's id, or null for SORC_NONE. */
@@ -336,15 +337,32 @@ static void write_grimhold(struct game_text *out, const void *state)
     game_text_end_obj(out);
 }
 
+/* The log's ring `ring` (its lines or their messages), oldest first, each
+ * written with `put`. */
+static void write_ring(struct game_text *out, const struct sorc_state *st,
+                       const char (*ring)[SORC_LOG_LEN],
+                       void (*put)(struct game_text *, const char *))
+{
+    game_text_arr(out);
+    for (int i = 0; i < st->log_n; i++) {
+        put(out, ring[(st->log_head + i) % SORC_LOG_LINES]);
+    }
+    game_text_end_arr(out);
+}
+
 static void write_log(struct game_text *out, const void *state)
 {
     const struct sorc_state *st = state;
 
-    game_text_arr(out);
-    for (int i = 0; i < st->log_n; i++) {
-        game_text_str(out, st->log[(st->log_head + i) % SORC_LOG_LINES]);
-    }
-    game_text_end_arr(out);
+    write_ring(out, st, st->log, game_text_str);
+}
+
+/* One message per line of "log", in the same order (game_text_msg()). */
+static void write_log_keys(struct game_text *out, const void *state)
+{
+    const struct sorc_state *st = state;
+
+    write_ring(out, st, st->log_msg, game_text_msg);
 }
 
 static void write_markers(struct game_text *out, const void *state)
@@ -476,6 +494,7 @@ const struct game_section sorc__sections[SORC_NSECTIONS] = {
     [SORC_SEC_GATES] = {"gates", write_gates},
     [SORC_SEC_GRIMHOLD] = {"grimhold", write_grimhold},
     [SORC_SEC_LOG] = {"log", write_log},
+    [SORC_SEC_LOG_KEYS] = {"log_keys", write_log_keys},
     [SORC_SEC_MARKERS] = {"markers", write_markers},
     [SORC_SEC_MAX_TURNS] = {"max_turns", write_max_turns},
     [SORC_SEC_MOVED_BETWEEN_HANDS] = {"moved_between_hands", write_moved_between_hands},
@@ -613,8 +632,9 @@ uint64_t sorc__changed(const void *before, const void *after)
     if (!same_play(b, a) || !SAME(mer_seat)) {
         m |= BIT(SORC_SEC_GRIMHOLD) | BIT(SORC_SEC_PLAY);
     }
-    if (!SAME(log_head) || !SAME(log_n) || !SAME(log)) {
-        m |= BIT(SORC_SEC_LOG);
+    /* A line and its message are written together. */
+    if (!SAME(log_head) || !SAME(log_n) || !SAME(log) || !SAME(log_msg)) {
+        m |= BIT(SORC_SEC_LOG) | BIT(SORC_SEC_LOG_KEYS);
     }
     if (!SAME(marker_dave) || !SAME(marker_morgana)) {
         m |= BIT(SORC_SEC_MARKERS);

@@ -4,7 +4,10 @@
  * common/game.c: the data scenarios of the scenarios folder (spec section 11
  * and the rulebook's examples), plus setup, options, sealed-combo secrecy,
  * refusal checks and the honesty of the view's change mask, written in C.
- * Every refusal is checked to leave the state byte-identical. It owns
+ * Every refusal is checked to leave the state byte-identical, and after
+ * every scenario step and every action of the random playouts the view's
+ * log_keys is held to the catalogue lang/sorcerers.json (the program's
+ * second argument): each message's English template reads its log line. It owns
  * nothing of the core and must never reach into rule internals except
  * through sorc_state_load and sorc_state_dump to build positions.
  */
@@ -24,6 +27,7 @@ extern const struct game_ops sorc_game;
 #define MAX_SCEN 256
 static json_t *scenarios[MAX_SCEN];
 static int nscen;
+static json_t *catalogue; /* lang/sorcerers.json */
 
 static void load_dir(const char *dir)
 {
@@ -119,6 +123,80 @@ static int matches(const json_t *exp, const json_t *act, char *where, size_t wle
         return 0;
     }
     return 1;
+}
+
+/* ---- The log's messages ---- */
+
+/* How many of the catalogue's messages log_keys_read_the_log must meet
+ * (its seeded games meet 45 of 51; forfeits, skips, loaded positions and a
+ * few rare duel outcomes only the scenarios write). */
+#define LOG_KEYS_MET 40
+
+/* 1 when template `t` (lang/README.md), filled with the arguments of
+ * `msg` ([key, arg0, ...]), reads `line`. */
+static bool template_reads(const char *t, const json_t *msg, const char *line)
+{
+    while (*t) {
+        if (*t != '{') {
+            if (*t++ != *line++) {
+                return false;
+            }
+            continue;
+        }
+        char *end;
+        long i = strtol(t + 1, &end, 10);
+        const char *arg = json_string_value(json_array_get(msg, (size_t)i + 1));
+        const char *close = strchr(end, '}');
+        if (!arg || !close || strncmp(line, arg, strlen(arg)) != 0) {
+            return false;
+        }
+        line += strlen(arg);
+        t = close + 1;
+    }
+    return *line == '\0';
+}
+
+/* The view `v`'s log_keys: one message per line of log, in the same order,
+ * each with its key in lang/sorcerers.json, whose English template with the
+ * message's arguments is the line. Returns the number of messages; each
+ * key met is counted in `seen` (an object, NULL: none). */
+static int check_log_keys(const json_t *v, json_t *seen, const char *where)
+{
+    const json_t *messages = json_object_get(catalogue, "messages");
+    json_t *log = json_object_get(v, "log");
+    json_t *keys = json_object_get(v, "log_keys");
+    size_t i;
+    json_t *msg;
+
+    ck_assert_msg(json_is_array(keys) && json_array_size(keys) == json_array_size(log),
+                  "%s: log_keys is not one message per log line", where);
+    json_array_foreach(keys, i, msg) {
+        const char *line = json_string_value(json_array_get(log, i));
+        const char *key = json_string_value(json_array_get(msg, 0));
+        const char *en = json_string_value(json_object_get(json_object_get(messages, key), "en"));
+        ck_assert_msg(en, "%s: log line \"%s\" has the message \"%s\", not in the catalogue", where,
+                      line, key ? key : "(none)");
+        ck_assert_msg(template_reads(en, msg, line), "%s: \"%s\" does not read \"%s\"", where, en,
+                      line);
+        if (seen) {
+            json_object_set_new(seen, key, json_true());
+        }
+    }
+    return (int)i;
+}
+
+/* 1 when the array `a` holds a value equal to `want`. */
+static bool in_array(const json_t *a, const json_t *want)
+{
+    size_t i;
+    json_t *x;
+
+    json_array_foreach(a, i, x) {
+        if (json_equal(x, want)) {
+            return true;
+        }
+    }
+    return false;
 }
 
 static const char *status_name(int rc)
@@ -364,6 +442,22 @@ START_TEST(run_scenario)
             const char *want = json_string_value(json_object_get(exp, "log_has"));
             ck_assert_msg(d && strstr(d, want), "%s step %zu: log %s lacks %s", id, k, d, want);
             free(d);
+            json_decref(v);
+        }
+        {
+            /* Every step: the log's messages read its lines; "log_keys_has"
+             * names one message ([key, arg...]) the log must hold. */
+            json_t *v = game_view(&sorc_game, st, -1);
+            const json_t *want = json_object_get(exp, "log_keys_has");
+            char tag[160];
+            snprintf(tag, sizeof(tag), "%s step %zu", id, k);
+            check_log_keys(v, NULL, tag);
+            if (want) {
+                char *d = json_dumps(json_object_get(v, "log_keys"), JSON_COMPACT);
+                ck_assert_msg(in_array(json_object_get(v, "log_keys"), want),
+                              "%s: log_keys %s lacks the message", tag, d);
+                free(d);
+            }
             json_decref(v);
         }
         if (exp && json_is_true(json_object_get(exp, "roundtrip"))) {
@@ -811,6 +905,36 @@ START_TEST(undoable_honest)
 }
 END_TEST
 
+/* The log's messages over seeded random playouts: after every accepted
+ * action the view's log_keys reads its log, line for line (lang/README.md);
+ * the games write most of the catalogue's messages. */
+START_TEST(log_keys_read_the_log)
+{
+    json_t *seen = json_object();
+    long lines = 0;
+
+    for (int g = 0; g < 12; g++) {
+        struct sorc_state *st = new_game(g & 1, (uint8_t)(100 + g));
+        struct sorc_state *before = calloc(1, sizeof(*before));
+        unsigned r = 99u + (unsigned)g;
+
+        for (int n = 0; n < 3000 && !st->over; n++) {
+            char where[64];
+            (void)random_step(st, before, &r);
+            snprintf(where, sizeof(where), "game %d action %d", g, n);
+            json_t *v = game_view(&sorc_game, st, -1);
+            lines += check_log_keys(v, seen, where);
+            json_decref(v);
+        }
+        free(before);
+        free(st);
+    }
+    ck_assert_msg(json_object_size(seen) >= LOG_KEYS_MET, "%zu messages met in %ld lines",
+                  json_object_size(seen), lines);
+    json_decref(seen);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     Suite *s = suite_create("sorcerers");
@@ -821,6 +945,13 @@ int main(int argc, char **argv)
     int failed;
 
     load_dir(argc > 1 ? argv[1] : "scenarios");
+    json_error_t jerr;
+    const char *lang = argc > 2 ? argv[2] : "lang/sorcerers.json";
+    catalogue = json_load_file(lang, 0, &jerr);
+    if (!catalogue) {
+        fprintf(stderr, "%s:%d: %s\n", lang, jerr.line, jerr.text);
+        return 1;
+    }
     tcase_set_timeout(tc, 120);
     tcase_set_timeout(tcc, 120);
     tcase_set_timeout(tcv, 120);
@@ -835,6 +966,7 @@ int main(int argc, char **argv)
     tcase_add_test(tcc, load_dump_roundtrip);
     tcase_add_test(tcv, sections_sorted);
     tcase_add_test(tcv, changed_honest);
+    tcase_add_test(tcv, log_keys_read_the_log);
     tcase_add_test(tcc, undoable_honest);
     suite_add_tcase(s, tc);
     suite_add_tcase(s, tcc);
@@ -846,6 +978,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < nscen; i++) {
         json_decref(scenarios[i]);
     }
+    json_decref(catalogue);
     printf("%d scenarios\n", nscen);
     return failed ? 1 : 0;
 }
