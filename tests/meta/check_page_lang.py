@@ -12,7 +12,10 @@ The tables are web/i18n/zh-CN*.js: the page's, and each board's own.
   that reads the same in every language (SAME below);
 - every t('...') of the page's modules has a literal phrase that is in the
   catalogue, with the same {names} in both languages;
-- every phrase of the catalogue is used by index.html or a t('...').
+- every phrase of the catalogue is used by index.html or a t('...');
+- a phrase two tables hold has the same translation in both: a board's
+  table joins the page's when it loads (addPhrases()), so a second
+  translation would change the page's words from then on.
 Prints each fault and exits 1 when there is one."""
 import os
 import re
@@ -80,10 +83,17 @@ def main(argv):
         sys.exit(__doc__)
     web = argv[1]
     zh = {}
+    where = {}  # phrase -> the table that gave its translation
+    faults = []
     for name in sorted(os.listdir(os.path.join(web, 'i18n'))):
         if name.startswith('zh-CN') and name.endswith('.js'):
-            zh.update(catalogue(os.path.join(web, 'i18n', name)))
-    faults = []
+            for phrase, text in catalogue(os.path.join(web, 'i18n', name)).items():
+                if phrase in zh and zh[phrase] != text:
+                    faults.append('i18n/%s: "%s" is "%s" there and "%s" in i18n/%s' %
+                                  (name, phrase, text, zh[phrase], where[phrase]))
+                    continue
+                zh[phrase] = text
+                where.setdefault(phrase, name)
     p = Phrases()
     with open(os.path.join(web, 'index.html'), encoding='utf-8') as f:
         p.feed(f.read())

@@ -128,7 +128,7 @@ export const zhCN = {
   // the games the page knows, by their English titles (lib/lobby.js)
   'Sorcerer & Stones': '御石仙人',
   'Res Arcana': '奥法之秘',
-  'Sorcerers': '术士',
+  'Sorcerers': '巫师',
   'Element': '元素',
   // shared words (lib/words.js and several modules)
   'Seat {n}': '{n} 号座位',
@@ -266,7 +266,7 @@ export const zhCN = {
   'Lightning': '闪电',
   'Wood': '木',
   'Metal': '金',
-  'Duel': '对决',
+  'Duel': '决斗',
   'Setup': '开局设置',
   'First game': '入门局',
   'Draft': '轮抽',
