@@ -71,7 +71,8 @@ export function forgetSeat(room) {
   write(SEATS_KEY, seats);
 }
 
-// The page's own display options ({ contrast: 'auto' | 'more' | 'normal' }).
+// The page's own display options ({ contrast: 'auto' | 'more' | 'normal',
+// lang: 'en' | 'zh-CN' }).
 const DISPLAY_KEY = 'conclave.display';
 
 export function loadDisplay() {
