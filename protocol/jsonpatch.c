@@ -409,11 +409,12 @@ static long items_push(struct differ *d, struct span v)
 /* The smallest s > 0 such that b starts with a[s..]: the array lost s
  * items at its head and may have gained some at its tail (a log window that
  * slid). 0 when there is none, or when sliding would not save ops. Only
- * arrays whose first new item is a scalar are looked at (a window of log
- * lines). */
+ * arrays whose first new item is a scalar or an array are looked at (a
+ * window of log lines, or of their messages); in place, an array item that
+ * differs costs at least the one op counted for it. */
 static size_t head_shift(const struct span *a, size_t na, const struct span *b, size_t nb)
 {
-    if (na < 2 || nb == 0 || b[0].p[0] == '{' || b[0].p[0] == '[' || span_eq(a[0], b[0])) {
+    if (na < 2 || nb == 0 || b[0].p[0] == '{' || span_eq(a[0], b[0])) {
         return 0;
     }
     for (size_t s = 1; s < na && s <= nb && s <= SHIFT_MAX; s++) {

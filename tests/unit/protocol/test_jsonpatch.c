@@ -288,6 +288,12 @@ START_TEST(test_diff_sliding_window)
                "{\"op\":\"remove\",\"path\":\"/log/0\"},"
                "{\"op\":\"add\",\"path\":\"/log/3\",\"value\":6},"
                "{\"op\":\"add\",\"path\":\"/log/4\",\"value\":7}]");
+    /* A window of messages slides the same way, rather than rewriting
+     * each message's members in place. */
+    check_diff("[[\"a\",\"Ann\"],[\"b\",\"Bo\",\"3\"],[\"a\",\"Cy\"]]",
+               "[[\"b\",\"Bo\",\"3\"],[\"a\",\"Cy\"],[\"c\"]]",
+               "[{\"op\":\"remove\",\"path\":\"/0\"},"
+               "{\"op\":\"add\",\"path\":\"/2\",\"value\":[\"c\"]}]");
     /* A window that is still filling up only grows at its tail. */
     check_diff("[1,2]", "[1,2,3]", "[{\"op\":\"add\",\"path\":\"/2\",\"value\":3}]");
     /* Where sliding saves nothing, items are replaced in place. */
