@@ -16,32 +16,53 @@
 // placement there, which the server takes as it is.
 
 import { h, srOnly } from '../lib/dom.js';
-import { plural, seatName } from '../lib/words.js';
+import { addPhrases, t } from '../lib/i18n.js';
+import { seatName } from '../lib/words.js';
+import { zhCNElement } from '../i18n/zh-CN-element.js';
+import { gameWords } from './catalogue.js';
 import { keyState, keyed, marked } from './keys.js';
+
+addPhrases('zh-CN', zhCNElement);
+const W = gameWords('element');
 
 const SIDE = 11;
 const FILES = 'abcdefghijk';
 
 // Each kind of stone: its letter on the board (the terminal client's), its
-// word, and what it is in the legend. Colour goes with the class st-<kind>.
+// word, and what it is in the legend; `zh` its one character in Chinese,
+// drawn in place of the letter (the start or the end of its word in the
+// catalogue). Colour goes with the class st-<kind>.
 const KINDS = {
-  fire: { letter: 'F', word: 'Fire' },
-  water: { letter: 'W', word: 'Water' },
-  earth: { letter: 'E', word: 'Earth' },
-  wind: { letter: 'A', word: 'Wind' },
-  lightning: { letter: 'L', word: 'Lightning' },
-  wood: { letter: 'T', word: 'Wood' },
-  blaze: { letter: 'B', word: 'Blaze' },
-  metal: { letter: 'M', word: 'Metal' },
-  silver: { letter: 'S', word: 'Silver' },
+  fire: { letter: 'F', word: 'Fire', zh: '火' },
+  water: { letter: 'W', word: 'Water', zh: '水' },
+  earth: { letter: 'E', word: 'Earth', zh: '土' },
+  wind: { letter: 'A', word: 'Wind', zh: '风' },
+  lightning: { letter: 'L', word: 'Lightning', zh: '电' },
+  wood: { letter: 'T', word: 'Wood', zh: '木' },
+  blaze: { letter: 'B', word: 'Blaze', zh: '焰' },
+  metal: { letter: 'M', word: 'Metal', zh: '金' },
+  silver: { letter: 'S', word: 'Silver', zh: '银' },
 };
 const HAND_ORDER = ['fire', 'water', 'earth', 'wind', 'lightning', 'wood', 'metal'];
 const BAG_ORDER = ['fire', 'water', 'earth', 'wind', 'silver'];
 
 // ---- Words ----
 
+// A stone's word, as the log says it (the catalogue's terms).
 function word(kind) {
-  return KINDS[kind] ? KINDS[kind].word : String(kind);
+  return W.term('stone', kind, KINDS[kind] ? KINDS[kind].word : String(kind));
+}
+
+// The letter drawn for a stone: its character in Chinese.
+function letter(kind) {
+  const k = KINDS[kind];
+  if (!k) return '?';
+  return W.local() ? k.zh : k.letter;
+}
+
+// A term of the board (Sage, Mountain, Range...) as the log says it.
+function boardWord(key, english) {
+  return W.term('board', key, english);
 }
 
 // "P1" for seat 0: the rules' name of the player and the Sage's mark.
@@ -50,15 +71,19 @@ function tag(seat) {
 }
 
 // What a square holds, in words: "Earth, Mountain, Range", "Wind x3 (Whirlwind, Storm)".
-function cellWords(cell) {
-  if (!cell) return 'empty';
+function cellParts(cell) {
   const parts = [word(cell.stone)];
-  if (cell.stone === 'earth' && cell.height > 1) parts.push('Mountain');
-  if (cell.stone === 'wind' && cell.height > 1) parts.push(`Whirlwind of ${cell.height}`);
-  if (cell.stone === 'blaze') parts.push('Fire on Wood');
-  if (cell.range) parts.push('Range');
-  if (cell.storm) parts.push('Storm');
-  return parts.join(', ');
+  if (cell.stone === 'earth' && cell.height > 1) parts.push(boardWord('mountain', 'Mountain'));
+  if (cell.stone === 'wind' && cell.height > 1) parts.push(t('{whirlwind} of {n}', { whirlwind: boardWord('whirlwind', 'Whirlwind'), n: cell.height }));
+  if (cell.stone === 'blaze') parts.push(t('{fire} on {wood}', { fire: word('fire'), wood: word('wood') }));
+  if (cell.range) parts.push(boardWord('range', 'Range'));
+  if (cell.storm) parts.push(boardWord('storm', 'Storm'));
+  return parts;
+}
+
+function cellWords(cell) {
+  if (!cell) return t('empty');
+  return cellParts(cell).join(t(', '));
 }
 
 // The seat whose Sage was surrounded to end the game, or -1.
@@ -78,10 +103,23 @@ function sageOn(view, sq) {
   return seats.findIndex((s) => s && s.sage === sq);
 }
 
-// The stones left to place this turn, "Fire 1, Water 2", or "none".
+// The stones left to place this turn, "Fire 1, Water 2", or null.
 function handWords(hand) {
   const parts = HAND_ORDER.filter((k) => hand && hand[k] > 0).map((k) => `${word(k)} ${hand[k]}`);
-  return parts.length ? parts.join(', ') : 'none';
+  return parts.length ? parts.join(t(', ')) : null;
+}
+
+// "1 stone", "3 stones"; "1 step", "2 steps"...
+function stones(n) {
+  return n === 1 ? t('1 stone') : t('{n} stones', { n });
+}
+
+function steps(n) {
+  return n === 1 ? t('1 step') : t('{n} steps', { n });
+}
+
+function woods(n) {
+  return n === 1 ? t('1 Wood') : t('{n} Woods', { n });
 }
 
 function phaseWords(view) {
@@ -89,26 +127,23 @@ function phaseWords(view) {
   const turn = view.turn || {};
   switch (view.phase) {
     case 'draw':
-      return 'draw 0 to 4 stones';
-    case 'act': {
-      const bits = [`${plural(turn.steps || 0, 'step', 'steps')} left`];
-      bits.push(`stones to place: ${handWords(turn.hand)}`);
-      return `move and place stones (${bits.join('; ')})`;
-    }
+      return t('draw 0 to 4 stones');
+    case 'act':
+      return t('move and place stones ({steps} left; stones to place: {hand})', { steps: steps(turn.steps || 0), hand: handWords(turn.hand) || t('none') });
     case 'chain':
-      return `choose the Water stones of the river flowing from ${p.at}`;
+      return t('choose the Water stones of the river flowing from {at}', { at: p.at });
     case 'flow':
-      return `steer the river (${plural(p.length || 0, 'stone', 'stones')}) one square at a time`;
+      return t('steer the river ({stones}) one square at a time', { stones: stones(p.length || 0) });
     case 'grow':
-      return `grow up to ${plural(p.grow_left || 0, 'Wood', 'Woods')} from the bag`;
+      return t('grow up to {woods} from the bag', { woods: woods(p.grow_left || 0) });
     case 'magnet':
-      return `make the Metal on ${p.at} attract or repel`;
+      return t('make the Metal on {at} attract or repel', { at: p.at });
     case 'remove':
-      return `remove another Lightning, or keep them`;
+      return t('remove another Lightning, or keep them');
     case 'corrode':
-      return `choose the Metal that corrosion removes`;
+      return t('choose the Metal that corrosion removes');
     default:
-      return String(view.phase || '');
+      return W.term('phase', view.phase, String(view.phase || ''));
   }
 }
 
@@ -118,12 +153,13 @@ function endWords(view, names, me) {
   if (res.reason === 'surrounded' && winners.length) {
     const w = winners[0];
     const target = view.seats && view.seats[w] ? view.seats[w].target : null;
-    const caught = target !== null && target !== undefined ? `${seatName(view, target, names)}'s Sage is surrounded` : 'a Sage is surrounded';
-    return `${w === me ? 'you win' : `${seatName(view, w, names)} wins`} (${caught})`;
+    const caught = target !== null && target !== undefined
+      ? t("{name}'s Sage is surrounded", { name: seatName(view, target, names) }) : t('a Sage is surrounded');
+    return w === me ? t('you win ({caught})', { caught }) : t('{name} wins ({caught})', { name: seatName(view, w, names), caught });
   }
-  if (res.reason === 'bag_empty') return 'the bag ran empty and the last round caught no Sage: nobody wins';
-  if (res.reason === 'round_limit') return '300 rounds passed without a Sage caught: nobody wins';
-  return winners.length ? `${winners.map((s) => seatName(view, s, names)).join(' and ')} won` : 'nobody wins';
+  if (res.reason === 'bag_empty') return t('the bag ran empty and the last round caught no Sage: nobody wins');
+  if (res.reason === 'round_limit') return t('300 rounds passed without a Sage caught: nobody wins');
+  return winners.length ? t('{names} won', { names: winners.map((s) => seatName(view, s, names)).join(t(' and ')) }) : t('nobody wins');
 }
 
 // ---- The module interface ----
@@ -133,79 +169,92 @@ export function describe(action, view, seat) {
   const turn = (view && view.turn) || {};
   const me = turn.seat !== undefined ? turn.seat : seat;
   const pending = (view && view.pending) || {};
-  const on = (sq) => {
-    const cell = view && view.board ? view.board[sq] : null;
-    return cell ? ` (on ${cellWords(cell)})` : '';
-  };
+  const cellOn = (sq) => (view && view.board ? view.board[sq] : null);
   switch (a.type) {
-    case 'draw': {
-      const steps = 5 - a.count;
+    case 'draw':
       return {
-        group: 'Draw',
-        label: `Draw ${plural(a.count, 'stone', 'stones')}, then ${plural(steps, 'step', 'steps')}`,
+        group: t('Draw'),
+        label: t('Draw {stones}, then {steps}', { stones: stones(a.count), steps: steps(5 - a.count) }),
         keys: ['bag'],
       };
-    }
     case 'step':
-      return { group: 'Move your Sage', label: `Step to ${a.to}`, keys: [`sage:${me}`, `sq:${a.to}`] };
+      return { group: t('Move your Sage'), label: t('Step to {to}', { to: a.to }), keys: [`sage:${me}`, `sq:${a.to}`] };
     case 'jump':
-      return { group: 'Move your Sage', label: `Jump over Wind to ${a.to} (free)`, keys: [`sage:${me}`, `sq:${a.to}`] };
-    case 'place':
+      return { group: t('Move your Sage'), label: t('Jump over Wind to {to} (free)', { to: a.to }), keys: [`sage:${me}`, `sq:${a.to}`] };
+    case 'place': {
+      const cell = cellOn(a.at);
+      const stone = word(a.stone);
       return {
-        group: `Place ${word(a.stone)}`,
-        label: `Place ${word(a.stone)} on ${a.at}${on(a.at)}`,
+        group: t('Place {stone}', { stone }),
+        label: cell ? t('Place {stone} on {at} (on {what})', { stone, at: a.at, what: cellWords(cell) })
+          : t('Place {stone} on {at}', { stone, at: a.at }),
         keys: [`hand:${a.stone}`, `sq:${a.at}`],
       };
+    }
     case 'pick':
       return {
-        group: 'Place a stone',
-        label: `Pick ${word(a.stone)} to place (then choose its square)`,
+        group: t('Place a stone'),
+        label: t('Pick {stone} to place (then choose its square)', { stone: word(a.stone) }),
         keys: [`hand:${a.stone}`],
       };
     case 'end': {
       const left = handWords(turn.hand);
       return {
-        group: 'End the turn',
-        label: left === 'none' ? 'End the turn' : `End the turn (${left} back to the bag)`,
+        group: t('End the turn'),
+        label: left ? t('End the turn ({stones} back to the bag)', { stones: left }) : t('End the turn'),
         keys: [],
       };
     }
     case 'chain':
-      return { group: 'River', label: `Add the Water on ${a.at} to the river`, keys: [`sq:${a.at}`] };
-    case 'flow':
-      return { group: 'River', label: `Flow the river to ${a.to}${on(a.to)}`, keys: [`sq:${a.to}`] };
+      return { group: t('River'), label: t('Add the Water on {at} to the river', { at: a.at }), keys: [`sq:${a.at}`] };
+    case 'flow': {
+      const cell = cellOn(a.to);
+      return {
+        group: t('River'),
+        label: cell ? t('Flow the river to {to} (on {what})', { to: a.to, what: cellWords(cell) }) : t('Flow the river to {to}', { to: a.to }),
+        keys: [`sq:${a.to}`],
+      };
+    }
     case 'grow':
-      return { group: 'New Growth', label: `Grow a Wood on ${a.at}`, keys: [`sq:${a.at}`] };
+      return { group: t('New Growth'), label: t('Grow a Wood on {at}', { at: a.at }), keys: [`sq:${a.at}`] };
     case 'grow_done':
-      return { group: 'New Growth', label: 'Grow no more Wood', keys: [] };
+      return { group: t('New Growth'), label: t('Grow no more Wood'), keys: [] };
     case 'magnet': {
-      const at = pending.at ? ` on ${pending.at}` : '';
-      const what = a.mode === 'attract' ? 'Attract: the Metal in its lines slides next to it'
-        : a.mode === 'repel' ? 'Repel: the Metal in its lines slides to the far end'
-          : `Magnet: ${a.mode}`;
-      return { group: `Metal${at}`, label: what, keys: pending.at ? [`sq:${pending.at}`] : [] };
+      const what = a.mode === 'attract' ? t('Attract: the Metal in its lines slides next to it')
+        : a.mode === 'repel' ? t('Repel: the Metal in its lines slides to the far end')
+          : t('Magnet: {mode}', { mode: a.mode });
+      return {
+        group: pending.at ? t('Metal on {at}', { at: pending.at }) : t('Metal'),
+        label: what,
+        keys: pending.at ? [`sq:${pending.at}`] : [],
+      };
     }
     case 'remove':
-      return { group: 'Lightning', label: `Also remove the Lightning on ${a.at}`, keys: [`sq:${a.at}`] };
+      return { group: t('Lightning'), label: t('Also remove the Lightning on {at}', { at: a.at }), keys: [`sq:${a.at}`] };
     case 'keep':
-      return { group: 'Lightning', label: 'Keep the other Lightning', keys: [] };
+      return { group: t('Lightning'), label: t('Keep the other Lightning'), keys: [] };
     case 'corrode':
-      return { group: 'Corrosion', label: `Remove the Metal on ${a.at}`, keys: [`sq:${a.at}`] };
+      return { group: t('Corrosion'), label: t('Remove the Metal on {at}', { at: a.at }), keys: [`sq:${a.at}`] };
     default: {
       const rest = Object.keys(a).filter((k) => k !== 'type').map((k) => `${k} ${a[k]}`).join(', ');
-      return { group: 'Other', label: `${String(a.type || 'action').replace(/_/g, ' ')}${rest ? ': ' + rest : ''}`, keys: [] };
+      return { group: t('Other'), label: `${String(a.type || 'action').replace(/_/g, ' ')}${rest ? ': ' + rest : ''}`, keys: [] };
     }
   }
 }
 
 export function status(view, seat, names) {
   if (!view) return '';
-  if (view.result) return `Game over: ${endWords(view, names, seat)}.`;
+  if (view.result) return t('Game over: {end}.', { end: endWords(view, names, seat) });
   const turn = view.turn || {};
   const who = turn.seat;
-  const whose = who === seat ? 'Your turn' : `${seatName(view, who, names)}'s turn`;
-  const last = turn.final_round ? ', the last round' : '';
-  return `${whose} (round ${turn.round}${last}): ${phaseWords(view)}.`;
+  const what = phaseWords(view);
+  if (who === seat) {
+    return turn.final_round ? t('Your turn (round {round}, the last round): {what}.', { round: turn.round, what })
+      : t('Your turn (round {round}): {what}.', { round: turn.round, what });
+  }
+  const name = seatName(view, who, names);
+  return turn.final_round ? t("{name}'s turn (round {round}, the last round): {what}.", { name, round: turn.round, what })
+    : t("{name}'s turn (round {round}): {what}.", { name, round: turn.round, what });
 }
 
 export function results(view, names) {
@@ -216,15 +265,15 @@ export function results(view, names) {
   return seats.map((s, i) => {
     let detail;
     if (winners.includes(i)) {
-      detail = `caught ${seatName(view, s.target, names)}'s Sage`;
+      detail = t("caught {name}'s Sage", { name: seatName(view, s.target, names) });
     } else if (res.reason === 'surrounded' && winners.some((w) => seats[w] && seats[w].target === i)) {
-      detail = `Sage surrounded on ${s.sage}`;
+      detail = t('Sage surrounded on {sq}', { sq: s.sage });
     } else if (res.reason === 'bag_empty') {
-      detail = 'bag ran empty: no winner';
+      detail = t('bag ran empty: no winner');
     } else if (res.reason === 'round_limit') {
-      detail = 'round limit: no winner';
+      detail = t('round limit: no winner');
     } else {
-      detail = `Sage on ${s.sage}`;
+      detail = t('Sage on {sq}', { sq: s.sage });
     }
     return { seat: i, score: scores[i] !== undefined ? scores[i] : 0, detail };
   });
@@ -248,8 +297,11 @@ function targetSquares(view, ctx) {
 }
 
 function stoneChip(kind, count) {
-  const k = KINDS[kind] || { letter: '?', word: kind };
-  const chip = h('span', { class: `el-chip st-${kind}` }, h('b', { class: 'el-letter', 'aria-hidden': 'true' }, k.letter), ` ${k.word}`);
+  // The letter and the word; one of them where they are the same (in
+  // Chinese: 火).
+  const [l, w] = [letter(kind), word(kind)];
+  const chip = l === w ? h('span', { class: `el-chip st-${kind}` }, h('b', { class: 'el-letter' }, w))
+    : h('span', { class: `el-chip st-${kind}` }, h('b', { class: 'el-letter', 'aria-hidden': 'true' }, l), ` ${w}`);
   if (count !== undefined) chip.append(h('span', { class: 'el-count' }, ` ${count}`));
   return chip;
 }
@@ -265,10 +317,10 @@ function pendingMarks(view) {
     m.words.push(words);
     marks.set(sq, m);
   };
-  if (p.at) add(p.at, 'just', `just placed ${word(p.stone)}`);
-  for (const sq of p.chain || []) add(sq, 'river', 'in the river');
-  for (const sq of p.river || []) add(sq, 'river', 'the moving river');
-  for (const sq of p.entered || []) add(sq, 'entered', 'the river flowed here');
+  if (p.at) add(p.at, 'just', t('just placed {stone}', { stone: word(p.stone) }));
+  for (const sq of p.chain || []) add(sq, 'river', t('in the river'));
+  for (const sq of p.river || []) add(sq, 'river', t('the moving river'));
+  for (const sq of p.entered || []) add(sq, 'entered', t('the river flowed here'));
   return marks;
 }
 
@@ -278,11 +330,10 @@ function drawSquare(view, ctx, ks, targets, sq, marks) {
   const el = h('div', { class: 'el-sq' });
   const words = [sq];
   if (cell) {
-    const k = KINDS[cell.stone] || { letter: '?' };
     el.classList.add(`st-${cell.stone}`);
     // The square's glyphs are drawn by element.css from data-glyph: they
     // are pictures of what the square's name says in words.
-    el.append(h('span', { class: 'el-letter', dataset: { glyph: k.letter } }));
+    el.append(h('span', { class: 'el-letter', dataset: { glyph: letter(cell.stone) } }));
     if (cell.height > 1) el.append(h('span', { class: 'el-height', dataset: { glyph: cell.height } }));
     if (cell.range) {
       el.classList.add('range');
@@ -291,8 +342,8 @@ function drawSquare(view, ctx, ks, targets, sq, marks) {
       el.classList.add('storm');
       el.append(h('span', { class: 'el-mark', dataset: { glyph: '*' } }));
     }
-    const [kind, ...more] = cellWords(cell).split(', ');
-    words.push([`${kind} stone`, ...more].join(', '));
+    const [kind, ...more] = cellParts(cell);
+    words.push([t('{stone} stone', { stone: kind }), ...more].join(t(', ')));
   }
   if (sage >= 0) {
     const token = h('span', { class: `el-sage seat-${sage}`, dataset: { glyph: tag(sage) } });
@@ -301,7 +352,10 @@ function drawSquare(view, ctx, ks, targets, sq, marks) {
     if (caught) token.classList.add('caught');
     // Part of the square's element; it lights up with the Sage's key.
     el.append(marked(token, `sage:${sage}`, ks));
-    words.push(`Sage of ${tag(sage)} ${seatName(view, sage, ctx.names)}${sage === ctx.seat ? ' (yours)' : ''}${caught ? ', surrounded' : ''}`);
+    const who = { tag: tag(sage), name: seatName(view, sage, ctx.names) };
+    let said = sage === ctx.seat ? t('Sage of {tag} {name} (yours)', who) : t('Sage of {tag} {name}', who);
+    if (caught) said += t(', surrounded');
+    words.push(said);
   }
   const m = marks.get(sq);
   if (m) {
@@ -310,16 +364,16 @@ function drawSquare(view, ctx, ks, targets, sq, marks) {
   }
   if (targets.has(`sq:${sq}`)) {
     el.classList.add('dest');
-    words.push('a move goes here');
+    words.push(t('a move goes here'));
   }
-  const label = `${sq}: ${words.length > 1 ? words.slice(1).join('; ') : 'empty'}`;
+  const label = `${sq}: ${words.length > 1 ? words.slice(1).join(t('; ')) : t('empty')}`;
   return keyed(el, `sq:${sq}`, label, ctx, ks);
 }
 
 function drawBoard(view, ctx, ks) {
   const board = h('div', { class: 'el-board' });
   board.setAttribute('role', 'group');
-  board.setAttribute('aria-label', 'The board, files a to k, ranks 1 to 11, a1 at the bottom left; the arrow keys move between squares');
+  board.setAttribute('aria-label', t('The board, files a to k, ranks 1 to 11, a1 at the bottom left; the arrow keys move between squares'));
   // A grid for the keyboard (keys.js): Up and Down move a rank.
   const marks = pendingMarks(view);
   const targets = targetSquares(view, ctx);
@@ -339,10 +393,9 @@ function drawBoard(view, ctx, ks) {
 
 function drawHeader(view) {
   const turn = view.turn || {};
-  const title = view.silver ? `Element + Silver: ${word(view.silver)}` : 'Element';
-  const bits = [`round ${turn.round || 0}`];
-  if (turn.final_round) bits.push('the last round');
-  return h('div', { class: 'el-head' }, h('strong', {}, title), ` \u2014 ${bits.join(', ')}`);
+  const title = view.silver ? t('Element + Silver: {stone}', { stone: word(view.silver) }) : t('Element');
+  const round = turn.final_round ? t('round {n}, the last round', { n: turn.round || 0 }) : t('round {n}', { n: turn.round || 0 });
+  return h('div', { class: 'el-head' }, h('strong', {}, title), ` \u2014 ${round}`);
 }
 
 // The stones the player to move drew and has still to place; marked as
@@ -350,16 +403,16 @@ function drawHeader(view) {
 function drawHand(view, ctx, ks) {
   const turn = view.turn || {};
   if (view.result) {
-    return h('section', { class: 'el-box el-over' }, h('h3', {}, 'Game over'), h('p', {}, `${cap(endWords(view, ctx.names, ctx.seat))}.`));
+    return h('section', { class: 'el-box el-over' }, h('h3', {}, t('Game over')), h('p', {}, t('{end}.', { end: cap(endWords(view, ctx.names, ctx.seat)) })));
   }
   const mine = turn.seat === ctx.seat;
   const box = h('section', { class: `el-box el-hand${mine ? ' mine' : ''}` });
-  const who = mine ? 'Your stones to place' : `${seatName(view, turn.seat, ctx.names)}'s stones to place`;
+  const who = mine ? t('Your stones to place') : t("{name}'s stones to place", { name: seatName(view, turn.seat, ctx.names) });
   const head = h('h3', {}, who);
-  if (mine) head.append(' ', h('span', { class: 'el-yours' }, 'yours'));
+  if (mine) head.append(' ', h('span', { class: 'el-yours' }, t('yours')));
   box.append(head);
   if (turn.drawn === null || turn.drawn === undefined) {
-    box.append(h('p', {}, 'Nothing drawn yet this turn.'));
+    box.append(h('p', {}, t('Nothing drawn yet this turn.')));
     return box;
   }
   const list = h('div', { class: 'el-chips' });
@@ -370,15 +423,18 @@ function drawHand(view, ctx, ks) {
       const chip = stoneChip(k, turn.hand[k]);
       if (turn.pick === k) {
         chip.classList.add('picked');
-        chip.append(h('span', { class: 'el-picked' }, ' (picked)'));
+        chip.append(h('span', { class: 'el-picked' }, t(' (picked)')));
       }
-      chip.append(srOnly(' in hand to place'));
-      list.append(keyed(chip, `hand:${k}`, { short: `${word(k)} in hand` }, ctx, ks));
+      chip.append(srOnly(t(' in hand to place')));
+      list.append(keyed(chip, `hand:${k}`, { short: t('{stone} in hand', { stone: word(k) }) }, ctx, ks));
     }
   }
-  if (!any) list.append(h('span', {}, 'none left'));
+  if (!any) list.append(h('span', {}, t('none left')));
   box.append(list);
-  box.append(h('p', { class: 'el-small' }, `Drew ${turn.drawn}; ${plural(turn.steps || 0, 'step', 'steps')} and ${plural(turn.jumps_left || 0, 'jump', 'jumps')} left.`));
+  const jumps = turn.jumps_left || 0;
+  box.append(h('p', { class: 'el-small' }, t('Drew {n}; {steps} and {jumps} left.', {
+    n: turn.drawn, steps: steps(turn.steps || 0), jumps: jumps === 1 ? t('1 jump') : t('{n} jumps', { n: jumps }),
+  })));
   return box;
 }
 
@@ -386,21 +442,21 @@ function drawPending(view) {
   const p = view.pending;
   if (!p || typeof p !== 'object') return null;
   const box = h('section', { class: 'el-box el-pending' });
-  box.append(h('h3', {}, `Open: ${word(p.stone)} placed on ${p.at}`));
+  box.append(h('h3', {}, t('Open: {stone} placed on {at}', { stone: word(p.stone), at: p.at })));
   const lines = [];
   if (view.phase === 'chain') {
-    lines.push(`The river so far: ${[p.at, ...(p.chain || [])].join(', ')}. Add the next Water next to its end.`);
+    lines.push(t('The river so far: {squares}. Add the next Water next to its end.', { squares: [p.at, ...(p.chain || [])].join(t(', ')) }));
   } else if (view.phase === 'flow') {
-    lines.push(`Moving river of ${plural(p.length || 0, 'stone', 'stones')}: ${(p.river || []).join(', ')}.`);
-    lines.push(`Flowed through: ${(p.entered || []).length ? p.entered.join(', ') : 'nothing yet'}.`);
+    lines.push(t('Moving river of {stones}: {squares}.', { stones: stones(p.length || 0), squares: (p.river || []).join(t(', ')) }));
+    lines.push(t('Flowed through: {squares}.', { squares: (p.entered || []).length ? p.entered.join(t(', ')) : t('nothing yet') }));
   } else if (view.phase === 'grow') {
-    lines.push(`Up to ${plural(p.grow_left || 0, 'Wood', 'Woods')} may grow on empty squares.`);
+    lines.push(t('Up to {woods} may grow on empty squares.', { woods: woods(p.grow_left || 0) }));
   } else if (view.phase === 'magnet') {
-    lines.push('The Metal attracts or repels the Metal along its eight lines.');
+    lines.push(t('The Metal attracts or repels the Metal along its eight lines.'));
   } else if (view.phase === 'remove') {
-    lines.push('Also remove one other Lightning, or keep them all.');
+    lines.push(t('Also remove one other Lightning, or keep them all.'));
   } else if (view.phase === 'corrode') {
-    lines.push('Corrosion: choose any Metal on the board to go back to the bag.');
+    lines.push(t('Corrosion: choose any Metal on the board to go back to the bag.'));
   }
   for (const l of lines) box.append(h('p', {}, l));
   return box;
@@ -408,7 +464,7 @@ function drawPending(view) {
 
 function drawSeats(view, ctx, ks) {
   const box = h('section', { class: 'el-box el-seats' });
-  box.append(h('h3', {}, 'Players'));
+  box.append(h('h3', {}, t('Players')));
   const list = h('ul', { class: 'el-list' });
   const turn = view.turn || {};
   (view.seats || []).forEach((s, i) => {
@@ -417,12 +473,13 @@ function drawSeats(view, ctx, ks) {
     const name = seatName(view, i, ctx.names);
     const hunts = `${tag(s.target)} ${seatName(view, s.target, ctx.names)}`;
     // The player's name is the element of its Sage (the list item stays one).
-    li.append(token, ' ', keyed(h('strong', {}, name), `sage:${i}`, `${tag(i)} ${name}'s Sage on ${s.sage}, hunting ${hunts}'s Sage`, ctx, ks));
-    if (i === ctx.seat) li.append(' ', h('span', { class: 'el-yours' }, 'you'));
-    if (!view.result && turn.seat === i) li.append(' ', h('span', { class: 'el-tomove' }, '\u25b6 to move'));
-    if (i === caughtSeat(view)) li.append(' ', h('span', { class: 'el-tomove' }, '\u2716 surrounded'));
-    if (view.result && (view.result.winners || []).includes(i)) li.append(' ', h('span', { class: 'el-tomove' }, '\u2605 wins'));
-    li.append(h('div', { class: 'el-small' }, `Sage on ${s.sage}; hunts ${hunts}'s Sage`));
+    const label = t("{tag} {name}'s Sage on {sq}, hunting {hunts}'s Sage", { tag: tag(i), name, sq: s.sage, hunts });
+    li.append(token, ' ', keyed(h('strong', {}, name), `sage:${i}`, label, ctx, ks));
+    if (i === ctx.seat) li.append(' ', h('span', { class: 'el-yours' }, t('you')));
+    if (!view.result && turn.seat === i) li.append(' ', h('span', { class: 'el-tomove' }, t('▶ to move')));
+    if (i === caughtSeat(view)) li.append(' ', h('span', { class: 'el-tomove' }, t('✖ surrounded')));
+    if (view.result && (view.result.winners || []).includes(i)) li.append(' ', h('span', { class: 'el-tomove' }, t('★ wins')));
+    li.append(h('div', { class: 'el-small' }, t("Sage on {sq}; hunts {hunts}'s Sage", { sq: s.sage, hunts })));
     list.append(li);
   });
   box.append(list);
@@ -433,13 +490,13 @@ function drawBag(view, ctx, ks) {
   const box = h('section', { class: 'el-box el-bag' });
   const bag = view.bag || {};
   const total = BAG_ORDER.reduce((n, k) => n + (bag[k] || 0), 0);
-  const words = `Bag: ${plural(total, 'stone')}`;
+  const words = t('Bag: {stones}', { stones: stones(total) });
   box.append(h('h3', {}, keyed(h('span', {}, words), 'bag', words, ctx, ks)));
   const list = h('div', { class: 'el-chips' });
   for (const k of BAG_ORDER) {
     if (bag[k] === undefined) continue;
     const chip = stoneChip(k, bag[k]);
-    if (k === 'silver' && view.silver) chip.title = `Silver stones: each is ${word(view.silver)}`;
+    if (k === 'silver' && view.silver) chip.title = t('Silver stones: each is {stone}', { stone: word(view.silver) });
     list.append(chip);
   }
   box.append(list);
@@ -449,7 +506,7 @@ function drawBag(view, ctx, ks) {
 function drawLegend(view) {
   const box = h('details', { class: 'el-box el-legend' });
   box.open = true;
-  box.append(h('summary', {}, 'Legend'));
+  box.append(h('summary', {}, t('Legend')));
   const list = h('div', { class: 'el-chips' });
   const kinds = ['fire', 'water', 'earth', 'wind'];
   if (view.silver === 'lightning') kinds.push('lightning');
@@ -457,12 +514,15 @@ function drawLegend(view) {
   if (view.silver === 'metal') kinds.push('metal');
   for (const k of kinds) list.append(stoneChip(k));
   box.append(list);
-  box.append(h('p', { class: 'el-small' }, 'A digit is the height of a stack: E2 a Mountain, A2 to A4 a Whirlwind, B2 a Blaze (Fire on Wood). ^ marks a Range (cannot be replaced; pinches diagonal moves), * a Storm Wind (cannot be jumped). P1 to P4 are the Sages. A double outline is the stone just placed, a dashed one the moving river, dots where it flowed. A black dot in a corner: a move of yours goes there (pick a stone to place to see where it may go, or select your Sage).'));
+  box.append(h('p', { class: 'el-small' }, t('A digit is the height of a stack: {E}2 a Mountain, {A}2 to {A}4 a Whirlwind, {B}2 a Blaze (Fire on Wood). ^ marks a Range (cannot be replaced; pinches diagonal moves), * a Storm Wind (cannot be jumped). P1 to P4 are the Sages. A double outline is the stone just placed, a dashed one the moving river, dots where it flowed. A black dot in a corner: a move of yours goes there (pick a stone to place to see where it may go, or select your Sage).', {
+    E: letter('earth'), A: letter('wind'), B: letter('blaze'),
+  })));
   return box;
 }
 
 export function render(root, view, ctx) {
   const c = Object.assign({ seat: null, names: [], legal: [], focus: null, setFocus: null, pick: null }, ctx || {});
+  W.use(c);
   const ks = keyState(describe, view, c);
   const wrap = h('div', { class: 'el' });
   const side = h('div', { class: 'el-side' });

@@ -10,7 +10,11 @@
 // button that narrows the action list to the actions naming it.
 
 import { h, humanize } from '../lib/dom.js';
-import { plural, seatName } from '../lib/words.js';
+import { addPhrases, t } from '../lib/i18n.js';
+import { seatName } from '../lib/words.js';
+import { zhCNGeneric } from '../i18n/zh-CN-generic.js';
+
+addPhrases('zh-CN', zhCNGeneric);
 
 // Open/closed state of the tree's branches by path, kept across redraws
 // (the app empties the board before each one).
@@ -49,7 +53,7 @@ function leafValue(v, ctx, keys) {
 }
 
 function flatValue(arr, ctx, keys) {
-  if (arr.length === 0) return h('span', { class: 'gv-null' }, '(none)');
+  if (arr.length === 0) return h('span', { class: 'gv-null' }, t('(none)'));
   const parts = [];
   arr.forEach((v, i) => {
     if (i) parts.push(', ');
@@ -70,15 +74,16 @@ function node(key, value, path, depth, ctx, keys) {
     return h('div', { class: 'gv-row' }, h('span', { class: 'gv-key' }, label(key), ': '), flatValue(value, ctx, keys));
   }
   const entries = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
-  const size = Array.isArray(value) ? plural(value.length, 'item') : '';
+  const n = Array.isArray(value) ? value.length : 0;
+  const size = Array.isArray(value) ? (n === 1 ? t('1 item') : t('{n} items', { n })) : '';
   const mine = depth === 0 && key === 'you';
   const open = openState.has(path) ? openState.get(path) : depth === 0 || entries.length <= 6;
   const details = h('details', { class: ['gv-branch', mine && 'mine'], open },
     h('summary', {}, h('span', { class: 'gv-key' }, label(key)),
       size ? h('span', { class: 'gv-size' }, ` (${size})`) : null,
-      mine ? h('span', { class: 'yours-label' }, ' yours: only you see this') : null),
+      mine ? h('span', { class: 'yours-label' }, t(' yours: only you see this')) : null),
     h('div', { class: 'gv-children' },
-      entries.length === 0 ? h('div', { class: 'gv-row gv-null' }, '(empty)') :
+      entries.length === 0 ? h('div', { class: 'gv-row gv-null' }, t('(empty)')) :
         entries.filter(([k]) => !(depth === 0 && SKIP.has(k)))
           .map(([k, v]) => node(k, v, `${path}/${k}`, depth + 1, ctx, keys))));
   details.addEventListener('toggle', () => openState.set(path, details.open));
@@ -92,7 +97,7 @@ export function tree(value, path, ctx = {}) {
   const entries = value && typeof value === 'object' ? Object.entries(value) : [['value', value]];
   return h('div', { class: 'generic-board gv-tree' },
     entries.length ? entries.map(([k, v]) => node(k, v, `${path}/${k}`, 1, ctx, new Set())) :
-      h('div', { class: 'gv-row gv-null' }, '(empty)'));
+      h('div', { class: 'gv-row gv-null' }, t('(empty)')));
 }
 
 export function render(root, view, ctx) {
@@ -103,13 +108,13 @@ export function render(root, view, ctx) {
   top.sort(([a], [b]) => (b === 'you') - (a === 'you'));
   root.appendChild(h('div', { class: 'generic-board' },
     h('p', { class: 'gv-note' },
-      'This game has no board drawing here yet: its state is shown as a tree. ',
-      keys.size ? 'Names in buttons can be selected to narrow the actions.' : ''),
+      t('This game has no board drawing here yet: its state is shown as a tree. '),
+      keys.size ? t('Names in buttons can be selected to narrow the actions.') : ''),
     top.map(([k, v]) => node(k, v, `/${k}`, 0, ctx, keys))));
 }
 
 function valueWords(v) {
-  if (v === null) return 'none';
+  if (v === null) return t('none');
   if (Array.isArray(v)) return v.map(valueWords).join(' ');
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v);
@@ -134,15 +139,15 @@ export function describe(action) {
 }
 
 export function status(view, seat, names) {
-  if (view.result) return 'The game is over.';
+  if (view.result) return t('The game is over.');
   const active = Array.isArray(view.active) ? view.active : [];
-  const phase = view.phase ? `${humanize(view.phase)}: ` : '';
-  if (active.length === 0) return `${phase}nobody to act.`;
+  const phase = view.phase ? t('{phase}: ', { phase: humanize(view.phase) }) : '';
+  if (active.length === 0) return t('{phase}nobody to act.', { phase });
   const mine = seat !== null && seat !== undefined && active.includes(seat);
-  const others = active.filter((s) => s !== seat).map((s) => seatName(view, s, names));
-  if (mine && others.length === 0) return `${phase}your turn.`;
-  if (mine) return `${phase}your turn, and ${others.join(', ')}.`;
-  return `${phase}waiting for ${others.join(', ')}.`;
+  const others = active.filter((s) => s !== seat).map((s) => seatName(view, s, names)).join(t(', '));
+  if (mine && !others) return t('{phase}your turn.', { phase });
+  if (mine) return t('{phase}your turn, and {others}.', { phase, others });
+  return t('{phase}waiting for {others}.', { phase, others });
 }
 
 export function results(view, names) {

@@ -29,11 +29,10 @@
 // adds Escape (clear the selection) and the shortcuts of SHORTCUTS.
 
 import { isSvg, srOnly } from '../lib/dom.js';
+import { addPhrases, t } from '../lib/i18n.js';
+import { zhCNBoards } from '../i18n/zh-CN-boards.js';
 
-// Words of this module, in one place for the page's languages.
-export const WORDS = {
-  canChoose: ', a move can be chosen', // appended to the name of a .target
-};
+addPhrases('zh-CN', zhCNBoards);
 
 // The page's keys that jump: to the move list, to the board.
 export const SHORTCUTS = { actions: 'a', board: 'b' };
@@ -77,10 +76,10 @@ export function keyed(el, key, label, ctx, ks) {
   const can = ks.targets.has(key);
   if (typeof label === 'object') {
     el.dataset.words = label.short;
-    if (can) el.append(srOnly(WORDS.canChoose));
+    if (can) el.append(srOnly(t(', a move can be chosen')));
   } else {
     el.dataset.words = label;
-    el.setAttribute('aria-label', can ? `${label}${WORDS.canChoose}` : label);
+    el.setAttribute('aria-label', can ? `${label}${t(', a move can be chosen')}` : label);
     // A tooltip for the pointer. Not on SVG, where a <title> would count
     // as words shown that the name lacks.
     if (!isSvg(el) && !el.title) el.title = label;
