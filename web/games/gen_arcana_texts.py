@@ -1,34 +1,22 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Writes arcana_texts.js, the Res Arcana card names and texts the browser
-board shows, from the game's card data. The words for the card vocabulary
-(res-arcana.md section 12) are the terminal client's
-(client-cli/render/gen_arcana_texts.py), imported from there so that both
-clients say the same thing about every card; this script only arranges
-them into one JavaScript object per card.
+board shows, from the game's card data, in English and in Simplified
+Chinese. The words for the card vocabulary (res-arcana.md section 12) are
+the terminal client's (client-cli/render/gen_arcana_texts.py), in both
+languages, imported from there so that both clients say the same thing
+about every card; this script only arranges them into one JavaScript
+object per card. The Chinese texts name no card themselves: "@{id}"
+stands for another card's name, which the board fills in from the game's
+catalogue (lang/arcana.json), as the names of the cards themselves.
 Usage: gen_arcana_texts.py arcana-cards.json > arcana_texts.js"""
-import importlib.util
 import json
-import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-CLI = os.path.join(HERE, "..", "..", "client-cli", "render", "gen_arcana_texts.py")
+sys.dont_write_bytecode = True  # no cache of cli_words.py in the source tree
+from cli_words import load  # noqa: E402
 
-
-def load_words():
-    """The terminal generator as a module (its main() is not run), without
-    a bytecode cache written into the source tree."""
-    sys.dont_write_bytecode = True
-    spec = importlib.util.spec_from_file_location("cli_arcana_words", CLI)
-    if spec is None or not os.path.exists(CLI):
-        raise SystemExit("gen_arcana_texts: %s not found" % CLI)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-W = load_words()
+W = load("gen_arcana_texts.py")
 ESSENCES = ["elan", "life", "calm", "death", "gold"]
 ARROW = " \u2192 "
 
@@ -79,6 +67,55 @@ def ignore_pay(parts):
     return cost_map(pay) if pay else None
 
 
+def power_head_zh(p):
+    head = "力量 %d" % p["index"]
+    if p["kind"] == "react":
+        head += "（%s%s）" % (W.TRIGGER_ZH[p["trigger"]],
+                            "，横置时也可使用" if p.get("usable_when") == "either" else "")
+    elif p.get("usable_when") == "turned":
+        head += "（仅在此牌横置时）"
+    return head
+
+
+def power_body_zh(p, kind):
+    cost = "，".join(W.cost_part_zh(c, False, kind) for c in p["cost"]) or "无花费"
+    return "%s%s%s。" % (cost, ARROW, "；".join(W.effect_zh(e) for e in p["effect"]))
+
+
+def card_zh(c, ids):
+    """The card's words in Chinese, in the shape of the English ones."""
+    kind_line = [W.KIND_ZH[c["kind"]]] + [W.TAG_ZH[t] for t in c.get("tags", [])]
+    vp = ["%d 胜利点数" % c["vp"]] if c.get("vp") else []
+    vp += [W.vp_per_zh(v) for v in c.get("vp_per", [])]
+    lines = []
+    for x in c.get("collect", []):
+        lines.append("收集：%s。" % W.collect_zh(x))
+    for x in c.get("passives", []):
+        lines.append("持续：%s。" % W.passive_zh(x))
+    for x in c.get("on_claim", []):
+        lines.append("拿取时：%s。" % W.effect_zh(x))
+    powers = {}
+    for p in c.get("powers", []):
+        body = power_body_zh(p, c["kind"])
+        powers[str(p["index"])] = body
+        lines.append("%s：%s" % (power_head_zh(p), body))
+    out = {
+        "type": " \u00b7 ".join(kind_line),
+        "vp": "，".join(vp),
+        "lines": lines,
+        "powers": powers,
+        "notes": [W.note_zh(n, ids) for n in c.get("notes", []) if not n.startswith("Checked against")],
+    }
+    pop = c.get("place_of_power")
+    if pop:
+        out["side"] = "第 %d 张板，%s 面（另一面：@{%s}）" % (pop["card"], pop["side"],
+                                                       pop["other_side_id"])
+    parts = ignore_cost(c)
+    if parts:
+        out["ignore"] = "并".join(W.cost_part_zh(x, False) for x in parts)
+    return out
+
+
 def card(c, names):
     """The object the board reads for one card."""
     kind_line = [W.KIND[c["kind"]]] + [W.tag_word(t) for t in c.get("tags", [])]
@@ -118,6 +155,7 @@ def card(c, names):
         out["ignore"] = ignore_words(parts)
         if ignore_pay(parts):
             out["ignore_pay"] = ignore_pay(parts)
+    out["zh"] = card_zh(c, names)
     return out
 
 
@@ -134,11 +172,12 @@ def main():
         "// One entry per card id: name, kind, type line, printed cost (essence",
         "// counts, `any`), VP words, text lines, action powers by index, React",
         "// power indexes, notes; Places of Power their board side, attackers",
-        "// what ignoring them costs (and the essences it takes).",
+        "// what ignoring them costs (and the essences it takes); `zh` the same",
+        "// words in Simplified Chinese, where \"@{id}\" stands for a card's name.",
         "export const CARDS = {",
     ]
     for c in data:
-        body = json.dumps(card(c, names), ensure_ascii=True, separators=(", ", ": "))
+        body = json.dumps(card(c, names), ensure_ascii=False, separators=(", ", ": "))
         out.append("  %s: %s," % (json.dumps(c["id"]), body))
     out += ["};", ""]
     sys.stdout.write("\n".join(out))
