@@ -7,11 +7,18 @@
 // server decides every rule (docs/rules/stones.md, sections 9 and 10).
 
 import { h, srOnly, svg } from '../lib/dom.js';
-import { plural, seatName } from '../lib/words.js';
+import { addPhrases, t } from '../lib/i18n.js';
+import { seatName } from '../lib/words.js';
+import { zhCNStones } from '../i18n/zh-CN-stones.js';
+import { gameWords } from './catalogue.js';
 import { keyState, keyed } from './keys.js';
 
+addPhrases('zh-CN', zhCNStones);
+const W = gameWords('stones');
+
 // Stone colours: letter -> words. The letter is drawn on every stone so that
-// colour never carries the information alone.
+// colour never carries the information alone; in Chinese the stone's colour
+// word of the catalogue is (one character: 黄 绿 蓝 红 棕).
 const STONE = {
   Y: { word: 'yellow', element: 'Metal' },
   G: { word: 'green', element: 'Wood' },
@@ -21,7 +28,8 @@ const STONE = {
 };
 const STONE_ORDER = ['Y', 'G', 'B', 'R', 'N'];
 
-// Player colours (seat i plays the i-th) and their one-letter marks.
+// Player colours (seat i plays the i-th) and their one-letter marks; in
+// Chinese the colour's word (one character).
 const PLAYER_LETTER = { red: 'R', green: 'G', blue: 'B', yellow: 'Y' };
 
 // Rune sites of the Element Zone map (lower case letters).
@@ -30,23 +38,6 @@ const ELEMENT_STONE = { Metal: 'Y', Wood: 'G', Water: 'B', Fire: 'R', Earth: 'N'
 
 const SLOTS = ['TL', 'TR', 'BL', 'BR'];
 const SLOT_WORDS = { TL: 'top left', TR: 'top right', BL: 'bottom left', BR: 'bottom right' };
-
-// Card texts (R-stones-5) and objectives (R-stones-1.5), as on the cards.
-const FAMILY_TEXT = {
-  SPIN: 'Turn any tile a quarter turn, clockwise or counter-clockwise.',
-  FLY: 'Move your own Taoist to any tile (also the one it stands on).',
-  QUAKE: 'Move a tile to another place next to the others, or swap two tiles.',
-  SHIFT: "Exchange a stone of the card's colour with a stone of another colour anywhere on the Alchemy Zone.",
-};
-const OBJECTIVE_TEXT = {
-  O1: 'Longest line touching the activated tile: 3 stones 1 Qi; 4 stones 1 Qi and a free step; 5 or more 4 Qi and a free step.',
-  O2: 'Stones gained in the turn: 2 gives 1 Qi; 3 gives 2 Qi; 4 or more give 4 Qi.',
-  O3: 'Two or more gained stones of one colour: 3 Qi.',
-  O4: 'Two or more lines touching the activated tile: one free step.',
-  O5: 'After a craft: one free step, or a FLY of your own Taoist, or nothing.',
-  O6: "Once a turn in the move step: pay a reservoir stone to step onto a cell of that stone's colour.",
-  O7: 'Any two stones may be paid in place of one stone of any colour (crafting and O6).',
-};
 
 // Every artifact (R-stones-1.4): crafted ones are listed by id only.
 const ARTIFACTS = {
@@ -66,32 +57,150 @@ const ARTIFACTS = {
   A14: ['Demon-Refining Pot', 'GGNRB', 5, ['Water', 'Wood']],
 };
 
-// What the acting player is doing: [third person, to the player].
-const PHASE_WORDS = {
-  place_taoist: ['places a Taoist', 'place your Taoist'],
-  cast: ['casts magic cards', 'cast magic cards'],
-  choose_stone: ['chooses which stone to gain', 'choose which stone to gain'],
-  offer: ['offers gained stones to the artifacts', 'offer gained stones to the artifacts'],
-  move: ['moves the Spirit', 'move your Spirit'],
-  reward_move: ['takes the free steps of the objectives', 'take the free steps of the objectives'],
-  craft: ['may craft an artifact', 'you may craft an artifact'],
-  pay: ['pays for an artifact', 'pay for the artifact'],
-  reward: ['chooses the reward for crafting (O5)', 'choose the reward for crafting (O5)'],
-};
+// Card texts (R-stones-5) and objectives (R-stones-1.5), as on the cards.
+function familyText(fam) {
+  switch (fam) {
+    case 'SPIN':
+      return t('Turn any tile a quarter turn, clockwise or counter-clockwise.');
+    case 'FLY':
+      return t('Move your own Taoist to any tile (also the one it stands on).');
+    case 'QUAKE':
+      return t('Move a tile to another place next to the others, or swap two tiles.');
+    case 'SHIFT':
+      return t("Exchange a stone of the card's colour with a stone of another colour anywhere on the Alchemy Zone.");
+    default:
+      return '';
+  }
+}
 
-const REASON_WORDS = {
-  runes: 'a player owned all five rune types and the round was completed',
-  artifacts: 'all 14 artifacts were crafted',
-  qi: 'the Qi supply ran out',
-  frozen: 'the position was frozen',
-  novice: 'a fourth artifact was crafted',
-  cards: 'the magic cards ran out',
-};
+function objectiveText(o) {
+  switch (o) {
+    case 'O1':
+      return t('Longest line touching the activated tile: 3 stones 1 Qi; 4 stones 1 Qi and a free step; 5 or more 4 Qi and a free step.');
+    case 'O2':
+      return t('Stones gained in the turn: 2 gives 1 Qi; 3 gives 2 Qi; 4 or more give 4 Qi.');
+    case 'O3':
+      return t('Two or more gained stones of one colour: 3 Qi.');
+    case 'O4':
+      return t('Two or more lines touching the activated tile: one free step.');
+    case 'O5':
+      return t('After a craft: one free step, or a FLY of your own Taoist, or nothing.');
+    case 'O6':
+      return t("Once a turn in the move step: pay a reservoir stone to step onto a cell of that stone's colour.");
+    case 'O7':
+      return t('Any two stones may be paid in place of one stone of any colour (crafting and O6).');
+    default:
+      return '';
+  }
+}
+
+// The magic card families' names: SPIN, FLY, QUAKE, SHIFT.
+function familyWord(fam) {
+  switch (fam) {
+    case 'SPIN':
+      return t('SPIN');
+    case 'FLY':
+      return t('FLY');
+    case 'QUAKE':
+      return t('QUAKE');
+    case 'SHIFT':
+      return t('SHIFT');
+    default:
+      return fam;
+  }
+}
+
+// What the acting player is doing: to the player (`you`) or of them.
+function phaseWords(phase, you) {
+  switch (phase) {
+    case 'place_taoist':
+      return you ? t('place your Taoist') : t('places a Taoist');
+    case 'cast':
+      return you ? t('cast magic cards') : t('casts magic cards');
+    case 'choose_stone':
+      return you ? t('choose which stone to gain') : t('chooses which stone to gain');
+    case 'offer':
+      return you ? t('offer gained stones to the artifacts') : t('offers gained stones to the artifacts');
+    case 'move':
+      return you ? t('move your Spirit') : t('moves the Spirit');
+    case 'reward_move':
+      return you ? t('take the free steps of the objectives') : t('takes the free steps of the objectives');
+    case 'craft':
+      return you ? t('you may craft an artifact') : t('may craft an artifact');
+    case 'pay':
+      return you ? t('pay for the artifact') : t('pays for an artifact');
+    case 'reward':
+      return you ? t('choose the reward for crafting (O5)') : t('chooses the reward for crafting (O5)');
+    default:
+      return W.term('phase', phase, String(phase));
+  }
+}
+
+function reasonWords(reason) {
+  switch (reason) {
+    case 'runes':
+      return t('a player owned all five rune types and the round was completed');
+    case 'artifacts':
+      return t('all 14 artifacts were crafted');
+    case 'qi':
+      return t('the Qi supply ran out');
+    case 'frozen':
+      return t('the position was frozen');
+    case 'novice':
+      return t('a fourth artifact was crafted');
+    case 'cards':
+      return t('the magic cards ran out');
+    default:
+      return reason ? String(reason) : '';
+  }
+}
 
 /* ---- Small helpers ---- */
 
+// What is drawn on a stone of colour `c`: its letter, in Chinese its
+// colour's word.
+function glyph(c) {
+  return W.term('stone', c, c);
+}
+
+// " (Y)" after a stone's colour in words, where the colour's word is not
+// what the stone shows (in English).
+function letterTag(c) {
+  return glyph(c) === c ? ` (${c})` : '';
+}
+
+// A stone's colour in words, as the log says it.
+function colourOf(c) {
+  return STONE[c] ? W.term('colour', STONE[c].word, STONE[c].word) : String(c);
+}
+
+function elementWord(element) {
+  return W.term('element', element, element);
+}
+
+// A player colour (red, ...) in words, and its mark on the board.
+function playerColour(colour) {
+  return W.term('colour', colour, colour);
+}
+
+function playerMark(colour) {
+  const letter = PLAYER_LETTER[colour] || '?';
+  return W.local() ? W.term('colour', colour, letter) : letter;
+}
+
+// "yellow (Y)"; in Chinese "黄".
 function stoneWord(c) {
-  return STONE[c] ? `${STONE[c].word} (${c})` : String(c);
+  return STONE[c] ? `${colourOf(c)}${letterTag(c)}` : String(c);
+}
+
+// A tile by its id ("Tn"), as the log says it ("北砖" in Chinese).
+function tileWord(id) {
+  return W.term('tile', id, id);
+}
+
+// A magic card's or an artifact's name, as the log says it.
+function cardWord(id, english = id) {
+  return W.card(id, english);
 }
 
 function cellWords(cell) {
@@ -100,7 +209,7 @@ function cellWords(cell) {
 
 function slotWords(slot) {
   const [tile, pos] = String(slot).split('.');
-  return `${SLOT_WORDS[pos] || pos} of ${tile}`;
+  return t('{slot} of {tile}', { slot: W.term('slot', pos, SLOT_WORDS[pos] || pos), tile: tileWord(tile) });
 }
 
 function family(card) {
@@ -118,7 +227,7 @@ function actingColour(view) {
 
 function stoneAt(view, slot) {
   const [id, pos] = String(slot).split('.');
-  const tile = ((view.board && view.board.tiles) || []).find((t) => t.id === id);
+  const tile = ((view.board && view.board.tiles) || []).find((x) => x.id === id);
   const i = SLOTS.indexOf(pos);
   return tile && i >= 0 ? tile.stones[i] : null;
 }
@@ -142,8 +251,13 @@ function artifactInfo(view, id) {
   return a ? { id, name: a[0], cost: a[1].split(''), points: a[2], symbols: a[3] } : { id, name: id, cost: [], points: 0, symbols: [] };
 }
 
+// An artifact's name by id, as the log says it.
+function artifactName(view, id) {
+  return cardWord(id, artifactInfo(view, id).name);
+}
+
 function tileAtPos(view, r, c) {
-  return ((view.board && view.board.tiles) || []).find((t) => t.pos[0] === r && t.pos[1] === c) || null;
+  return ((view.board && view.board.tiles) || []).find((x) => x.pos[0] === r && x.pos[1] === c) || null;
 }
 
 // A tile position in words, by a neighbouring tile other than `except`:
@@ -151,18 +265,18 @@ function tileAtPos(view, r, c) {
 function placeWords(view, to, except) {
   const [r, c] = to;
   const around = [
-    [0, 1, 'west of'],
-    [0, -1, 'east of'],
-    [1, 0, 'north of'],
-    [-1, 0, 'south of'],
+    [0, 1, (tile) => t('the place west of {tile} ({r},{c})', { tile, r, c })],
+    [0, -1, (tile) => t('the place east of {tile} ({r},{c})', { tile, r, c })],
+    [1, 0, (tile) => t('the place north of {tile} ({r},{c})', { tile, r, c })],
+    [-1, 0, (tile) => t('the place south of {tile} ({r},{c})', { tile, r, c })],
   ];
   for (const [dr, dc, rel] of around) {
-    const t = tileAtPos(view, r + dr, c + dc);
-    if (t && t.id !== except) {
-      return `the place ${rel} ${t.id} (${r},${c})`;
+    const near = tileAtPos(view, r + dr, c + dc);
+    if (near && near.id !== except) {
+      return rel(tileWord(near.id));
     }
   }
-  return `the place (${r},${c})`;
+  return t('the place ({r},{c})', { r, c });
 }
 
 // The rune sites next to a cell whose stack is not empty: [{element, cells}].
@@ -188,33 +302,47 @@ function runeSitesNear(view, cell) {
   return [...found].filter(([el]) => (stacks[el] || []).length > 0).map(([element, cells]) => ({ element, cells }));
 }
 
+// "1 card", "3 cards"; "1 point"...
+function cards(n) {
+  return n === 1 ? t('1 card') : t('{n} cards', { n });
+}
+
+function points(n) {
+  return n === 1 ? t('1 point') : t('{n} points', { n });
+}
+
+function artifacts(n) {
+  return n === 1 ? t('1 artifact') : t('{n} artifacts', { n });
+}
+
 /* ---- describe ---- */
 
 function castWords(a, view, colour) {
   const card = a.card;
   const fam = family(card);
   const cardKey = `card:${colour}:${card}`;
-  const group = `Cast ${fam}`;
+  const group = t('Cast {family}', { family: familyWord(fam) });
+  const name = cardWord(card);
   if (fam === 'SPIN' && a.tile && a.dir) {
-    const dir = a.dir === 'ccw' ? 'counter-clockwise' : 'clockwise';
-    return { group, label: `${card}: turn tile ${a.tile} ${dir}`, keys: [cardKey, `tile:${a.tile}`] };
+    const dir = W.term('direction', a.dir === 'ccw' ? 'counter-clockwise' : 'clockwise');
+    return { group, label: t('{card}: turn tile {tile} {dir}', { card: name, tile: tileWord(a.tile), dir }), keys: [cardKey, `tile:${a.tile}`] };
   }
   if (fam === 'FLY' && a.tile) {
-    return { group, label: `${card}: fly your Taoist to tile ${a.tile}`, keys: [cardKey, `tile:${a.tile}`, `taoist:${colour}`] };
+    return { group, label: t('{card}: fly your Taoist to tile {tile}', { card: name, tile: tileWord(a.tile) }), keys: [cardKey, `tile:${a.tile}`, `taoist:${colour}`] };
   }
   if (fam === 'QUAKE' && Array.isArray(a.swap)) {
     const [x, y] = a.swap;
-    return { group, label: `${card}: swap tiles ${x} and ${y}`, keys: [cardKey, `tile:${x}`, `tile:${y}`] };
+    return { group, label: t('{card}: swap tiles {a} and {b}', { card: name, a: tileWord(x), b: tileWord(y) }), keys: [cardKey, `tile:${x}`, `tile:${y}`] };
   }
   if (fam === 'QUAKE' && a.move && Array.isArray(a.to)) {
     return {
       group,
-      label: `${card}: move tile ${a.move} to ${placeWords(view, a.to, a.move)}`,
+      label: t('{card}: move tile {tile} to {place}', { card: name, tile: tileWord(a.move), place: placeWords(view, a.to, a.move) }),
       keys: [cardKey, `tile:${a.move}`, `pos:${a.to[0]}:${a.to[1]}`],
     };
   }
   if (fam === 'QUAKE' && a.move) {
-    return { group, label: `${card}: choose tile ${a.move} to move`, keys: [cardKey, `tile:${a.move}`] };
+    return { group, label: t('{card}: choose tile {tile} to move', { card: name, tile: tileWord(a.move) }), keys: [cardKey, `tile:${a.move}`] };
   }
   if (fam === 'SHIFT' && a.a && a.b) {
     const sa = stoneAt(view, a.a);
@@ -222,18 +350,22 @@ function castWords(a, view, colour) {
     const chosen = view.pending && view.pending.card === card && view.pending.a === a.a;
     if (chosen) {
       // The first stone is chosen already (the decision box says which).
-      return { group, label: `${card}: exchange with the ${stoneWord(sb)} stone at ${slotWords(a.b)}`, keys: [cardKey, `slot:${a.a}`, `slot:${a.b}`] };
+      return {
+        group,
+        label: t('{card}: exchange with the {stone} stone at {slot}', { card: name, stone: stoneWord(sb), slot: slotWords(a.b) }),
+        keys: [cardKey, `slot:${a.a}`, `slot:${a.b}`],
+      };
     }
     return {
       group,
-      label: `${card}: exchange the ${stoneWord(sa)} stone at ${slotWords(a.a)} with the ${stoneWord(sb)} stone at ${slotWords(a.b)}`,
+      label: t('{card}: exchange the {a} stone at {at} with the {b} stone at {bt}', { card: name, a: stoneWord(sa), at: slotWords(a.a), b: stoneWord(sb), bt: slotWords(a.b) }),
       keys: [cardKey, `slot:${a.a}`, `slot:${a.b}`],
     };
   }
   if (fam === 'SHIFT' && a.a) {
-    return { group, label: `${card}: choose the ${stoneWord(stoneAt(view, a.a))} stone at ${slotWords(a.a)}`, keys: [cardKey, `slot:${a.a}`] };
+    return { group, label: t('{card}: choose the {stone} stone at {slot}', { card: name, stone: stoneWord(stoneAt(view, a.a)), slot: slotWords(a.a) }), keys: [cardKey, `slot:${a.a}`] };
   }
-  return { group, label: `Choose ${card} to cast`, keys: [cardKey] };
+  return { group, label: t('Choose {card} to cast', { card: name }), keys: [cardKey] };
 }
 
 function stepKeys(a, colour) {
@@ -247,15 +379,15 @@ function stepKeys(a, colour) {
 function cancelWords(view) {
   const p = view.pending || {};
   if (p.pair_for) {
-    return `Cancel the pair being chosen for a ${stoneWord(p.pair_for)} stone`;
+    return t('Cancel the pair being chosen for a {stone} stone', { stone: stoneWord(p.pair_for) });
   }
   if (Array.isArray(p.step_pair)) {
-    return 'Cancel the paid step being chosen';
+    return t('Cancel the paid step being chosen');
   }
   if (p.card) {
-    return `Cancel the ${p.card} being chosen`;
+    return t('Cancel the {card} being chosen', { card: cardWord(p.card) });
   }
-  return 'Cancel what is being chosen';
+  return t('Cancel what is being chosen');
 }
 
 function fieldWords(a) {
@@ -274,51 +406,52 @@ export function describe(action, view, seat) {
   const cardKey = a.card ? `card:${colour}:${a.card}` : null;
   switch (a.type) {
     case 'place_taoist':
-      return { group: 'Place Taoist', label: `Place your Taoist on tile ${a.tile}`, keys: [`tile:${a.tile}`] };
+      return { group: t('Place Taoist'), label: t('Place your Taoist on tile {tile}', { tile: tileWord(a.tile) }), keys: [`tile:${a.tile}`] };
     case 'cast':
       return castWords(a, view, colour);
     case 'end_cast':
-      return { group: 'Pass', label: 'Stop casting and activate your tile', keys: [] };
+      return { group: t('Pass'), label: t('Stop casting and activate your tile'), keys: [] };
     case 'discard':
-      return { group: 'Discard', label: `Discard ${a.card} (no card has a target)`, keys: [cardKey] };
+      return { group: t('Discard'), label: t('Discard {card} (no card has a target)', { card: cardWord(a.card) }), keys: [cardKey] };
     case 'cancel': {
       const p = view.pending || {};
-      return { group: 'Cancel', label: cancelWords(view), keys: p.card ? [`card:${colour}:${p.card}`] : [] };
+      return { group: t('Cancel'), label: cancelWords(view), keys: p.card ? [`card:${colour}:${p.card}`] : [] };
     }
     case 'choose_stone':
       return {
-        group: 'Gain stone',
-        label: `Gain the ${stoneWord(stoneAt(view, a.slot))} stone at ${slotWords(a.slot)}`,
+        group: t('Gain stone'),
+        label: t('Gain the {stone} stone at {slot}', { stone: stoneWord(stoneAt(view, a.slot)), slot: slotWords(a.slot) }),
         keys: [`slot:${a.slot}`],
       };
     case 'offer': {
       const left = view.pending && view.pending.leftmost;
       return {
-        group: 'Offer',
-        label: `Offer a ${stoneWord(a.colour)} stone${left ? ` to ${left} ${artifactInfo(view, left).name}` : ''}`,
+        group: t('Offer'),
+        label: left ? t('Offer a {stone} stone to {id} {name}', { stone: stoneWord(a.colour), id: left, name: artifactName(view, left) })
+          : t('Offer a {stone} stone', { stone: stoneWord(a.colour) }),
         keys: [`offer:${a.colour}`, left ? `art:${left}` : null].filter(Boolean),
       };
     }
     case 'step':
       return {
-        group: 'Spirit step',
-        label: `Move your Spirit to ${cellWords(a.to)}, a ${stoneWord(mapLetter(view, a.to))} cell`,
+        group: t('Spirit step'),
+        label: t('Move your Spirit to {cell}, a {stone} cell', { cell: cellWords(a.to), stone: stoneWord(mapLetter(view, a.to)) }),
         keys: stepKeys(a, colour),
       };
     case 'pay_step': {
       const stones = Array.isArray(a.stones) ? a.stones : null;
       if (!Array.isArray(a.to)) {
         return {
-          group: 'Paid step (O6)',
-          label: `Pay ${stoneWord(stones[0])} and ${stoneWord(stones[1])} stones for a step onto any colour`,
+          group: t('Paid step (O6)'),
+          label: t('Pay {a} and {b} stones for a step onto any colour', { a: stoneWord(stones[0]), b: stoneWord(stones[1]) }),
           keys: [res(stones[0]), res(stones[1]), `spirit:${colour}`],
         };
       }
       const cellColour = mapLetter(view, a.to);
-      const paid = stones ? `${stoneWord(stones[0])} and ${stoneWord(stones[1])} stones` : `a ${stoneWord(cellColour)} stone`;
+      const paid = stones ? t('{a} and {b} stones', { a: stoneWord(stones[0]), b: stoneWord(stones[1]) }) : t('a {stone} stone', { stone: stoneWord(cellColour) });
       return {
-        group: 'Paid step (O6)',
-        label: `Pay ${paid} to move your Spirit to ${cellWords(a.to)}, a ${stoneWord(cellColour)} cell`,
+        group: t('Paid step (O6)'),
+        label: t('Pay {paid} to move your Spirit to {cell}, a {stone} cell', { paid, cell: cellWords(a.to), stone: stoneWord(cellColour) }),
         keys: [...stepKeys(a, colour), ...(stones ? stones.map(res) : [res(cellColour)])],
       };
     }
@@ -327,30 +460,30 @@ export function describe(action, view, seat) {
       const owned = new Set(((me && me.runes) || []).map((r) => r.element));
       const sites = runeSitesNear(view, me && me.spirit).filter((x) => !owned.has(x.element));
       const stacks = (view.element && view.element.stacks) || {};
-      const names = sites.map((x) => `${x.element} rune (${(stacks[x.element] || [])[0]})`);
+      const names = sites.map((x) => t('{element} rune ({value})', { element: elementWord(x.element), value: (stacks[x.element] || [])[0] }));
       return {
-        group: 'Rune',
-        label: names.length ? `Take the ${names.join(' or ')} next to your Spirit` : 'Take the rune next to your Spirit',
+        group: t('Rune'),
+        label: names.length ? t('Take the {runes} next to your Spirit', { runes: names.join(t(' or ')) }) : t('Take the rune next to your Spirit'),
         keys: [...sites.map((x) => `rune:${x.element}`), `spirit:${colour}`],
       };
     }
     case 'end_move':
-      return { group: 'Pass', label: 'Stop moving the Spirit', keys: [] };
+      return { group: t('Pass'), label: t('Stop moving the Spirit'), keys: [] };
     case 'craft': {
       const art = artifactInfo(view, a.artifact);
       return {
-        group: 'Craft',
-        label: `Craft ${a.artifact} ${art.name} (cost ${art.cost.join(' ')}, ${plural(art.points, 'point')})`,
+        group: t('Craft'),
+        label: t('Craft {id} {name} (cost {cost}, {points})', { id: a.artifact, name: artifactName(view, a.artifact), cost: art.cost.map(glyph).join(' '), points: points(art.points) }),
         keys: [`art:${a.artifact}`],
       };
     }
     case 'end_turn':
-      return { group: 'Pass', label: 'End the turn without crafting', keys: [] };
+      return { group: t('Pass'), label: t('End the turn without crafting'), keys: [] };
     case 'pay': {
       const art = view.pending && view.pending.artifact;
       return {
-        group: 'Pay',
-        label: `Pay a ${stoneWord(a.colour)} stone${art ? ` for ${art}` : ''}`,
+        group: t('Pay'),
+        label: art ? t('Pay a {stone} stone for {id}', { stone: stoneWord(a.colour), id: art }) : t('Pay a {stone} stone', { stone: stoneWord(a.colour) }),
         keys: [res(a.colour), art ? `art:${art}` : null].filter(Boolean),
       };
     }
@@ -359,22 +492,26 @@ export function describe(action, view, seat) {
       const keys = [art ? `art:${art}` : null].filter(Boolean);
       if (Array.isArray(a.stones)) {
         return {
-          group: 'Pay with a pair (O7)',
-          label: `Pay ${stoneWord(a.stones[0])} and ${stoneWord(a.stones[1])} stones in place of a ${stoneWord(a.for)} stone`,
+          group: t('Pay with a pair (O7)'),
+          label: t('Pay {a} and {b} stones in place of a {stone} stone', { a: stoneWord(a.stones[0]), b: stoneWord(a.stones[1]), stone: stoneWord(a.for) }),
           keys: [...a.stones.map(res), ...keys],
         };
       }
-      return { group: 'Pay with a pair (O7)', label: `Pay two stones in place of a ${stoneWord(a.for)} stone`, keys };
+      return { group: t('Pay with a pair (O7)'), label: t('Pay two stones in place of a {stone} stone', { stone: stoneWord(a.for) }), keys };
     }
     case 'reward_step':
-      return { group: 'Reward (O5)', label: `Reward: free step to ${cellWords(a.to)}, a ${stoneWord(mapLetter(view, a.to))} cell`, keys: stepKeys(a, colour) };
+      return {
+        group: t('Reward (O5)'),
+        label: t('Reward: free step to {cell}, a {stone} cell', { cell: cellWords(a.to), stone: stoneWord(mapLetter(view, a.to)) }),
+        keys: stepKeys(a, colour),
+      };
     case 'reward_fly':
-      return { group: 'Reward (O5)', label: `Reward: fly your Taoist to tile ${a.tile}`, keys: [`tile:${a.tile}`, `taoist:${colour}`] };
+      return { group: t('Reward (O5)'), label: t('Reward: fly your Taoist to tile {tile}', { tile: tileWord(a.tile) }), keys: [`tile:${a.tile}`, `taoist:${colour}`] };
     case 'reward_skip':
-      return { group: 'Reward (O5)', label: 'Decline the reward', keys: [] };
+      return { group: t('Reward (O5)'), label: t('Decline the reward'), keys: [] };
     default: {
       const rest = fieldWords(a);
-      return { group: 'Other', label: `${String(a.type || 'action').replace(/_/g, ' ')}${rest ? ` (${rest})` : ''}`, keys: [] };
+      return { group: t('Other'), label: `${String(a.type || 'action').replace(/_/g, ' ')}${rest ? ` (${rest})` : ''}`, keys: [] };
     }
   }
 }
@@ -384,24 +521,27 @@ export function describe(action, view, seat) {
 // The decision being made, in words; `you` speaks to the acting player.
 function pendingWords(view, you) {
   const p = view.pending || {};
-  const form = you ? 1 : 0;
-  const being = you ? 'casting' : 'is casting';
   if (view.phase === 'cast' && p.card) {
+    const card = cardWord(p.card);
     if (p.move) {
-      return `${being} ${p.card}, moving tile ${p.move}`;
+      const w = { card, tile: tileWord(p.move) };
+      return you ? t('casting {card}, moving tile {tile}', w) : t('is casting {card}, moving tile {tile}', w);
     }
     if (p.a) {
-      return `${being} ${p.card} on the stone at ${slotWords(p.a)}`;
+      const w = { card, slot: slotWords(p.a) };
+      return you ? t('casting {card} on the stone at {slot}', w) : t('is casting {card} on the stone at {slot}', w);
     }
-    return `${being} ${p.card}`;
+    return you ? t('casting {card}', { card }) : t('is casting {card}', { card });
   }
   if (view.phase === 'cast') {
-    return `${PHASE_WORDS.cast[form]} (${plural((view.turn && view.turn.casts) || 0, 'card')} cast so far)`;
+    const w = { cards: cards((view.turn && view.turn.casts) || 0) };
+    return you ? t('cast magic cards ({cards} cast so far)', w) : t('casts magic cards ({cards} cast so far)', w);
   }
   if (view.phase === 'pay' && p.artifact) {
-    return `${you ? 'pay' : 'pays'} for ${p.artifact} ${artifactInfo(view, p.artifact).name}`;
+    const w = { id: p.artifact, name: artifactName(view, p.artifact) };
+    return you ? t('pay for {id} {name}', w) : t('pays for {id} {name}', w);
   }
-  return (PHASE_WORDS[view.phase] || [view.phase, view.phase])[form];
+  return phaseWords(view.phase, you);
 }
 
 // One line: whose turn it is and what is being decided.
@@ -411,22 +551,33 @@ export function status(view, seat, names) {
   }
   if (view.phase === 'over' || view.result) {
     const r = view.result || {};
-    const who = (r.winners || []).map((w) => seatName(view, w, names));
-    const why = REASON_WORDS[r.reason] || r.reason || '';
+    const who = (r.winners || []).map((w) => seatName(view, w, names)).join(t(' and '));
+    const why = reasonWords(r.reason);
     if (r.completed !== undefined) {
-      return `Game over: the team completed ${plural(r.completed, 'artifact')}${r.title ? `, title ${r.title}` : ', no title'}.`;
+      const done = artifacts(r.completed);
+      return r.title ? t('Game over: the team completed {artifacts}, title {title}.', { artifacts: done, title: r.title })
+        : t('Game over: the team completed {artifacts}, no title.', { artifacts: done });
     }
-    return `Game over${why ? `: ${why}` : ''}. ${who.length ? `Won by ${who.join(' and ')}.` : 'Nobody won.'}`;
+    if (why) {
+      return who ? t('Game over: {why}. Won by {names}.', { why, names: who }) : t('Game over: {why}. Nobody won.', { why });
+    }
+    return who ? t('Game over. Won by {names}.', { names: who }) : t('Game over. Nobody won.');
   }
   const turn = view.turn || {};
   const actor = (view.active || [])[0];
   const mine = seat !== null && seat !== undefined && actor === seat;
-  const colour = turn.colour ? ` (${turn.colour}, ${PLAYER_LETTER[turn.colour] || ''})` : '';
-  const final = turn.final_round ? ' Final round.' : '';
-  const what = mine
-    ? `Your turn${colour}: ${pendingWords(view, true)}.`
-    : `${seatName(view, actor !== undefined ? actor : turn.seat, names)}${colour} ${pendingWords(view, false)}.`;
-  return `${what} Turn ${turn.number || 0}.${final}`;
+  // The colour in words, and its letter where that is not the word.
+  const colour = turn.colour ? (W.local() ? playerColour(turn.colour) : `${turn.colour}, ${PLAYER_LETTER[turn.colour] || ''}`) : '';
+  let what;
+  if (mine) {
+    const w = { colour, what: pendingWords(view, true) };
+    what = colour ? t('Your turn ({colour}): {what}.', w) : t('Your turn: {what}.', w);
+  } else {
+    const w = { name: seatName(view, actor !== undefined ? actor : turn.seat, names), colour, what: pendingWords(view, false) };
+    what = colour ? t('{name} ({colour}) {what}.', w) : t('{name} {what}.', w);
+  }
+  const line = t('{what} Turn {n}.', { what, n: turn.number || 0 });
+  return turn.final_round ? t('{line} Final round.', { line }) : line;
 }
 
 // Score rows of the end screen.
@@ -434,19 +585,22 @@ export function results(view, names) {
   const r = (view && view.result) || {};
   const scores = r.scores || [];
   if (r.completed !== undefined) {
-    const title = r.title ? `title ${r.title}` : 'no title';
+    const title = r.title ? t('title {title}', { title: r.title }) : t('no title');
     return scores.map((score, seat) => ({
       seat,
       score,
-      detail: `Team completed ${plural(r.completed, 'artifact')}: ${title}`,
+      detail: t('Team completed {artifacts}: {title}', { artifacts: artifacts(r.completed), title }),
     }));
   }
   const rows = [];
   for (const b of r.breakdown || []) {
     const novice = r.scoring === 'artifacts crafted';
+    const colour = playerColour(b.colour);
     const detail = novice
-      ? `${b.colour}: ${plural(b.crafted || 0, 'artifact')} crafted`
-      : `${b.colour}: runes ${b.runes} + artifacts ${b.artifacts} + Qi ${b.qi} + symbol bonus ${b.symbol_bonus} + stone bonus ${b.stone_bonus} = ${b.total}`;
+      ? t('{colour}: {artifacts} crafted', { colour, artifacts: artifacts(b.crafted || 0) })
+      : t('{colour}: runes {runes} + artifacts {artifacts} + Qi {qi} + symbol bonus {symbol} + stone bonus {stone} = {total}', {
+        colour, runes: b.runes, artifacts: b.artifacts, qi: b.qi, symbol: b.symbol_bonus, stone: b.stone_bonus, total: b.total,
+      });
     rows.push({ seat: b.seat, score: scores[b.seat] !== undefined ? scores[b.seat] : b.total, detail });
   }
   if (!rows.length) {
@@ -461,8 +615,8 @@ export function results(view, names) {
 
 function stoneChip(c, extra) {
   const cls = STONE[c] ? `stone st-${c}` : 'stone st-none';
-  const word = STONE[c] ? `${STONE[c].word} stone (${STONE[c].element})` : 'empty';
-  return h('span', { class: `${cls}${extra ? ` ${extra}` : ''}`, title: word, 'aria-label': word }, STONE[c] ? c : '·');
+  const word = STONE[c] ? t('{colour} stone ({element})', { colour: colourOf(c), element: elementWord(STONE[c].element) }) : t('empty');
+  return h('span', { class: `${cls}${extra ? ` ${extra}` : ''}`, title: word, 'aria-label': word }, STONE[c] ? glyph(c) : '·');
 }
 
 function section(title, cls, ...children) {
@@ -496,7 +650,7 @@ function drawAlchemy(view, ctx, ks) {
     class: 'st-alchemy',
     viewBox: `${minC * TILE - pad} ${minR * TILE - pad} ${(maxC - minC + 1) * TILE + 2 * pad} ${(maxR - minR + 1) * TILE + 2 * pad}`,
     role: 'group',
-    'aria-label': 'Alchemy Zone',
+    'aria-label': t('Alchemy Zone'),
   });
   // At most about 110 pixels a tile, however the tiles are spread.
   pic.style.maxWidth = `${(maxC - minC + 1) * 110}px`;
@@ -508,35 +662,47 @@ function drawAlchemy(view, ctx, ks) {
       svg('rect', { x: g[1] * TILE + 4, y: g[0] * TILE + 4, width: TILE - 8, height: TILE - 8, rx: 10 }),
       svg('text', { x: g[1] * TILE + TILE / 2, y: g[0] * TILE + TILE / 2 + 5, 'text-anchor': 'middle' }, `(${g[0]},${g[1]})`),
     );
-    pic.append(keyed(el, key, `Empty place (${g[0]},${g[1]}) for a QUAKE`, ctx, ks));
+    pic.append(keyed(el, key, t('Empty place ({r},{c}) for a {quake}', { r: g[0], c: g[1], quake: familyWord('QUAKE') }), ctx, ks));
   }
-  for (const t of tiles) {
-    pic.append(drawTile(view, t, ctx, ks));
+  for (const tile of tiles) {
+    pic.append(drawTile(view, tile, ctx, ks));
   }
   return pic;
 }
 
-function drawTile(view, t, ctx, ks) {
-  const x0 = t.pos[1] * TILE;
-  const y0 = t.pos[0] * TILE;
+// The name a tile shows: its id, in Chinese the first character of its
+// word in the catalogue (北 for 北砖).
+function tileMark(id) {
+  const word = tileWord(id);
+  return word === id ? id : word.slice(0, 1);
+}
+
+function drawTile(view, tile, ctx, ks) {
+  const x0 = tile.pos[1] * TILE;
+  const y0 = tile.pos[0] * TILE;
   // The tile itself is an element of its own beside its stones and
   // Taoists (a board element holds no other).
   const g = svg('g', { class: 'tile' });
   const face = svg('g', { class: 'tile-face' },
     svg('rect', { class: 'tile-bg', x: x0 + 3, y: y0 + 3, width: TILE - 6, height: TILE - 6, rx: 8 }),
     svg('circle', { class: 'tile-name-bg', cx: x0 + 50, cy: y0 + 50, r: 13 }),
-    svg('text', { class: 'tile-name', x: x0 + 50, y: y0 + 54, 'text-anchor': 'middle' }, t.id));
-  const names = t.stones.map((c, i) => `${SLOT_WORDS[SLOTS[i]]} ${c ? STONE[c].word : 'empty'}`).join(', ');
-  const tileLabel = `Tile ${t.id}: ${names}${t.taoists.length ? `; Taoists ${t.taoists.join(', ')}` : ''}`;
-  g.append(keyed(face, `tile:${t.id}`, tileLabel, ctx, ks));
-  t.stones.forEach((c, i) => {
+    svg('text', { class: 'tile-name', x: x0 + 50, y: y0 + 54, 'text-anchor': 'middle' }, tileMark(tile.id)));
+  const names = tile.stones.map((c, i) => t('{slot} {stone}', { slot: W.term('slot', SLOTS[i], SLOT_WORDS[SLOTS[i]]), stone: c ? colourOf(c) : t('empty') })).join(t(', '));
+  let tileLabel = t('Tile {tile}: {stones}', { tile: tileWord(tile.id), stones: names });
+  if (tile.taoists.length) {
+    tileLabel += t('; Taoists {colours}', { colours: tile.taoists.map(playerColour).join(t(', ')) });
+  }
+  g.append(keyed(face, `tile:${tile.id}`, tileLabel, ctx, ks));
+  tile.stones.forEach((c, i) => {
     const cx = x0 + (i % 2 ? 73 : 27);
     const cy = y0 + (i < 2 ? 27 : 73);
-    const slot = `${t.id}.${SLOTS[i]}`;
+    const slot = `${tile.id}.${SLOTS[i]}`;
     const stone = svg('g', { class: c ? `stone st-${c}` : 'stone st-none' });
     stone.append(svg('circle', { cx, cy, r: 19 }));
-    stone.append(svg('text', { x: cx, y: cy + 6, 'text-anchor': 'middle' }, c || '·'));
-    g.append(keyed(stone, `slot:${slot}`, `${c ? `${STONE[c].word} stone (${c})` : 'empty slot'} at ${slotWords(slot)}`, ctx, ks));
+    stone.append(svg('text', { x: cx, y: cy + 6, 'text-anchor': 'middle' }, c ? glyph(c) : '·'));
+    const label = c ? t('{colour} stone{tag} at {slot}', { colour: colourOf(c), tag: letterTag(c), slot: slotWords(slot) })
+      : t('empty slot at {slot}', { slot: slotWords(slot) });
+    g.append(keyed(stone, `slot:${slot}`, label, ctx, ks));
   });
   // Taoists stand on the middle of the tile's edges (up to four).
   const spots = [
@@ -545,15 +711,15 @@ function drawTile(view, t, ctx, ks) {
     [50, 92],
     [8, 50],
   ];
-  t.taoists.forEach((colour, i) => {
+  tile.taoists.forEach((colour, i) => {
     const [dx, dy] = spots[i % 4];
     const cx = x0 + dx;
     const cy = y0 + dy;
     const r = 11;
     const el = svg('g', { class: `taoist pl-${colour}` });
     el.append(svg('polygon', { points: `${cx},${cy - r} ${cx + r},${cy} ${cx},${cy + r} ${cx - r},${cy}` }));
-    el.append(svg('text', { x: cx, y: cy + 4, 'text-anchor': 'middle' }, PLAYER_LETTER[colour] || '?'));
-    g.append(keyed(el, `taoist:${colour}`, `Taoist of ${colour} on ${t.id}`, ctx, ks));
+    el.append(svg('text', { x: cx, y: cy + 4, 'text-anchor': 'middle' }, playerMark(colour)));
+    g.append(keyed(el, `taoist:${colour}`, t('Taoist of {colour} on {tile}', { colour: playerColour(colour), tile: tileWord(tile.id) }), ctx, ks));
   });
   return g;
 }
@@ -597,7 +763,7 @@ function drawElement(view, ctx, ks) {
   const map = el.map || [];
   const rows = map.length;
   const cols = rows ? map[0].length : 0;
-  const pic = svg('svg', { class: 'st-element', viewBox: `-2 -2 ${cols * CELL + 4} ${rows * CELL + 4}`, role: 'group', 'aria-label': 'Element Zone' });
+  const pic = svg('svg', { class: 'st-element', viewBox: `-2 -2 ${cols * CELL + 4} ${rows * CELL + 4}`, role: 'group', 'aria-label': t('Element Zone') });
   const spirits = new Map();
   for (const p of view.players || []) {
     if (Array.isArray(p.spirit)) {
@@ -615,12 +781,16 @@ function drawElement(view, ctx, ks) {
       const spirit = spirits.get(`${r}:${c}`);
       const g = svg('g', { class: `cell st-${ch}` });
       g.append(svg('rect', { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 4 }));
+      const mark = STONE[ch] ? glyph(ch) : ch;
       if (spirit) {
-        g.append(svg('text', { class: 'cell-letter small', x: x + 9, y: y + 14, 'text-anchor': 'middle' }, ch));
+        g.append(svg('text', { class: 'cell-letter small', x: x + 9, y: y + 14, 'text-anchor': 'middle' }, mark));
       } else {
-        g.append(svg('text', { class: 'cell-letter', x: x + CELL / 2, y: y + CELL / 2 + 7, 'text-anchor': 'middle' }, ch));
+        g.append(svg('text', { class: 'cell-letter', x: x + CELL / 2, y: y + CELL / 2 + 7, 'text-anchor': 'middle' }, mark));
       }
-      const label = `e(${r},${c}) ${STONE[ch] ? STONE[ch].word : ch} cell${spirit ? `, Spirit of ${spirit.colour}` : ''}`;
+      let label = t('{cell} {colour} cell', { cell: `e(${r},${c})`, colour: STONE[ch] ? colourOf(ch) : ch });
+      if (spirit) {
+        label += t(', Spirit of {colour}', { colour: playerColour(spirit.colour) });
+      }
       pic.append(keyed(g, `cell:${r}:${c}`, label, ctx, ks));
     }
   }
@@ -636,11 +806,14 @@ function drawElement(view, ctx, ks) {
     const stoneC = ELEMENT_STONE[site.element];
     const g = svg('g', { class: `site st-${stoneC}` });
     g.append(svg('rect', { x: x + 3, y: y + 3, width: w - 6, height: hgt - 6, rx: 12 }));
-    g.append(svg('text', { class: 'site-name', x: x + w / 2, y: y + hgt / 2 - 4, 'text-anchor': 'middle' }, `${site.element} `));
-    g.append(svg('text', { class: 'site-top', x: x + w / 2, y: y + hgt / 2 + 13, 'text-anchor': 'middle' }, stack.length ? `rune ${stack[0]}` : 'none'));
+    const element = elementWord(site.element);
     // The name starts with the words shown: "Wood rune 3: ...".
-    const top = stack.length ? `rune ${stack[0]}` : 'none';
-    const label = `${site.element} ${top}: the ${site.element} rune site, ${stack.length ? `${plural(stack.length, 'rune')} left` : 'empty'}`;
+    const top = stack.length ? t('rune {value}', { value: stack[0] }) : t('none');
+    g.append(svg('text', { class: 'site-name', x: x + w / 2, y: y + hgt / 2 - 4, 'text-anchor': 'middle' }, `${element} `));
+    g.append(svg('text', { class: 'site-top', x: x + w / 2, y: y + hgt / 2 + 13, 'text-anchor': 'middle' }, top));
+    const n = stack.length;
+    const left = n ? t('{runes} left', { runes: n === 1 ? t('1 rune') : t('{n} runes', { n }) }) : t('empty');
+    const label = t('{element} {top}: the {element} rune site, {left}', { element, top, left });
     pic.append(keyed(g, `rune:${site.element}`, label, ctx, ks));
   }
   // Spirits last, on top of their cells.
@@ -652,8 +825,8 @@ function drawElement(view, ctx, ks) {
     const cy = p.spirit[0] * CELL + CELL / 2 + 3;
     const g = svg('g', { class: `spirit pl-${p.colour}` });
     g.append(svg('polygon', { points: starPoints(cx, cy, 17, 8) }));
-    g.append(svg('text', { x: cx, y: cy + 5, 'text-anchor': 'middle' }, PLAYER_LETTER[p.colour] || '?'));
-    pic.append(keyed(g, `spirit:${p.colour}`, `Spirit of ${p.colour} (${p.name}) at ${cellWords(p.spirit)}`, ctx, ks));
+    g.append(svg('text', { x: cx, y: cy + 5, 'text-anchor': 'middle' }, playerMark(p.colour)));
+    pic.append(keyed(g, `spirit:${p.colour}`, t('Spirit of {colour} ({name}) at {cell}', { colour: playerColour(p.colour), name: p.name, cell: cellWords(p.spirit) }), ctx, ks));
   }
   return pic;
 }
@@ -677,11 +850,11 @@ function drawRunes(view, ctx, ks) {
       'span',
       {},
       stoneChip(ELEMENT_STONE[el], 'small'),
-      h('span', {}, ` ${el}: `),
-      h('strong', {}, stack.length ? stack.join(' ') : 'empty'),
-      stack.length ? h('span', { class: 'muted' }, ' (top first)') : null,
+      h('span', {}, t(' {element}: ', { element: elementWord(el) })),
+      h('strong', {}, stack.length ? stack.join(' ') : t('empty')),
+      stack.length ? h('span', { class: 'muted' }, t(' (top first)')) : null,
     );
-    list.append(h('li', {}, keyed(item, `rune:${el}`, { short: `the ${el} runes` }, ctx, ks)));
+    list.append(h('li', {}, keyed(item, `rune:${el}`, { short: t('the {element} runes', { element: elementWord(el) }) }, ctx, ks)));
   }
   return list;
 }
@@ -694,21 +867,22 @@ function artifactCard(view, art, where, ctx, ks, placed) {
   const costChips = art.cost.map((c, i) => {
     const chip = stoneChip(c, i < (placed || 0) ? 'placed' : '');
     if (i < (placed || 0)) {
-      chip.textContent = `${c}✓`;
-      chip.setAttribute('aria-label', `${STONE[c].word} stone, placed`);
+      chip.textContent = `${glyph(c)}✓`;
+      chip.setAttribute('aria-label', t('{colour} stone, placed', { colour: colourOf(c) }));
     }
     return chip;
   });
+  const name = cardWord(art.id, art.name);
   const card = h(
     'div',
     { class: 'st-art' },
-    h('div', { class: 'art-head' }, h('span', { class: 'art-id' }, art.id), h('span', { class: 'art-pts' }, plural(art.points, 'pt'))),
-    h('div', { class: 'art-name' }, art.name),
-    h('div', { class: 'art-cost', 'aria-label': `cost ${art.cost.map((c) => STONE[c].word).join(', ')}` }, costChips),
-    h('div', { class: 'art-sym' }, (art.symbols || []).join(' · ')),
+    h('div', { class: 'art-head' }, h('span', { class: 'art-id' }, art.id), h('span', { class: 'art-pts' }, art.points === 1 ? t('1 pt') : t('{n} pts', { n: art.points }))),
+    h('div', { class: 'art-name' }, name),
+    h('div', { class: 'art-cost', 'aria-label': t('cost {stones}', { stones: art.cost.map(colourOf).join(t(', ')) }) }, costChips),
+    h('div', { class: 'art-sym' }, (art.symbols || []).map(elementWord).join(' · ')),
     where ? h('div', { class: 'art-where' }, where) : null,
   );
-  return keyed(card, `art:${art.id}`, { short: `${art.id} ${art.name}` }, ctx, ks);
+  return keyed(card, `art:${art.id}`, { short: `${art.id} ${name}` }, ctx, ks);
 }
 
 function drawArtifacts(view, ctx, ks) {
@@ -717,30 +891,31 @@ function drawArtifacts(view, ctx, ks) {
   const left = arts.completed ? (arts.row || [])[0] : null;
   for (const a of arts.row || []) {
     const placed = left && a.id === left.id ? arts.placed || 0 : 0;
-    const where = placed ? `${plural(placed, 'stone')} placed` : '';
+    const where = placed ? t('{stones} placed', { stones: placed === 1 ? t('1 stone') : t('{n} stones', { n: placed }) }) : '';
     row.append(artifactCard(view, a, where, ctx, ks, placed));
   }
   if (arts.deck_top) {
-    row.append(artifactCard(view, arts.deck_top, 'deck top', ctx, ks));
+    row.append(artifactCard(view, arts.deck_top, t('deck top'), ctx, ks));
   }
-  const foot = [`${arts.deck_below || 0} more in the deck`];
+  const foot = [t('{n} more in the deck', { n: arts.deck_below || 0 })];
   if (Array.isArray(arts.completed)) {
-    foot.push(`team completed ${arts.completed.length}${arts.completed.length ? `: ${arts.completed.join(', ')}` : ''}`);
+    const n = arts.completed.length;
+    foot.push(n ? t('team completed {n}: {ids}', { n, ids: arts.completed.join(t(', ')) }) : t('team completed {n}', { n }));
   }
-  return section('Artifacts', 'st-artifacts', row, h('p', { class: 'muted' }, foot.join('; ')));
+  return section(t('Artifacts'), 'st-artifacts', row, h('p', { class: 'muted' }, foot.join(t('; '))));
 }
 
 function drawSupply(view) {
   const supply = view.supply || [];
-  const line = h('div', { class: 'st-supply', 'aria-label': `Supply, front first: ${supply.join(' ') || 'empty'}` });
-  line.append(h('span', { class: 'muted' }, 'front ▸ '));
+  const line = h('div', { class: 'st-supply', 'aria-label': t('Supply, front first: {stones}', { stones: supply.map(glyph).join(' ') || t('empty') }) });
+  line.append(h('span', { class: 'muted' }, t('front ▸ ')));
   for (const c of supply) {
     line.append(stoneChip(c, 'small'));
   }
   if (!supply.length) {
-    line.append(h('span', { class: 'muted' }, 'empty'));
+    line.append(h('span', { class: 'muted' }, t('empty')));
   }
-  return section(`Supply (${supply.length})`, 'st-supply-panel', line);
+  return section(t('Supply ({n})', { n: supply.length }), 'st-supply-panel', line);
 }
 
 function drawObjectives(view) {
@@ -749,9 +924,9 @@ function drawObjectives(view) {
   }
   const list = h('ul', { class: 'st-objectives' });
   for (const o of view.objectives) {
-    list.append(h('li', {}, h('strong', {}, `${o} `), OBJECTIVE_TEXT[o] || ''));
+    list.append(h('li', {}, h('strong', {}, `${o} `), objectiveText(o)));
   }
-  return section(`Objectives · Qi supply ${view.qi_supply}`, 'st-obj-panel', list);
+  return section(t('Objectives · Qi supply {n}', { n: view.qi_supply }), 'st-obj-panel', list);
 }
 
 /* Players */
@@ -761,15 +936,16 @@ function magicCard(card, colour, ctx, ks) {
   const suffix = card.split('-')[1] || '';
   const shiftColour = fam === 'SHIFT' && STONE[suffix] ? suffix : null;
   const text = shiftColour
-    ? `Exchange a ${STONE[shiftColour].word} (${shiftColour}) stone with a stone of another colour anywhere on the Alchemy Zone.`
-    : FAMILY_TEXT[fam] || '';
+    ? t('Exchange a {stone} stone with a stone of another colour anywhere on the Alchemy Zone.', { stone: stoneWord(shiftColour) })
+    : familyText(fam);
+  const name = cardWord(card);
   const el = h(
     'div',
     { class: `st-card fam-${fam.toLowerCase()}` },
-    h('div', { class: 'card-name' }, h('span', {}, card), shiftColour ? stoneChip(shiftColour, 'small') : null),
+    h('div', { class: 'card-name' }, h('span', {}, name), shiftColour ? stoneChip(shiftColour, 'small') : null),
     h('div', { class: 'card-text' }, text),
   );
-  return keyed(el, `card:${colour}:${card}`, { short: card }, ctx, ks);
+  return keyed(el, `card:${colour}:${card}`, { short: name }, ctx, ks);
 }
 
 function playerPanel(view, p, ctx, ks, mine) {
@@ -778,26 +954,26 @@ function playerPanel(view, p, ctx, ks, mine) {
   const head = h(
     'div',
     { class: 'pl-head' },
-    h('span', { class: `pl-swatch pl-${p.colour}` }, PLAYER_LETTER[p.colour] || '?'),
+    h('span', { class: `pl-swatch pl-${p.colour}` }, playerMark(p.colour)),
     h('strong', {}, ` ${p.name}`),
-    h('span', { class: 'muted' }, ` ${p.colour}, seat ${p.seat}`),
-    mine ? h('span', { class: 'badge mine-badge' }, 'yours') : null,
-    acting ? h('span', { class: 'badge turn-badge' }, '▶ to play') : null,
+    h('span', { class: 'muted' }, t(' {colour}, seat {n}', { colour: playerColour(p.colour), n: p.seat })),
+    mine ? h('span', { class: 'badge mine-badge' }, t('yours')) : null,
+    acting ? h('span', { class: 'badge turn-badge' }, t('▶ to play')) : null,
   );
   const facts = [];
-  facts.push(`Taoist on ${p.taoist || 'no tile yet'}`);
+  facts.push(p.taoist ? t('Taoist on {tile}', { tile: tileWord(p.taoist) }) : t('Taoist on no tile yet'));
   if (Array.isArray(p.spirit)) {
-    facts.push(`Spirit at ${cellWords(p.spirit)}`);
+    facts.push(t('Spirit at {cell}', { cell: cellWords(p.spirit) }));
   }
   if (p.qi !== undefined) {
-    facts.push(`Qi ${p.qi}${p.excess ? ` + ${p.excess} excess` : ''}`);
+    facts.push(p.excess ? t('Qi {n} + {excess} excess', { n: p.qi, excess: p.excess }) : t('Qi {n}', { n: p.qi }));
   }
   if (p.score !== undefined) {
-    facts.push(`score ${p.score}`);
+    facts.push(t('score {n}', { n: p.score }));
   }
   const body = [h('p', { class: 'pl-facts' }, facts.join(' · '))];
   if (p.reservoir) {
-    const res = h('div', { class: 'pl-res' }, h('span', { class: 'muted' }, 'Reservoir: '));
+    const res = h('div', { class: 'pl-res' }, h('span', { class: 'muted' }, t('Reservoir: ')));
     let total = 0;
     for (const c of STONE_ORDER) {
       const n = p.reservoir[c] || 0;
@@ -806,18 +982,17 @@ function playerPanel(view, p, ctx, ks, mine) {
       if (!n) {
         chip.classList.add('none');
       }
-      chip.prepend(srOnly(`${p.colour} reservoir: `));
-      res.append(keyed(chip, `res:${p.colour}:${c}`, { short: `${STONE[c].word} in the ${p.colour} reservoir` }, ctx, ks));
+      chip.prepend(srOnly(t('{colour} reservoir: ', { colour: playerColour(p.colour) })));
+      res.append(keyed(chip, `res:${p.colour}:${c}`, { short: t('{stone} in the {colour} reservoir', { stone: colourOf(c), colour: playerColour(p.colour) }) }, ctx, ks));
     }
     if (!total) {
-      res.append(h('span', { class: 'muted' }, ' (empty)'));
+      res.append(h('span', { class: 'muted' }, t(' (empty)')));
     }
     body.push(res);
   }
   if (Array.isArray(p.runes)) {
-    body.push(
-      h('p', { class: 'pl-runes' }, h('span', { class: 'muted' }, 'Runes: '), p.runes.map((r) => `${r.element} ${r.value}${r.starting ? ' (starting)' : ''}`).join(', ')),
-    );
+    const runes = p.runes.map((r) => `${elementWord(r.element)} ${r.value}${r.starting ? t(' (starting)') : ''}`).join(t(', '));
+    body.push(h('p', { class: 'pl-runes' }, h('span', { class: 'muted' }, t('Runes: ')), runes));
   }
   if (Array.isArray(p.crafted)) {
     const pts = p.crafted.reduce((n, id) => n + artifactInfo(view, id).points, 0);
@@ -825,8 +1000,8 @@ function playerPanel(view, p, ctx, ks, mine) {
       h(
         'p',
         { class: 'pl-crafted' },
-        h('span', { class: 'muted' }, `Crafted (${p.crafted.length}, ${plural(pts, 'point')}): `),
-        p.crafted.length ? p.crafted.map((id) => `${id} ${artifactInfo(view, id).name}`).join(', ') : 'none',
+        h('span', { class: 'muted' }, t('Crafted ({n}, {points}): ', { n: p.crafted.length, points: points(pts) })),
+        p.crafted.length ? p.crafted.map((id) => `${id} ${artifactName(view, id)}`).join(t(', ')) : t('none'),
       ),
     );
   }
@@ -836,11 +1011,12 @@ function playerPanel(view, p, ctx, ks, mine) {
   }
   body.push(row);
   const pile = Array.isArray(p.discard)
-    ? `discard: ${p.discard.length ? p.discard.join(', ') : 'empty'}`
-    : `removed from the game: ${p.removed || 0}`;
-  body.push(h('p', { class: 'muted small-text' }, `Magic deck ${p.deck}; ${pile}`));
+    ? t('discard: {cards}', { cards: p.discard.length ? p.discard.map((c) => cardWord(c)).join(t(', ')) : t('empty') })
+    : t('removed from the game: {n}', { n: p.removed || 0 });
+  body.push(h('p', { class: 'muted small-text' }, t('Magic deck {n}; {pile}', { n: p.deck, pile })));
   const cls = `st-player pl-border-${p.colour}${mine ? ' mine' : ''}${acting ? ' acting' : ''}`;
-  return h('section', { class: cls, 'aria-label': `${p.name}, ${p.colour}${mine ? ', yours' : ''}` }, head, ...body);
+  const who = { name: p.name, colour: playerColour(p.colour) };
+  return h('section', { class: cls, 'aria-label': mine ? t('{name}, {colour}, yours', who) : t('{name}, {colour}', who) }, head, ...body);
 }
 
 /* The decision being made */
@@ -855,51 +1031,53 @@ function decisionPanel(view, ctx, ks) {
       h(
         'p',
         {},
-        'Steps allowed onto: ',
-        grants.length ? grants.map((c) => h('span', { class: 'grant' }, stoneChip(c, 'small'), `×${p.grants[c]} `)) : 'no colour',
-        p.free_steps ? `; ${plural(p.free_steps, 'free step')} onto any colour` : '',
+        t('Steps allowed onto: '),
+        grants.length ? grants.map((c) => h('span', { class: 'grant' }, stoneChip(c, 'small'), `×${p.grants[c]} `)) : t('no colour'),
+        p.free_steps ? t('; {steps} onto any colour', { steps: p.free_steps === 1 ? t('1 free step') : t('{n} free steps', { n: p.free_steps }) }) : '',
       ),
     );
-    lines.push(h('p', { class: 'muted' }, `${plural(p.steps || 0, 'step')} taken in this batch${p.o6_used ? '; the O6 paid step is used' : ''}.`));
+    const steps = (p.steps || 0) === 1 ? t('1 step') : t('{n} steps', { n: p.steps || 0 });
+    lines.push(h('p', { class: 'muted' }, p.o6_used ? t('{steps} taken in this batch; the O6 paid step is used.', { steps }) : t('{steps} taken in this batch.', { steps })));
     if (Array.isArray(p.step_pair)) {
-      lines.push(h('p', {}, 'Paying the pair ', stoneChip(p.step_pair[0], 'small'), ' ', stoneChip(p.step_pair[1], 'small'), ' for a step: choose the cell.'));
+      lines.push(h('p', {}, t('Paying the pair '), stoneChip(p.step_pair[0], 'small'), ' ', stoneChip(p.step_pair[1], 'small'), t(' for a step: choose the cell.')));
     }
   } else if (view.phase === 'pay') {
     const owed = STONE_ORDER.flatMap((c) => Array((p.owed || {})[c] || 0).fill(c));
-    lines.push(h('p', {}, `Paying for ${p.artifact} ${artifactInfo(view, p.artifact).name}; still owed: `, owed.map((c) => stoneChip(c, 'small'))));
+    lines.push(h('p', {}, t('Paying for {id} {name}; still owed: ', { id: p.artifact, name: artifactName(view, p.artifact) }), owed.map((c) => stoneChip(c, 'small'))));
     if (p.pair_for) {
-      lines.push(h('p', {}, 'Choosing two stones in place of ', stoneChip(p.pair_for, 'small')));
+      lines.push(h('p', {}, t('Choosing two stones in place of '), stoneChip(p.pair_for, 'small')));
     }
   } else if (view.phase === 'choose_stone') {
-    lines.push(h('p', {}, 'Several stones of one group may be gained; choose one: ', (p.choices || []).map((sl) => h('span', { class: 'choice' }, stoneChip(stoneAt(view, sl), 'small'), ` ${sl} `))));
+    const choices = (p.choices || []).map((sl) => h('span', { class: 'choice' }, stoneChip(stoneAt(view, sl), 'small'), ` ${W.local() ? slotWords(sl) : sl} `));
+    lines.push(h('p', {}, t('Several stones of one group may be gained; choose one: '), choices));
   } else if (view.phase === 'offer') {
-    const offer = h('p', {}, `Gained stones to offer${p.leftmost ? ` to ${p.leftmost} ${artifactInfo(view, p.leftmost).name}` : ''}: `);
+    const offer = h('p', {}, p.leftmost ? t('Gained stones to offer to {id} {name}: ', { id: p.leftmost, name: artifactName(view, p.leftmost) }) : t('Gained stones to offer: '));
     for (const c of STONE_ORDER) {
       const n = (p.stones || {})[c] || 0;
       if (n) {
-        offer.append(keyed(h('span', { class: 'res-item' }, stoneChip(c, 'small'), `×${n}`, srOnly(' to offer')), `offer:${c}`, { short: `${STONE[c].word} to offer` }, ctx, ks));
+        offer.append(keyed(h('span', { class: 'res-item' }, stoneChip(c, 'small'), `×${n}`, srOnly(t(' to offer'))), `offer:${c}`, { short: t('{stone} to offer', { stone: colourOf(c) }) }, ctx, ks));
       }
     }
     lines.push(offer);
   } else if (view.phase === 'cast' && p.card) {
-    let what = `Casting ${p.card}`;
+    const card = cardWord(p.card);
     if (p.move) {
-      what += `: moving tile ${p.move}, choose where`;
+      lines.push(h('p', {}, t('Casting {card}: moving tile {tile}, choose where', { card, tile: tileWord(p.move) })));
     } else if (p.a) {
-      what += `: the stone at ${slotWords(p.a)} is chosen, choose the other`;
+      lines.push(h('p', {}, t('Casting {card}: the stone at {slot} is chosen, choose the other', { card, slot: slotWords(p.a) })));
     } else {
-      what += ': choose its target';
+      lines.push(h('p', {}, t('Casting {card}: choose its target', { card })));
     }
-    lines.push(h('p', {}, what));
   } else if (view.phase === 'reward') {
-    lines.push(h('p', {}, 'Crafting earned the O5 reward: a free step, a FLY of your own Taoist, or nothing.'));
+    lines.push(h('p', {}, t('Crafting earned the O5 reward: a free step, a FLY of your own Taoist, or nothing.')));
   }
   if (acting && acting.reservoir && ['pay', 'move', 'reward_move'].includes(view.phase)) {
-    const held = h('p', {}, h('span', { class: 'muted' }, `${acting.colour} reservoir: `));
+    const colour = playerColour(acting.colour);
+    const held = h('p', {}, h('span', { class: 'muted' }, t('{colour} reservoir: ', { colour })));
     for (const c of STONE_ORDER) {
       const n = acting.reservoir[c] || 0;
       if (n) {
-        held.append(keyed(h('span', { class: 'res-item' }, stoneChip(c, 'small'), `×${n}`, srOnly(' in the reservoir')), `res:${acting.colour}:${c}`, { short: `${STONE[c].word} in the ${acting.colour} reservoir` }, ctx, ks), ' ');
+        held.append(keyed(h('span', { class: 'res-item' }, stoneChip(c, 'small'), `×${n}`, srOnly(t(' in the reservoir'))), `res:${acting.colour}:${c}`, { short: t('{stone} in the {colour} reservoir', { stone: colourOf(c), colour }) }, ctx, ks), ' ');
       }
     }
     lines.push(held);
@@ -907,34 +1085,35 @@ function decisionPanel(view, ctx, ks) {
   if (!lines.length) {
     return null;
   }
-  const who = acting ? `${acting.name} (${acting.colour})` : '';
-  return section(`Decision${who ? ` — ${who}` : ''}`, 'st-decision', ...lines);
+  const title = acting ? t('Decision — {name} ({colour})', { name: acting.name, colour: playerColour(acting.colour) }) : t('Decision');
+  return section(title, 'st-decision', ...lines);
 }
 
 function drawLog(view) {
-  const log = view.log || [];
+  const log = W.log(view);
   if (!log.length) {
     return null;
   }
-  return section('Last actions', 'st-log', h('ol', {}, log.map((line) => h('li', {}, line))));
+  return section(t('Last actions'), 'st-log', h('ol', {}, log.map((line) => h('li', {}, line))));
 }
 
 function drawHeader(view) {
   const turn = view.turn || {};
   const variant = view.variant || 'standard';
   const bits = [
-    h('strong', {}, 'Sorcerer & Stones'),
-    h('span', { class: 'muted' }, ` ${variant} game · turn ${turn.number || 0}`),
+    h('strong', {}, t('Sorcerer & Stones')),
+    h('span', { class: 'muted' }, t(' {variant} game · turn {n}', { variant: variantWord(variant), n: turn.number || 0 })),
   ];
   if (turn.colour && view.phase !== 'over') {
-    bits.push(h('span', { class: 'hdr-turn' }, ' · ', h('span', { class: `pl-swatch pl-${turn.colour}` }, PLAYER_LETTER[turn.colour]), ` ${turn.colour} ${pendingWords(view, false)}`));
+    bits.push(h('span', { class: 'hdr-turn' }, ' · ', h('span', { class: `pl-swatch pl-${turn.colour}` }, playerMark(turn.colour)),
+      t(' {colour} {what}', { colour: playerColour(turn.colour), what: pendingWords(view, false) })));
   }
   if (turn.final_round) {
-    bits.push(h('span', { class: 'badge final-badge' }, 'final round'));
+    bits.push(h('span', { class: 'badge final-badge' }, t('final round')));
   }
   const you = view.you;
   if (you && Array.isArray(you.colours)) {
-    bits.push(h('span', { class: 'badge mine-badge' }, `you play ${you.colours.join(' and ')}`));
+    bits.push(h('span', { class: 'badge mine-badge' }, t('you play {colours}', { colours: you.colours.map(playerColour).join(t(' and ')) })));
   }
   return h('header', { class: 'st-header' }, ...bits);
 }
@@ -944,24 +1123,41 @@ function drawResult(view, ctx) {
   if (!view.result) {
     return null;
   }
-  return section('Game over', 'st-result', h('p', {}, status(view, ctx.seat, ctx.names || [])));
+  return section(t('Game over'), 'st-result', h('p', {}, status(view, ctx.seat, ctx.names || [])));
+}
+
+// The words of a variant: standard, novice, cooperative.
+function variantWord(variant) {
+  switch (variant) {
+    case 'standard':
+      return t('standard');
+    case 'novice':
+      return t('novice');
+    case 'cooperative':
+      return t('cooperative');
+    default:
+      return String(variant);
+  }
 }
 
 function legend() {
+  // The player colours' marks: "R red", in Chinese the word alone.
+  const marks = ['red', 'green', 'blue', 'yellow'].map((c) => (W.local() ? playerMark(c) : `${PLAYER_LETTER[c]} ${c}`));
   return h(
     'p',
     { class: 'st-legend muted' },
-    'Stones: ',
+    t('Stones: '),
     // The spaces between items stay outside the nowrap spans, so that the
     // legend can wrap on a phone.
-    STONE_ORDER.map((c) => [h('span', { class: 'legend-item' }, stoneChip(c, 'small'), ` ${STONE[c].word} (${STONE[c].element})`), ' ']),
-    ' · ◆ Taoist · ★ Spirit, lettered by player colour (R red, G green, B blue, Y yellow).',
+    STONE_ORDER.map((c) => [h('span', { class: 'legend-item' }, stoneChip(c, 'small'), t(' {colour} ({element})', { colour: colourOf(c), element: elementWord(STONE[c].element) })), ' ']),
+    t(' · ◆ Taoist · ★ Spirit, lettered by player colour ({marks}).', { marks: marks.join(t(', ')) }),
   );
 }
 
 // Draws the board of `view` into `root`.
 export function render(root, view, ctx) {
   ctx = ctx || {};
+  W.use(ctx);
   const ks = keyState(describe, view, ctx);
   const you = view.you;
   const mine = new Set((you && you.colours) || []);
@@ -973,9 +1169,9 @@ export function render(root, view, ctx) {
   }
   const decision = decisionPanel(view, ctx, ks);
   const zones = h('div', { class: 'st-zones' });
-  zones.append(section('Alchemy Zone', 'st-alchemy-panel', drawAlchemy(view, ctx, ks)));
+  zones.append(section(t('Alchemy Zone'), 'st-alchemy-panel', drawAlchemy(view, ctx, ks)));
   if (view.element) {
-    zones.append(section('Element Zone', 'st-element-panel', drawElement(view, ctx, ks), drawRunes(view, ctx, ks)));
+    zones.append(section(t('Element Zone'), 'st-element-panel', drawElement(view, ctx, ks), drawRunes(view, ctx, ks)));
   }
   const side = h('div', { class: 'st-side' });
   if (decision) {
