@@ -243,7 +243,7 @@ def generated(args, res, tmp):
     web_dst = os.path.join(root, "web", "games")
     os.makedirs(web_dst)
     for name in ("gen_sorcerers_texts.py", "sorcerers_texts.js", "gen_arcana_texts.py",
-                 "arcana_texts.js"):
+                 "arcana_texts.js", "cli_words.py"):
         shutil.copy2(os.path.join(web, name), web_dst)
     arc = os.path.join(args.source_root, "server", "games", "arcana")
     arc_dst = os.path.join(root, "server", "games", "arcana")
