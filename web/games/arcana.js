@@ -524,7 +524,7 @@ function section(cls, title, ...children) {
 function drawHeader(view, ctx) {
   const board = view.board || {};
   const when = view.round ? t('round {n}, {phase}', { n: view.round, phase: phaseWord(view.phase) }) : phaseWord(view.phase);
-  const head = h('div', { class: 'ar-head' }, h('strong', {}, 'Res Arcana'), ` \u2014 ${when}`);
+  const head = h('div', { class: 'ar-head' }, h('strong', {}, t('Res Arcana')), ` \u2014 ${when}`);
   if (Number.isInteger(board.first)) {
     const first = who(view, ctx.names, board.first, ctx.seat);
     head.append(h('span', { class: 'ar-first' }, board.first_passed ? t('First Player: {name} (passed side)', { name: first }) : t('First Player: {name}', { name: first })));
