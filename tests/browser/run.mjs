@@ -61,6 +61,8 @@
 // status and the game's log in Chinese (each log line the catalogue's
 // zh-CN template filled from the view's log_keys), the other in English,
 // both following every diff; a switch to English and back rewrites it.
+// Each keyboard game's board is switched to Chinese in mid-game and back:
+// its moves, its elements' names, a card's name (the catalogue's) and axe.
 //
 // One line per check on stdout ("ok - ..."); on a failure "FAIL - ..." and
 // exit status 1. Every wait is for an event with a generous deadline, never
@@ -1351,6 +1353,53 @@ async function axeCheck(page, what) {
     violations.map((v) => `${v.id} [${v.impact}, ${v.count} element${v.count === 1 ? '' : 's'}]: ${v.help}: ${v.targets.join(' | ')}`).join(' ;; '));
 }
 
+// The board of `page` in mid-game, the player to move, switched to
+// Chinese in the top bar and back to English: every move's words and
+// group and every board element's name hold Chinese; a card shows the
+// name the game's catalogue gives it in zh-CN (Element, which has no
+// cards, a stone's word among its terms); axe finds nothing on the
+// Chinese board. The select is set without taking the keyboard's focus.
+async function chineseBoard(page, game) {
+  await page.select('#lang', 'zh-CN');
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN' && document.querySelector('#actions button.action') &&
+    [...document.querySelectorAll('#actions button.action')].every((b) => /[\u3400-\u9fff]/.test(b.textContent)), { timeout: STEP_MS });
+  const shown = await page.evaluate(async (id) => {
+    const name = (el) => (el.getAttribute('aria-label') || el.textContent || '').replace(/\s+/g, ' ').trim();
+    const cat = await (await fetch(`lang/${id}.json`)).json();
+    // A card on the board: its element, the key that names it, where its name is.
+    const where = {
+      arcana: ['.ar-card', /^card:(.+)$/, '.ar-name'],
+      sorcerers: ['.sc-card', /^card:(.+)$/, '.sc-name'],
+      stones: ['.st-art', /^art:(.+)$/, '.art-name'],
+    }[id];
+    let card = null;
+    if (where) {
+      const el = [...document.querySelectorAll(`#board ${where[0]}`)].find((x) => where[1].test(x.dataset.key || ''));
+      const cid = el ? where[1].exec(el.dataset.key)[1] : null;
+      card = el ? { id: cid, shown: el.querySelector(where[2]).textContent.trim(), want: cat.cards?.[cid]?.['zh-CN'] } : null;
+    } else {
+      const el = document.querySelector('#board .el-bag .el-chip.st-fire b');
+      card = el ? { id: 'fire', shown: el.textContent.trim(), want: cat.terms?.stone?.fire } : null;
+    }
+    return {
+      groups: [...document.querySelectorAll('#actions .action-group h3')].map((x) => x.textContent.trim()),
+      elements: [...document.querySelectorAll('#board .keyed')].map(name),
+      card,
+    };
+  }, game.id);
+  const labels = await page.$$eval('#actions button.action', (bs) => bs.map((b) => b.textContent.trim()));
+  const foreign = [...labels, ...shown.groups, ...shown.elements].filter((x) => !CJK.test(x));
+  check(labels.length > 0 && shown.groups.length > 0 && shown.elements.length > 0 && foreign.length === 0,
+    `languages: the ${game.id} board in Chinese: ${labels.length} moves ("${labels[0]}"), ${shown.groups.length} groups and ${shown.elements.length} board elements ("${shown.elements[0]}") in Chinese`,
+    `without Chinese: ${foreign.slice(0, 5).join(' | ')}`);
+  check(shown.card && shown.card.want && shown.card.shown === shown.card.want,
+    `languages: ${game.id}: ${shown.card ? shown.card.id : 'a card'} is shown as the catalogue names it in zh-CN (${shown.card ? `${shown.card.shown} / ${shown.card.want}` : 'none on the board'})`);
+  await axeCheck(page, `the ${game.id} board in mid-game, in Chinese`);
+  await page.select('#lang', 'en');
+  await page.waitForFunction(() => document.documentElement.lang === 'en' && document.querySelector('#actions button.action') &&
+    [...document.querySelectorAll('#actions button.action')].every((b) => !/[\u3400-\u9fff]/.test(b.textContent)), { timeout: STEP_MS });
+}
+
 // What has the keyboard focus, in words for a report.
 const focusedWords = (page) => page.evaluate(() => {
   const a = document.activeElement;
@@ -1497,6 +1546,7 @@ async function keyboardGame(browser, base, game, seed) {
         await axeCheck(page, `the ${game.id} board in mid-game, high contrast`);
         await cdp.send('Emulation.setEmulatedMedia', { features: [] });
         await cdp.detach().catch(() => {});
+        await chineseBoard(page, game);
       }
       // Every third move on the board, the others from the list.
       const key = moves % 3 === 1 ? await pickOnBoard(page, random, !escaped) : null;

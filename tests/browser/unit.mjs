@@ -8,8 +8,9 @@
 // subscription steps against a stand-in browser, the review screen's
 // checks and words (web/lib/review.js), the rematch box's (rematch.js),
 // the lobby's "ended ... ago" and the bots a start asks for; the boards'
-// shared words (lib/words.js), which keys the legal actions touch
-// (games/keys.js) and the contrast the display option sets; the page's
+// shared words (lib/words.js), their words from the games' catalogues
+// (games/catalogue.js) and the card texts' Chinese, which keys the legal
+// actions touch (games/keys.js) and the contrast the display option sets; the page's
 // words in English and in Simplified Chinese (lib/i18n.js and the helpers
 // that write them).
 //
@@ -30,6 +31,9 @@ import { cardName, logText, messageText } from '../../web/lib/messages.js';
 import { readFileSync } from 'node:fs';
 import { plural, seatLabel, seatName } from '../../web/lib/words.js';
 import { keyState } from '../../web/games/keys.js';
+import { fillCards, gameWords } from '../../web/games/catalogue.js';
+import { CARDS } from '../../web/games/arcana_texts.js';
+import { SORC_CARDS } from '../../web/games/sorcerers_texts.js';
 import { contrastOf, optionLabel, optionValue } from '../../web/lib/options.js';
 import { reasonWords } from '../../web/lib/endscreen.js';
 
@@ -528,6 +532,31 @@ check(contrastOf('auto', true) === 'more' && contrastOf('auto', false) === 'norm
     'language: a phrase as pieces, a node kept as it is, a name without a value left');
   setLang('en');
   check(JSON.stringify(words()) === JSON.stringify(en), 'words: back in English, the same as before');
+}
+
+// The boards' words from their game's catalogue (games/catalogue.js), and
+// the card texts' Chinese (games/*_texts.js): each card's words in both
+// languages, line for line, every "@{id}" a card of the game.
+{
+  const w = gameWords('stones');
+  w.use({ catalogue: { cards: { 'SPIN-1': { en: 'SPIN-1', 'zh-CN': '旋转-1' } }, terms: { tile: { Tn: '北砖' } } } });
+  const said = () => [w.card('SPIN-1', 'SPIN-1'), w.card('FLY-1', 'FLY-1'), w.term('tile', 'Tn'), w.term('tile', 'Tx'), w.term('stone', 'Y', 'yellow')];
+  const en = said();
+  setLang('zh-CN');
+  const zh = said();
+  setLang('en');
+  check(en.join() === 'SPIN-1,FLY-1,Tn,Tx,yellow' && zh.join() === '旋转-1,FLY-1,北砖,Tx,yellow',
+    `boards: card names and terms from the catalogue in Chinese, the board's own words in English and where it has none (${zh.join(', ')})`);
+  check(fillCards('可与@{artificer}、@{dragon_bridle}累积', (id) => `<${id}>`) === '可与<artificer>、<dragon_bridle>累积',
+    'boards: a card text\'s "@{id}" filled with the card\'s name');
+  const refs = (texts, known) => texts.flatMap((x) => [...String(x).matchAll(/@\{([a-z0-9_]+)\}/g)].map((m) => m[1])).filter((id) => !known[id]);
+  const arcana = Object.entries(CARDS).filter(([, c]) => !c.zh || c.zh.lines.length !== c.lines.length || c.zh.notes.length !== c.notes.length ||
+    Object.keys(c.zh.powers).join() !== Object.keys(c.powers).join() || !c.zh.type || (c.side && !c.zh.side) || (c.ignore && !c.zh.ignore) ||
+    refs([...c.zh.lines, ...c.zh.notes, c.zh.side || ''], CARDS).length);
+  check(arcana.length === 0, `boards: every one of ${Object.keys(CARDS).length} Res Arcana cards has its words in Chinese, line for line`, arcana.map(([id]) => id).join(' '));
+  const sorc = Object.entries(SORC_CARDS).filter(([, c]) => !c.zh || c.zh.rules.length !== c.rules.length || !c.zh.type ||
+    c.zh.classes.length !== c.classes.length || Boolean(c.zh.note) !== Boolean(c.note) || refs(c.zh.rules, SORC_CARDS).length);
+  check(sorc.length === 0, `boards: every one of ${Object.keys(SORC_CARDS).length} Sorcerers cards has its words in Chinese, rule for rule`, sorc.map(([id]) => id).join(' '));
 }
 
 if (failures) {
