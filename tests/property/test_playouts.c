@@ -181,14 +181,13 @@ static void check_views(const struct config *c, const void *st, const char *seed
 
     ck_assert_msg(json_object_get(spec, "you") == NULL, "%s: spectator view has you", g->id);
     ck_assert_msg(strstr(spec_s, seed_hex) == NULL, "%s: view holds the seed", g->id);
-    static const char *const keys[] = {"game", "phase", "active", "seats", "result", "log"};
+    static const char *const keys[] = {"game",   "phase", "active",  "seats",
+                                       "result", "log",   "log_keys"};
     for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
         ck_assert_msg(json_object_get(spec, keys[k]) != NULL, "%s: view lacks \"%s\"", g->id,
                       keys[k]);
     }
-    if (json_object_get(spec, "log_keys")) {
-        check_log_keys(g, spec, step);
-    }
+    check_log_keys(g, spec, step);
     for (int s = -1; s < c->nseats; s++) {
         json_t *v;
         char *vs = view_bytes(g, st, s, &v);
