@@ -44,6 +44,7 @@
 #include "combos.h"
 #include "game.h"
 #include "game_tests.h"
+#include "logkeys.h"
 #include "proto.h"
 #include "rng.h"
 
@@ -107,71 +108,6 @@ static const json_t *catalogue_of(const char *game)
     return cat;
 }
 
-/* `tmpl` with each {i} or {i:type} replaced by argument i of `msg` (the
- * array [key, arg0, ...]); malloc'ed, NULL when an argument is missing. */
-static char *fill_template(const char *tmpl, const json_t *msg)
-{
-    size_t cap = strlen(tmpl) + 1, len = 0;
-    char *out = malloc(cap);
-
-    ck_assert_ptr_nonnull(out);
-    for (const char *p = tmpl; *p;) {
-        const char *add = p;
-        size_t n = 1;
-        if (*p == '{') {
-            char *end;
-            long i = strtol(p + 1, &end, 10);
-            const char *close = strchr(end, '}');
-            const json_t *arg = json_array_get(msg, (size_t)i + 1);
-            if (end == p + 1 || !close || (*end != '}' && *end != ':') || !json_is_string(arg)) {
-                free(out);
-                return NULL;
-            }
-            add = json_string_value(arg);
-            n = strlen(add);
-            p = close + 1;
-        } else {
-            p++;
-        }
-        if (len + n + 1 > cap) {
-            cap = 2 * (len + n + 1);
-            out = realloc(out, cap);
-            ck_assert_ptr_nonnull(out);
-        }
-        memcpy(out + len, add, n);
-        len += n;
-    }
-    out[len] = '\0';
-    return out;
-}
-
-/* Each line of the view's "log" has its message in "log_keys", whose
- * English template is the line. */
-static void check_log_keys(const struct game_ops *g, const json_t *view, int step)
-{
-    const json_t *log = json_object_get(view, "log");
-    const json_t *keys = json_object_get(view, "log_keys");
-    const json_t *messages = json_object_get(catalogue_of(g->id), "messages");
-    size_t i;
-    const json_t *msg;
-
-    ck_assert_msg(json_is_array(keys) && json_array_size(keys) == json_array_size(log),
-                  "%s step %d: log_keys does not have one message per log line", g->id, step);
-    json_array_foreach(keys, i, msg) {
-        const char *line = json_string_value(json_array_get(log, i));
-        const char *key = json_string_value(json_array_get(msg, 0));
-        ck_assert_msg(key != NULL, "%s step %d: the line \"%s\" has no message", g->id, step, line);
-        const char *en = json_string_value(json_object_get(json_object_get(messages, key), "en"));
-        ck_assert_msg(en != NULL, "%s step %d: message \"%s\" is not in lang/%s.json", g->id, step,
-                      key, g->id);
-        char *text = fill_template(en, msg);
-        ck_assert_msg(text && line && strcmp(text, line) == 0,
-                      "%s step %d: message \"%s\" reads \"%s\", the log \"%s\"", g->id, step, key,
-                      text ? text : "(arguments missing)", line);
-        free(text);
-    }
-}
-
 static void check_views(const struct config *c, const void *st, const char *seed_hex,
                         struct prev_views *prev, int step)
 {
@@ -187,7 +123,9 @@ static void check_views(const struct config *c, const void *st, const char *seed
         ck_assert_msg(json_object_get(spec, keys[k]) != NULL, "%s: view lacks \"%s\"", g->id,
                       keys[k]);
     }
-    check_log_keys(g, spec, step);
+    char where[64];
+    snprintf(where, sizeof(where), "%s step %d", g->id, step);
+    log_keys_check(catalogue_of(g->id), spec, where, NULL);
     for (int s = -1; s < c->nseats; s++) {
         json_t *v;
         char *vs = view_bytes(g, st, s, &v);

@@ -32,10 +32,11 @@
 
 #include "arcana.h"
 #include "game.h"
+#include "logkeys.h"
 #include "scenarios.h"
 
 static json_t *scenarios;
-static json_t *messages; /* "messages" of lang/arcana.json */
+static json_t *catalogue; /* lang/arcana.json */
 
 static void setup_names(struct game_setup *su, int nseats, int seed)
 {
@@ -236,51 +237,11 @@ static void check_undoable(const json_t *step, const struct arc_state *before,
                   got ? "true" : "false", json_is_true(want) ? "true" : "false");
 }
 
-/* 1 when template `t` (lang/README.md), filled with the arguments of
- * `msg` ([key, arg0, ...]), reads `line`. */
-static bool template_reads(const char *t, const json_t *msg, const char *line)
-{
-    while (*t) {
-        if (*t != '{') {
-            if (*t++ != *line++) {
-                return false;
-            }
-            continue;
-        }
-        char *end;
-        long i = strtol(t + 1, &end, 10);
-        const char *arg = json_string_value(json_array_get(msg, (size_t)i + 1));
-        const char *close = strchr(end, '}');
-        if (!arg || !close || strncmp(line, arg, strlen(arg)) != 0) {
-            return false;
-        }
-        line += strlen(arg);
-        t = close + 1;
-    }
-    return *line == '\0';
-}
-
-/* The view's log_keys: one message per line of log, each with its key in
- * lang/arcana.json, whose English template with the message's arguments
- * is the line. */
+/* The view's log_keys against lang/arcana.json (logkeys.h). */
 static void check_log_keys(const struct arc_state *st, const char *tag)
 {
     json_t *v = game_view_public(&arcana_game, st);
-    json_t *log = json_object_get(v, "log");
-    json_t *keys = json_object_get(v, "log_keys");
-    size_t i;
-    json_t *msg;
-    ck_assert_msg(json_is_array(keys) && json_array_size(keys) == json_array_size(log),
-                  "%s: log_keys is not one message per log line", tag);
-    json_array_foreach(keys, i, msg) {
-        const char *line = json_string_value(json_array_get(log, i));
-        const char *key = json_string_value(json_array_get(msg, 0));
-        const char *en = json_string_value(json_object_get(json_object_get(messages, key), "en"));
-        ck_assert_msg(en, "%s: log line \"%s\" has the message \"%s\", not in the catalogue", tag,
-                      line, key ? key : "(none)");
-        ck_assert_msg(template_reads(en, msg, line), "%s: \"%s\" does not read \"%s\"", tag, en,
-                      line);
-    }
+    log_keys_check(catalogue, v, tag, NULL);
     json_decref(v);
 }
 
@@ -421,12 +382,11 @@ int main(int argc, char **argv)
     scenarios = scenarios_load(argc > 1 ? argv[1] : "scenarios");
     json_error_t jerr;
     const char *lang = argc > 2 ? argv[2] : "lang/arcana.json";
-    json_t *catalogue = json_load_file(lang, 0, &jerr);
+    catalogue = json_load_file(lang, 0, &jerr);
     if (!catalogue) {
         fprintf(stderr, "%s:%d: %s\n", lang, jerr.line, jerr.text);
         return 1;
     }
-    messages = json_object_get(catalogue, "messages");
     Suite *s = suite_create("arcana");
     TCase *tc = tcase_create("rules");
     tcase_set_timeout(tc, 120);

@@ -32,6 +32,7 @@
 
 #include "element.h"
 #include "game.h"
+#include "logkeys.h"
 #include "scenarios.h"
 
 static json_t *scenarios;
@@ -121,78 +122,13 @@ static int in_list(const json_t *list, const json_t *a)
 
 /* ---- Log messages ---- */
 
-/* Argument `i` of `msg` ([key, arg0, ...]); for a {i:type} placeholder
- * (`type`, `tlen` bytes) it must be an entry of the catalogue's
- * terms[type] (Element has no cards). */
-static const char *msg_arg(const json_t *msg, long i, const char *type, size_t tlen,
-                           const char *tag)
-{
-    const char *arg = json_string_value(json_array_get(msg, (size_t)i + 1));
-    ck_assert_msg(arg != NULL, "%s: message %s lacks argument %ld", tag,
-                  json_string_value(json_array_get(msg, 0)), i);
-    if (tlen > 0) {
-        char kind[32];
-        snprintf(kind, sizeof(kind), "%.*s", (int)tlen, type);
-        json_t *terms = json_object_get(json_object_get(catalogue, "terms"), kind);
-        ck_assert_msg(json_object_get(terms, arg) != NULL,
-                      "%s: \"%s\" is no %s of lang/element.json", tag, arg, kind);
-    }
-    return arg;
-}
-
-/* The English template of the message `msg`, filled with its arguments,
- * into `out`. */
-static void msg_english(const json_t *msg, char *out, size_t len, const char *tag)
-{
-    const char *key = json_string_value(json_array_get(msg, 0));
-    ck_assert_msg(key != NULL, "%s: a line has no message", tag);
-    const char *p = json_string_value(
-        json_object_get(json_object_get(json_object_get(catalogue, "messages"), key), "en"));
-    ck_assert_msg(p != NULL, "%s: message %s is not in lang/element.json", tag, key);
-    size_t n = 0;
-    while (*p && n + 1 < len) {
-        char *end = NULL;
-        long k = *p == '{' ? strtol(p + 1, &end, 10) : -1;
-        const char *close = k >= 0 && end != p + 1 ? strchr(end, '}') : NULL;
-        if (!close) {
-            out[n++] = *p++;
-            continue;
-        }
-        const char *type = *end == ':' ? end + 1 : close;
-        const char *arg = msg_arg(msg, k, type, (size_t)(close - type), tag);
-        n += (size_t)snprintf(out + n, len - n, "%s", arg);
-        n = n < len ? n : len - 1;
-        p = close + 1;
-    }
-    out[n] = '\0';
-}
-
-/* The public view of `st` has one message a line of its log, each of
- * which, written in English, is its line, and holds the messages of the
- * step's "log_keys_has". */
+/* The public view of `st` against lang/element.json (logkeys.h), and the
+ * messages of the step's "log_keys_has" (a NULL step: none). */
 static void check_log_keys(const struct element_state *st, const json_t *step, const char *tag)
 {
     json_t *v = game_view_public(&element_game, st);
-    json_t *log = json_object_get(v, "log");
-    json_t *keys = json_object_get(v, "log_keys");
-    size_t i;
-    json_t *msg;
-    ck_assert_msg(json_is_array(keys) && json_array_size(keys) == json_array_size(log),
-                  "%s: log_keys is not one message a line of the log", tag);
-    json_array_foreach(keys, i, msg) {
-        char text[256];
-        const char *line = json_string_value(json_array_get(log, i));
-        msg_english(msg, text, sizeof(text), tag);
-        ck_assert_msg(strcmp(text, line) == 0, "%s: message %s reads \"%s\", the log \"%s\"", tag,
-                      json_string_value(json_array_get(msg, 0)), text, line);
-    }
-    json_array_foreach(json_object_get(step, "log_keys_has"), i, msg) {
-        char *t = json_dumps(keys, JSON_COMPACT);
-        char *m = json_dumps(msg, JSON_COMPACT);
-        ck_assert_msg(in_list(keys, msg), "%s: log_keys %s lacks %s", tag, t, m);
-        free(t);
-        free(m);
-    }
+    log_keys_check(catalogue, v, tag, NULL);
+    log_keys_has(v, json_object_get(step, "log_keys_has"), tag);
     json_decref(v);
 }
 

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "game.h"
+#include "logkeys.h"
 #include "stones.h"
 #include "scenarios.h"
 
@@ -116,81 +117,13 @@ static int match(const json_t *want, const json_t *got, char *path, size_t plen,
 
 /* ---- Log messages ---- */
 
-/* Argument `i` of `msg` ([key, arg0, ...]) as it stands in the line; for a
- * {i:type} placeholder, the argument must be a word the catalogue
- * translates: an entry of terms[type], or for "card" a card's "en". */
-static const char *msg_arg(const json_t *msg, long i, const char *type, size_t tlen,
-                           const char *tag)
-{
-    const char *arg = json_string_value(json_array_get(msg, (size_t)i + 1));
-    ck_assert_msg(arg != NULL, "%s: message %s lacks argument %ld", tag,
-                  json_string_value(json_array_get(msg, 0)), i);
-    if (tlen == 0) {
-        return arg;
-    }
-    char kind[32];
-    snprintf(kind, sizeof(kind), "%.*s", (int)tlen, type);
-    int found = 0;
-    if (strcmp(kind, "card") == 0) {
-        const char *id;
-        json_t *card;
-        json_object_foreach(json_object_get(catalogue, "cards"), id, card) {
-            found |= strcmp(json_string_value(json_object_get(card, "en")), arg) == 0;
-        }
-    } else {
-        found = json_object_get(json_object_get(json_object_get(catalogue, "terms"), kind), arg) !=
-                NULL;
-    }
-    ck_assert_msg(found, "%s: \"%s\" is no %s of lang/stones.json", tag, arg, kind);
-    return arg;
-}
-
-/* The view's "log_keys" (`keys`) has one message a line of `log`, in the
- * same order, and each message's English template filled with its
- * arguments is its line. */
-static void check_log_keys(const json_t *log, const json_t *keys, const char *tag)
-{
-    const json_t *messages = json_object_get(catalogue, "messages");
-    size_t i;
-    const json_t *msg;
-
-    ck_assert_msg(json_is_array(log) && json_is_array(keys) &&
-                      json_array_size(keys) == json_array_size(log),
-                  "%s: log_keys is not one message a line of the log", tag);
-    json_array_foreach(keys, i, msg) {
-        const char *line = json_string_value(json_array_get(log, i));
-        const char *key = json_string_value(json_array_get(msg, 0));
-        ck_assert_msg(key != NULL, "%s: the line \"%s\" has no message", tag, line);
-        const char *p = json_string_value(json_object_get(json_object_get(messages, key), "en"));
-        ck_assert_msg(p != NULL, "%s: message %s is not in lang/stones.json", tag, key);
-        char text[512];
-        size_t n = 0;
-        while (*p && n + 1 < sizeof(text)) {
-            char *end = NULL;
-            long k = *p == '{' ? strtol(p + 1, &end, 10) : -1;
-            if (k < 0 || end == p + 1) {
-                text[n++] = *p++;
-                continue;
-            }
-            const char *close = strchr(end, '}');
-            ck_assert_msg(close != NULL, "%s: message %s: an open brace", tag, key);
-            const char *type = *end == ':' ? end + 1 : close;
-            n += (size_t)snprintf(text + n, sizeof(text) - n, "%s",
-                                  msg_arg(msg, k, type, (size_t)(close - type), tag));
-            n = n < sizeof(text) ? n : sizeof(text) - 1;
-            p = close + 1;
-        }
-        text[n] = '\0';
-        ck_assert_msg(strcmp(text, line) == 0, "%s: message %s reads \"%s\", the log \"%s\"", tag,
-                      key, text, line);
-    }
-}
-
-/* check_log_keys() on the public view of `st`. */
-static void check_view_log(const void *st, const char *tag)
+/* The public view of `st` against lang/stones.json (logkeys.h), and the
+ * messages of a step's "log_keys_has" (NULL: none). */
+static void check_view_log(const void *st, const json_t *has, const char *tag)
 {
     json_t *view = game_view_public(&stones_game, st);
-    check_log_keys(json_object_get(view, "log"), json_object_get(view, "log_keys"), tag);
+    log_keys_check(catalogue, view, tag, NULL);
+    log_keys_has(view, has, tag);
     json_decref(view);
 }
 
@@ -580,21 +513,8 @@ static void run_step(void *st, const json_t *step, const json_t *sc, const char 
                       tag, why);
         json_decref(view);
     }
-    check_view_log(st, tag);
     /* log_keys_has: messages [key, arg, ...] the view's log_keys holds. */
-    json_t *msgs = json_object_get(step, "log_keys_has");
-    if (msgs) {
-        json_t *view = game_view_public(g, st);
-        json_t *keys = json_object_get(view, "log_keys");
-        char *t = json_dumps(keys, JSON_COMPACT);
-        json_array_foreach(msgs, i, a) {
-            char *m = json_dumps(a, JSON_COMPACT);
-            ck_assert_msg(in_list(keys, a), "%s: log_keys %s lacks %s", tag, t, m);
-            free(m);
-        }
-        free(t);
-        json_decref(view);
-    }
+    check_view_log(st, json_object_get(step, "log_keys_has"), tag);
     const char *log_has = json_string_value(json_object_get(step, "log_has"));
     if (log_has) {
         json_t *view = game_view(g, st, -1);
@@ -721,11 +641,11 @@ START_TEST(test_skip_whole_games)
             ck_assert_int_eq(game_try_timeout(g, st, scratch, seat, true, &err), GAME_OK);
             ck_assert_msg(g->check_invariants(scratch, &err) == 0, "%s", err.message);
             ck_assert_uint_eq(g->active(scratch), 0);
-            check_view_log(scratch, "forfeit");
+            check_view_log(scratch, NULL, "forfeit");
             int rc = game_try_timeout(g, st, scratch, seat, false, &err);
             ck_assert_msg(rc == GAME_OK, "turn %d: %s", turn, err.message);
             ck_assert_msg(g->check_invariants(scratch, &err) == 0, "%s", err.message);
-            check_view_log(scratch, "skip");
+            check_view_log(scratch, NULL, "skip");
             memcpy(st, scratch, g->state_size);
         }
         free(st);
@@ -1027,8 +947,7 @@ START_TEST(test_changed_honest)
                 uint64_t mask = g->changed(st, scratch);
                 struct built after;
                 build_all(scratch, nseats, &after);
-                check_log_keys(after.section[STONES_S_LOG], after.section[STONES_S_LOG_KEYS],
-                               games[i].opts);
+                check_view_log(scratch, NULL, games[i].opts);
                 for (size_t k = 0; k < g->nsections; k++) {
                     if (mask & (UINT64_C(1) << k)) {
                         rebuilt++;
