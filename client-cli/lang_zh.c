@@ -34,7 +34,7 @@ const struct cli_tr_pair cli_zh_cn[] = {
     {"activate", "发动"},
     {"combo declare", "组合：宣告"},
     {"negate", "抵消"},
-    {"sorcerer", "术士"},
+    {"sorcerer", "巫师"},
     {"sacrifice", "献祭"},
     {"betray", "背叛"},
     {"choices", "选择"},
@@ -521,17 +521,17 @@ const struct cli_tr_pair cli_zh_cn[] = {
      "grow SQ                   在 SQ 长出一个木（河流流入木之后）\n"
      "grow done                 停止生长\n"
      "attract | repel           刚放下的金要吸引还是排斥\n"
-     "remove SQ | keep          移除另一个雷，或全部保留\n"
+     "remove SQ | keep          移除另一个闪电，或全部保留\n"
      "corrode SQ                被腐蚀掉的那个金\n"
      "end                       结束你的回合；也可以：done\n"
-     "card ELEMENT              火、水、土、风、雷、木、金（fire water earth wind\n"
+     "card ELEMENT              火、水、土、风、闪电、木、金（fire water earth wind\n"
      "                          lightning wood metal）、贤者（sage）、终局（end）\n"
      "                          的规则\n"},
     {"fire", "火"},
     {"water", "水"},
     {"earth", "土"},
     {"wind", "风"},
-    {"lightning", "雷"},
+    {"lightning", "闪电"},
     {"wood", "木"},
     {"blaze", "烈焰"},
     {"metal", "金"},
@@ -560,10 +560,10 @@ const struct cli_tr_pair cli_zh_cn[] = {
     {"; %ld Wood may grow (`grow SQ`, `grow done`)",
      "；还可以长出 %ld 个木（`grow SQ`、`grow done`）"},
     {" (`attract` or `repel`)", "（`attract` 或 `repel`）"},
-    {" (`remove SQ` another Lightning, or `keep`)", "（`remove SQ` 移除另一个雷，或 `keep`）"},
+    {" (`remove SQ` another Lightning, or `keep`)", "（`remove SQ` 移除另一个闪电，或 `keep`）"},
     {" (`corrode SQ`: the Metal that goes)", "（`corrode SQ`：被腐蚀掉的金）"},
     {"%sElement%s%s%s  round %ld%s  phase %s  turn: %s\n",
-     "%s五行%s%s%s  第 %ld 轮%s  阶段 %s  回合：%s\n"},
+     "%s元素%s%s%s  第 %ld 轮%s  阶段 %s  回合：%s\n"},
     {" + Silver ", " + 银扩展 "},
     {" (the last)", "（最后一轮）"},
     {"%s@%zu %s%s: Sage on %s, hunts %s's Sage\n", "%s@%zu %s%s：贤者在 %s，猎捕 %s 的贤者\n"},
@@ -576,7 +576,7 @@ const struct cli_tr_pair cli_zh_cn[] = {
     {"Legend: F fire, W water, E earth (E2 Mountain, ^ Range), A wind (A2-A4 Whirlwind,\n"
      "        * Storm), L lightning, T wood, B blaze, M metal, @N the Sage of seat N\n",
      "图例：F 火，W 水，E 土（E2 山，^ 山脉），A 风（A2-A4 旋风，* 风暴），\n"
-     "      L 雷，T 木，B 烈焰，M 金，@N 座位 N 的贤者\n"},
+     "      L 闪电，T 木，B 烈焰，M 金，@N 座位 N 的贤者\n"},
     {"%sGame over%s: %s\n", "%s游戏结束%s：%s\n"},
     {"draw takes a number of stones from 0 to 4 (e.g. draw 2)",
      "draw 需要 0 到 4 之间的石子数（例如 draw 2）"},
@@ -594,8 +594,8 @@ const struct cli_tr_pair cli_zh_cn[] = {
     {"grow Wood on %s", "在 %s 长出木"},
     {"stop growing Wood", "停止长木"},
     {"%s the Metal", "%s金"},
-    {"remove the Lightning on %s", "移除 %s 上的雷"},
-    {"keep the other Lightning", "保留另一个雷"},
+    {"remove the Lightning on %s", "移除 %s 上的闪电"},
+    {"keep the other Lightning", "保留另一个闪电"},
     {"corrode the Metal on %s", "腐蚀 %s 上的金"},
     {"end the turn", "结束回合"},
     {"Fire: on an empty square or on Wind (a whole Whirlwind burns). Placed in line\n"
@@ -624,8 +624,8 @@ const struct cli_tr_pair cli_zh_cn[] = {
     {"Lightning (Silver): on any square without a Sage; everything there goes back\n"
      "to the bag. Placing one may remove another Lightning. Wind touching Lightning\n"
      "is a Storm and cannot be jumped.",
-     "雷（银扩展）：放在任何没有贤者的格子上；那里的一切都回到袋子里。放下一个雷时可\n"
-     "以移除另一个雷。与雷相接的风成为风暴，不能被越过。"},
+     "闪电（银扩展）：放在任何没有贤者的格子上；那里的一切都回到袋子里。\n"
+     "放下一个闪电时可以移除另一个闪电。与闪电相接的风成为风暴，不能被越过。"},
     {"Wood (Silver): only on an empty square. Fire on Wood is a Blaze, which makes\n"
      "its lines spread by two. Water on a Blaze removes both. A river flowing into Wood\n"
      "is absorbed, and each absorbed Water grows a new Wood where you choose.",
@@ -687,18 +687,18 @@ const struct cli_tr_pair cli_zh_cn[] = {
      "Card names may be abbreviated to any unique prefix of an id in the view.\n",
      "deal CARD                 弃掉一张牌与魔鬼交易（lore_faust）\n"
      "done                      结束这一步（lore_faust、招募、清空思绪）\n"
-     "recruit CARD              把手牌中的一名术士投入场上\n"
+     "recruit CARD              把手牌中的一名巫师投入场上\n"
      "equip CARD SORCERER       从手牌装备一件物品\n"
-     "move OBJECT SORCERER      在你的术士之间移动一件物品\n"
+     "move OBJECT SORCERER      在你的巫师之间移动一件物品\n"
      "drop OBJECT               弃掉一件物品（招募、物品过多时）\n"
      "place SORCERER            放置 Grimhold\n"
      "activate CARD [TARGET] [TO]  使用一个事件能力\n"
      "pass                      跳过（事件、防御、保护）\n"
      "track CARD|none           从牌库列表中拿一张牌\n"
      "discard CARD              弃掉一张牌（诅咒/幻象、手牌上限）\n"
-     "keep                      保留随机抽中的遭遇术士\n"
-     "ftf SORCERER              让一名率先出战的术士上前\n"
-     "martyr SORCERER           为另一名术士打出殉道者\n"
+     "keep                      保留随机抽中的遭遇巫师\n"
+     "ftf SORCERER              让一名率先出战的巫师上前\n"
+     "martyr SORCERER           为另一名巫师打出殉道者\n"
      "spell CARD|none           组合第 1 步\n"
      "event CARD|none           组合第 2 步\n"
      "amp CARD|none             组合第 3-5 步（每步一次）\n"
@@ -706,7 +706,7 @@ const struct cli_tr_pair cli_zh_cn[] = {
      "clear CARD                为清空思绪弃掉一张牌\n"
      "negate CARD=TARGET|none ...  按槽位顺序亮出抵消\n"
      "defense CARD TARGET       打出一张防御抵消牌\n"
-     "protect CARD              保护你被击败的术士\n"
+     "protect CARD              保护你被击败的巫师\n"
      "steal CARD                从败者的手牌中拿一张牌\n"
      "help                      本列表\n"
      "牌名可以缩写为视图中任一 id 的唯一前缀（在中文下也可以用中文牌名）。\n"},
@@ -730,7 +730,7 @@ const struct cli_tr_pair cli_zh_cn[] = {
     {"destroy_morgana", "摧毁摩根娜"},
     {"prime_merlinian_succession", "梅林首徒传承"},
     {"rising_spell", "升起之咒"},
-    {"army_of_sorcerers", "术士大军"},
+    {"army_of_sorcerers", "巫师大军"},
     {"simultaneous", "同时达成"},
     {"turn_limit", "回合上限"},
     {"(none)", "（无）"},
@@ -752,7 +752,7 @@ const struct cli_tr_pair cli_zh_cn[] = {
     {"; defense %s, protect %s%s%s", "；防御 %s，保护 %s%s%s"},
     {", SACRIFICE", "，献祭"},
     {", betrays ", "，背叛 "},
-    {"%sSorcerers%s  turn %ld/%ld  phase %s  active:", "%s术士%s  回合 %ld/%ld  阶段 %s  行动者："},
+    {"%sSorcerers%s  turn %ld/%ld  phase %s  active:", "%s巫师%s  回合 %ld/%ld  阶段 %s  行动者："},
     {"%s on %s; deck %ld; markers Dave %ld, Morgana %ld\n",
      "%s在 %s 上；牌库 %ld；标记 Dave %ld，Morgana %ld\n"},
     {"Discard (%zu): ", "弃牌堆（%zu）："},
@@ -1070,7 +1070,7 @@ const struct cli_tr_pair cli_zh_cn[] = {
     {"Morgana was destroyed", "摩根娜被摧毁"},
     {"the Prime Merlinian succession", "梅林首徒传承"},
     {"the rising spell", "升起之咒"},
-    {"an army of sorcerers", "术士大军"},
+    {"an army of sorcerers", "巫师大军"},
     {"both sides won at once", "双方同时获胜"},
     {"the turn limit", "回合上限"},
     {"a Sage was surrounded", "有贤者被围"},

@@ -12,7 +12,7 @@ import json
 import sys
 
 TYPE_ZH = {
-    "merlinian": "梅林派术士", "morganian": "摩根派术士", "amplifier": "增幅牌",
+    "merlinian": "梅林派巫师", "morganian": "摩根派巫师", "amplifier": "增幅牌",
     "spell": "法术牌", "event": "事件牌", "object": "物品牌", "defense": "防御牌",
 }
 CLASS_ZH = {
@@ -40,13 +40,13 @@ NOTE_ZH = {
     "EA: Draw 2 Cards": "事件能力：抽 2 张牌",
     "EA: Draw 3 Cards": "事件能力：抽 3 张牌",
     "EA: Find Object": "事件能力：寻找物品",
-    "EA: Find Sorcerer": "事件能力：寻找术士",
+    "EA: Find Sorcerer": "事件能力：寻找巫师",
     "EA: Find any type of card": "事件能力：寻找任意类型的牌",
     "EA: Opponent discards 2 cards": "事件能力：对手弃掉 2 张牌",
     "EA: Scry": "事件能力：预视",
     "EA: Skip rest of turn": "事件能力：跳过本回合余下的部分",
     "EA: Steal Object": "事件能力：偷取物品",
-    "EA: Track Sorcerer": "事件能力：追踪术士",
+    "EA: Track Sorcerer": "事件能力：追踪巫师",
     "EA: Track any type of card": "事件能力：追踪任意类型的牌",
     "EA: Up in Smoke": "事件能力：化为青烟",
     "Energy": "能量",

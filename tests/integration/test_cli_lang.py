@@ -212,7 +212,7 @@ class CliLang(ServerTest):
         out = self.run_cli(["--lang", "zh-CN", "--name", "Ann", "create", "sorcerers", "--bots"],
                            stdin="card balthazar blake\nquit\n")
         self.assertEqual(out.returncode, 0, out.stderr)
-        self.assertIn("梅林派术士", out.stdout)
+        self.assertIn("梅林派巫师", out.stdout)
 
     def test_the_scripted_mode_has_no_language(self):
         runs = [self.run_cli(["--json", "info"], CONCLAVE_LANG=lang, LANG="zh_CN.UTF-8")

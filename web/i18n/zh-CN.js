@@ -127,7 +127,7 @@ export const zhCN = {
   // ---- the page's code (app.js, lib/*.js) ----
   // the games the page knows, by their English titles (lib/lobby.js)
   'Sorcerer & Stones': '御石仙人',
-  'Res Arcana': '奥法之秘',
+  'Res Arcana': 'Res Arcana', // as its Chinese rulebook calls it
   'Sorcerers': '巫师',
   'Element': '元素',
   // shared words (lib/words.js and several modules)

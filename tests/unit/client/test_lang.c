@@ -419,7 +419,7 @@ START_TEST(card_texts_are_in_chinese_and_take_chinese_names)
     free(s);
     s = card_text("sorcerers", "balthazar blake", &rc);
     ck_assert_int_eq(rc, 0);
-    ck_assert_msg(strstr(s, "梅林派术士，力量 10。率先出战；原动者"), "%s", s);
+    ck_assert_msg(strstr(s, "梅林派巫师，力量 10。率先出战；原动者"), "%s", s);
     free(s);
     cli_lang_set(CLI_LANG_EN);
     s = card_text("stones", "女娲石", &rc);
