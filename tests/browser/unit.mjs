@@ -524,7 +524,7 @@ check(contrastOf('auto', true) === 'more' && contrastOf('auto', false) === 'norm
       '房间 K7QF2M 的对局仍在进行：结束后才能复盘（现在可以观看）。', '文件是空的。'],
     rematch: ['已加入', '新一局（房间 T4KD9B）的座位已满。'],
     options: ['梅林派座位', '入门局', '是', 'Made up'],
-    titles: ['御石仙人', '奥法之秘', '巫师', '元素', 'Newgame'],
+    titles: ['御石仙人', 'Res Arcana', '巫师', '元素', 'Newgame'],
     reason: ['回合上限'],
   }), 'words: the same helpers in Chinese (a bare English noun, a word the page does not know stay English)', JSON.stringify(zh));
   check(JSON.stringify(pieces(t('{who} took seat {n}.'), { who: { node: 'Ann' }, n: 2 })) === '[{"node":"Ann"},"坐上了 ","2"," 号座位。"]' &&
