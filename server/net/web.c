@@ -372,23 +372,21 @@ static int on_http(struct web_server *web, struct lws *wsi, struct http_req *req
     if (!path_plain(path)) {
         return http_text(wsi, req, 404, "not found\n", head);
     }
-    if (web->cfg->web_dir[0]) {
-        if (file_read(web->cfg->web_dir, path, &req->owned, &len) != 0) {
-            return http_text(wsi, req, 404, "not found\n", head);
-        }
+    /* A file web_dir lacks is the embedded one: the games' catalogues
+     * (/lang/) are built in from outside web/. */
+    if (web->cfg->web_dir[0] && file_read(web->cfg->web_dir, path, &req->owned, &len) == 0) {
         body = req->owned;
         etag = fnv64(body, len) | 1;
-    } else {
-        for (size_t i = 0; i < web_nassets && !body; i++) {
-            if (strcmp(web_assets[i].path, path) == 0) {
-                body = web_assets[i].data;
-                len = web_assets[i].len;
-                etag = web->etags[i];
-            }
+    }
+    for (size_t i = 0; i < web_nassets && !body; i++) {
+        if (strcmp(web_assets[i].path, path) == 0) {
+            body = web_assets[i].data;
+            len = web_assets[i].len;
+            etag = web->etags[i];
         }
-        if (!body) {
-            return http_text(wsi, req, 404, "not found\n", head);
-        }
+    }
+    if (!body) {
+        return http_text(wsi, req, 404, "not found\n", head);
     }
     if (lws_hdr_copy(wsi, inm, sizeof(inm), WSI_TOKEN_HTTP_IF_NONE_MATCH) > 0) {
         char tag[24];

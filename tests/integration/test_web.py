@@ -107,6 +107,13 @@ class Http(WebTest):
         self.assertEqual(body, b"export const x = 1;\n")
         r, _ = get(self.srv.http_port, "/games/../index.html")
         self.assertIn(r.status, (200, 404))  # normalised by the client or refused, never outside
+        # What the directory lacks is the built-in copy: the games'
+        # catalogues live outside web/.
+        r, body = get(self.srv.http_port, "/lang/stones.json")
+        self.assertEqual(r.status, 200)
+        self.assertIn(b'"messages"', body)
+        r, _ = get(self.srv.http_port, "/no-such-file.js")
+        self.assertEqual(r.status, 404)
 
 
 class Upgrade(WebTest):
