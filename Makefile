@@ -22,8 +22,9 @@ DEPS       := gcc libc6-dev python3 meson ninja-build pkg-config libuv1-dev \
 TEST_DEPS  := binutils clang-format openssl python3-prometheus-client python3-jsonschema \
               python3-yaml python3-cryptography podman
 # And the browser suites' (make browser-deps, for make test): Debian's
-# Chromium and Node.js.
-BROWSER_DEPS := chromium nodejs
+# Chromium and Node.js, and a Chinese font for the Chinese boards'
+# screenshots.
+BROWSER_DEPS := chromium nodejs fonts-wqy-microhei
 
 .PHONY: install all deps test-deps browser-deps build run test bench bench-bots fuzz clean image
 

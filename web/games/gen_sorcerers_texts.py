@@ -28,9 +28,9 @@ sys.dont_write_bytecode = True  # no cache of cli_words.py in the source tree
 from cli_words import load  # noqa: E402
 
 W = load("gen_sorc_texts.py")
-# The card types as the catalogue names a sorcerer; the others the
-# terminal client's.
-TYPE_ZH = dict(W.TYPE_ZH, merlinian="梅林派巫师", morganian="摩根派巫师")
+# The card types as the terminal client names them (a sorcerer is 巫师, as
+# the catalogue says).
+TYPE_ZH = W.TYPE_ZH
 FACTION_ZH = {"merlinian": "梅林派", "morganian": "摩根派"}
 KIND_ZH = {"any": "牌", "card": "牌", "object": "物品牌", "sorcerer": "巫师牌",
            "spell": "法术牌", "amplifier": "增幅牌"}
