@@ -199,11 +199,8 @@ static void write_ring(struct game_text *out, const struct arc_state *st,
                        const char (*ring)[ARC_LOG_LEN],
                        void (*put)(struct game_text *, const char *))
 {
-    game_text_arr(out);
-    for (int i = 0; i < st->log_n; i++) {
-        put(out, ring[(st->log_head - st->log_n + i + 2 * ARC_LOG_N) % ARC_LOG_N]);
-    }
-    game_text_end_arr(out);
+    game_text_ring(out, ring[0], ARC_LOG_LEN, ARC_LOG_N,
+                   (st->log_head - st->log_n + 2 * ARC_LOG_N) % ARC_LOG_N, st->log_n, put);
 }
 
 static void write_log(struct game_text *out, const void *state)

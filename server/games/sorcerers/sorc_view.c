@@ -343,11 +343,7 @@ static void write_ring(struct game_text *out, const struct sorc_state *st,
                        const char (*ring)[SORC_LOG_LEN],
                        void (*put)(struct game_text *, const char *))
 {
-    game_text_arr(out);
-    for (int i = 0; i < st->log_n; i++) {
-        put(out, ring[(st->log_head + i) % SORC_LOG_LINES]);
-    }
-    game_text_end_arr(out);
+    game_text_ring(out, ring[0], SORC_LOG_LEN, SORC_LOG_LINES, st->log_head, st->log_n, put);
 }
 
 static void write_log(struct game_text *out, const void *state)

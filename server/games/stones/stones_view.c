@@ -441,32 +441,28 @@ static void write_game_section(struct game_text *out, const void *state)
     game_text_str(out, "stones");
 }
 
-/* The index in the log ring of line `i` of the view, oldest first. */
-static int log_index(const struct stones_state *st, int i)
+/* The log's ring `ring` (its lines or their messages), oldest first, each
+ * written with `put`. */
+static void write_ring(struct game_text *out, const struct stones_state *st,
+                       const char (*ring)[STONES_LOG_LEN],
+                       void (*put)(struct game_text *, const char *))
 {
-    return (st->log_head - st->log_n + i + 2 * STONES_LOG_N) % STONES_LOG_N;
+    game_text_ring(out, ring[0], STONES_LOG_LEN, STONES_LOG_N,
+                   (st->log_head - st->log_n + 2 * STONES_LOG_N) % STONES_LOG_N, st->log_n, put);
 }
 
 static void write_log_section(struct game_text *out, const void *state)
 {
     const struct stones_state *st = state;
-    game_text_arr(out);
-    for (int i = 0; i < st->log_n; i++) {
-        game_text_str(out, st->log[log_index(st, i)]);
-    }
-    game_text_end_arr(out);
+    write_ring(out, st, st->log, game_text_str);
 }
 
 /* "log_keys": each line of "log" as its message [key, arg, ...], in the
- * same order (lang/stones.json). */
+ * same order. */
 static void write_log_keys_section(struct game_text *out, const void *state)
 {
     const struct stones_state *st = state;
-    game_text_arr(out);
-    for (int i = 0; i < st->log_n; i++) {
-        game_text_msg(out, st->log_msg[log_index(st, i)]);
-    }
-    game_text_end_arr(out);
+    write_ring(out, st, st->log_msg, game_text_msg);
 }
 
 static void write_objectives_section(struct game_text *out, const void *state)
