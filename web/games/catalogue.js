@@ -9,7 +9,7 @@
 // review screen). In English the board's own words are kept as they are.
 
 import { lang } from '../lib/i18n.js';
-import { cardName, loadCatalogue, logText } from '../lib/messages.js';
+import { cardName, loadCatalogue, logText, termText } from '../lib/messages.js';
 
 // The words of game `game`: { use(ctx), card(id, english), term(type,
 // value, english), log(view), local() }.
@@ -33,9 +33,7 @@ export function gameWords(game) {
     // A term of the views, `value` of the catalogue's terms[type]: in
     // the reader's language, else `english` (by default the value).
     term(type, value, english = value) {
-      if (lang() === 'en') return english;
-      const v = cat && cat.terms && cat.terms[type] ? cat.terms[type][value] : undefined;
-      return typeof v === 'string' && v ? v : english;
+      return termText(cat, type, value, lang(), english);
     },
     // The view's log lines in the reader's language (from their messages).
     log(view) {

@@ -29,12 +29,20 @@ function cardByName(cat, name) {
   return byName.get(cat).get(name);
 }
 
+// A term of the views, `value` of the catalogue's terms[type], in the
+// reader's language where the catalogue has it, else `fallback`.
+export function termText(cat, type, value, lang, fallback = value) {
+  if (lang === 'en') return fallback;
+  const v = cat?.terms?.[type]?.[value];
+  return typeof v === 'string' && v ? v : fallback;
+}
+
 // An argument as the reader reads it: a card's or a term's name in the
 // reader's language where the catalogue has it, else as it is.
 function argument(cat, value, type, lang) {
   if (!type || lang === 'en') return value;
   if (type === 'card') return cardByName(cat, value)?.[lang] || value;
-  return cat.terms?.[type]?.[value] || value;
+  return termText(cat, type, value, lang);
 }
 
 // One line: `msg` is the view's [key, arg, ...], `line` the English line.
