@@ -19,6 +19,10 @@
 
 #include "proto.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /* ---- Reading canonical text ---- */
 
 /* A document being diffed and its index: for every byte that opens a
@@ -43,43 +47,128 @@ static bool span_eq(struct span a, struct span b)
     return a.n == b.n && memcmp(a.p, b.p, a.n) == 0;
 }
 
-/* Byte classes for the index: 1 opens a string, 2 a container, 3 closes
- * one; inside a string, 1 ends it and 4 escapes the next byte. */
-static const unsigned char cls[256] = {
-    ['"'] = 1, ['{'] = 2, ['['] = 2, ['}'] = 3, [']'] = 3,
-};
-static const unsigned char in_string[256] = {
-    ['"'] = 1,
-    ['\\'] = 4,
-};
-
-/* The end of the string starting at s (a '"'); NULL when it has none. */
-static const char *scan_string(const char *s, const char *end)
-{
-    for (s++;;) {
-        while (s < end && !in_string[(unsigned char)*s]) {
-            s++;
-        }
-        if (s >= end) {
-            return NULL;
-        }
-        if (*s == '"') {
-            return s + 1;
-        }
-        s += 2;
-    }
-}
-
 /* How deep the index follows containers; views nest far less. */
 #define INDEX_DEPTH 256
 
+/* Where the index is: inside a string (which opened at str_at) or not, and
+ * the containers open around it. */
+struct index_state {
+    bool in_str;
+    uint32_t str_at;
+    int depth;
+    uint32_t open[INDEX_DEPTH];
+};
+
+/* Takes the byte at i, one of '"', '{', '[', '}' and ']', outside a string
+ * or the '"' that ends one. 0 or -EINVAL. */
+static int index_byte(struct index_state *st, const char *s, uint32_t i, uint32_t *end)
+{
+    char c = s[i];
+
+    if (c == '"') {
+        if (st->in_str) {
+            end[st->str_at] = i + 1;
+        } else {
+            st->str_at = i;
+        }
+        st->in_str = !st->in_str;
+    } else if (c == '{' || c == '[') {
+        if (st->depth == INDEX_DEPTH) {
+            return -EINVAL;
+        }
+        st->open[st->depth++] = i;
+    } else {
+        if (st->depth == 0 || s[st->open[st->depth - 1]] != (c == '}' ? '{' : '[')) {
+            return -EINVAL;
+        }
+        end[st->open[--st->depth]] = i + 1;
+    }
+    return 0;
+}
+
+/* Indexes s[i, stop) byte by byte, and on past `stop` to the end of an
+ * escape that straddles it; where it stopped, or -EINVAL. */
+static long index_bytes(struct index_state *st, const char *s, size_t i, size_t stop, size_t n,
+                        uint32_t *end)
+{
+    while (i < stop) {
+        char c = s[i];
+        if (st->in_str && c == '\\') {
+            i += 2;
+            continue;
+        }
+        if (c == '"' || (!st->in_str && (c == '{' || c == '[' || c == '}' || c == ']'))) {
+            if (index_byte(st, s, (uint32_t)i, end) != 0) {
+                return -EINVAL;
+            }
+        }
+        i++;
+    }
+    return i <= n ? (long)i : -EINVAL;
+}
+
+/* The bytes of s[0, 64) that are '"', '\\', '{' or '[', and '}' or ']',
+ * one bit each. */
+struct block {
+    uint64_t quote, bslash, open, close;
+};
+
+static void block_read(const char *s, struct block *b)
+{
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"');
+    const __m128i bslash = _mm_set1_epi8('\\');
+    const __m128i lower = _mm_set1_epi8(0x20);
+    const __m128i open = _mm_set1_epi8('{');  /* '[' | 0x20 */
+    const __m128i close = _mm_set1_epi8('}'); /* ']' | 0x20 */
+
+    *b = (struct block){0};
+    for (int k = 0; k < 4; k++) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + 16 * k));
+        __m128i f = _mm_or_si128(v, lower);
+        int sh = 16 * k;
+        b->quote |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)) << sh;
+        b->bslash |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, bslash)) << sh;
+        b->open |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(f, open)) << sh;
+        b->close |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(f, close)) << sh;
+    }
+#else
+    *b = (struct block){0};
+    for (int k = 0; k < 64; k++) {
+        unsigned char c = (unsigned char)s[k];
+        uint64_t bit = UINT64_C(1) << k;
+        b->quote |= c == '"' ? bit : 0;
+        b->bslash |= c == '\\' ? bit : 0;
+        b->open |= (c | 0x20) == '{' ? bit : 0;
+        b->close |= (c | 0x20) == '}' ? bit : 0;
+    }
+#endif
+}
+
+/* Each bit set when an odd number of the bits up to it (itself included)
+ * are: the bytes from a string's opening quote to its last byte. */
+static uint64_t prefix_xor(uint64_t x)
+{
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    return x;
+}
+
 /* Indexes the n bytes at s, which must hold exactly one value. 0,
  * -ENOMEM, or -EINVAL for text that does not: an unterminated string,
- * brackets that do not match, or more than one value. */
+ * brackets that do not match, or more than one value.
+ *
+ * It reads 64 bytes at a time: the quotes of a block without a backslash
+ * say which of its bytes lie in strings, and only the quotes and the
+ * brackets outside strings are looked at one by one. A block with a
+ * backslash is read byte by byte. */
 static int text_index(struct text *t, const char *s, size_t n, uint32_t *end)
 {
-    uint32_t open[INDEX_DEPTH];
-    int depth = 0;
+    struct index_state st;
     size_t i = 0;
 
     if (n == 0 || n >= UINT32_MAX) {
@@ -87,35 +176,51 @@ static int text_index(struct text *t, const char *s, size_t n, uint32_t *end)
     }
     t->base = s;
     t->end = end;
-    while (i < n) {
-        char c;
-        while (i < n && !cls[(unsigned char)s[i]]) {
-            i++;
-        }
-        if (i == n) {
-            break;
-        }
-        c = s[i];
-        if (c == '"') {
-            const char *e = scan_string(s + i, s + n);
-            if (!e) {
+    st.in_str = false;
+    st.str_at = 0;
+    st.depth = 0;
+    while (n - i >= 64) {
+        struct block b;
+        uint64_t inside, opens, closes, ev;
+        block_read(s + i, &b);
+        if (b.bslash) {
+            long r = index_bytes(&st, s, i, i + 64, n, end);
+            if (r < 0) {
                 return -EINVAL;
             }
-            end[i] = (uint32_t)(e - s);
-            i = (size_t)(e - s);
-        } else if (c == '{' || c == '[') {
-            if (depth == INDEX_DEPTH) {
-                return -EINVAL;
-            }
-            open[depth++] = (uint32_t)i++;
-        } else if (c == '}' || c == ']') {
-            if (depth == 0 || s[open[depth - 1]] != (c == '}' ? '{' : '[')) {
-                return -EINVAL;
-            }
-            end[open[--depth]] = (uint32_t)++i;
+            i = (size_t)r;
+            continue;
         }
+        inside = prefix_xor(b.quote) ^ (st.in_str ? ~UINT64_C(0) : 0);
+        /* The quotes alternate: a string's end, then pairs of a start and
+         * an end, then perhaps a start that ends in a later block. */
+        opens = b.quote & inside;
+        closes = b.quote & ~inside;
+        if (st.in_str && closes) {
+            end[st.str_at] = (uint32_t)(i + (size_t)__builtin_ctzll(closes)) + 1;
+            closes &= closes - 1;
+            st.in_str = false;
+        }
+        while (opens && closes) {
+            end[i + (size_t)__builtin_ctzll(opens)] =
+                (uint32_t)(i + (size_t)__builtin_ctzll(closes)) + 1;
+            opens &= opens - 1;
+            closes &= closes - 1;
+        }
+        if (opens) {
+            st.str_at = (uint32_t)(i + (size_t)__builtin_ctzll(opens));
+            st.in_str = true;
+        }
+        ev = (b.open | b.close) & ~inside;
+        while (ev) {
+            if (index_byte(&st, s, (uint32_t)(i + (size_t)__builtin_ctzll(ev)), end) != 0) {
+                return -EINVAL;
+            }
+            ev &= ev - 1;
+        }
+        i += 64;
     }
-    if (depth != 0) {
+    if (index_bytes(&st, s, i, n, n, end) < 0 || st.in_str || st.depth != 0) {
         return -EINVAL;
     }
     if (s[0] == '"' || s[0] == '{' || s[0] == '[') {
@@ -512,7 +617,7 @@ static int diff_value(struct differ *d, struct span a, struct span b)
 
 /* Index entries a diff keeps on the stack before it allocates: the two
  * texts of a view's part or of a seat's "you" fit. */
-#define ENDS_ON_STACK 2048
+#define ENDS_ON_STACK 4096
 
 /* Keys up to this length are quoted on the stack. */
 #define KEY_ON_STACK 64

@@ -367,6 +367,51 @@ START_TEST(test_diff_text_escaped_keys)
 }
 END_TEST
 
+/* Texts longer than the 64 bytes the index reads at a time: a string
+ * holding quotes, backslashes and brackets is one value wherever its
+ * bytes fall against those blocks, and one changed member gives one op. */
+START_TEST(test_diff_text_long)
+{
+    for (int pad = 0; pad < 140; pad++) {
+        struct proto_text t = {0};
+        struct proto_text a = {0};
+        struct proto_text b = {0};
+        char want[128];
+
+        /* {"p":"<pad x>\"]}[{\\","q":[1,{"r":"<pad y>"}],"s":0} and s 1. */
+        for (int k = 0; k < 2; k++) {
+            struct proto_text *d = k == 0 ? &a : &b;
+            proto_text_str(d, "{\"p\":\"");
+            for (int i = 0; i < pad; i++) {
+                proto_text_add(d, "x", 1);
+            }
+            proto_text_str(d, "\\\"]}[{\\\\\",\"q\":[1,{\"r\":\"");
+            for (int i = 0; i < pad; i++) {
+                proto_text_add(d, "y", 1);
+            }
+            proto_text_str(d, k == 0 ? "\"}],\"s\":0}" : "\"}],\"s\":1}");
+        }
+        ck_assert_int_eq(proto_patch_diff_text(&t, "v", a.data, a.len, b.data, b.len), 0);
+        snprintf(want, sizeof(want), "{\"op\":\"replace\",\"path\":\"/v/s\",\"value\":1}");
+        ck_assert_str_eq(t.data, want);
+
+        /* Cut short inside the string, or with a bracket too many after
+         * it: refused, wherever the fault falls. */
+        t.len = 0;
+        ck_assert_int_eq(proto_patch_diff_text(&t, "v", a.data, a.len, b.data, (size_t)pad + 8),
+                         -EINVAL);
+        proto_text_add(&b, "]", 1);
+        ck_assert_int_eq(proto_patch_diff_text(&t, "v", a.data, a.len, b.data, b.len), -EINVAL);
+        b.data[b.len - 1] = '\\';
+        ck_assert_int_eq(proto_patch_diff_text(&t, "v", a.data, a.len, b.data, b.len), -EINVAL);
+        ck_assert_uint_eq(t.len, 0);
+        proto_text_free(&t);
+        proto_text_free(&a);
+        proto_text_free(&b);
+    }
+}
+END_TEST
+
 /* ---- Allocation failures ---- */
 
 START_TEST(test_out_of_memory)
@@ -596,6 +641,7 @@ int main(void)
         {"diff_sliding_window", test_diff_sliding_window},
         {"diff_text_member", test_diff_text_member},
         {"diff_text_escaped_keys", test_diff_text_escaped_keys},
+        {"diff_text_long", test_diff_text_long},
         {"out_of_memory", test_out_of_memory},
         {"property_roundtrip", test_property_roundtrip},
     };
