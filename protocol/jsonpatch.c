@@ -162,10 +162,10 @@ static uint64_t prefix_xor(uint64_t x)
  * -ENOMEM, or -EINVAL for text that does not: an unterminated string,
  * brackets that do not match, or more than one value.
  *
- * It reads 64 bytes at a time: the quotes of a block without a backslash
- * say which of its bytes lie in strings, and only the quotes and the
- * brackets outside strings are looked at one by one. A block with a
- * backslash is read byte by byte. */
+ * It reads 64 bytes at a time (the last block padded): the quotes of a
+ * block without a backslash say which of its bytes lie in strings, and
+ * only the brackets outside strings are looked at one by one. A block with
+ * a backslash is read byte by byte. */
 static int text_index(struct text *t, const char *s, size_t n, uint32_t *end)
 {
     struct index_state st;
@@ -179,12 +179,20 @@ static int text_index(struct text *t, const char *s, size_t n, uint32_t *end)
     st.in_str = false;
     st.str_at = 0;
     st.depth = 0;
-    while (n - i >= 64) {
+    while (i < n) {
         struct block b;
         uint64_t inside, opens, closes, ev;
-        block_read(s + i, &b);
+        if (n - i >= 64) {
+            block_read(s + i, &b);
+        } else {
+            /* The last bytes, padded with NULs, which are none of those
+             * looked for. */
+            char tail[64] = {0};
+            memcpy(tail, s + i, n - i);
+            block_read(tail, &b);
+        }
         if (b.bslash) {
-            long r = index_bytes(&st, s, i, i + 64, n, end);
+            long r = index_bytes(&st, s, i, n - i >= 64 ? i + 64 : n, n, end);
             if (r < 0) {
                 return -EINVAL;
             }
@@ -220,7 +228,7 @@ static int text_index(struct text *t, const char *s, size_t n, uint32_t *end)
         }
         i += 64;
     }
-    if (index_bytes(&st, s, i, n, n, end) < 0 || st.in_str || st.depth != 0) {
+    if (st.in_str || st.depth != 0) {
         return -EINVAL;
     }
     if (s[0] == '"' || s[0] == '{' || s[0] == '[') {
