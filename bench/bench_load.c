@@ -53,7 +53,9 @@
  *            when it has none) and a
  *            table of the targets: ratios to the strict floor, and the
  *            durable act p99 against 2 x the flush p99 + the --fsync never
- *            p99.
+ *            p99; then what the flushes alone cost a move of the act path
+ *            (the probe's CPU time a flush over the records conclaved's
+ *            act row put in one flush), beside the strict floor's move.
  *
  * usage: bench_load [--mode compare|legal|act|offered|offered-legal|idle]
  *                   [--target conclaved|floor] [--conclaved PATH] [--floor PATH]
@@ -1268,7 +1270,8 @@ static void measure_offered(const struct config *cfg, enum kind kind, const char
 /* ---- The disk's own flush ---- */
 
 /* What this disk's flush costs, measured on its own: the p50 and p99 (µs)
- * of one step, a record-sized write then fdatasync(). */
+ * of one step, a record-sized write then fdatasync(), and the CPU time
+ * (µs, user and kernel, of the thread that flushes) a step takes. */
 struct probe {
     char game[16];
     bool ok;
@@ -1276,7 +1279,17 @@ struct probe {
     long samples;
     long long file_bytes, record_bytes;
     double p50, p99;
+    double cpu_us;
 };
+
+/* The CPU time of the calling thread, seconds. */
+static double thread_cpu_s(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 #define PROBE_SAMPLES 2000
 #define PROBE_SECONDS 2.0
@@ -1326,6 +1339,7 @@ static void probe_flush(struct probe *pr, long long file_bytes, long long record
         goto done;
     }
     double end = now_s() + PROBE_SECONDS;
+    double cpu0 = thread_cpu_s();
     long long at = 4096;
     while (n < PROBE_SAMPLES && now_s() < end) {
         double t0 = now_s();
@@ -1340,6 +1354,7 @@ static void probe_flush(struct probe *pr, long long file_bytes, long long record
         at += record_bytes;
         lat[n++] = (now_s() - t0) * 1e6;
     }
+    pr->cpu_us = n > 0 ? (thread_cpu_s() - cpu0) * 1e6 / (double)n : 0;
     qsort(lat, (size_t)n, sizeof(*lat), cmp_double);
     pr->samples = n;
     pr->p50 = lat[n / 2];
@@ -1354,9 +1369,10 @@ done:
     remove_dir(dir);
     if (pr->ok) {
         printf("  disk      %-9s flush probe: %ld steps of %lld B %s then fdatasync on a "
-               "%lld B file, p50 %.0f us p99 %.0f us\n",
+               "%lld B file, p50 %.0f us p99 %.0f us, %.1f us of CPU a step\n",
                pr->game, pr->samples, pr->record_bytes,
-               pr->in_place ? "written in place" : "appended", pr->file_bytes, pr->p50, pr->p99);
+               pr->in_place ? "written in place" : "appended", pr->file_bytes, pr->p50, pr->p99,
+               pr->cpu_us);
     } else {
         printf("  disk      %-9s flush probe FAILED\n", pr->game);
     }
@@ -1598,6 +1614,23 @@ static double row_p99(const struct result *rs, int nrep, int i)
     return n ? median(v, n) : -1;
 }
 
+/* The median over the repetitions of row `i`'s CPU per move (µs), or of
+ * its journal records per fsync; -1 when none. */
+static double row_median(const struct result *rs, int nrep, int i, bool per_fsync)
+{
+    double v[64];
+    int n = 0;
+
+    for (int r = 0; i >= 0 && r < nrep && r < 64; r++) {
+        const struct result *x = &rs[r * ROWS_MAX + i];
+        double y = per_fsync ? x->per_fsync : x->cpu_us;
+        if (x->ok && y > 0) {
+            v[n++] = y;
+        }
+    }
+    return n ? median(v, n) : -1;
+}
+
 /* The table: rs holds nrep repetitions of nrows rows (rs[r * ROWS_MAX + i]).
  * Each figure is the median over the repetitions that succeeded; the ratio
  * to the strict floor is the median of the ratios within each repetition,
@@ -1716,6 +1749,8 @@ static void print_targets(const struct result *rs, int nrows, int nrep, const st
 {
     char seen[ROWS_MAX][16];
     int ngames = 0;
+    /* Per game, for the table of the flush's own CPU below this one. */
+    double flush_cpu[ROWS_MAX], floor_act[ROWS_MAX], act_fsync[ROWS_MAX], act_cpu[ROWS_MAX];
 
     printf("\n| game | disk flush p50 / p99 ms | file / record bytes | legal × strict floor "
            "(≤ 3) | act × strict floor (≤ 2) | act p99 durable / never ms | durable target ms "
@@ -1732,13 +1767,14 @@ static void print_targets(const struct result *rs, int nrows, int nrep, const st
         }
         snprintf(seen[ngames++], sizeof(seen[0]), "%s", g);
 
-        double f50[64], f99[64];
+        double f50[64], f99[64], fcpu[64];
         long long fb = 0, rb = 0;
         int nf = 0;
         for (int r = 0; r < nrep && r < 64; r++) {
             for (int k = 0; k < nprobes; k++) {
                 const struct probe *p = &ps[r * ROWS_MAX + k];
                 if (p->ok && strcmp(p->game, g) == 0) {
+                    fcpu[nf] = p->cpu_us;
                     f50[nf] = p->p50 / 1000;
                     f99[nf] = p->p99 / 1000;
                     fb = p->file_bytes;
@@ -1775,6 +1811,30 @@ static void print_targets(const struct result *rs, int nrows, int nrep, const st
         }
         printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", g, flush, sizes, lrs, ars, ps99,
                tgt, rel, met);
+        int ca = find_row(rs, nrows, "conclaved", g, "act");
+        flush_cpu[ngames - 1] = nf ? median(fcpu, nf) : -1;
+        floor_act[ngames - 1] =
+            ca >= 0 ? row_median(rs, nrep, floor_row(rs, nrows, ca), false) : -1;
+        act_fsync[ngames - 1] = row_median(rs, nrep, ca, true);
+        act_cpu[ngames - 1] = row_median(rs, nrep, ca, false);
+    }
+
+    /* What the flushes alone cost a move of the act path: the probe's CPU
+     * a flush over the records conclaved's act row put in one, beside the
+     * strict floor's whole move. */
+    printf("\n| game | disk flush CPU µs a step (probe) | records per flush (act row) | flush CPU "
+           "µs a move | strict floor act µs | floor + flush, × strict floor | conclaved act µs "
+           "less floor and flush |\n");
+    printf("|---|---:|---:|---:|---:|---:|---:|\n");
+    for (int k = 0; k < ngames; k++) {
+        if (flush_cpu[k] < 0 || floor_act[k] <= 0 || act_fsync[k] <= 0 || act_cpu[k] <= 0) {
+            printf("| %s | – | – | – | – | – | – |\n", seen[k]);
+            continue;
+        }
+        double share = flush_cpu[k] / act_fsync[k];
+        printf("| %s | %.1f | %.1f | %.1f | %.1f | %.2f | %.1f |\n", seen[k], flush_cpu[k],
+               act_fsync[k], share, floor_act[k], (floor_act[k] + share) / floor_act[k],
+               act_cpu[k] - floor_act[k] - share);
     }
 }
 
