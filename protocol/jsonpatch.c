@@ -581,8 +581,23 @@ static int diff_array(struct differ *d, struct span a, struct span b)
             path_cut(d, mark);
         }
     } else {
+        /* What both keep at their head and at their tail is left alone;
+         * between them items are diffed in place, and what one has more
+         * is removed (from the last backwards, so that each index holds)
+         * or added. An item taken out of the middle is one remove, not a
+         * replace of every item after it. */
         size_t common = (size_t)(na < nb ? na : nb);
-        for (size_t i = 0; r == 0 && i < common; i++) {
+        size_t head = 0, tail = 0;
+        while (head < common && span_eq(A(head), B(head))) {
+            head++;
+        }
+        while (tail < common - head &&
+               span_eq(A((size_t)na - 1 - tail), B((size_t)nb - 1 - tail))) {
+            tail++;
+        }
+        size_t ma = (size_t)na - tail, mb = (size_t)nb - tail;
+        size_t both = ma < mb ? ma : mb;
+        for (size_t i = head; r == 0 && i < both; i++) {
             if (span_eq(A(i), B(i))) {
                 continue;
             }
@@ -590,13 +605,12 @@ static int diff_array(struct differ *d, struct span a, struct span b)
             r = diff_value(d, A(i), B(i));
             path_cut(d, mark);
         }
-        /* Tail removals go from the end backwards so each index stays valid. */
-        for (size_t i = (size_t)na; r == 0 && i > (size_t)nb; i--) {
+        for (size_t i = ma; r == 0 && i > mb; i--) {
             path_index(d, i - 1);
             emit(d, "remove", NULL);
             path_cut(d, mark);
         }
-        for (size_t i = (size_t)na; r == 0 && i < (size_t)nb; i++) {
+        for (size_t i = ma; r == 0 && i < mb; i++) {
             path_index(d, i);
             emit(d, "add", &B(i));
             path_cut(d, mark);
@@ -658,8 +672,9 @@ static void path_member(struct differ *d, const char *key)
     proto_text_free(&k);
 }
 
-int proto_patch_diff_text(struct proto_text *out, const char *key, const char *a, size_t alen,
-                          const char *b, size_t blen)
+/* proto_patch_diff_text, under "/key/index" when index >= 0. */
+static int diff_text_at(struct proto_text *out, const char *key, long index, const char *a,
+                        size_t alen, const char *b, size_t blen)
 {
     struct differ d; /* its `small` is written only as items are pushed */
     struct text ta, tb;
@@ -693,6 +708,9 @@ int proto_patch_diff_text(struct proto_text *out, const char *key, const char *a
     if (key) {
         path_member(&d, key);
     }
+    if (index >= 0) {
+        path_index(&d, (size_t)index);
+    }
     if (d.path.err == 0) {
         if (a && b) {
             r = diff_value(&d, sa, sb);
@@ -720,6 +738,18 @@ int proto_patch_diff_text(struct proto_text *out, const char *key, const char *a
         free(ends);
     }
     return r;
+}
+
+int proto_patch_diff_text(struct proto_text *out, const char *key, const char *a, size_t alen,
+                          const char *b, size_t blen)
+{
+    return diff_text_at(out, key, -1, a, alen, b, blen);
+}
+
+int proto_patch_diff_item(struct proto_text *out, const char *key, int index, const char *a,
+                          size_t alen, const char *b, size_t blen)
+{
+    return diff_text_at(out, key, index < 0 ? 0 : index, a, alen, b, blen);
 }
 
 json_t *proto_patch_diff(const json_t *a, const json_t *b)

@@ -208,15 +208,21 @@ void proto_text_free(struct proto_text *t);
  * (each the canonical text of one value, alen and blen bytes), their paths
  * under "/key" (the root when `key` is NULL). `a` NULL: the member is
  * added; `b` NULL: it is removed. Objects are diffed key by key (add /
- * remove / replace); arrays item by item with add / remove at the tail, or
- * as a window that slid (removes at the head, adds at the tail); other
- * changes are replace. Each op is a canonical JSON object; ops are
+ * remove / replace); arrays as a window that slid (removes at the head,
+ * adds at the tail), or else item by item between the items both keep at
+ * their head and at their tail, with add / remove where one has more;
+ * other changes are replace. Each op is a canonical JSON object; ops are
  * separated by commas, and a comma goes before the first one when `out` is
  * not empty. Returns 0, -ENOMEM, or -EINVAL when `a` or `b` is not one
  * value as the canonical form writes it (and then `out` is left as it
  * was): strings terminated, brackets matched, one value. */
 int proto_patch_diff_text(struct proto_text *out, const char *key, const char *a, size_t alen,
                           const char *b, size_t blen);
+
+/* proto_patch_diff_text for item `index` of the array `key`: the paths are
+ * under "/key/index". */
+int proto_patch_diff_item(struct proto_text *out, const char *key, int index, const char *a,
+                          size_t alen, const char *b, size_t blen);
 
 /* New reference: the JSON Patch (array) turning `a` into `b`, the ops of
  * proto_patch_diff_text between their canonical forms. An empty array when

@@ -276,6 +276,27 @@ START_TEST(test_diff_arrays)
 }
 END_TEST
 
+/* What both arrays keep at their head and tail stays; an item taken out
+ * of the middle, or put in, is one op, not a replace of every item after
+ * it. */
+START_TEST(test_diff_array_middle)
+{
+    check_diff("[1,2,3,4,5]", "[1,2,4,5]", "[{\"op\":\"remove\",\"path\":\"/2\"}]");
+    check_diff("[1,2,4,5]", "[1,2,3,4,5]", "[{\"op\":\"add\",\"path\":\"/2\",\"value\":3}]");
+    check_diff("[1,2,3,4,5,6]", "[1,4,5,6]",
+               "[{\"op\":\"remove\",\"path\":\"/2\"},{\"op\":\"remove\",\"path\":\"/1\"}]");
+    check_diff("[{\"a\":1},{\"b\":2},{\"c\":3}]", "[{\"a\":1},{\"c\":3}]",
+               "[{\"op\":\"remove\",\"path\":\"/1\"}]");
+    check_diff("[1,2,3]", "[1,9,8,3]",
+               "[{\"op\":\"replace\",\"path\":\"/1\",\"value\":9},"
+               "{\"op\":\"add\",\"path\":\"/2\",\"value\":8}]");
+    /* A supply row that lost its second stone. */
+    check_diff("{\"supply\":[\"B\",\"R\",\"Y\",\"B\",\"R\",\"N\",\"G\"]}",
+               "{\"supply\":[\"B\",\"Y\",\"B\",\"R\",\"N\",\"G\"]}",
+               "[{\"op\":\"remove\",\"path\":\"/supply/1\"}]");
+}
+END_TEST
+
 /* A log window that slid by one: one remove at the head, one add at the
  * tail, instead of a replace of every line. */
 START_TEST(test_diff_sliding_window)
@@ -343,6 +364,22 @@ START_TEST(test_diff_text_member)
     json_decref(patch);
     json_decref(doc);
     json_decref(want);
+}
+END_TEST
+
+/* The ops of one item of an array member, under "/key/index". */
+START_TEST(test_diff_item)
+{
+    struct proto_text t = {0};
+    const char *a = "{\"n\":\"Ann\",\"vp\":3}";
+    const char *b = "{\"n\":\"Ann\",\"vp\":4}";
+
+    ck_assert_int_eq(proto_patch_diff_item(&t, "seats", 1, a, strlen(a), b, strlen(b)), 0);
+    ck_assert_str_eq(t.data, "{\"op\":\"replace\",\"path\":\"/seats/1/vp\",\"value\":4}");
+    ck_assert_int_eq(proto_patch_diff_item(&t, "a/b", 0, "[1]", 3, "2", 1), 0);
+    ck_assert_str_eq(t.data, "{\"op\":\"replace\",\"path\":\"/seats/1/vp\",\"value\":4},"
+                             "{\"op\":\"replace\",\"path\":\"/a~1b/0\",\"value\":2}");
+    proto_text_free(&t);
 }
 END_TEST
 
@@ -638,8 +675,10 @@ int main(void)
         {"apply_invalid_patch", test_apply_invalid_patch},
         {"diff_objects", test_diff_objects},
         {"diff_arrays", test_diff_arrays},
+        {"diff_array_middle", test_diff_array_middle},
         {"diff_sliding_window", test_diff_sliding_window},
         {"diff_text_member", test_diff_text_member},
+        {"diff_item", test_diff_item},
         {"diff_text_escaped_keys", test_diff_text_escaped_keys},
         {"diff_text_long", test_diff_text_long},
         {"out_of_memory", test_out_of_memory},
