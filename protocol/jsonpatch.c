@@ -14,6 +14,7 @@
  * path, though a failed patch may leave the document partly changed.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -380,14 +381,51 @@ static int key_cmp(struct span a, struct span b)
 /* Item spans a diff keeps on its own stack before it allocates. */
 #define ITEMS_ON_STACK 64
 
+/* Bytes of a pointer a diff keeps on its own stack before it allocates. */
+#define PATH_ON_STACK 256
+
+/* The pointer being walked, escaped for a JSON string, NUL-terminated. */
+struct path {
+    char *p; /* `small` until it outgrows it */
+    size_t len;
+    size_t cap;
+    int err;
+    char small[PATH_ON_STACK];
+};
+
 struct differ {
     struct proto_text *out;
-    struct proto_text path; /* the pointer, escaped for a JSON string */
-    struct span *items;     /* a stack of the item spans of open arrays */
+    struct path path;
+    struct span *items; /* a stack of the item spans of open arrays */
     size_t nitems;
     size_t cap;
     struct span small[ITEMS_ON_STACK]; /* the items while they fit */
 };
+
+static void path_add(struct differ *d, const char *s, size_t n)
+{
+    struct path *p = &d->path;
+
+    if (p->err != 0) {
+        return;
+    }
+    if (p->len + n + 1 > p->cap) {
+        size_t cap = 2 * p->cap > p->len + n + 1 ? 2 * p->cap : p->len + n + 1;
+        char *b = p->p == p->small ? malloc(cap) : realloc(p->p, cap);
+        if (!b) {
+            p->err = -ENOMEM;
+            return;
+        }
+        if (p->p == p->small) {
+            memcpy(b, p->small, p->len + 1);
+        }
+        p->p = b;
+        p->cap = cap;
+    }
+    memcpy(p->p + p->len, s, n);
+    p->len += n;
+    p->p[p->len] = '\0';
+}
 
 /* Appends "/" and a key (quoted, escaped as in the text), with "~" and "/"
  * written as "~0" and "~1". */
@@ -396,15 +434,15 @@ static void path_key(struct differ *d, struct span key)
     const char *s = key.p + 1;
     const char *end = key.p + key.n - 1;
 
-    proto_text_add(&d->path, "/", 1);
+    path_add(d, "/", 1);
     while (s < end) {
         const char *q = s;
         while (q < end && *q != '~' && *q != '/') {
             q++;
         }
-        proto_text_add(&d->path, s, (size_t)(q - s));
+        path_add(d, s, (size_t)(q - s));
         if (q < end) {
-            proto_text_add(&d->path, *q == '~' ? "~0" : "~1", 2);
+            path_add(d, *q == '~' ? "~0" : "~1", 2);
             q++;
         }
         s = q;
@@ -413,16 +451,16 @@ static void path_key(struct differ *d, struct span key)
 
 static void path_index(struct differ *d, size_t i)
 {
-    proto_text_add(&d->path, "/", 1);
-    proto_text_int(&d->path, (long long)i);
+    char num[24];
+    int n = snprintf(num, sizeof(num), "/%zu", i);
+
+    path_add(d, num, (size_t)n);
 }
 
 static void path_cut(struct differ *d, size_t mark)
 {
     d->path.len = mark;
-    if (d->path.data) {
-        d->path.data[mark] = '\0';
-    }
+    d->path.p[mark] = '\0';
 }
 
 /* {"op":op,"path":path,"value":value?}, after a comma when `out` holds
@@ -437,7 +475,7 @@ static void emit(struct differ *d, const char *op, const struct span *value)
     proto_text_str(t, "{\"op\":\"");
     proto_text_str(t, op);
     proto_text_str(t, "\",\"path\":\"");
-    proto_text_add(t, d->path.data ? d->path.data : "", d->path.len);
+    proto_text_add(t, d->path.p, d->path.len);
     proto_text_add(t, "\"", 1);
     if (value) {
         proto_text_str(t, ",\"value\":");
@@ -690,7 +728,11 @@ static int diff_text_at(struct proto_text *out, const char *key, long index, con
         return -EINVAL;
     }
     d.out = out;
-    d.path = (struct proto_text){0};
+    d.path.p = d.path.small;
+    d.path.len = 0;
+    d.path.cap = PATH_ON_STACK;
+    d.path.err = 0;
+    d.path.small[0] = '\0';
     d.items = d.small;
     d.nitems = 0;
     d.cap = ITEMS_ON_STACK;
@@ -730,7 +772,9 @@ static int diff_text_at(struct proto_text *out, const char *key, long index, con
             out->data[mark] = '\0';
         }
     }
-    proto_text_free(&d.path);
+    if (d.path.p != d.path.small) {
+        free(d.path.p);
+    }
     if (d.items != d.small) {
         free(d.items);
     }

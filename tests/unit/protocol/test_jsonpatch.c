@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -383,6 +384,22 @@ START_TEST(test_diff_item)
 }
 END_TEST
 
+/* A pointer longer than the diff keeps on its stack is written whole. */
+START_TEST(test_diff_long_path)
+{
+    char key[301];
+    char a[600], b[600], want[700];
+
+    memset(key, 'k', 300);
+    key[300] = '\0';
+    snprintf(a, sizeof(a), "{\"%s\":{\"%s\":[1]}}", key, key + 200);
+    snprintf(b, sizeof(b), "{\"%s\":{\"%s\":[2]}}", key, key + 200);
+    snprintf(want, sizeof(want), "[{\"op\":\"replace\",\"path\":\"/%s/%s/0\",\"value\":2}]", key,
+             key + 200);
+    check_diff(a, b, want);
+}
+END_TEST
+
 /* Keys are merged in the order of the bytes they stand for, escapes read:
  * "\\"" (0x22) sorts before "a", and a key that is a prefix before a
  * longer one. */
@@ -679,6 +696,7 @@ int main(void)
         {"diff_sliding_window", test_diff_sliding_window},
         {"diff_text_member", test_diff_text_member},
         {"diff_item", test_diff_item},
+        {"diff_long_path", test_diff_long_path},
         {"diff_text_escaped_keys", test_diff_text_escaped_keys},
         {"diff_text_long", test_diff_text_long},
         {"out_of_memory", test_out_of_memory},
