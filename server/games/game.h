@@ -142,7 +142,19 @@ struct game_section {
     /* Writes the member's value for `state` (one JSON value; null is a
      * value). A function of the state alone. */
     void (*write)(struct game_text *out, const void *state);
+    /* Optional, for a member that is an array of items, one per seat or
+     * per player (their public state): nitems() of them, each written by
+     * write_item(), so that `write` writes exactly the array of items 0 ..
+     * nitems()-1. With the game's parts_changed() the server then
+     * rewrites and diffs only the items an action may have changed. */
+    int (*nitems)(const void *state);
+    void (*write_item)(struct game_text *out, const void *state, int item);
 };
+
+/* Writes the array of the items write_item() writes, 0 .. n-1: the
+ * `write` of a section that has a `write_item`. */
+void game_text_items(struct game_text *out, const void *state, int n,
+                     void (*write_item)(struct game_text *out, const void *state, int item));
 
 struct game_tests; /* test hooks, game_tests.h */
 struct game_rng;   /* the games' generator, common/rng.h */
@@ -222,6 +234,14 @@ struct game_ops {
      * is a promise that the part is equal; GAME_CHANGED_ALL is always
      * correct. */
     uint64_t (*changed)(const void *before, const void *after);
+
+    /* Optional: which items and which seats' "you" may differ between
+     * `before` and `after`: bit n of *items for item n of every section
+     * with a `write_item` that changed() names (items past the 32nd are
+     * always rewritten), bit n of *you for seat n's "you" when changed()
+     * names GAME_CHANGED_YOU. A clear bit is a promise that the part is
+     * equal. NULL: all may differ. */
+    void (*parts_changed)(const void *before, const void *after, unsigned *items, unsigned *you);
 
     /* Writes the value of "you" for `seat` (0 <= seat < nseats):
      * everything that seat alone may see. */

@@ -466,7 +466,34 @@ static void start_apply(struct room *room, struct room_event *ev, struct room_co
     room->status = ROOM_PLAYING;
     room->rev = 1;
     lobby__clock_start(&room->clock, room->nseats, room->game->active(room->state), c->now);
-    c->changed = GAME_CHANGED_ALL;
+    lobby__commit_changed(c, GAME_CHANGED_ALL, 0, 0);
+}
+
+/* The part of a change mask that names the game's sections. */
+#define SECTION_BITS ((UINT64_C(1) << GAME_MAX_SECTIONS) - 1)
+
+void lobby__commit_changed(struct room_commit *c, uint64_t changed, unsigned items_same,
+                           unsigned you_same)
+{
+    /* A seat's part is known equal only where every event that named it
+     * said so. */
+    c->items_same = c->changed & SECTION_BITS ? c->items_same & items_same : items_same;
+    c->you_same = c->changed & GAME_CHANGED_YOU ? c->you_same & you_same : you_same;
+    c->changed |= changed;
+}
+
+void lobby__parts_same(const struct room *room, const void *before, unsigned *items_same,
+                       unsigned *you_same)
+{
+    const struct game_ops *g = room->game;
+    unsigned seats = room->nseats >= 32 ? ~0u : (1u << room->nseats) - 1;
+    unsigned items = ~0u, you = ~0u;
+
+    if (g->parts_changed) {
+        g->parts_changed(before, room->state, &items, &you);
+    }
+    *items_same = ~items;
+    *you_same = ~you & seats;
 }
 
 /* ---- act ---- */
@@ -541,8 +568,10 @@ static void act_apply(struct room *room, struct room_event *ev, struct room_comm
         lobby->actions[g] += lobby->cfg.games[g] == room->game;
     }
     uint64_t changed = room->game->changed(before, room->state);
-    c->changed |= changed;
-    lobby__undo_after_act(room, before, ev->index, changed);
+    unsigned items_same, you_same;
+    lobby__parts_same(room, before, &items_same, &you_same);
+    lobby__commit_changed(c, changed, items_same, you_same);
+    lobby__undo_after_act(room, before, ev->index, changed, you_same);
     if (room->clock.rules.kind) {
         c->changed |= LOBBY_CHANGED_CLOCK;
     }
@@ -678,7 +707,9 @@ static void timeout_apply(struct room *room, struct room_event *ev, struct room_
     if (ev->deed == TIMEOUT_LOSE || ev->deed == TIMEOUT_SKIP) {
         room->state = room->scratch;
         room->scratch = before;
-        c->changed |= room->game->changed(before, room->state);
+        unsigned items_same, you_same;
+        lobby__parts_same(room, before, &items_same, &you_same);
+        lobby__commit_changed(c, room->game->changed(before, room->state), items_same, you_same);
         lobby__undo_clear(room, UNDO_WHY_OTHERS);
         room->clock.left[ev->index] = 0;
         lobby__clock_settle(&room->clock, ev->index, room->game->active(room->state), c->now);
@@ -850,7 +881,7 @@ static void undo_apply(struct room *room, struct room_event *ev, struct room_com
     free(now);
     room->rev++;
     lobby__clock_settle(&room->clock, -1, room->game->active(room->state), c->now);
-    c->changed |= GAME_CHANGED_ALL;
+    lobby__commit_changed(c, GAME_CHANGED_ALL, 0, 0);
 }
 
 /* ---- rematch: a rematch offered, a player's answer ---- */
@@ -1093,7 +1124,7 @@ void lobby__commit_tail(struct room *room, struct room_commit *c)
         lobby__room_announce(room);
     }
     if (c->flags & EV_PUBLISH) {
-        lobby__views_publish(room, c->changed);
+        lobby__views_publish(room, c);
     }
     if (c->flags & EV_ENDED) {
         send_ended(room);
@@ -1108,6 +1139,8 @@ void lobby__commit_tail(struct room *room, struct room_commit *c)
     lobby__note_due(room);
     c->flags = 0;
     c->changed = 0;
+    c->items_same = 0;
+    c->you_same = 0;
 }
 
 bool lobby__record_publishes(const json_t *rec)
@@ -1145,6 +1178,8 @@ int lobby__replay_one(struct room *room, const json_t *rec, size_t i, struct roo
     sodium_memzero(&ev, sizeof(ev)); /* a create's seed */
     c->flags = 0;
     c->changed = 0;
+    c->items_same = 0;
+    c->you_same = 0;
     return rc;
 }
 

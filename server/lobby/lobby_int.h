@@ -56,7 +56,16 @@ struct view_part {
     char *text;      /* the value's canonical text, kept at about its size */
     size_t len;
     size_t cap;
+    /* A section of items (its write_item): where each of its `nitems`
+     * items ends in `text` (room for `item_cap`); nitems 0 for any other
+     * part, or one of more than LOBBY_ITEMS_MAX items. */
+    uint32_t *item_end;
+    uint32_t nitems, item_cap;
 };
+
+/* The items of a section (game_section.write_item) a room keeps the ends
+ * of: one bit each in a change mask. */
+#define LOBBY_ITEMS_MAX 32
 
 /* The public part's hash state is kept before every LOBBY_HASH_EVERY-th
  * part: a change rehashes from the checkpoint before it. */
@@ -346,6 +355,8 @@ struct lobby {
     struct proto_text reply; /* where a long reply (`legal`) is written */
     struct proto_text patch; /* an action's public ops, shared by its diff lines (views.c) */
     struct proto_text own;   /* a seat's own ops in its diff line (views.c) */
+    uint32_t item_at[LOBBY_ITEMS_MAX]; /* where the items part_write() wrote end (views.c) */
+    uint32_t nitem_at;                 /* how many: 0 for a part without items */
     struct ended_game ended[LOBBY_ENDED_LIST];       /* the latest to end, in no order */
     struct review_aside *reviews[LOBBY_REVIEW_KEEP]; /* finished games rebuilt (review.c) */
     uint64_t reviews_used;
@@ -445,7 +456,23 @@ struct room_commit {
     char *msg;        /* GAME_MSG_MAX bytes, for a refusal */
     unsigned flags;   /* EV_* */
     uint64_t changed; /* the views' parts changed (a game change mask) */
+    /* The items (of the sections with a write_item), and the seats'
+     * "you", that no event of this commit changed, as the game's
+     * parts_changed() says; 0 when an event that named such a part did
+     * not say. Set with lobby__commit_changed(). */
+    unsigned items_same, you_same;
 };
+
+/* Adds the parts an event changed to the commit: `changed`, a game change
+ * mask, and the items and the seats' "you" it left equal (0: none
+ * known). */
+void lobby__commit_changed(struct room_commit *c, uint64_t changed, unsigned items_same,
+                           unsigned you_same);
+
+/* The items and the seats' "you" the game says the step from `before` to
+ * room->state left equal (0 when it cannot say). */
+void lobby__parts_same(const struct room *room, const void *before, unsigned *items_same,
+                       unsigned *you_same);
 
 /* The one commit of every event: its check, its record appended to the
  * journal (not while restoring), its apply. PROTO_OK, or an error with a
@@ -673,9 +700,11 @@ void lobby__keys_free(struct lobby_keys *m);
 void lobby__undo_clear(struct room *room, enum undo_why why);
 
 /* After seat `seat`'s action took `before` to room->state (`changed`:
- * the game's change mask between the two): the position before it is
- * kept when the action may come back, else the stack goes. */
-void lobby__undo_after_act(struct room *room, const void *before, int seat, uint64_t changed);
+ * the game's change mask between the two; `you_same`: the seats whose
+ * "you" the game says is equal): the position before it is kept when the
+ * action may come back, else the stack goes. */
+void lobby__undo_after_act(struct room *room, const void *before, int seat, uint64_t changed,
+                           unsigned you_same);
 
 /* Whether `seat` may take back its last action now: PROTO_OK, or an error
  * with the reason in words. */
@@ -768,10 +797,12 @@ void lobby__views_reset(struct room *room);
 int lobby__views_build(struct room *room);
 
 /* After a commit to room->rev: the diff of every recipient, from the parts
- * `changed` names (a game_ops change mask), sent and kept for resume. Where
+ * c->changed names (a game_ops change mask), sent and kept for resume; of
+ * a section of items, only the items not in c->items_same, and only the
+ * "you" of seats not in c->you_same, are written and diffed again. Where
  * a diff cannot be made the recipient gets a full state, or, out of memory,
  * its connection is closed so that it resumes. */
-void lobby__views_publish(struct room *room, uint64_t changed);
+void lobby__views_publish(struct room *room, const struct room_commit *c);
 
 /* The canonical text of the public "result" of the current state, the
  * seed in it (*ret_len set), built when the cache is not; NULL while the

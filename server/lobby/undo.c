@@ -40,7 +40,7 @@ void lobby__undo_clear(struct room *room, enum undo_why why)
 }
 
 /* Whether `seat`'s "you" is the same text at `a` and `b`. */
-static bool you_same(struct room *room, const void *a, const void *b, int seat)
+static bool you_equal(struct room *room, const void *a, const void *b, int seat)
 {
     struct game_text ta = {0}, tb = {0};
     bool same;
@@ -53,7 +53,8 @@ static bool you_same(struct room *room, const void *a, const void *b, int seat)
     return same;
 }
 
-void lobby__undo_after_act(struct room *room, const void *before, int seat, uint64_t changed)
+void lobby__undo_after_act(struct room *room, const void *before, int seat, uint64_t changed,
+                           unsigned you_same)
 {
     struct room_undo *u = &room->undo;
     const struct game_ops *g = room->game;
@@ -70,9 +71,10 @@ void lobby__undo_after_act(struct room *room, const void *before, int seat, uint
         lobby__undo_clear(room, UNDO_WHY_OTHERS);
     }
     bool safe = g->undoable(before, room->state, seat);
-    /* A clear GAME_CHANGED_YOU is the game's promise that no "you" moved. */
+    /* A clear GAME_CHANGED_YOU is the game's promise that no "you" moved,
+     * a seat in `you_same` that its "you" did not. */
     for (int i = 0; safe && (changed & GAME_CHANGED_YOU) && i < room->nseats; i++) {
-        safe = i == seat || you_same(room, before, room->state, i);
+        safe = i == seat || (you_same & (1u << i)) || you_equal(room, before, room->state, i);
     }
     if (!safe) {
         lobby__undo_clear(room, UNDO_WHY_HIDDEN);

@@ -5,7 +5,10 @@
  * the seed commitment), each as its canonical text; an action rewrites only
  * the members the game says it changed, into the lobby's scratch writer,
  * diffs them against the text they replace once, writes that patch once and
- * hashes the public part once. No tree is built on that path, and the
+ * hashes the public part once. Of a section of items (a game section's
+ * write_item: one per seat or per player), only the items the action may
+ * have changed are written and diffed, and spliced into the part's text. No
+ * tree is built on that path, and the
  * buffers are reused: the scratch and the replaced part change places. Each human
  * seat keeps only its "you": its diff and the end of its hash are the only
  * per-recipient work. Lines are written as text straight from those parts;
@@ -23,6 +26,8 @@
 #include <string.h>
 
 #include <sodium.h>
+
+#include "log.h"
 
 _Static_assert(sizeof(crypto_generichash_state) <= LOBBY_HASH_STATE,
                "room_view.hash holds a generichash state");
@@ -44,6 +49,7 @@ void lobby__views_reset(struct room *room)
 
     for (size_t i = 0; i < v->nparts; i++) {
         game_text_free_data(v->parts[i].text);
+        free(v->parts[i].item_end);
     }
     free(v->parts);
     free(v->hash);
@@ -115,15 +121,32 @@ static int text_keep(struct game_text *w, char **text, size_t *len, size_t *cap)
     return 0;
 }
 
-/* Keeps the writer's text as part `p`'s. 0 or -ENOMEM. */
-static int part_keep(struct room_view *v, struct view_part *p, struct game_text *w)
+/* Keeps the text part_write() just wrote in the lobby's scratch writer as
+ * part `p`'s, with where its items end. 0 or -ENOMEM. */
+static int part_keep(struct room *room, struct view_part *p)
 {
+    struct room_view *v = &room->view;
     size_t old = p->len;
 
-    if (text_keep(w, &p->text, &p->len, &p->cap) != 0) {
+    if (text_keep(&room->lobby->scratch, &p->text, &p->len, &p->cap) != 0) {
         return -ENOMEM;
     }
     v->bytes = v->bytes - old + p->len;
+    p->nitems = 0;
+    if (room->lobby->nitem_at > 0) {
+        uint32_t n = room->lobby->nitem_at;
+        if (n > p->item_cap) {
+            uint32_t *ends = realloc(p->item_end, n * sizeof(*ends));
+            if (!ends) {
+                /* Kept without its items: rewritten whole next time. */
+                return 0;
+            }
+            p->item_end = ends;
+            p->item_cap = n;
+        }
+        memcpy(p->item_end, room->lobby->item_at, n * sizeof(*p->item_end));
+        p->nitems = n;
+    }
     return 0;
 }
 
@@ -171,6 +194,7 @@ static int part_write(struct room *room, const struct view_part *p)
     int rc;
 
     game_text_reset(w);
+    room->lobby->nitem_at = 0;
     if (p->section == PART_SEED) {
         game_text_str(w, room->seed_commit);
         return game_text_end(w);
@@ -179,7 +203,21 @@ static int part_write(struct room *room, const struct view_part *p)
         lobby__clock_write(w, &room->clock, room->nseats);
         return game_text_end(w);
     }
-    room->game->sections[p->section].write(w, room->state);
+    const struct game_section *sec = &room->game->sections[p->section];
+    int n = sec->write_item ? sec->nitems(room->state) : 0;
+    if (n > 0 && n <= LOBBY_ITEMS_MAX) {
+        /* Item by item, as the section's own write() would, noting where
+         * each ends. */
+        game_text_arr(w);
+        for (int i = 0; i < n; i++) {
+            sec->write_item(w, room->state, i);
+            room->lobby->item_at[i] = (uint32_t)w->len;
+        }
+        game_text_end_arr(w);
+        room->lobby->nitem_at = (uint32_t)n;
+    } else {
+        sec->write(w, room->state);
+    }
     rc = game_text_end(w);
     if (rc == 0 && w->data[0] == '{' && strcmp(p->key, "result") == 0) {
         rc = result_add_seed(room, w);
@@ -276,7 +314,7 @@ int lobby__views_build(struct room *room)
         }
         for (size_t i = 0; i < v->nparts; i++) {
             struct view_part *p = &v->parts[i];
-            if (part_write(room, p) != 0 || part_keep(v, p, &room->lobby->scratch) != 0) {
+            if (part_write(room, p) != 0 || part_keep(room, p) != 0) {
                 lobby__views_reset(room);
                 return -ENOMEM;
             }
@@ -578,8 +616,88 @@ static void publish_failed(struct room *room)
     }
 }
 
+/* Replaces the bytes [at, at + n) of part `p`'s text with the m bytes at
+ * `with`. 0 or -ENOMEM (the text is as it was). */
+static int part_splice(struct room_view *v, struct view_part *p, size_t at, size_t n,
+                       const char *with, size_t m)
+{
+    size_t len = p->len - n + m;
+
+    if (len + 1 > p->cap) {
+        json_malloc_t alloc;
+        json_free_t release;
+        json_get_alloc_funcs(&alloc, &release);
+        size_t cap = len + 1 + len / 4;
+        char *b = alloc(cap);
+        if (!b) {
+            return -ENOMEM;
+        }
+        memcpy(b, p->text, p->len + 1);
+        game_text_free_data(p->text);
+        p->text = b;
+        p->cap = cap;
+    }
+    memmove(p->text + at + m, p->text + at + n, p->len - at - n + 1);
+    memcpy(p->text + at, with, m);
+    p->len = len;
+    v->bytes = v->bytes - n + m;
+    return 0;
+}
+
+/* Rewrites, in a part of items, the items not in `same`; writes their
+ * ops to `patch`. 1 when an item changed, 0 when none
+ * did, or a negative errno. */
+static int publish_items(struct room *room, struct view_part *p, unsigned same,
+                         struct proto_text *patch)
+{
+    struct game_text *w = &room->lobby->scratch;
+    const struct game_section *sec = &room->game->sections[p->section];
+    int any = 0;
+
+    for (uint32_t i = 0; i < p->nitems; i++) {
+        size_t at = i == 0 ? 1 : p->item_end[i - 1] + 1;
+        size_t n = p->item_end[i] - at;
+        int rc;
+        if (same & (1u << i)) {
+            continue;
+        }
+        game_text_reset(w);
+        sec->write_item(w, room->state, (int)i);
+        rc = game_text_end(w);
+        if (rc != 0) {
+            return rc;
+        }
+        if (w->len == n && memcmp(w->data, p->text + at, n) == 0) {
+            continue;
+        }
+        rc = proto_patch_diff_item(patch, p->key, (int)i, p->text + at, n, w->data, w->len);
+        if (rc == 0) {
+            rc = part_splice(&room->view, p, at, n, w->data, w->len);
+        }
+        if (rc != 0) {
+            return rc;
+        }
+        for (uint32_t j = i; j < p->nitems; j++) {
+            p->item_end[j] = (uint32_t)(p->item_end[j] + w->len - n);
+        }
+        any = 1;
+    }
+    game_text_reset(w);
+#ifdef CONCLAVE_CHECKED
+    /* Test builds: the items kept are the section as written whole now,
+     * or the game's parts_changed() broke its promise. */
+    if (part_write(room, p) != 0 || w->len != p->len || memcmp(w->data, p->text, p->len) != 0) {
+        log_event(LOG_ERROR, "view_items_stale", "room=%s part=%s", room->code, p->key);
+        abort();
+    }
+    game_text_reset(w);
+#endif
+    return any;
+}
+
 /* Rewrites the parts `changed` names; writes their ops to `patch`. */
-static int publish_public(struct room *room, uint64_t changed, struct proto_text *patch)
+static int publish_public(struct room *room, uint64_t changed, unsigned items_same,
+                          struct proto_text *patch)
 {
     struct room_view *v = &room->view;
     struct game_text *w = &room->lobby->scratch;
@@ -594,6 +712,17 @@ static int publish_public(struct room *room, uint64_t changed, struct proto_text
         if (!(changed & bit)) {
             continue;
         }
+        if (p->nitems > 0 && items_same &&
+            room->game->sections[p->section].nitems(room->state) == (int)p->nitems) {
+            rc = publish_items(room, p, items_same, patch);
+            if (rc < 0) {
+                return rc;
+            }
+            if (rc > 0 && i < first) {
+                first = i;
+            }
+            continue;
+        }
         rc = part_write(room, p);
         if (rc != 0) {
             return rc;
@@ -606,7 +735,7 @@ static int publish_public(struct room *room, uint64_t changed, struct proto_text
         if (rc != 0) {
             return rc;
         }
-        rc = part_keep(v, p, w);
+        rc = part_keep(room, p);
         if (rc != 0) {
             return rc;
         }
@@ -620,8 +749,10 @@ static int publish_public(struct room *room, uint64_t changed, struct proto_text
     return 0;
 }
 
-/* Seat i's diff line after the public ops `pub`. NULL on ENOMEM. */
-static char *publish_seat(struct room *room, int i, uint64_t changed, const char *pub,
+/* Seat i's diff line after the public ops `pub`: with its "you" written
+ * and diffed again when `changed` names it and `same` does not vouch for
+ * it. NULL on ENOMEM. */
+static char *publish_seat(struct room *room, int i, uint64_t changed, bool same, const char *pub,
                           size_t pub_len, size_t *ret_len)
 {
     struct seat *s = &room->seats[i];
@@ -629,7 +760,17 @@ static char *publish_seat(struct room *room, int i, uint64_t changed, const char
     struct proto_text *own = &room->lobby->own;
 
     proto_text_reset(own);
-    if (changed & GAME_CHANGED_YOU) {
+#ifdef CONCLAVE_CHECKED
+    /* Test builds: a "you" the game vouched for is the one kept, or its
+     * parts_changed() broke its promise. */
+    if ((changed & GAME_CHANGED_YOU) && same &&
+        (you_write(room, i) != 0 || w->len != s->you_len ||
+         memcmp(w->data, s->you_text, w->len) != 0)) {
+        log_event(LOG_ERROR, "view_you_stale", "room=%s seat=%d", room->code, i);
+        abort();
+    }
+#endif
+    if ((changed & GAME_CHANGED_YOU) && !same) {
         if (you_write(room, i) != 0) {
             return NULL;
         }
@@ -646,9 +787,10 @@ static char *publish_seat(struct room *room, int i, uint64_t changed, const char
     return diff_line(room, s, pub, pub_len, own->data ? own->data : "", own->len, ret_len);
 }
 
-void lobby__views_publish(struct room *room, uint64_t changed)
+void lobby__views_publish(struct room *room, const struct room_commit *c)
 {
     struct proto_text *patch = &room->lobby->patch;
+    uint64_t changed = c->changed;
     const char *pub;
 
     if (!room->view.valid) {
@@ -669,7 +811,7 @@ void lobby__views_publish(struct room *room, uint64_t changed)
         return;
     }
     proto_text_reset(patch);
-    if (publish_public(room, changed, patch) != 0 || patch->err != 0) {
+    if (publish_public(room, changed, c->items_same, patch) != 0 || patch->err != 0) {
         publish_failed(room);
         return;
     }
@@ -690,7 +832,7 @@ void lobby__views_publish(struct room *room, uint64_t changed)
             }
             continue;
         }
-        line = publish_seat(room, i, changed, pub, patch->len, &len);
+        line = publish_seat(room, i, changed, c->you_same & (1u << i), pub, patch->len, &len);
         if (!line) {
             publish_failed(room);
             return;

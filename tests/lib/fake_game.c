@@ -218,8 +218,10 @@ static void sec_total(struct game_text *w, const void *state)
 }
 
 static const struct game_section fake_sections[] = {
-    {"active", sec_active}, {"game", sec_game},   {"log", sec_log},     {"phase", sec_phase},
-    {"result", sec_result}, {"seats", sec_seats}, {"total", sec_total},
+    {.key = "active", .write = sec_active}, {.key = "game", .write = sec_game},
+    {.key = "log", .write = sec_log},       {.key = "phase", .write = sec_phase},
+    {.key = "result", .write = sec_result}, {.key = "seats", .write = sec_seats},
+    {.key = "total", .write = sec_total},
 };
 
 /* The seats' names and secrets never change after setup; everything else

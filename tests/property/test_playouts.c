@@ -315,6 +315,73 @@ static void parts_free(const struct config *c, struct parts *p)
     }
 }
 
+/* Seat `seat`'s item of section `k` at `st`, as write_item() writes it
+ * alone: one canonical value. */
+static char *item_text(const struct game_ops *g, size_t k, const void *st, int seat)
+{
+    struct game_text w = {0};
+    char *text;
+
+    g->sections[k].write_item(&w, st, seat);
+    ck_assert_msg(game_text_end(&w) == 0, "%s: item %d of \"%s\" is not one value", g->id, seat,
+                  g->sections[k].key);
+    text = strdup(w.data);
+    ck_assert_ptr_nonnull(text);
+    game_text_free(&w);
+    return text;
+}
+
+/* A section of seat items is the array of its items, and the promise of
+ * parts_changed(before, after): every item, and every seat's "you", whose
+ * bit is clear is equal at `before` and at `after`. `after` holds
+ * the parts at `after`, `before_you` the "you"s at `before`. */
+static void check_seats(const struct config *c, const struct parts *after, char *const *before_you,
+                        const void *st_before, const void *st_after, const json_t *action, int step)
+{
+    const struct game_ops *g = c->game;
+    unsigned items = ~0u, you = ~0u;
+
+    if (g->parts_changed) {
+        g->parts_changed(st_before, st_after, &items, &you);
+    }
+    for (int s = 0; s < c->nseats; s++) {
+        if (!(you & (1u << s)) && strcmp(before_you[s], after->you[s]) != 0) {
+            char *act = json_dumps(action, JSON_COMPACT);
+            ck_abort_msg("%s step %d: \"you\" of seat %d changed after %s, but its "
+                         "parts_changed() bit is clear",
+                         g->id, step, s, act ? act : "?");
+        }
+    }
+    for (size_t k = 0; k < g->nsections; k++) {
+        if (!g->sections[k].write_item) {
+            continue;
+        }
+        struct game_text whole = {0};
+        int n = g->sections[k].nitems(st_after);
+        int nb = g->sections[k].nitems(st_before);
+        game_text_arr(&whole);
+        for (int s = 0; s < n; s++) {
+            char *b = s < nb ? item_text(g, k, st_before, s) : NULL;
+            char *a = item_text(g, k, st_after, s);
+            if (b && n == nb && s < 32 && !(items & (1u << s)) && strcmp(a, b) != 0) {
+                char *act = json_dumps(action, JSON_COMPACT);
+                ck_abort_msg("%s step %d: item %d of \"%s\" changed after %s, but its "
+                             "parts_changed() bit is clear",
+                             g->id, step, s, g->sections[k].key, act ? act : "?");
+            }
+            g->sections[k].write_item(&whole, st_after, s);
+            free(a);
+            free(b);
+        }
+        game_text_end_arr(&whole);
+        ck_assert_int_eq(game_text_end(&whole), 0);
+        ck_assert_msg(strcmp(whole.data, after->section[k]) == 0,
+                      "%s step %d: \"%s\" is not the array of its items", g->id, step,
+                      g->sections[k].key);
+        game_text_free(&whole);
+    }
+}
+
 /* Checks the promise of changed(before, after): every part whose bit is
  * clear is equal in `before` (built) and `after` (built here, then moved
  * into `before` for the next action). */
@@ -342,6 +409,7 @@ static void check_changed(const struct config *c, struct parts *before, const vo
                          g->id, step, s, a ? a : "?");
         }
     }
+    check_seats(c, &after, before->you, st_before, st_after, action, step);
     parts_free(c, before);
     *before = after;
 }

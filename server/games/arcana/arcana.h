@@ -580,6 +580,7 @@ enum arc_section {
 
 extern const struct game_section arc__sections[ARC_NSECTIONS];
 uint64_t arc__changed(const void *before, const void *after);
+void arc__parts_changed(const void *before, const void *after, unsigned *items, unsigned *you);
 void arc__you(struct game_text *out, const void *state, int seat);
 
 int arc__check_invariants(const void *state, struct game_error *err);

@@ -124,6 +124,7 @@ const struct game_ops arcana_game = {
     .sections = arc__sections,
     .nsections = ARC_NSECTIONS,
     .changed = arc__changed,
+    .parts_changed = arc__parts_changed,
     .you = arc__you,
     .legal = ops_legal,
     .legal_text = ops_legal_text,

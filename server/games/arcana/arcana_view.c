@@ -311,49 +311,55 @@ static void write_round(struct game_text *out, const void *state)
     game_text_int(out, ((const struct arc_state *)state)->c.round);
 }
 
-static void write_seats(struct game_text *out, const void *state)
+static void write_seat(struct game_text *out, const void *state, int s)
 {
     const struct arc_state *st = state;
     const struct arc_core *c = &st->c;
-    game_text_arr(out);
-    for (int s = 0; s < c->nseats; s++) {
-        const struct arc_seat *p = &c->seat[s];
-        int8_t v[ARC_NCARDS];
+    const struct arc_seat *p = &c->seat[s];
+    int8_t v[ARC_NCARDS];
+    game_text_obj(out);
+    game_text_kint(out, "deck", arc__zone_count(c, ARC_L_DECK, s));
+    game_text_key(out, "discard");
+    write_zone(out, c, ARC_L_DISCARD, s);
+    game_text_kint(out, "hand", arc__zone_count(c, ARC_L_HAND, s));
+    game_text_key(out, "item");
+    write_card_or_null(out, p->item);
+    game_text_kint(out, "kept", arc__zone_count(c, ARC_L_KEPT, s));
+    game_text_key(out, "looked");
+    if (p->looked_deck >= 0) {
         game_text_obj(out);
-        game_text_kint(out, "deck", arc__zone_count(c, ARC_L_DECK, s));
-        game_text_key(out, "discard");
-        write_zone(out, c, ARC_L_DISCARD, s);
-        game_text_kint(out, "hand", arc__zone_count(c, ARC_L_HAND, s));
-        game_text_key(out, "item");
-        write_card_or_null(out, p->item);
-        game_text_kint(out, "kept", arc__zone_count(c, ARC_L_KEPT, s));
-        game_text_key(out, "looked");
-        if (p->looked_deck >= 0) {
-            game_text_obj(out);
-            game_text_kint(out, "count", p->looked_n);
-            game_text_kstr(out, "deck", p->looked_deck == 0 ? "own" : "monument");
-            game_text_end_obj(out);
-        } else {
-            game_text_null(out);
-        }
-        game_text_key(out, "mage");
-        write_card_or_null(out, p->mage);
-        game_text_kbool(out, "mage_chosen", p->mage >= 0 || p->mage_pick >= 0);
-        game_text_kstr(out, "name", st->names[s]);
-        game_text_kbool(out, "passed", p->passed);
-        game_text_kbool(out, "picked", p->draft_pick >= 0);
-        game_text_karr(out, "play");
-        int n = arc__components(c, s, v);
-        for (int i = 0; i < n; i++) {
-            write_component(out, c, v[i]);
-        }
-        game_text_end_arr(out);
-        game_text_key(out, "pool");
-        write_ess(out, p->pool);
-        game_text_kint(out, "vp", arc__vp(c, s));
+        game_text_kint(out, "count", p->looked_n);
+        game_text_kstr(out, "deck", p->looked_deck == 0 ? "own" : "monument");
         game_text_end_obj(out);
+    } else {
+        game_text_null(out);
+    }
+    game_text_key(out, "mage");
+    write_card_or_null(out, p->mage);
+    game_text_kbool(out, "mage_chosen", p->mage >= 0 || p->mage_pick >= 0);
+    game_text_kstr(out, "name", st->names[s]);
+    game_text_kbool(out, "passed", p->passed);
+    game_text_kbool(out, "picked", p->draft_pick >= 0);
+    game_text_karr(out, "play");
+    int n = arc__components(c, s, v);
+    for (int i = 0; i < n; i++) {
+        write_component(out, c, v[i]);
     }
     game_text_end_arr(out);
+    game_text_key(out, "pool");
+    write_ess(out, p->pool);
+    game_text_kint(out, "vp", arc__vp(c, s));
+    game_text_end_obj(out);
+}
+
+static int seat_count(const void *state)
+{
+    return ((const struct arc_state *)state)->c.nseats;
+}
+
+static void write_seats(struct game_text *out, const void *state)
+{
+    game_text_items(out, state, seat_count(state), write_seat);
 }
 
 const struct game_section arc__sections[ARC_NSECTIONS] = {
@@ -367,11 +373,35 @@ const struct game_section arc__sections[ARC_NSECTIONS] = {
     [ARC_S_PHASE] = {"phase", write_phase},
     [ARC_S_RESULT] = {"result", write_result},
     [ARC_S_ROUND] = {"round", write_round},
-    [ARC_S_SEATS] = {"seats", write_seats},
+    [ARC_S_SEATS] = {"seats", write_seats, seat_count, write_seat},
 };
 
 #define BIT(k) (UINT64_C(1) << (k))
 #define DIFF(f) (memcmp(&a->f, &b->f, sizeof(a->f)) != 0)
+
+/* The bit of seat `s` in an item mask; none for no seat. */
+static unsigned owner_bit(int s)
+{
+    return s >= 0 && s < ARC_MAX_SEATS ? 1u << s : 0;
+}
+
+/* Whether a card the board shows changed: a Place of Power (claimed or
+ * not), or a card in or out of the monument display or deck or the magic
+ * item supply. */
+static bool board_cards_changed(const struct arc_core *a, const struct arc_core *b)
+{
+    for (int i = 0; i < ARC_NCARDS; i++) {
+        if (memcmp(&a->card[i], &b->card[i], sizeof(a->card[i])) == 0) {
+            continue;
+        }
+        uint8_t la = a->card[i].loc, lb = b->card[i].loc;
+        if (i >= ARC_FIRST_POP || la == ARC_L_DISPLAY || la == ARC_L_MDECK || la == ARC_L_SUPPLY ||
+            lb == ARC_L_DISPLAY || lb == ARC_L_MDECK || lb == ARC_L_SUPPLY) {
+            return true;
+        }
+    }
+    return false;
+}
 
 /* Each section names the parts of the state it is written from. */
 uint64_t arc__changed(const void *before, const void *after)
@@ -393,7 +423,7 @@ uint64_t arc__changed(const void *before, const void *after)
     if (flow || cards || seats) {
         m |= BIT(ARC_S_ACTIVE);
     }
-    if (cards || token) {
+    if (token || (cards && board_cards_changed(a, b))) {
         m |= BIT(ARC_S_BOARD);
     }
     if (flow || res || cards) {
@@ -426,6 +456,54 @@ uint64_t arc__changed(const void *before, const void *after)
         m |= GAME_CHANGED_YOU;
     }
     return m;
+}
+
+/* A seat's item is written from its own seat, its name, the cards it
+ * owns (before or after), the first player's token and the Golden
+ * Statue's points (its victory points); its "you" from its own seat, the
+ * cards it owns, and the cards it looks at (the resolution's). */
+void arc__parts_changed(const void *before, const void *after, unsigned *items, unsigned *you)
+{
+    const struct arc_state *sa = before;
+    const struct arc_state *sb = after;
+    const struct arc_core *a = &sa->c;
+    const struct arc_core *b = &sb->c;
+    unsigned own = 0, look = 0;
+
+    if (a->nseats != b->nseats) {
+        *items = *you = ~0u;
+        return;
+    }
+    for (int s = 0; s < b->nseats; s++) {
+        if (memcmp(&a->seat[s], &b->seat[s], sizeof(a->seat[s])) != 0) {
+            own |= 1u << s;
+        }
+    }
+    for (int i = 0; i < ARC_NCARDS; i++) {
+        if (memcmp(&a->card[i], &b->card[i], sizeof(a->card[i])) != 0) {
+            own |= owner_bit(a->card[i].owner) | owner_bit(b->card[i].owner);
+        }
+        if (a->card[i].loc == ARC_L_LOOK) {
+            look |= owner_bit(a->card[i].owner);
+        }
+        if (b->card[i].loc == ARC_L_LOOK) {
+            look |= owner_bit(b->card[i].owner);
+        }
+    }
+    *you = own | (DIFF(res) ? look : 0);
+    for (int s = 0; s < b->nseats; s++) {
+        if (strcmp(sa->names[s], sb->names[s]) != 0) {
+            own |= 1u << s;
+        }
+    }
+    if (a->first != b->first) {
+        own |= owner_bit(a->first) | owner_bit(b->first);
+    }
+    if (a->statue_used != b->statue_used) {
+        own |= owner_bit(a->card[ARC_ID_GOLDEN_STATUE].owner) |
+               owner_bit(b->card[ARC_ID_GOLDEN_STATUE].owner);
+    }
+    *items = own;
 }
 
 void arc__you(struct game_text *out, const void *state, int seat)

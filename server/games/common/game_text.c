@@ -408,3 +408,13 @@ void game_text_karr(struct game_text *t, const char *key)
     game_text_key(t, key);
     game_text_arr(t);
 }
+
+void game_text_items(struct game_text *out, const void *state, int n,
+                     void (*write_item)(struct game_text *out, const void *state, int item))
+{
+    game_text_arr(out);
+    for (int i = 0; i < n; i++) {
+        write_item(out, state, i);
+    }
+    game_text_end_arr(out);
+}

@@ -373,6 +373,7 @@ enum stones_section {
 
 extern const struct game_section stones__sections[STONES_NSECTIONS];
 uint64_t stones__changed(const void *before, const void *after);
+void stones__parts_changed(const void *before, const void *after, unsigned *items, unsigned *you);
 void stones__you(struct game_text *out, const void *state, int seat);
 
 /* ---- stones_game.c ---- */

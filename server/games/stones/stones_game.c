@@ -98,6 +98,7 @@ const struct game_ops stones_game = {
     .sections = stones__sections,
     .nsections = STONES_NSECTIONS,
     .changed = stones__changed,
+    .parts_changed = stones__parts_changed,
     .you = stones__you,
     .legal = ops_legal,
     .legal_text = ops_legal_text,

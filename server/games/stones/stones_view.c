@@ -502,14 +502,19 @@ static void write_phase_section(struct game_text *out, const void *state)
     game_text_str(out, phase_str(state));
 }
 
+static int player_count(const void *state)
+{
+    return ((const struct stones_state *)state)->np;
+}
+
+static void write_player_item(struct game_text *out, const void *state, int p)
+{
+    write_player(out, state, p);
+}
+
 static void write_players_section(struct game_text *out, const void *state)
 {
-    const struct stones_state *st = state;
-    game_text_arr(out);
-    for (int p = 0; p < st->np; p++) {
-        write_player(out, st, p);
-    }
-    game_text_end_arr(out);
+    game_text_items(out, state, player_count(state), write_player_item);
 }
 
 static void write_qi_supply_section(struct game_text *out, const void *state)
@@ -601,7 +606,7 @@ const struct game_section stones__sections[STONES_NSECTIONS] = {
     [STONES_S_OBJECTIVES] = {"objectives", write_objectives_section},
     [STONES_S_PENDING] = {"pending", write_pending_section},
     [STONES_S_PHASE] = {"phase", write_phase_section},
-    [STONES_S_PLAYERS] = {"players", write_players_section},
+    [STONES_S_PLAYERS] = {"players", write_players_section, player_count, write_player_item},
     [STONES_S_QI_SUPPLY] = {"qi_supply", write_qi_supply_section},
     [STONES_S_RESULT] = {"result", write_result_section},
     [STONES_S_SEATS] = {"seats", write_seats_section},
@@ -765,6 +770,28 @@ uint64_t stones__changed(const void *before, const void *after)
  * The value of "you" for `seat` (0 <= seat < nseats): the seat and the
  * colours it controls. The game has no secret per-seat data.
  */
+/* A player's item is written from its own fields (its score among them)
+ * and its seat's name; "you" is left to changed(). */
+void stones__parts_changed(const void *before, const void *after, unsigned *items, unsigned *you)
+{
+    const struct stones_state *a = before;
+    const struct stones_state *b = after;
+    unsigned m = 0;
+
+    *you = ~0u;
+    if (a->np != b->np || a->variant != b->variant) {
+        *items = ~0u;
+        return;
+    }
+    for (int p = 0; p < b->np; p++) {
+        if (memcmp(&a->pl[p], &b->pl[p], sizeof(a->pl[p])) != 0 ||
+            strcmp(a->names[a->pl[p].seat], b->names[b->pl[p].seat]) != 0) {
+            m |= 1u << p;
+        }
+    }
+    *items = m;
+}
+
 void stones__you(struct game_text *out, const void *state, int seat)
 {
     game_text_obj(out);
