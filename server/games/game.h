@@ -128,6 +128,13 @@ void game_text_strn(struct game_text *t, const char *s, size_t n);
 /* A string, or null when `s` is NULL. */
 void game_text_str_or_null(struct game_text *t, const char *s);
 
+/* Members an object of integers written in one call may have. */
+#define GAME_TEXT_INT_OBJ_MAX 16
+
+/* The object {keys[0]: v[0], ...} of n integer members, keys plain and in
+ * increasing byte order (as game_text_key() takes them), in one call. */
+void game_text_int_obj(struct game_text *t, const char *const *keys, const long long *v, int n);
+
 /* A key and its value in one call. */
 void game_text_kint(struct game_text *t, const char *key, long long v);
 void game_text_kbool(struct game_text *t, const char *key, bool v);

@@ -30,11 +30,13 @@ const char *const arc_why_name[ARC_WHY_COUNT] = {
 static void write_ess(struct game_text *out, const int32_t *v)
 {
     static const int order[ARC_NESS] = {ARC_C, ARC_D, ARC_E, ARC_G, ARC_L};
-    game_text_obj(out);
+    const char *keys[ARC_NESS];
+    long long n[ARC_NESS];
     for (int i = 0; i < ARC_NESS; i++) {
-        game_text_kint(out, arc_ess_name[order[i]], v[order[i]]);
+        keys[i] = arc_ess_name[order[i]];
+        n[i] = v[order[i]];
     }
-    game_text_end_obj(out);
+    game_text_int_obj(out, keys, n, ARC_NESS);
 }
 
 static void write_ids(struct game_text *out, const int8_t *v, int n)

@@ -290,24 +290,89 @@ void game_text_key(struct game_text *t, const char *key)
     t->after_key = true;
 }
 
+/* The decimal digits of v (and its sign) at the end of `num`: where they
+ * start, and how many in *n. */
+static const char *int_digits(char num[24], long long v, size_t *n)
+{
+    /* The magnitude as unsigned, so that LLONG_MIN has one too. */
+    unsigned long long m = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    size_t k = 0;
+
+    do {
+        num[23 - k++] = (char)('0' + m % 10);
+        m /= 10;
+    } while (m > 0);
+    if (v < 0) {
+        num[23 - k++] = '-';
+    }
+    *n = k;
+    return num + 24 - k;
+}
+
 void game_text_int(struct game_text *t, long long v)
 {
     char num[24];
-    size_t n = 0;
-    /* The magnitude as unsigned, so that LLONG_MIN has one too. */
-    unsigned long long m = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    size_t n;
+    const char *d;
 
     if (!value_begin(t)) {
         return;
     }
-    do {
-        num[sizeof(num) - 1 - n++] = (char)('0' + m % 10);
-        m /= 10;
-    } while (m > 0);
-    if (v < 0) {
-        num[sizeof(num) - 1 - n++] = '-';
+    d = int_digits(num, v, &n);
+    put(t, d, n);
+    value_end(t);
+}
+
+void game_text_int_obj(struct game_text *t, const char *const *keys, const long long *v, int n)
+{
+    size_t klen[GAME_TEXT_INT_OBJ_MAX];
+    size_t need = 2;
+    char *o;
+
+    if (t->err != 0) {
+        return;
     }
-    put(t, num + sizeof(num) - n, n);
+    if (n < 0 || n > GAME_TEXT_INT_OBJ_MAX) {
+        fail(t, -EINVAL);
+        return;
+    }
+    /* The keys as game_text_key() would take them: plain, each after the
+     * one before. */
+    for (int i = 0; i < n; i++) {
+        size_t k = 0;
+        while (plain[(unsigned char)keys[i][k]]) {
+            k++;
+        }
+        if (k == 0 || keys[i][k] != '\0' || (i > 0 && strcmp(keys[i - 1], keys[i]) >= 0)) {
+            fail(t, -EINVAL);
+            return;
+        }
+        klen[i] = k;
+        need += k + 4 + 20; /* ,"key": and the digits */
+    }
+    if (!value_begin(t) || !reserve(t, need)) {
+        return;
+    }
+    o = t->data + t->len;
+    *o++ = '{';
+    for (int i = 0; i < n; i++) {
+        char num[24];
+        size_t nd;
+        const char *d = int_digits(num, v[i], &nd);
+        if (i > 0) {
+            *o++ = ',';
+        }
+        *o++ = '"';
+        memcpy(o, keys[i], klen[i]);
+        o += klen[i];
+        *o++ = '"';
+        *o++ = ':';
+        memcpy(o, d, nd);
+        o += nd;
+    }
+    *o++ = '}';
+    *o = '\0';
+    t->len = (size_t)(o - t->data);
     value_end(t);
 }
 

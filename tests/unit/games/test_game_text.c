@@ -218,6 +218,28 @@ static void two_top_values(struct game_text *t)
     game_text_int(t, 2);
 }
 
+static void int_obj_out_of_order(struct game_text *t)
+{
+    static const char *const keys[] = {"life", "gold"};
+    const long long v[] = {1, 2};
+    game_text_int_obj(t, keys, v, 2);
+}
+
+static void int_obj_not_plain(struct game_text *t)
+{
+    static const char *const keys[] = {"a-b"};
+    const long long v[] = {1};
+    game_text_int_obj(t, keys, v, 1);
+}
+
+static void int_obj_as_member_without_key(struct game_text *t)
+{
+    static const char *const keys[] = {"a"};
+    const long long v[] = {1};
+    game_text_obj(t);
+    game_text_int_obj(t, keys, v, 1);
+}
+
 static void nested_too_deep(struct game_text *t)
 {
     for (int i = 0; i <= GAME_TEXT_DEPTH; i++) {
@@ -244,6 +266,9 @@ START_TEST(refuses_what_would_not_be_canonical)
     refused(left_open, "an object left open");
     refused(two_top_values, "two top-level values");
     refused(nested_too_deep, "nesting past GAME_TEXT_DEPTH");
+    refused(int_obj_out_of_order, "an object of integers with its keys out of order");
+    refused(int_obj_not_plain, "an object of integers with a key with '-'");
+    refused(int_obj_as_member_without_key, "an object of integers where a key belongs");
 }
 END_TEST
 
@@ -285,6 +310,34 @@ START_TEST(long_keys_are_written_whole)
 }
 END_TEST
 
+/* An object of integers in one call is the object written member by
+ * member, wherever it stands. */
+START_TEST(int_obj_is_the_object_member_by_member)
+{
+    static const char *const keys[] = {"calm", "death", "elan", "gold", "life"};
+    const long long v[] = {0, -3, 12, LLONG_MIN, LLONG_MAX};
+    struct game_text a = {0}, b = {0};
+
+    game_text_arr(&a);
+    game_text_int_obj(&a, keys, v, 5);
+    game_text_int_obj(&a, keys, v, 0);
+    game_text_end_arr(&a);
+    game_text_arr(&b);
+    game_text_obj(&b);
+    for (int i = 0; i < 5; i++) {
+        game_text_kint(&b, keys[i], v[i]);
+    }
+    game_text_end_obj(&b);
+    game_text_obj(&b);
+    game_text_end_obj(&b);
+    game_text_end_arr(&b);
+    ck_assert_int_eq(game_text_end(&b), 0);
+    expect(&a, b.data);
+    game_text_free(&a);
+    game_text_free(&b);
+}
+END_TEST
+
 /* A reset writer writes again into the buffer it kept, refusals gone. */
 START_TEST(reset_keeps_the_buffer_and_forgets_the_rest)
 {
@@ -320,6 +373,7 @@ int main(void)
         {"objects_own_order", each_object_orders_its_own_keys},
         {"long_keys", long_keys_are_written_whole},
         {"reset", reset_keeps_the_buffer_and_forgets_the_rest},
+        {"int_obj", int_obj_is_the_object_member_by_member},
     };
 
     return CK_RUN("game_text", cases, NULL, NULL);
