@@ -14,7 +14,6 @@
  * path, though a failed patch may leave the document partly changed.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -452,9 +451,14 @@ static void path_key(struct differ *d, struct span key)
 static void path_index(struct differ *d, size_t i)
 {
     char num[24];
-    int n = snprintf(num, sizeof(num), "/%zu", i);
+    size_t k = sizeof(num);
 
-    path_add(d, num, (size_t)n);
+    do {
+        num[--k] = (char)('0' + i % 10);
+        i /= 10;
+    } while (i > 0);
+    num[--k] = '/';
+    path_add(d, num + k, sizeof(num) - k);
 }
 
 static void path_cut(struct differ *d, size_t mark)
