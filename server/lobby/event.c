@@ -874,11 +874,8 @@ static int undo_check(struct room *room, struct room_event *ev, char *msg)
  * charged the time spent (the time is not given back). */
 static void undo_apply(struct room *room, struct room_event *ev, struct room_commit *c)
 {
-    void *now = room->state;
-
     lobby__clock_charge(&room->clock, ev->ms, ev->index);
-    room->state = lobby__undo_pop(room);
-    free(now);
+    lobby__undo_pop(room);
     room->rev++;
     lobby__clock_settle(&room->clock, -1, room->game->active(room->state), c->now);
     lobby__commit_changed(c, GAME_CHANGED_ALL, 0, 0);

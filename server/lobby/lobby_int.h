@@ -214,11 +214,15 @@ enum undo_why { UNDO_WHY_NOTHING, UNDO_WHY_OTHERS, UNDO_WHY_HIDDEN, UNDO_WHY_GAM
 
 /* The positions before each of one seat's last actions, while they may
  * come back (made as they are pushed; none while empty). */
+struct undo_delta; /* undo.c */
+
 struct room_undo {
     int seat; /* whose; -1: none */
     int n;
     uint8_t why; /* enum undo_why, when n is 0 */
-    void *states[LOBBY_UNDO_MAX];
+    /* Each position as the bytes that turn the one after it back into it
+     * (undo.c), the newest last. */
+    struct undo_delta *states[LOBBY_UNDO_MAX];
 };
 
 /* ---- Rematch (rematch.c) ---- */
@@ -710,8 +714,9 @@ void lobby__undo_after_act(struct room *room, const void *before, int seat, uint
  * with the reason in words. */
 int lobby__undo_can(const struct room *room, int seat, char *msg);
 
-/* The position before the last action kept (the stack's top, taken). */
-void *lobby__undo_pop(struct room *room);
+/* Turns room->state back into the position before the last action kept
+ * (the stack's top, taken). Allocates nothing: it cannot fail. */
+void lobby__undo_pop(struct room *room);
 
 /* ---- notice.c: notices to players who are not there ---- */
 

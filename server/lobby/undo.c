@@ -10,6 +10,9 @@
  *
  * The stack is a function of the room's events alone, so a replay of the
  * journal rebuilds it, and the undo records replay to the same positions.
+ * Each position is kept as the bytes in which it differs from the one
+ * after it (an action changes a few bytes of a state), and comes back by
+ * writing them over the room's state.
  */
 #include "lobby_int.h"
 
@@ -25,6 +28,85 @@ static const char *const why_text[] = {
     [UNDO_WHY_HIDDEN] = "that move drew or showed something hidden: it cannot be taken back",
     [UNDO_WHY_GAME] = "this game's moves cannot be taken back",
 };
+
+/* A position kept: runs of the bytes in which it differs from the
+ * position after it, each an offset and a length (4 bytes each) and the
+ * bytes. */
+struct undo_delta {
+    size_t len;
+    unsigned char runs[];
+};
+
+/* Equal bytes closer than this between two that differ stay in one run. */
+#define RUN_GAP 8
+
+/* The first i >= at where a and b differ, n when none. */
+static size_t next_diff(const unsigned char *a, const unsigned char *b, size_t at, size_t n)
+{
+    while (at + 8 <= n) {
+        uint64_t x, y;
+        memcpy(&x, a + at, 8);
+        memcpy(&y, b + at, 8);
+        if (x != y) {
+            break;
+        }
+        at += 8;
+    }
+    while (at < n && a[at] == b[at]) {
+        at++;
+    }
+    return at;
+}
+
+/* The position `before` as the runs that turn `after` back into it (n
+ * bytes each); NULL on ENOMEM. */
+static struct undo_delta *delta_make(const unsigned char *before, const unsigned char *after,
+                                     size_t n)
+{
+    struct undo_delta *d = NULL;
+    size_t total = 0;
+
+    for (int pass = 0; pass < 2; pass++) {
+        size_t at = 0, i = next_diff(before, after, 0, n);
+        while (i < n) {
+            size_t last = i;
+            for (size_t j = i + 1; j < n && j - last <= RUN_GAP; j++) {
+                if (before[j] != after[j]) {
+                    last = j;
+                }
+            }
+            uint32_t off = (uint32_t)i, len = (uint32_t)(last + 1 - i);
+            if (pass == 1) {
+                memcpy(d->runs + at, &off, 4);
+                memcpy(d->runs + at + 4, &len, 4);
+                memcpy(d->runs + at + 8, before + i, len);
+            }
+            at += 8 + len;
+            i = next_diff(before, after, last + 1, n);
+        }
+        if (pass == 0) {
+            total = at;
+            d = malloc(sizeof(*d) + total);
+            if (!d) {
+                return NULL;
+            }
+            d->len = total;
+        }
+    }
+    return d;
+}
+
+/* Writes the runs of `d` over `state`. */
+static void delta_apply(const struct undo_delta *d, unsigned char *state)
+{
+    for (size_t at = 0; at < d->len;) {
+        uint32_t off, len;
+        memcpy(&off, d->runs + at, 4);
+        memcpy(&len, d->runs + at + 4, 4);
+        memcpy(state + off, d->runs + at + 8, len);
+        at += 8 + len;
+    }
+}
 
 void lobby__undo_clear(struct room *room, enum undo_why why)
 {
@@ -80,13 +162,12 @@ void lobby__undo_after_act(struct room *room, const void *before, int seat, uint
         lobby__undo_clear(room, UNDO_WHY_HIDDEN);
         return;
     }
-    void *copy = malloc(g->state_size);
+    struct undo_delta *copy = delta_make(before, room->state, g->state_size);
     if (!copy) {
         /* Out of memory: nothing can be taken back, which is always safe. */
         lobby__undo_clear(room, UNDO_WHY_NOTHING);
         return;
     }
-    memcpy(copy, before, g->state_size);
     if (u->n == LOBBY_UNDO_MAX) {
         /* The oldest goes: the last LOBBY_UNDO_MAX moves come back. */
         free(u->states[0]);
@@ -118,13 +199,14 @@ int lobby__undo_can(const struct room *room, int seat, char *msg)
     return PROTO_OK;
 }
 
-void *lobby__undo_pop(struct room *room)
+void lobby__undo_pop(struct room *room)
 {
     struct room_undo *u = &room->undo;
-    void *s = u->states[--u->n];
+    struct undo_delta *d = u->states[--u->n];
 
     u->states[u->n] = NULL;
-    return s;
+    delta_apply(d, room->state);
+    free(d);
 }
 
 int lobby_undo(struct lobby *lobby, struct lobby_peer *peer, const struct lobby_req *rq)

@@ -79,6 +79,54 @@ class Play(ServerTest):
         self.assertNotIn("undo", r)
         self.assertIn("off", me.err("undo", "illegal_action")["error"]["message"])
 
+    def test_a_run_of_moves_comes_back_one_by_one(self):
+        """A seat that makes several moves in a row takes them back one by
+        one, the last first: after each undo every member has the view it
+        had before that move, byte for byte, down to the first of the run
+        (at most the last eight)."""
+        runs = {}
+        for game in ("stones", "arcana"):
+            a, b, code = start_two(self, game)
+            s = self.client("Spec")
+            s.ok("spectate", room=code)
+            s.pump(lambda x: x.view is not None)
+            runs[game] = 0
+            for _ in range(400):
+                me = actor([a, b])
+                if me is None or a.view["result"] is not None:
+                    break
+                # The seat's run: its moves while it stays the one to act
+                # and each may come back.
+                kept = []
+                while len(kept) < 8 and actor([a, b]) is me:
+                    before = [json.dumps(c.view, sort_keys=True) for c in (a, b, s)]
+                    acts = me.ok("legal")["actions"]
+                    r = me.ok("act", action=acts[len(kept) % len(acts)], rev=me.rev)
+                    for c in (a, b, s):
+                        c.pump(lambda x: x.rev >= r["rev"])
+                    if not r.get("undo"):
+                        kept = []
+                        break
+                    kept.append(before)
+                if len(kept) < 2:
+                    continue
+                while kept:
+                    u = me.ok("undo")
+                    for c in (a, b, s):
+                        c.pump(lambda x: x.rev >= u["rev"])
+                    self.assertEqual([json.dumps(c.view, sort_keys=True) for c in (a, b, s)],
+                                     kept.pop(), "%s: the views after an undo" % game)
+                runs[game] += 1
+                if runs[game] == 3:
+                    break
+                # On with the game: the seat's first listed move.
+                r = me.ok("act", action=me.ok("legal")["actions"][0], rev=me.rev)
+                for c in (a, b, s):
+                    c.pump(lambda x: x.rev >= r["rev"])
+            for c in (a, b, s):
+                c.close()
+        self.assertTrue(runs["stones"] > 0, "no run of moves taken back: %r" % runs)
+
     def test_views_and_refusals(self):
         a, b, code = start_two(self)
         s = self.client("Spec")
