@@ -356,9 +356,10 @@ struct lobby {
     /* Where views are written before they are compared with what was
      * published; its buffer changes places with the part's it replaces. */
     struct game_text scratch;
-    struct proto_text reply; /* where a long reply (`legal`) is written */
-    struct proto_text patch; /* an action's public ops, shared by its diff lines (views.c) */
-    struct proto_text own;   /* a seat's own ops in its diff line (views.c) */
+    struct proto_text undo_runs; /* an undo position's runs as they are found (undo.c) */
+    struct proto_text reply;     /* where a long reply (`legal`) is written */
+    struct proto_text patch;     /* an action's public ops, shared by its diff lines (views.c) */
+    struct proto_text own;       /* a seat's own ops in its diff line (views.c) */
     uint32_t item_at[LOBBY_ITEMS_MAX]; /* where the items part_write() wrote end (views.c) */
     uint32_t nitem_at;                 /* how many: 0 for a part without items */
     struct ended_game ended[LOBBY_ENDED_LIST];       /* the latest to end, in no order */

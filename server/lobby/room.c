@@ -234,6 +234,7 @@ void lobby_free(struct lobby *lobby)
     lobby__keys_free(&lobby->tokens);
     lobby__keys_free(&lobby->creators);
     game_text_free(&lobby->scratch);
+    proto_text_free(&lobby->undo_runs);
     proto_text_free(&lobby->reply);
     proto_text_free(&lobby->patch);
     proto_text_free(&lobby->own);

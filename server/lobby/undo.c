@@ -40,17 +40,12 @@ struct undo_delta {
 /* Equal bytes closer than this between two that differ stay in one run. */
 #define RUN_GAP 8
 
-/* The first i >= at where a and b differ, n when none. */
+/* The first i >= at where a and b differ, n when none: 64 bytes at a
+ * time through memcmp, then byte by byte. */
 static size_t next_diff(const unsigned char *a, const unsigned char *b, size_t at, size_t n)
 {
-    while (at + 8 <= n) {
-        uint64_t x, y;
-        memcpy(&x, a + at, 8);
-        memcpy(&y, b + at, 8);
-        if (x != y) {
-            break;
-        }
-        at += 8;
+    while (at + 64 <= n && memcmp(a + at, b + at, 64) == 0) {
+        at += 64;
     }
     while (at < n && a[at] == b[at]) {
         at++;
@@ -59,39 +54,33 @@ static size_t next_diff(const unsigned char *a, const unsigned char *b, size_t a
 }
 
 /* The position `before` as the runs that turn `after` back into it (n
- * bytes each); NULL on ENOMEM. */
-static struct undo_delta *delta_make(const unsigned char *before, const unsigned char *after,
-                                     size_t n)
+ * bytes each), found in one pass into the lobby's buffer `t`; NULL on
+ * ENOMEM. */
+static struct undo_delta *delta_make(struct proto_text *t, const unsigned char *before,
+                                     const unsigned char *after, size_t n)
 {
-    struct undo_delta *d = NULL;
-    size_t total = 0;
+    struct undo_delta *d;
 
-    for (int pass = 0; pass < 2; pass++) {
-        size_t at = 0, i = next_diff(before, after, 0, n);
-        while (i < n) {
-            size_t last = i;
-            for (size_t j = i + 1; j < n && j - last <= RUN_GAP; j++) {
-                if (before[j] != after[j]) {
-                    last = j;
-                }
+    t->len = 0;
+    t->err = 0;
+    for (size_t i = next_diff(before, after, 0, n); i < n;) {
+        size_t last = i;
+        for (size_t j = i + 1; j < n && j - last <= RUN_GAP; j++) {
+            if (before[j] != after[j]) {
+                last = j;
             }
-            uint32_t off = (uint32_t)i, len = (uint32_t)(last + 1 - i);
-            if (pass == 1) {
-                memcpy(d->runs + at, &off, 4);
-                memcpy(d->runs + at + 4, &len, 4);
-                memcpy(d->runs + at + 8, before + i, len);
-            }
-            at += 8 + len;
-            i = next_diff(before, after, last + 1, n);
         }
-        if (pass == 0) {
-            total = at;
-            d = malloc(sizeof(*d) + total);
-            if (!d) {
-                return NULL;
-            }
-            d->len = total;
-        }
+        uint32_t head[2] = {(uint32_t)i, (uint32_t)(last + 1 - i)};
+        proto_text_add(t, head, sizeof(head));
+        proto_text_add(t, before + i, head[1]);
+        i = next_diff(before, after, last + 1, n);
+    }
+    if (t->err != 0 || !(d = malloc(sizeof(*d) + t->len))) {
+        return NULL;
+    }
+    d->len = t->len;
+    if (t->len > 0) {
+        memcpy(d->runs, t->data, t->len);
     }
     return d;
 }
@@ -162,7 +151,8 @@ void lobby__undo_after_act(struct room *room, const void *before, int seat, uint
         lobby__undo_clear(room, UNDO_WHY_HIDDEN);
         return;
     }
-    struct undo_delta *copy = delta_make(before, room->state, g->state_size);
+    struct undo_delta *copy =
+        delta_make(&room->lobby->undo_runs, before, room->state, g->state_size);
     if (!copy) {
         /* Out of memory: nothing can be taken back, which is always safe. */
         lobby__undo_clear(room, UNDO_WHY_NOTHING);
