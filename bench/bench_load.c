@@ -1600,31 +1600,21 @@ static double floor_ratio(const struct result *rs, int nrows, int nrep, int i)
     return n ? median(ratio, n) : 0;
 }
 
-/* The median over the repetitions of row `i`'s act p99 (ms); -1 when none. */
-static double row_p99(const struct result *rs, int nrep, int i)
-{
-    double v[64];
-    int n = 0;
+/* What row_median() takes the median of. */
+enum row_field { F_P99, F_CPU, F_PER_FSYNC };
 
-    for (int r = 0; i >= 0 && r < nrep && r < 64; r++) {
-        if (rs[r * ROWS_MAX + i].ok) {
-            v[n++] = rs[r * ROWS_MAX + i].p99;
-        }
-    }
-    return n ? median(v, n) : -1;
-}
-
-/* The median over the repetitions of row `i`'s CPU per move (µs), or of
- * its journal records per fsync; -1 when none. */
-static double row_median(const struct result *rs, int nrep, int i, bool per_fsync)
+/* The median over the repetitions of row `i`'s act p99 (ms), CPU per move
+ * (µs) or journal records per fsync, over the repetitions that measured
+ * it; -1 when none. */
+static double row_median(const struct result *rs, int nrep, int i, enum row_field f)
 {
     double v[64];
     int n = 0;
 
     for (int r = 0; i >= 0 && r < nrep && r < 64; r++) {
         const struct result *x = &rs[r * ROWS_MAX + i];
-        double y = per_fsync ? x->per_fsync : x->cpu_us;
-        if (x->ok && y > 0) {
+        double y = f == F_P99 ? x->p99 : f == F_CPU ? x->cpu_us : x->per_fsync;
+        if (x->ok && (f == F_P99 || y > 0)) {
             v[n++] = y;
         }
     }
@@ -1785,8 +1775,9 @@ static void print_targets(const struct result *rs, int nrows, int nrep, const st
         }
         double lr = floor_ratio(rs, nrows, nrep, find_row(rs, nrows, "conclaved", g, "legal"));
         double ar = floor_ratio(rs, nrows, nrep, find_row(rs, nrows, "conclaved", g, "act"));
-        double dp = row_p99(rs, nrep, find_row(rs, nrows, "conclaved", g, "act offered"));
-        double np = row_p99(rs, nrep, find_row(rs, nrows, "conclaved/never", g, "act offered"));
+        double dp = row_median(rs, nrep, find_row(rs, nrows, "conclaved", g, "act offered"), F_P99);
+        double np =
+            row_median(rs, nrep, find_row(rs, nrows, "conclaved/never", g, "act offered"), F_P99);
         char flush[48] = "–", sizes[48] = "–", lrs[32] = "–", ars[32] = "–", ps99[48] = "–";
         char tgt[32] = "–", rel[32] = "–", met[16] = "–";
         if (nf) {
@@ -1814,9 +1805,9 @@ static void print_targets(const struct result *rs, int nrows, int nrep, const st
         int ca = find_row(rs, nrows, "conclaved", g, "act");
         flush_cpu[ngames - 1] = nf ? median(fcpu, nf) : -1;
         floor_act[ngames - 1] =
-            ca >= 0 ? row_median(rs, nrep, floor_row(rs, nrows, ca), false) : -1;
-        act_fsync[ngames - 1] = row_median(rs, nrep, ca, true);
-        act_cpu[ngames - 1] = row_median(rs, nrep, ca, false);
+            ca >= 0 ? row_median(rs, nrep, floor_row(rs, nrows, ca), F_CPU) : -1;
+        act_fsync[ngames - 1] = row_median(rs, nrep, ca, F_PER_FSYNC);
+        act_cpu[ngames - 1] = row_median(rs, nrep, ca, F_CPU);
     }
 
     /* What the flushes alone cost a move of the act path: the probe's CPU

@@ -413,6 +413,38 @@ static void start_discard(struct room *room, struct room_event *ev)
     (void)room;
 }
 
+/* The part of a change mask that names the game's sections. */
+#define SECTION_BITS ((UINT64_C(1) << GAME_MAX_SECTIONS) - 1)
+
+/* Adds the parts an event changed to the commit: `changed`, a game change
+ * mask, and the items and the seats' "you" it left equal (0: none
+ * known). */
+static void commit_changed(struct room_commit *c, uint64_t changed, unsigned items_same,
+                           unsigned you_same)
+{
+    /* A seat's part is known equal only where every event that named it
+     * said so. */
+    c->items_same = c->changed & SECTION_BITS ? c->items_same & items_same : items_same;
+    c->you_same = c->changed & GAME_CHANGED_YOU ? c->you_same & you_same : you_same;
+    c->changed |= changed;
+}
+
+/* The items and the seats' "you" the game says the step from `before` to
+ * room->state left equal (0 when it cannot say). */
+static void parts_same(const struct room *room, const void *before, unsigned *items_same,
+                       unsigned *you_same)
+{
+    const struct game_ops *g = room->game;
+    unsigned seats = room->nseats >= 32 ? ~0u : (1u << room->nseats) - 1;
+    unsigned items = ~0u, you = ~0u;
+
+    if (g->parts_changed) {
+        g->parts_changed(before, room->state, &items, &you);
+    }
+    *items_same = ~items;
+    *you_same = ~you & seats;
+}
+
 /* Builds the game aside from the seats as they will be. */
 static int start_check(struct room *room, struct room_event *ev, char *msg)
 {
@@ -466,34 +498,7 @@ static void start_apply(struct room *room, struct room_event *ev, struct room_co
     room->status = ROOM_PLAYING;
     room->rev = 1;
     lobby__clock_start(&room->clock, room->nseats, room->game->active(room->state), c->now);
-    lobby__commit_changed(c, GAME_CHANGED_ALL, 0, 0);
-}
-
-/* The part of a change mask that names the game's sections. */
-#define SECTION_BITS ((UINT64_C(1) << GAME_MAX_SECTIONS) - 1)
-
-void lobby__commit_changed(struct room_commit *c, uint64_t changed, unsigned items_same,
-                           unsigned you_same)
-{
-    /* A seat's part is known equal only where every event that named it
-     * said so. */
-    c->items_same = c->changed & SECTION_BITS ? c->items_same & items_same : items_same;
-    c->you_same = c->changed & GAME_CHANGED_YOU ? c->you_same & you_same : you_same;
-    c->changed |= changed;
-}
-
-void lobby__parts_same(const struct room *room, const void *before, unsigned *items_same,
-                       unsigned *you_same)
-{
-    const struct game_ops *g = room->game;
-    unsigned seats = room->nseats >= 32 ? ~0u : (1u << room->nseats) - 1;
-    unsigned items = ~0u, you = ~0u;
-
-    if (g->parts_changed) {
-        g->parts_changed(before, room->state, &items, &you);
-    }
-    *items_same = ~items;
-    *you_same = ~you & seats;
+    commit_changed(c, GAME_CHANGED_ALL, 0, 0);
 }
 
 /* ---- act ---- */
@@ -569,8 +574,8 @@ static void act_apply(struct room *room, struct room_event *ev, struct room_comm
     }
     uint64_t changed = room->game->changed(before, room->state);
     unsigned items_same, you_same;
-    lobby__parts_same(room, before, &items_same, &you_same);
-    lobby__commit_changed(c, changed, items_same, you_same);
+    parts_same(room, before, &items_same, &you_same);
+    commit_changed(c, changed, items_same, you_same);
     lobby__undo_after_act(room, before, ev->index, changed, you_same);
     if (room->clock.rules.kind) {
         c->changed |= LOBBY_CHANGED_CLOCK;
@@ -708,8 +713,8 @@ static void timeout_apply(struct room *room, struct room_event *ev, struct room_
         room->state = room->scratch;
         room->scratch = before;
         unsigned items_same, you_same;
-        lobby__parts_same(room, before, &items_same, &you_same);
-        lobby__commit_changed(c, room->game->changed(before, room->state), items_same, you_same);
+        parts_same(room, before, &items_same, &you_same);
+        commit_changed(c, room->game->changed(before, room->state), items_same, you_same);
         lobby__undo_clear(room, UNDO_WHY_OTHERS);
         room->clock.left[ev->index] = 0;
         lobby__clock_settle(&room->clock, ev->index, room->game->active(room->state), c->now);
@@ -878,7 +883,7 @@ static void undo_apply(struct room *room, struct room_event *ev, struct room_com
     lobby__undo_pop(room);
     room->rev++;
     lobby__clock_settle(&room->clock, -1, room->game->active(room->state), c->now);
-    lobby__commit_changed(c, GAME_CHANGED_ALL, 0, 0);
+    commit_changed(c, GAME_CHANGED_ALL, 0, 0);
 }
 
 /* ---- rematch: a rematch offered, a player's answer ---- */

@@ -464,20 +464,9 @@ struct room_commit {
     /* The items (of the sections with a write_item), and the seats'
      * "you", that no event of this commit changed, as the game's
      * parts_changed() says; 0 when an event that named such a part did
-     * not say. Set with lobby__commit_changed(). */
+     * not say (event.c). */
     unsigned items_same, you_same;
 };
-
-/* Adds the parts an event changed to the commit: `changed`, a game change
- * mask, and the items and the seats' "you" it left equal (0: none
- * known). */
-void lobby__commit_changed(struct room_commit *c, uint64_t changed, unsigned items_same,
-                           unsigned you_same);
-
-/* The items and the seats' "you" the game says the step from `before` to
- * room->state left equal (0 when it cannot say). */
-void lobby__parts_same(const struct room *room, const void *before, unsigned *items_same,
-                       unsigned *you_same);
 
 /* The one commit of every event: its check, its record appended to the
  * journal (not while restoring), its apply. PROTO_OK, or an error with a

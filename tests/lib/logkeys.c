@@ -12,6 +12,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+json_t *log_keys_catalogue(const char *path)
+{
+    json_error_t jerr;
+    json_t *catalogue = json_load_file(path, 0, &jerr);
+
+    if (!catalogue) {
+        fprintf(stderr, "%s:%d: %s\n", path, jerr.line, jerr.text);
+    }
+    return catalogue;
+}
+
 /* 1 when `arg` is a word the catalogue translates as a `type`. */
 static bool translated(const json_t *catalogue, const char *type, size_t tlen, const char *arg)
 {

@@ -9,6 +9,10 @@
 
 #include <jansson.h>
 
+/* The catalogue at `path` (a new reference); NULL, with the reason on
+ * stderr, when it cannot be read. */
+json_t *log_keys_catalogue(const char *path);
+
 /* Checks that the view `view` has one message in "log_keys" per line of
  * "log", in the same order; that each message's key is in the catalogue's
  * "messages"; that each {i:type} argument is a word the catalogue

@@ -93,7 +93,6 @@ static json_t *catalogues;
 static const json_t *catalogue_of(const char *game)
 {
     char path[512];
-    json_error_t jerr;
 
     if (!catalogues) {
         catalogues = json_object();
@@ -101,8 +100,8 @@ static const json_t *catalogue_of(const char *game)
     json_t *cat = json_object_get(catalogues, game);
     if (!cat) {
         snprintf(path, sizeof(path), "%s/%s.json", CONCLAVE_LANG_DIR, game);
-        cat = json_load_file(path, 0, &jerr);
-        ck_assert_msg(cat != NULL, "%s: %s", path, jerr.text);
+        cat = log_keys_catalogue(path);
+        ck_assert_msg(cat != NULL, "%s cannot be read", path);
         json_object_set_new(catalogues, game, cat);
     }
     return cat;

@@ -380,11 +380,8 @@ END_TEST
 int main(int argc, char **argv)
 {
     scenarios = scenarios_load(argc > 1 ? argv[1] : "scenarios");
-    json_error_t jerr;
-    const char *lang = argc > 2 ? argv[2] : "lang/arcana.json";
-    catalogue = json_load_file(lang, 0, &jerr);
+    catalogue = log_keys_catalogue(argc > 2 ? argv[2] : "lang/arcana.json");
     if (!catalogue) {
-        fprintf(stderr, "%s:%d: %s\n", lang, jerr.line, jerr.text);
         return 1;
     }
     Suite *s = suite_create("arcana");

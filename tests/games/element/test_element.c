@@ -485,11 +485,8 @@ int main(int argc, char **argv)
 {
     scen_dir = argc > 1 ? argv[1] : "scenarios";
     scenarios = scenarios_load(scen_dir);
-    json_error_t jerr;
-    const char *lang = argc > 2 ? argv[2] : "lang/element.json";
-    catalogue = json_load_file(lang, 0, &jerr);
+    catalogue = log_keys_catalogue(argc > 2 ? argv[2] : "lang/element.json");
     if (!catalogue) {
-        fprintf(stderr, "%s: %s\n", lang, jerr.text);
         return 1;
     }
     Suite *s = suite_create("element");

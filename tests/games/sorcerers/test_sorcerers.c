@@ -878,11 +878,8 @@ int main(int argc, char **argv)
     int failed;
 
     load_dir(argc > 1 ? argv[1] : "scenarios");
-    json_error_t jerr;
-    const char *lang = argc > 2 ? argv[2] : "lang/sorcerers.json";
-    catalogue = json_load_file(lang, 0, &jerr);
+    catalogue = log_keys_catalogue(argc > 2 ? argv[2] : "lang/sorcerers.json");
     if (!catalogue) {
-        fprintf(stderr, "%s:%d: %s\n", lang, jerr.line, jerr.text);
         return 1;
     }
     tcase_set_timeout(tc, 120);
