@@ -37,10 +37,46 @@ struct frame_head {
 _Static_assert(sizeof(struct frame_head) == WAL_HEAD, "frame head is 32 bytes");
 _Static_assert(PROTO_ROOM_CODE_LEN == 6, "frame head holds a 6-byte code");
 
-/* ---- CRC-32C (Castagnoli), a byte at a time ---- */
+/* ---- CRC-32C (Castagnoli) ---- */
 
 /* Filled by wal_recover(), which runs before any frame is made. */
 static uint32_t crc_table[256];
+
+/* A byte at a time through the table: every machine. */
+static uint32_t crc_add_table(uint32_t crc, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+
+    for (size_t i = 0; i < n; i++) {
+        crc = crc_table[(crc ^ b[i]) & 0xff] ^ (crc >> 8);
+    }
+    return crc;
+}
+
+#if defined(__x86_64__) && !defined(CONCLAVE_CRC_PORTABLE)
+#include <nmmintrin.h>
+
+/* Eight bytes at a time with SSE4.2's crc32 instruction, which computes
+ * the same Castagnoli CRC as the table. */
+__attribute__((target("sse4.2"))) static uint32_t crc_add_sse42(uint32_t crc, const void *p,
+                                                                size_t n)
+{
+    const unsigned char *b = p;
+    uint64_t c = crc;
+
+    for (; n >= 8; b += 8, n -= 8) {
+        uint64_t w;
+        memcpy(&w, b, 8);
+        c = _mm_crc32_u64(c, w);
+    }
+    for (; n > 0; b++, n--) {
+        c = _mm_crc32_u8((uint32_t)c, *b);
+    }
+    return (uint32_t)c;
+}
+#endif
+
+static uint32_t (*crc_add)(uint32_t crc, const void *p, size_t n) = crc_add_table;
 
 static void crc_init(void)
 {
@@ -51,16 +87,12 @@ static void crc_init(void)
         }
         crc_table[i] = c;
     }
-}
-
-static uint32_t crc_add(uint32_t crc, const void *p, size_t n)
-{
-    const unsigned char *b = p;
-
-    for (size_t i = 0; i < n; i++) {
-        crc = crc_table[(crc ^ b[i]) & 0xff] ^ (crc >> 8);
+#if defined(__x86_64__) && !defined(CONCLAVE_CRC_PORTABLE)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("sse4.2")) {
+        crc_add = crc_add_sse42;
     }
-    return crc;
+#endif
 }
 
 static uint32_t frame_sum(const struct frame_head *h, const char *data)

@@ -935,6 +935,46 @@ static off_t wal_size(void)
     return sb.st_size;
 }
 
+/* CRC-32C bit by bit, as its definition says, for checking the frames'. */
+static uint32_t crc32c_bitwise(uint32_t crc, const unsigned char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        crc ^= b[i];
+        for (int k = 0; k < 8; k++) {
+            crc = crc & 1 ? (crc >> 1) ^ UINT32_C(0x82f63b78) : crc >> 1;
+        }
+    }
+    return crc;
+}
+
+START_TEST(a_frame_carries_the_crc32c_of_its_head_and_payload)
+{
+    /* The reference itself, on the standard check string. */
+    ck_assert_uint_eq(~crc32c_bitwise(~UINT32_C(0), (const unsigned char *)"123456789", 9),
+                      UINT32_C(0xe3069283));
+    open_store(STORE_FSYNC_ALWAYS, 1);
+    char payload[301];
+    for (size_t i = 0; i < sizeof(payload); i++) {
+        payload[i] = (char)(i * 37 + 11);
+    }
+    /* Every length from none to past a few 8-byte words, from an odd
+     * address, so that both the words and the bytes left over count. */
+    char frame[WAL_FRAME_SIZE(sizeof(payload))];
+    for (size_t len = 0; len < sizeof(payload) - 1; len += len < 40 ? 1 : 13) {
+        wal_frame(frame, 7, WAL_WRITE, "K7QF2M", 4096 + len, payload + 1, len);
+        uint32_t sum;
+        memcpy(&sum, frame + 12, sizeof(sum));
+        unsigned char head[WAL_HEAD];
+        memcpy(head, frame, WAL_HEAD);
+        memset(head + 12, 0, 4);
+        uint32_t want = crc32c_bitwise(~UINT32_C(0), head, WAL_HEAD);
+        want = ~crc32c_bitwise(want, (const unsigned char *)payload + 1, len);
+        ck_assert_msg(sum == want, "length %zu: sum %08x, CRC-32C %08x", len, sum, want);
+    }
+    close_store();
+}
+END_TEST
+
 START_TEST(wal_gives_back_what_a_stopped_machine_lost)
 {
     size_t a_len, c_len;
@@ -1166,6 +1206,8 @@ int main(void)
         {"read_gives_every_record_wherever_it_is", read_gives_every_record_wherever_it_is},
         {"load_removes_a_journal_its_owner_does_not_keep",
          load_removes_a_journal_its_owner_does_not_keep},
+        {"a_frame_carries_the_crc32c_of_its_head_and_payload",
+         a_frame_carries_the_crc32c_of_its_head_and_payload},
         {"wal_gives_back_what_a_stopped_machine_lost", wal_gives_back_what_a_stopped_machine_lost},
         {"wal_keeps_a_removed_journal_removed", wal_keeps_a_removed_journal_removed},
         {"a_full_wal_flushes_the_journals_and_starts_again",
