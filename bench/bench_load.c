@@ -50,7 +50,10 @@
  *            2 s, each a record-sized write then fdatasync: in place in a
  *            file the size of conclaved's write-ahead file, as conclaved
  *            writes it, or appended to one as large as its largest journal
- *            when it has none) and a
+ *            when it has none); the same probe again, paced at one step
+ *            every 2 ms, beside a second run of the `never` row (its
+ *            figures not kept), to see the flush as the loaded machine
+ *            gives it; and a
  *            table of the targets: ratios to the strict floor, and the
  *            durable act p99 against 2 x the flush p99 + the --fsync never
  *            p99; then what the flushes alone cost a move of the act path
@@ -73,6 +76,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -1276,6 +1280,7 @@ struct probe {
     char game[16];
     bool ok;
     bool in_place; /* written over the file's own bytes, as conclaved's write-ahead file */
+    bool loaded;   /* taken while a server ran under load, paced */
     long samples;
     long long file_bytes, record_bytes;
     double p50, p99;
@@ -1293,16 +1298,19 @@ static double thread_cpu_s(void)
 
 #define PROBE_SAMPLES 2000
 #define PROBE_SECONDS 2.0
+#define PROBE_PACE_US 2000 /* between the steps of a probe taken under load */
 
 /* Measures `pr`: a file in a fresh directory beside conclaved's data
  * directories (the same file system), grown to `file_bytes` and flushed,
- * then up to PROBE_SAMPLES steps (or PROBE_SECONDS), each writing
+ * then up to PROBE_SAMPLES steps (or `seconds`), each writing
  * `record_bytes` and calling fdatasync(), each step timed: appended to the
  * file, or with `in_place` written over its bytes from its 4 KiB on, as
- * conclaved writes its write-ahead file. No server runs meanwhile: this is
- * the flush of the disk alone. */
+ * conclaved writes its write-ahead file. Without `pace_us` no server runs
+ * meanwhile: this is the flush of the disk alone. With it, the probe waits
+ * `pace_us` between steps, so that it adds little to the load it runs
+ * beside. */
 static void probe_flush(struct probe *pr, long long file_bytes, long long record_bytes,
-                        bool in_place)
+                        bool in_place, long pace_us, double seconds)
 {
     char dir[64], path[96];
     double *lat = calloc(PROBE_SAMPLES, sizeof(*lat));
@@ -1312,6 +1320,7 @@ static void probe_flush(struct probe *pr, long long file_bytes, long long record
 
     pr->ok = false;
     pr->in_place = in_place;
+    pr->loaded = pace_us > 0;
     pr->file_bytes = file_bytes;
     pr->record_bytes = record_bytes = record_bytes < 1 ? 1 : record_bytes;
     if (!lat || bench_dir_make("bench_load", "/tmp/conclave-bench-XXXXXX", dir) != 0) {
@@ -1338,10 +1347,13 @@ static void probe_flush(struct probe *pr, long long file_bytes, long long record
     if (fdatasync(fd) != 0) {
         goto done;
     }
-    double end = now_s() + PROBE_SECONDS;
+    double end = now_s() + seconds;
     double cpu0 = thread_cpu_s();
     long long at = 4096;
     while (n < PROBE_SAMPLES && now_s() < end) {
+        if (pace_us > 0) {
+            usleep((useconds_t)pace_us);
+        }
         double t0 = now_s();
         if (in_place && at + record_bytes > file_bytes) {
             at = 4096;
@@ -1368,15 +1380,35 @@ done:
     free(lat);
     remove_dir(dir);
     if (pr->ok) {
-        printf("  disk      %-9s flush probe: %ld steps of %lld B %s then fdatasync on a "
+        printf("  disk      %-9s flush probe%s: %ld steps of %lld B %s then fdatasync on a "
                "%lld B file, p50 %.0f us p99 %.0f us, %.1f us of CPU a step\n",
-               pr->game, pr->samples, pr->record_bytes,
+               pr->game, pr->loaded ? " under load" : "", pr->samples, pr->record_bytes,
                pr->in_place ? "written in place" : "appended", pr->file_bytes, pr->p50, pr->p99,
                pr->cpu_us);
     } else {
         printf("  disk      %-9s flush probe FAILED\n", pr->game);
     }
     fflush(stdout);
+}
+
+/* A probe run beside a measured row, on its own thread: it waits `delay`
+ * seconds (the server's start and the row's warmup), then probes paced
+ * for `seconds`. */
+struct probe_beside {
+    pthread_t thread;
+    struct probe *pr;
+    long long file_bytes, record_bytes;
+    bool in_place;
+    double delay, seconds;
+};
+
+static void *probe_beside_run(void *arg)
+{
+    struct probe_beside *b = arg;
+
+    usleep((useconds_t)(b->delay * 1e6));
+    probe_flush(b->pr, b->file_bytes, b->record_bytes, b->in_place, PROBE_PACE_US, b->seconds);
+    return NULL;
 }
 
 /* One worker of the idle test: opens `n` connections from source address
@@ -1735,12 +1767,13 @@ static void print_derived(const struct result *rs, int nrows, int nrep)
  * p99 plus the p99 of the same row on --fsync never. Figures are medians
  * over the repetitions (the probe's too). */
 static void print_targets(const struct result *rs, int nrows, int nrep, const struct probe *ps,
-                          int nprobes)
+                          const struct probe *loaded, int nprobes)
 {
     char seen[ROWS_MAX][16];
     int ngames = 0;
-    /* Per game, for the table of the flush's own CPU below this one. */
+    /* Per game, for the tables below this one. */
     double flush_cpu[ROWS_MAX], floor_act[ROWS_MAX], act_fsync[ROWS_MAX], act_cpu[ROWS_MAX];
+    double alone99[ROWS_MAX], loaded99[ROWS_MAX], durable99[ROWS_MAX], never99[ROWS_MAX];
 
     printf("\n| game | disk flush p50 / p99 ms | file / record bytes | legal × strict floor "
            "(≤ 3) | act × strict floor (≤ 2) | act p99 durable / never ms | durable target ms "
@@ -1757,12 +1790,13 @@ static void print_targets(const struct result *rs, int nrows, int nrep, const st
         }
         snprintf(seen[ngames++], sizeof(seen[0]), "%s", g);
 
-        double f50[64], f99[64], fcpu[64];
+        double f50[64], f99[64], fcpu[64], l99[64];
         long long fb = 0, rb = 0;
-        int nf = 0;
+        int nf = 0, nl = 0;
         for (int r = 0; r < nrep && r < 64; r++) {
             for (int k = 0; k < nprobes; k++) {
                 const struct probe *p = &ps[r * ROWS_MAX + k];
+                const struct probe *l = &loaded[r * ROWS_MAX + k];
                 if (p->ok && strcmp(p->game, g) == 0) {
                     fcpu[nf] = p->cpu_us;
                     f50[nf] = p->p50 / 1000;
@@ -1770,6 +1804,9 @@ static void print_targets(const struct result *rs, int nrows, int nrep, const st
                     fb = p->file_bytes;
                     rb = p->record_bytes;
                     nf++;
+                }
+                if (l->ok && strcmp(l->game, g) == 0) {
+                    l99[nl++] = l->p99 / 1000;
                 }
             }
         }
@@ -1808,6 +1845,27 @@ static void print_targets(const struct result *rs, int nrows, int nrep, const st
             ca >= 0 ? row_median(rs, nrep, floor_row(rs, nrows, ca), F_CPU) : -1;
         act_fsync[ngames - 1] = row_median(rs, nrep, ca, F_PER_FSYNC);
         act_cpu[ngames - 1] = row_median(rs, nrep, ca, F_CPU);
+        alone99[ngames - 1] = nf ? median(f99, nf) : -1;
+        loaded99[ngames - 1] = nl ? median(l99, nl) : -1;
+        durable99[ngames - 1] = dp;
+        never99[ngames - 1] = np;
+    }
+
+    /* The flush as the loaded machine gives it: the paced probe beside the
+     * `never` row, and the durable p99 against the target's formula with
+     * that flush in place of the quiet disk's. */
+    printf("\n| game | disk flush p99 ms, alone | disk flush p99 ms, beside the never row | "
+           "durable act p99 ms | 2 × flush p99 beside the never row + never p99 ms | durable "
+           "within it |\n");
+    printf("|---|---:|---:|---:|---:|---|\n");
+    for (int k = 0; k < ngames; k++) {
+        if (alone99[k] < 0 || loaded99[k] < 0 || durable99[k] < 0 || never99[k] < 0) {
+            printf("| %s | – | – | – | – | – |\n", seen[k]);
+            continue;
+        }
+        double within = 2 * loaded99[k] + never99[k];
+        printf("| %s | %.2f | %.2f | %.2f | %.2f | %s |\n", seen[k], alone99[k], loaded99[k],
+               durable99[k], within, durable99[k] <= within ? "yes" : "no");
     }
 
     /* What the flushes alone cost a move of the act path: the probe's CPU
@@ -1981,8 +2039,11 @@ static int run(const struct config *c)
      * time; the whole sequence nrep times; then memory per idle
      * connection. */
     struct probe *probes = calloc((size_t)nrep * ROWS_MAX, sizeof(*probes));
+    struct probe *loadeds = calloc((size_t)nrep * ROWS_MAX, sizeof(*loadeds));
     int np = 0;
-    if (!probes) {
+    if (!probes || !loadeds) {
+        free(probes);
+        free(loadeds);
         free(rs);
         return 1;
     }
@@ -1990,6 +2051,7 @@ static int run(const struct config *c)
     for (int r = 0; r < nrep; r++) {
         struct result *row = &rs[r * ROWS_MAX];
         struct probe *probe = &probes[r * ROWS_MAX];
+        struct probe *loaded = &loadeds[r * ROWS_MAX];
         char games[256];
         n = 0;
         np = 0;
@@ -2008,18 +2070,11 @@ static int run(const struct config *c)
                 measure_act(&cfg, K_FLOOR_JANSSON, g, &rec_fj, &row[lj], &row[n++]);
             }
             measure_act(&cfg, K_CONCLAVED, g, &rec, &row[lc], &row[n++]);
-            measure_offered(&cfg, K_FLOOR, g, &rec_floor, &row[n++]);
-            measure_offered(&cfg, K_CONCLAVED, g, &rec, &row[n++]);
-            if (strcmp(cfg.fsync, "never") != 0) {
-                struct config never = cfg;
-                never.fsync = "never";
-                measure_offered(&never, K_CONCLAVED, g, &rec, &row[n++]);
-            }
-            /* The disk alone, with records of the mean size of
-             * conclaved's `legal` run (256 B when not known), written as
-             * its flushes write them: in place in a file the size of its
-             * write-ahead file, or else appended to a file as large as its
-             * largest journal (64 KiB when not known). */
+            /* The disk's flush is probed with records of the mean size
+             * of conclaved's `legal` run (256 B when not known), written
+             * as its flushes write them: in place in a file the size of
+             * its write-ahead file, or else appended to a file as large
+             * as its largest journal (64 KiB when not known). */
             const struct result *lr = &row[lc];
             bool in_place = lr->wal_bytes > 0;
             long long file = in_place              ? lr->wal_bytes
@@ -2028,8 +2083,34 @@ static int run(const struct config *c)
             long long recb = lr->records > 0 && lr->journal_sum > 0
                                  ? lr->journal_sum / (long long)lr->records
                                  : 256;
+            measure_offered(&cfg, K_FLOOR, g, &rec_floor, &row[n++]);
+            measure_offered(&cfg, K_CONCLAVED, g, &rec, &row[n++]);
             snprintf(probe[np].game, sizeof(probe[np].game), "%s", g);
-            probe_flush(&probe[np++], file, recb, in_place);
+            snprintf(loaded[np].game, sizeof(loaded[np].game), "%s", g);
+            if (strcmp(cfg.fsync, "never") != 0) {
+                struct config never = cfg;
+                never.fsync = "never";
+                measure_offered(&never, K_CONCLAVED, g, &rec, &row[n++]);
+                /* The same row once more, its figures not kept, with the
+                 * probe paced beside it: the flush as the machine gives it
+                 * under that load, with no flush of conclaved's to share
+                 * the disk with. */
+                struct result scratch = {0};
+                struct probe_beside b = {.pr = &loaded[np],
+                                         .file_bytes = file,
+                                         .record_bytes = recb,
+                                         .in_place = in_place,
+                                         .delay = cfg.warmup + 1,
+                                         .seconds = cfg.seconds > 3 ? cfg.seconds - 2 : 1};
+                printf("  (the row again, with the disk probe beside it; not kept)\n");
+                bool beside = pthread_create(&b.thread, NULL, probe_beside_run, &b) == 0;
+                measure_offered(&never, K_CONCLAVED, g, &rec, &scratch);
+                if (beside) {
+                    pthread_join(b.thread, NULL);
+                }
+            }
+            /* The disk alone. */
+            probe_flush(&probe[np++], file, recb, in_place, 0, PROBE_SECONDS);
             rec_free(&rec_floor);
             rec_free(&rec_fj);
             rec_free(&rec);
@@ -2042,8 +2123,9 @@ static int run(const struct config *c)
     printf("\n");
     print_table(rs, n, nrep);
     print_derived(rs, n, nrep);
-    print_targets(rs, n, nrep, probes, np);
+    print_targets(rs, n, nrep, probes, loadeds, np);
     free(probes);
+    free(loadeds);
     printf("\nidle connections (hello, then silence): conclaved %.1f KiB per connection over %d "
            "connections; floor %.1f KiB per connection over %d\n",
            idle, idle_n, idle_floor, idle_floor_n);
