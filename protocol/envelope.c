@@ -197,7 +197,9 @@ enum proto_err proto_request_parse(const char *line, size_t len, struct proto_re
     req->msg = NULL;
     req->op = NULL;
     req->id = NULL;
-    set_err(errbuf, errlen, "%s", "");
+    if (errbuf != NULL && errlen > 0) {
+        errbuf[0] = '\0';
+    }
     if (line == NULL) {
         set_err(errbuf, errlen, "empty line");
         return PROTO_ERR_BAD_JSON;
