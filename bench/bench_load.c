@@ -45,7 +45,10 @@
  *            conclaved on --fsync never (server "conclaved/never"), which
  *            shows what share of its latency is the wait for the disk;
  *            `legal` and `act` for floor/jansson too (when its binary is
- *            there); then, for each game, a probe of the disk's own flush
+ *            there); `act` for the owed floor (bench_floor --owed: the
+ *            strict floor's moves with the view hash and a durable record
+ *            before each reply, at the view, `you` and record sizes of
+ *            conclaved's run); then, for each game, a probe of the disk's own flush
  *            (in a directory beside the data directories, 2,000 steps or
  *            2 s, each a record-sized write then fdatasync: in place in a
  *            file the size of conclaved's write-ahead file, as conclaved
@@ -122,13 +125,18 @@ static uint64_t server_max_conns(void)
 
 /* ---- Configuration and results ---- */
 
-/* The servers a row can measure: the strict floor (bench_floor), the first
- * floor built with jansson (bench_floor_jansson) and conclaved. */
-enum kind { K_CONCLAVED, K_FLOOR, K_FLOOR_JANSSON };
+/* The servers a row can measure: the strict floor (bench_floor), the same
+ * with what each move owes (bench_floor --owed: the view hash and a durable
+ * record before the reply), the first floor built with jansson
+ * (bench_floor_jansson) and conclaved. */
+enum kind { K_CONCLAVED, K_FLOOR, K_FLOOR_OWED, K_FLOOR_JANSSON };
 
 static const char *kind_name(enum kind k)
 {
-    return k == K_FLOOR ? "floor" : k == K_FLOOR_JANSSON ? "floor/jansson" : "conclaved";
+    return k == K_FLOOR           ? "floor"
+           : k == K_FLOOR_OWED    ? "floor/owed"
+           : k == K_FLOOR_JANSSON ? "floor/jansson"
+                                  : "conclaved";
 }
 
 struct config {
@@ -147,6 +155,8 @@ struct config {
     double rate;
     int idle;
     int repeat; /* 0: 3 for compare, 1 otherwise */
+    /* The owed floor's view, `you` and record sizes, from conclaved's rows. */
+    long long owed_view, owed_you, owed_record;
 };
 
 struct result {
@@ -168,6 +178,10 @@ struct result {
     long refused;
     long legal_reqs; /* `legal` requests sent in the window */
     double gen_cpu;  /* this program's CPU in the window, share of one core */
+    /* The views of the `state` events seen (one a seat at each game's
+     * start), canonical and compact: bytes in all, of their `you`, and
+     * how many. */
+    long long view_sum, you_sum, nviews;
 };
 
 static double self_cpu_s(void)
@@ -203,11 +217,11 @@ static void remove_dir(const char *dir)
  * Returns 0 and fills *s, or -1 (with a message on stderr). */
 static int server_start(struct server *s, const struct config *cfg, enum kind kind)
 {
-    char data[96], conns[32], rooms[32];
+    char data[96], conns[32], rooms[32], view[24], you[24], record[24];
     bool floor = kind != K_CONCLAVED;
-    char *bin = (char *)(kind == K_FLOOR           ? cfg->floor
-                         : kind == K_FLOOR_JANSSON ? cfg->floor_jansson
-                                                   : cfg->conclaved);
+    char *bin = (char *)(kind == K_FLOOR || kind == K_FLOOR_OWED ? cfg->floor
+                         : kind == K_FLOOR_JANSSON               ? cfg->floor_jansson
+                                                                 : cfg->conclaved);
 
     memset(s, 0, sizeof(*s));
     s->kind = kind;
@@ -220,6 +234,17 @@ static int server_start(struct server *s, const struct config *cfg, enum kind ki
     snprintf(conns, sizeof(conns), "%llu", (unsigned long long)server_max_conns());
     snprintf(rooms, sizeof(rooms), "%d", BENCH_MAX_ROOMS);
     char *floor_argv[] = {bin, "--listen", "127.0.0.1:0", NULL};
+    snprintf(view, sizeof(view), "%lld", cfg->owed_view);
+    snprintf(you, sizeof(you), "%lld", cfg->owed_you);
+    snprintf(record, sizeof(record), "%lld", cfg->owed_record);
+    char *owed_argv[] = {bin,  "--listen",       "127.0.0.1:0", "--owed",
+                         data, "--view-bytes",   view,          "--you-bytes",
+                         you,  "--record-bytes", record,        NULL};
+    if (kind == K_FLOOR_OWED && mkdir(data, 0700) != 0) {
+        fprintf(stderr, "bench_load: cannot make %s\n", data);
+        remove_dir(s->dir);
+        return -1;
+    }
     char *argv[] = {bin,
                     "--listen",
                     "127.0.0.1:0",
@@ -248,8 +273,11 @@ static int server_start(struct server *s, const struct config *cfg, enum kind ki
                     "--hello-timeout",
                     "3600",
                     NULL};
-    return bench_spawn("bench_load", s->dir, floor ? floor_argv : argv, floor ? NULL : cfg->preload,
-                       &s->pid, &s->port);
+    return bench_spawn("bench_load", s->dir,
+                       kind == K_FLOOR_OWED ? owed_argv
+                       : floor              ? floor_argv
+                                            : argv,
+                       floor ? NULL : cfg->preload, &s->pid, &s->port);
 }
 
 /* Adds the size of every journal (`*.journal`) under `dir` to *sum and
@@ -566,6 +594,7 @@ struct engine {
     double interval; /* offered and paced: seconds between two moves of one room */
     bool paced;      /* replay: the window's moves are sent on a schedule */
     bool failed;
+    long long view_sum, you_sum, nviews; /* see struct result */
 };
 
 static void fail(struct engine *e, const char *fmt, ...)
@@ -903,6 +932,14 @@ static void on_message(struct engine *e, struct conn *c, json_t *m)
             return;
         }
         if (ev[0] != 'd') {
+            const json_t *view = json_object_get(m, "view");
+            if (view) {
+                const size_t flags = JSON_COMPACT | JSON_SORT_KEYS;
+                e->view_sum += (long long)json_dumpb(view, NULL, 0, flags);
+                e->you_sum += (long long)json_dumpb(json_object_get(view, "you"), NULL, 0,
+                                                    flags | JSON_ENCODE_ANY);
+                e->nviews++;
+            }
             return;
         }
         if (c->st == C_EVENT && e->phase < 2) {
@@ -1158,6 +1195,9 @@ static int engine_run(enum mode mode, const struct config *cfg, const char *game
         res->legal_reqs = e.legal_reqs;
         res->cpu_us = e.moves ? (e.cpu1 - e.cpu0) * 1e6 / (double)e.moves : 0;
         res->gen_cpu = secs > 0 ? (e.gen1 - e.gen0) / secs : 0;
+        res->view_sum = e.view_sum;
+        res->you_sum = e.you_sum;
+        res->nviews = e.nviews;
         if (e.nlat) {
             qsort(e.lat, e.nlat, sizeof(double), cmp_double);
             res->p50 = 1000 * e.lat[e.nlat / 2];
@@ -1616,20 +1656,26 @@ static int find_row(const struct result *rs, int nrows, const char *server, cons
     return -1;
 }
 
-/* The median over the repetitions of row `i`'s CPU per move divided by the
- * strict floor's in the same repetition; 0 when there is none. */
-static double floor_ratio(const struct result *rs, int nrows, int nrep, int i)
+/* The median over the repetitions of row `i`'s CPU per move divided by row
+ * `f`'s in the same repetition; 0 when there is none. */
+static double row_ratio(const struct result *rs, int nrep, int i, int f)
 {
     double ratio[64];
-    int n = 0, f = floor_row(rs, nrows, i);
+    int n = 0;
 
-    for (int r = 0; f >= 0 && r < nrep && r < 64; r++) {
+    for (int r = 0; i >= 0 && f >= 0 && r < nrep && r < 64; r++) {
         const struct result *x = &rs[r * ROWS_MAX + i], *fl = &rs[r * ROWS_MAX + f];
         if (x->ok && fl->ok && fl->cpu_us > 0) {
             ratio[n++] = x->cpu_us / fl->cpu_us;
         }
     }
     return n ? median(ratio, n) : 0;
+}
+
+/* The same against the strict floor's row of the same game and mode. */
+static double floor_ratio(const struct result *rs, int nrows, int nrep, int i)
+{
+    return row_ratio(rs, nrep, i, floor_row(rs, nrows, i));
 }
 
 /* What row_median() takes the median of. */
@@ -1851,6 +1897,25 @@ static void print_targets(const struct result *rs, int nrows, int nrep, const st
         never99[ngames - 1] = np;
     }
 
+    /* The act path against the owed floor: the strict floor plus the view
+     * hash and a durable record before each reply, done as cheaply as
+     * they can be. */
+    printf("\n| game | strict floor act µs | owed floor act µs | owed floor × strict floor | owed "
+           "floor records per flush | conclaved act µs | conclaved × owed floor |\n");
+    printf("|---|---:|---:|---:|---:|---:|---:|\n");
+    for (int k = 0; k < ngames; k++) {
+        int oa = find_row(rs, nrows, "floor/owed", seen[k], "act");
+        int ca = find_row(rs, nrows, "conclaved", seen[k], "act");
+        double owed = row_median(rs, nrep, oa, F_CPU);
+        if (oa < 0 || ca < 0 || owed <= 0 || floor_act[k] <= 0) {
+            printf("| %s | – | – | – | – | – | – |\n", seen[k]);
+            continue;
+        }
+        printf("| %s | %.1f | %.1f | %.2f | %.1f | %.1f | %.2f |\n", seen[k], floor_act[k], owed,
+               floor_ratio(rs, nrows, nrep, oa), row_median(rs, nrep, oa, F_PER_FSYNC), act_cpu[k],
+               row_ratio(rs, nrep, ca, oa));
+    }
+
     /* The flush as the loaded machine gives it: the paced probe beside the
      * `never` row, and the durable p99 against the target's formula with
      * that flush in place of the quiet disk's. */
@@ -2056,7 +2121,7 @@ static int run(const struct config *c)
         n = 0;
         np = 0;
         snprintf(games, sizeof(games), "%s", cfg.games);
-        for (char *save = NULL, *g = strtok_r(games, ",", &save); g && n + 9 <= ROWS_MAX;
+        for (char *save = NULL, *g = strtok_r(games, ",", &save); g && n + 10 <= ROWS_MAX;
              g = strtok_r(NULL, ",", &save)) {
             struct recording rec_floor = {0}, rec_fj = {0}, rec = {0};
             int lf = n++, lj = fj ? n++ : -1, lc = n++;
@@ -2083,6 +2148,21 @@ static int run(const struct config *c)
             long long recb = lr->records > 0 && lr->journal_sum > 0
                                  ? lr->journal_sum / (long long)lr->records
                                  : 256;
+            /* The owed floor replays the strict floor's moves with the
+             * view, `you` and record sizes of conclaved's: the mean view
+             * of its `state` events (a game's start: views grow after),
+             * its `you` with the `,"you":` and `}` the hash finishes
+             * with, and the mean journal record. */
+            if (lr->nviews > 0) {
+                struct config owed = cfg;
+                owed.owed_view = lr->view_sum / lr->nviews;
+                owed.owed_you = lr->you_sum / lr->nviews + 8;
+                owed.owed_record = recb;
+                if (owed.owed_you >= owed.owed_view) {
+                    owed.owed_you = owed.owed_view / 2;
+                }
+                measure_act(&owed, K_FLOOR_OWED, g, &rec_floor, &row[lf], &row[n++]);
+            }
             measure_offered(&cfg, K_FLOOR, g, &rec_floor, &row[n++]);
             measure_offered(&cfg, K_CONCLAVED, g, &rec, &row[n++]);
             snprintf(probe[np].game, sizeof(probe[np].game), "%s", g);

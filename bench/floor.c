@@ -24,10 +24,25 @@
  * sends a fixed placeholder where a real server sends the view hash. It must
  * never be used as a game server.
  *
+ * With --owed DIR it is the *owed floor*: besides the above, it does what
+ * protocol v1 and the promise never to lose an accepted move owe for each
+ * move, as cheaply as they can be done. Each move hashes a view of
+ * --view-bytes bytes with BLAKE2b (libsodium's crypto_generichash, as the
+ * protocol asks): its public part once, then a finish with each seat's
+ * last --you-bytes, whose hex goes in that seat's diff; and each move
+ * appends a record of --record-bytes to one file in DIR, written in place
+ * in its 16 MiB and flushed with one fdatasync() per loop turn before the
+ * turn's replies leave (group commit, on the loop: no thread to wake).
+ * It keeps no journal per room, no history and checks no rules. On stop it
+ * writes "event=journal_summary records=R writes=W fsyncs=F" to stderr,
+ * as conclaved's closing line does.
+ *
  * usage: bench_floor [--listen HOST:PORT] [--moves N]
+ *                    [--owed DIR --view-bytes N --you-bytes N --record-bytes N]
  * Prints "listening on HOST:PORT" once on stdout; stops on SIGINT/SIGTERM.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -37,6 +52,8 @@
 #include <string.h>
 
 #include <jansson.h>
+#include <sodium.h>
+#include <unistd.h>
 #include <uv.h>
 
 #define FLOOR_LINE_MAX 65536
@@ -82,6 +99,20 @@ static long game_moves = 300;
 static struct floor_conn *dirty; /* connections with output to flush */
 
 static const char crockford[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/* The owed floor's state (--owed). */
+#define OWED_FILE_BYTES (16u << 20)
+#define OWED_DATA 4096u
+
+static struct {
+    bool on;
+    int fd;
+    uint64_t off;
+    unsigned char *view; /* a view's text: the public part, then a seat's `you` */
+    size_t view_bytes, you_bytes, record_bytes;
+    struct floor_buf turn; /* records of this loop turn, not yet written */
+    unsigned long long records, writes, fsyncs;
+} owed = {.fd = -1};
 
 /* ---- Rooms ---- */
 
@@ -288,11 +319,103 @@ static void conn_flush(struct floor_conn *c)
     c->writing = true;
 }
 
+/* The owed floor's records of this turn, written and flushed before any of
+ * the turn's output leaves. A failure stops the server: it must not reply
+ * to a move it did not keep. */
+static void owed_flush(uv_loop_t *loop)
+{
+    if (owed.turn.len == 0) {
+        return;
+    }
+    if (owed.off + owed.turn.len > OWED_FILE_BYTES) {
+        owed.off = OWED_DATA;
+    }
+    if (pwrite(owed.fd, owed.turn.data, owed.turn.len, (off_t)owed.off) != (ssize_t)owed.turn.len ||
+        fdatasync(owed.fd) != 0) {
+        fprintf(stderr, "bench_floor: the owed file cannot be written: %s\n", strerror(errno));
+        uv_stop(loop);
+        return;
+    }
+    owed.off += owed.turn.len;
+    owed.turn.len = 0;
+    owed.writes++;
+    owed.fsyncs++;
+}
+
+/* The view hash of a move for both seats, as lowercase hex. */
+static void owed_hash(const struct floor_room *r, char hex[2][crypto_generichash_BYTES * 2 + 1])
+{
+    size_t pub = owed.view_bytes - owed.you_bytes;
+    crypto_generichash_state all, seat;
+    unsigned char h[crypto_generichash_BYTES];
+
+    /* The view changes with every move, somewhere in its public part. */
+    owed.view[(size_t)r->rev % (pub ? pub : 1)] ^= 0x20;
+    crypto_generichash_init(&all, NULL, 0, sizeof(h));
+    crypto_generichash_update(&all, owed.view, pub);
+    for (int s = 0; s < 2; s++) {
+        seat = all;
+        owed.view[pub] = (unsigned char)('0' + s); /* each seat's `you` differs */
+        crypto_generichash_update(&seat, owed.view + pub, owed.you_bytes);
+        crypto_generichash_final(&seat, h, sizeof(h));
+        sodium_bin2hex(hex[s], crypto_generichash_BYTES * 2 + 1, h, sizeof(h));
+    }
+}
+
+/* Appends the move's record to the turn's. Returns 0 or -ENOMEM. */
+static int owed_record(const struct floor_room *r)
+{
+    if (buf_reserve(&owed.turn, owed.record_bytes) != 0) {
+        return -ENOMEM;
+    }
+    char *rec = owed.turn.data + owed.turn.len;
+    memset(rec, 'r', owed.record_bytes);
+    snprintf(rec, owed.record_bytes, "%s %lld", r->code, r->rev);
+    rec[owed.record_bytes - 1] = '\n';
+    owed.turn.len += owed.record_bytes;
+    owed.records++;
+    return 0;
+}
+
+/* Opens the owed floor's file in `dir` and fills its 16 MiB with zeros,
+ * flushed, so that its flushes find the blocks allocated. */
+static int owed_open(const char *dir)
+{
+    char path[4096];
+    static char zeros[1 << 16];
+
+    snprintf(path, sizeof(path), "%s/owed.wal", dir);
+    owed.fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (owed.fd < 0) {
+        return -1;
+    }
+    for (uint64_t at = 0; at < OWED_FILE_BYTES; at += sizeof(zeros)) {
+        if (pwrite(owed.fd, zeros, sizeof(zeros), (off_t)at) != (ssize_t)sizeof(zeros)) {
+            return -1;
+        }
+    }
+    if (fdatasync(owed.fd) != 0) {
+        return -1;
+    }
+    owed.off = OWED_DATA;
+    owed.view = malloc(owed.view_bytes);
+    if (!owed.view) {
+        return -1;
+    }
+    for (size_t i = 0; i < owed.view_bytes; i++) {
+        owed.view[i] = (unsigned char)"{\"abcdefghijklmnopqrstuvwxyz\":[0,1,2]}"[i % 36];
+    }
+    return 0;
+}
+
 /* After the turn's I/O callbacks: flushes every connection given output. */
 static void on_check(uv_check_t *h)
 {
     struct floor_conn *c;
 
+    if (owed.on) {
+        owed_flush(h->loop);
+    }
     while ((c = dirty) != NULL) {
         dirty = c->dirty_next;
         c->dirty = false;
@@ -418,15 +541,22 @@ static void op_act(struct floor_conn *c, json_t *req, json_t *id)
     r->rev++;
     r->turn = 1 - r->turn;
     r->moves++;
+    char hex[2][crypto_generichash_BYTES * 2 + 1] = {FLOOR_HASH, FLOOR_HASH};
+    if (owed.on) {
+        owed_hash(r, hex);
+        if (owed_record(r) != 0) {
+            conn_close(c);
+            return;
+        }
+    }
     reply_open(c, id);
     out_printf(c, ",\"rev\":%lld}\n", r->rev);
     for (int s = 0; s < 2; s++) {
         if (r->seat[s]) {
             out_printf(r->seat[s],
                        "{\"ev\":\"diff\",\"room\":\"%s\",\"rev\":%lld,\"patch\":[{\"op\":"
-                       "\"replace\",\"path\":\"/turn\",\"value\":%d}],\"hash\":\"" FLOOR_HASH
-                       "\"}\n",
-                       r->code, r->rev, r->turn);
+                       "\"replace\",\"path\":\"/turn\",\"value\":%d}],\"hash\":\"%s\"}\n",
+                       r->code, r->rev, r->turn, hex[s]);
         }
     }
     if (r->moves >= game_moves) {
@@ -606,6 +736,7 @@ int main(int argc, char **argv)
 {
     char host[256] = "127.0.0.1";
     int port = 7717;
+    const char *owed_dir = NULL;
 
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--listen") == 0 && i + 1 < argc) {
@@ -620,13 +751,36 @@ int main(int argc, char **argv)
             port = atoi(colon + 1);
         } else if (strcmp(argv[i], "--moves") == 0 && i + 1 < argc) {
             game_moves = atol(argv[++i]);
+        } else if (strcmp(argv[i], "--owed") == 0 && i + 1 < argc) {
+            owed_dir = argv[++i];
+        } else if (strcmp(argv[i], "--view-bytes") == 0 && i + 1 < argc) {
+            owed.view_bytes = (size_t)atol(argv[++i]);
+        } else if (strcmp(argv[i], "--you-bytes") == 0 && i + 1 < argc) {
+            owed.you_bytes = (size_t)atol(argv[++i]);
+        } else if (strcmp(argv[i], "--record-bytes") == 0 && i + 1 < argc) {
+            owed.record_bytes = (size_t)atol(argv[++i]);
         } else {
-            fprintf(stderr, "usage: bench_floor [--listen HOST:PORT] [--moves N]\n");
+            fprintf(stderr, "usage: bench_floor [--listen HOST:PORT] [--moves N]\n"
+                            "                   [--owed DIR --view-bytes N --you-bytes N "
+                            "--record-bytes N]\n");
             return 2;
         }
     }
     if (game_moves < 1) {
         game_moves = 1;
+    }
+    if (owed_dir) {
+        if (owed.view_bytes < 2 || owed.you_bytes < 1 || owed.you_bytes >= owed.view_bytes ||
+            owed.record_bytes < 2 || owed.record_bytes > 65536) {
+            fprintf(stderr, "bench_floor: --owed needs --view-bytes > --you-bytes >= 1 and "
+                            "--record-bytes from 2 to 65536\n");
+            return 2;
+        }
+        if (sodium_init() < 0 || owed_open(owed_dir) != 0) {
+            fprintf(stderr, "bench_floor: cannot set up %s: %s\n", owed_dir, strerror(errno));
+            return 1;
+        }
+        owed.on = true;
     }
     signal(SIGPIPE, SIG_IGN);
 
@@ -672,5 +826,12 @@ int main(int argc, char **argv)
     uv_signal_start(&sigint, on_signal, SIGINT);
     uv_signal_start(&sigterm, on_signal, SIGTERM);
     uv_run(loop, UV_RUN_DEFAULT);
+    if (owed.on) {
+        fprintf(stderr, "event=journal_summary records=%llu writes=%llu fsyncs=%llu\n",
+                owed.records, owed.writes, owed.fsyncs);
+        close(owed.fd);
+        free(owed.view);
+        free(owed.turn.data);
+    }
     return 0;
 }
