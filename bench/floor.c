@@ -402,8 +402,9 @@ static int owed_open(const char *dir)
     if (!owed.view) {
         return -1;
     }
+    static const char text[] = "{\"abcdefghijklmnopqrstuvwxyz\":[0,1,2]}";
     for (size_t i = 0; i < owed.view_bytes; i++) {
-        owed.view[i] = (unsigned char)"{\"abcdefghijklmnopqrstuvwxyz\":[0,1,2]}"[i % 36];
+        owed.view[i] = (unsigned char)text[i % (sizeof(text) - 1)];
     }
     return 0;
 }
