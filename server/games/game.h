@@ -106,6 +106,10 @@ struct game_text {
 void game_text_reset(struct game_text *t);
 void game_text_free(struct game_text *t);
 void game_text_free_data(char *data);
+/* n bytes from the allocator a writer's buffer comes from, for text kept
+ * beside a writer's and freed with game_text_free_data(); NULL when it
+ * fails. */
+char *game_text_alloc_data(size_t n);
 
 /* 0 when one whole value was written; else t->err, or -EINVAL when a
  * container is still open or nothing was written. */

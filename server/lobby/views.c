@@ -104,10 +104,7 @@ static int text_keep(struct game_text *w, char **text, size_t *len, size_t *cap)
     size_t need = w->len + 1;
 
     if (*cap < need || *cap - need > need / 4 + 16) {
-        json_malloc_t alloc;
-        json_free_t release;
-        json_get_alloc_funcs(&alloc, &release);
-        char *b = alloc(need);
+        char *b = game_text_alloc_data(need);
         if (!b) {
             return -ENOMEM;
         }
@@ -157,8 +154,6 @@ static int result_add_seed(const struct room *room, struct game_text *w)
 {
     char hex[GAME_SEED_BYTES * 2 + 1];
     json_t *result = json_loadb(w->data, w->len, 0, NULL);
-    json_malloc_t alloc;
-    json_free_t release;
     char *text = NULL;
     char *buf;
     size_t len;
@@ -172,8 +167,7 @@ static int result_add_seed(const struct room *room, struct game_text *w)
         return -ENOMEM;
     }
     /* Into a buffer of the writer's allocator, as the writer's text. */
-    json_get_alloc_funcs(&alloc, &release);
-    buf = alloc(len + 1);
+    buf = game_text_alloc_data(len + 1);
     if (buf) {
         memcpy(buf, text, len + 1);
         game_text_free_data(w->data);
@@ -624,11 +618,8 @@ static int part_splice(struct room_view *v, struct view_part *p, size_t at, size
     size_t len = p->len - n + m;
 
     if (len + 1 > p->cap) {
-        json_malloc_t alloc;
-        json_free_t release;
-        json_get_alloc_funcs(&alloc, &release);
         size_t cap = len + 1 + len / 4;
-        char *b = alloc(cap);
+        char *b = game_text_alloc_data(cap);
         if (!b) {
             return -ENOMEM;
         }

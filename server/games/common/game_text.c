@@ -25,8 +25,6 @@ static void fail(struct game_text *t, int err)
 /* reserve() when the buffer must grow, or refuse. */
 static bool reserve_slow(struct game_text *t, size_t n)
 {
-    json_malloc_t alloc;
-    json_free_t release;
     size_t need;
     size_t cap;
     char *data;
@@ -47,10 +45,7 @@ static bool reserve_slow(struct game_text *t, size_t n)
     while (cap < need) {
         cap *= 2;
     }
-    /* Through jansson's allocator, which the allocation-failure tests make
-     * fail. */
-    json_get_alloc_funcs(&alloc, &release);
-    data = alloc(cap);
+    data = game_text_alloc_data(cap);
     if (!data) {
         fail(t, -ENOMEM);
         return false;
@@ -58,7 +53,7 @@ static bool reserve_slow(struct game_text *t, size_t n)
     if (t->len > 0) {
         memcpy(data, t->data, t->len);
     }
-    release(t->data);
+    game_text_free_data(t->data);
     t->data = data;
     t->cap = cap;
     return true;
@@ -137,6 +132,17 @@ void game_text_free(struct game_text *t)
 {
     game_text_free_data(t->data);
     memset(t, 0, sizeof(*t));
+}
+
+/* Through jansson's allocator, which the allocation-failure tests make
+ * fail. */
+char *game_text_alloc_data(size_t n)
+{
+    json_malloc_t alloc;
+    json_free_t release;
+
+    json_get_alloc_funcs(&alloc, &release);
+    return alloc(n);
 }
 
 void game_text_free_data(char *data)

@@ -88,8 +88,9 @@ static void write_artifact_ids(struct game_text *out, const int8_t *v, int n)
     game_text_end_arr(out);
 }
 
-static void write_player(struct game_text *out, const struct stones_state *st, int p)
+static void write_player(struct game_text *out, const void *state, int p)
 {
+    const struct stones_state *st = state;
     const struct stones_player *pl = &st->pl[p];
     bool standard = st->variant == STONES_STANDARD;
     bool coop = st->variant == STONES_COOP;
@@ -507,14 +508,9 @@ static int player_count(const void *state)
     return ((const struct stones_state *)state)->np;
 }
 
-static void write_player_item(struct game_text *out, const void *state, int p)
-{
-    write_player(out, state, p);
-}
-
 static void write_players_section(struct game_text *out, const void *state)
 {
-    game_text_items(out, state, player_count(state), write_player_item);
+    game_text_items(out, state, player_count(state), write_player);
 }
 
 static void write_qi_supply_section(struct game_text *out, const void *state)
@@ -606,7 +602,7 @@ const struct game_section stones__sections[STONES_NSECTIONS] = {
     [STONES_S_OBJECTIVES] = {"objectives", write_objectives_section},
     [STONES_S_PENDING] = {"pending", write_pending_section},
     [STONES_S_PHASE] = {"phase", write_phase_section},
-    [STONES_S_PLAYERS] = {"players", write_players_section, player_count, write_player_item},
+    [STONES_S_PLAYERS] = {"players", write_players_section, player_count, write_player},
     [STONES_S_QI_SUPPLY] = {"qi_supply", write_qi_supply_section},
     [STONES_S_RESULT] = {"result", write_result_section},
     [STONES_S_SEATS] = {"seats", write_seats_section},
@@ -764,12 +760,6 @@ uint64_t stones__changed(const void *before, const void *after)
 #undef SAME
 #undef BIT
 
-/* ---- You ---- */
-
-/*
- * The value of "you" for `seat` (0 <= seat < nseats): the seat and the
- * colours it controls. The game has no secret per-seat data.
- */
 /* A player's item is written from its own fields (its score among them)
  * and its seat's name; "you" is left to changed(). */
 void stones__parts_changed(const void *before, const void *after, unsigned *items, unsigned *you)
@@ -792,6 +782,12 @@ void stones__parts_changed(const void *before, const void *after, unsigned *item
     *items = m;
 }
 
+/* ---- You ---- */
+
+/*
+ * The value of "you" for `seat` (0 <= seat < nseats): the seat and the
+ * colours it controls. The game has no secret per-seat data.
+ */
 void stones__you(struct game_text *out, const void *state, int seat)
 {
     game_text_obj(out);
