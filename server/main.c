@@ -739,6 +739,10 @@ static void metrics_store(struct metrics_text *t, const struct store_stats *ss)
     metrics_family(t, "conclave_journal_pending_records", "gauge",
                    "Records appended and not yet durable.");
     metrics_sample(t, "conclave_journal_pending_records", NULL, (double)ss->pending_records);
+    metrics_family(t, "conclave_journal_lag_bytes", "gauge",
+                   "Bytes of durable records held in memory, in the write-ahead file and not "
+                   "yet in their rooms' journals.");
+    metrics_sample(t, "conclave_journal_lag_bytes", NULL, (double)ss->lag_bytes);
     for (int k = 0; k < STORE_JOB_BUCKETS - 1; k++) {
         bounds[k] = (double)(UINT64_C(1) << k) / 1e6;
     }

@@ -24,6 +24,16 @@
  * with one syncfs() of the data directory's file system instead, and the
  * write-ahead file starts its next generation. The worker touches only the
  * job it is given.
+ *
+ * A journal may lag behind the write-ahead file: a job that takes few
+ * bytes of a room frames them into that file without writing them to the
+ * room's own, and hands them back as the room's held-back bytes (`lag`),
+ * durable already. They are written with the room's next bytes once
+ * lag_bytes wait, or when the room is released, the store stops or the
+ * write-ahead file is full. Before that file starts its next generation,
+ * every journal is written and flushed: held-back bytes live only in the
+ * old generation's frames until then, so a checkpoint waits while any of
+ * them cannot be written.
  */
 #define _GNU_SOURCE /* syncfs */
 #include "journal.h"
@@ -54,10 +64,20 @@ struct jfile {
     /* Records appended since the last job took this file's buffer. */
     char *buf;
     size_t len, cap;
+    /* Bytes framed by earlier jobs and not yet written to the file:
+     * lag[0, lag_len), after its `done` bytes and before `buf`. Never
+     * beside `retry` (a job that writes a file takes them along). */
+    char *lag;
+    size_t lag_len, lag_cap;
+    uint64_t lag_nrec;
     /* The unwritten tail of a failed write: bytes retry[retry_off,
      * retry_len), older than `buf`, written first. NULL when none. */
     char *retry;
     size_t retry_off, retry_len;
+    /* retry[retry_off, retry_acked) were durable through the write-ahead
+     * file before their write failed: no checkpoint may pass them. */
+    size_t retry_acked;
+    bool release; /* its room was released: dropped once nothing waits */
     /* next_seq when a job last took `buf`: every record still in `buf` has
      * a higher sequence number. */
     uint64_t taken_seq;
@@ -88,13 +108,20 @@ struct jent {
     char code[PROTO_ROOM_CODE_LEN + 1];
     int fd;
     char *buf; /* owned; bytes [off, len) are to be written */
-    size_t off, len;
+    size_t off, len, cap;
+    /* buf[off, frame_from) were framed by earlier jobs (held-back bytes,
+     * or a retry's start); the job frames the rest as far as it writes,
+     * or all of it when it does not write. */
+    size_t frame_from;
+    size_t acked;      /* buf[off, acked) were durable before this job */
+    bool write;        /* written to the journal; else framed only, and held back */
     uint64_t file_off; /* where buf[off] goes in the journal */
     size_t written;    /* absolute position in buf reached so far */
     bool forget;
-    bool retry;       /* the unwritten tail of an earlier failure */
-    bool close_after; /* opened beyond max_open: closed once written (and flushed) */
-    uint64_t nrec;    /* records in buf */
+    bool retry;        /* the unwritten tail of an earlier failure */
+    bool close_after;  /* opened beyond max_open: closed once written (and flushed) */
+    uint64_t nrec;     /* records in buf[frame_from, len) (a retry: in buf) */
+    uint64_t lag_nrec; /* records in buf[off, frame_from) */
     int err;
     int fault_errno; /* test hook: fail this write */
     bool fault_partial;
@@ -116,8 +143,10 @@ struct job {
     int sync_err;
     int sync_fault; /* test hook: fail the flush with this errno */
     bool sync_fault_used;
-    struct wal wal;  /* the store's, lent to the worker for the job */
-    bool checkpoint; /* the journals were flushed themselves */
+    struct wal wal;      /* the store's, lent to the worker for the job */
+    bool checkpoint_due; /* every journal is written, then flushed: no frames */
+    bool may_checkpoint; /* no held-back byte is outside this job, or unwritten */
+    bool checkpoint;     /* the journals were flushed themselves */
 };
 
 struct store {
@@ -140,6 +169,8 @@ struct store {
     uint64_t held_bytes; /* appended and not yet written to a file */
     uint64_t unwritten;  /* records appended and not yet written to a file */
     uint64_t nfailing;   /* journals whose last write failed */
+    uint64_t lag_bytes;  /* held back by files (not in a job) */
+    uint64_t nacked;     /* files whose retry holds bytes durable before */
     uint64_t append_calls;
     bool sync_owed; /* bytes are written but their sync failed */
     bool failing;
@@ -189,7 +220,7 @@ static void write_entry(struct jent *e)
     }
 }
 
-static void work_sync(struct job *job, size_t nwritten, int last_fd);
+static void work_sync(struct job *job, int last_fd);
 
 static void work(uv_work_t *req)
 {
@@ -212,12 +243,11 @@ static void work(uv_work_t *req)
             e->err = errno;
         }
     }
-    size_t nwritten = 0;
     int last_fd = -1;
     struct jent *to_close = NULL; /* written, closed once another is */
     for (size_t i = 0; i < job->n; i++) {
         struct jent *e = &job->ents[i];
-        if (e->forget) {
+        if (e->forget || !e->write) {
             continue;
         }
         if (to_close && last_fd != to_close->fd) {
@@ -240,7 +270,6 @@ static void work(uv_work_t *req)
         }
         write_entry(e);
         if (!e->err) {
-            nwritten++;
             last_fd = e->fd;
         }
         if (e->close_after) {
@@ -252,15 +281,26 @@ static void work(uv_work_t *req)
             to_close = e;
         }
     }
-    work_sync(job, nwritten, last_fd);
+    work_sync(job, last_fd);
     if (to_close) {
         close(to_close->fd);
         to_close->fd = -1;
     }
 }
 
+/* Where the bytes entry `e` frames in this job end: all it holds when
+ * its journal waits, else as far as its write went. They start at
+ * e->frame_from. */
+static size_t frame_end(const struct jent *e)
+{
+    if (!e->write) {
+        return e->len;
+    }
+    return e->written > e->frame_from ? e->written : e->frame_from;
+}
+
 /* The frames of what a job did, for the write-ahead file: each removal,
- * then each journal's bytes written. NULL (with *ret_len 0) when there is
+ * then each journal's new bytes. NULL (with *ret_len 0) when there is
  * nothing, or on ENOMEM (with *ret_len the bytes wanted). */
 static char *job_frames(const struct job *job, size_t *ret_len)
 {
@@ -268,8 +308,8 @@ static char *job_frames(const struct job *job, size_t *ret_len)
 
     for (size_t i = 0; i < job->n; i++) {
         const struct jent *e = &job->ents[i];
-        if (e->forget || e->written > e->off) {
-            len += WAL_FRAME_SIZE(e->forget ? 0 : e->written - e->off);
+        if (e->forget || frame_end(e) > e->frame_from) {
+            len += WAL_FRAME_SIZE(e->forget ? 0 : frame_end(e) - e->frame_from);
         }
     }
     *ret_len = len;
@@ -283,10 +323,10 @@ static char *job_frames(const struct job *job, size_t *ret_len)
             if (pass == 0 && e->forget) {
                 wal_frame(out + at, job->wal.gen, WAL_FORGET, e->code, 0, NULL, 0);
                 at += WAL_FRAME_SIZE(0);
-            } else if (pass == 1 && !e->forget && e->written > e->off) {
-                size_t n = e->written - e->off;
-                wal_frame(out + at, job->wal.gen, WAL_WRITE, e->code, e->file_off, e->buf + e->off,
-                          n);
+            } else if (pass == 1 && !e->forget && frame_end(e) > e->frame_from) {
+                size_t n = frame_end(e) - e->frame_from;
+                wal_frame(out + at, job->wal.gen, WAL_WRITE, e->code,
+                          e->file_off + (e->frame_from - e->off), e->buf + e->frame_from, n);
                 at += WAL_FRAME_SIZE(n);
             }
         }
@@ -296,9 +336,17 @@ static char *job_frames(const struct job *job, size_t *ret_len)
 
 /* The journals themselves made durable: one syncfs() of their file system
  * (reached through a journal just written when there is one), then the
- * write-ahead file's next generation. */
+ * write-ahead file's next generation. Not while a byte that was durable
+ * through the old generation alone failed its write: the error is then
+ * the job's, and a later job tries again. */
 static int work_checkpoint(struct job *job, int last_fd)
 {
+    for (size_t i = 0; i < job->n; i++) {
+        const struct jent *e = &job->ents[i];
+        if (!e->forget && e->written < e->acked) {
+            return e->err ? e->err : EIO;
+        }
+    }
     int dfd = last_fd >= 0 ? -1 : open(job->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     int rc = last_fd >= 0 ? syncfs(last_fd) : dfd < 0 ? -1 : syncfs(dfd);
     int err = rc == 0 ? 0 : errno ? errno : EIO;
@@ -310,36 +358,45 @@ static int work_checkpoint(struct job *job, int last_fd)
     return err ? err : wal_checkpoint(&job->wal);
 }
 
-/* The flush of what a job wrote, as its policy says: its frames appended
- * to the write-ahead file and flushed, or a checkpoint when they do not
- * fit, when they cannot be made, or when an earlier flush failed (its
- * frames may be missing from the file). A job that only removed journals
- * appends their frames without a flush: a later flush carries them, and
- * until then a machine that stops may find such a room again (as it may
- * find any removed file whose directory was not flushed). */
-static void work_sync(struct job *job, size_t nwritten, int last_fd)
+/* The flush of what a job did, as its policy says: its frames appended
+ * to the write-ahead file and flushed, or a checkpoint when the loop found
+ * they would not fit or an earlier flush failed (its frames may be missing
+ * from the file). Frames that do not fit after all (a disk without room
+ * for the file), or cannot be made, take a checkpoint too when no
+ * held-back byte waits outside the job; else the flush fails, and the
+ * next job checkpoints. A job that only removed journals appends their
+ * frames without a flush: a later flush carries them, and until then a
+ * machine that stops may find such a room again (as it may find any
+ * removed file whose directory was not flushed). */
+static void work_sync(struct job *job, int last_fd)
 {
-    bool forgets = false;
+    bool forgets = false, framed = false;
 
-    for (size_t i = 0; i < job->n && !forgets; i++) {
-        forgets = job->ents[i].forget;
+    for (size_t i = 0; i < job->n; i++) {
+        const struct jent *e = &job->ents[i];
+        forgets |= e->forget;
+        framed |= !e->forget && frame_end(e) > e->frame_from;
     }
-    if (job->policy == STORE_FSYNC_NEVER || (nwritten == 0 && !job->force_sync && !forgets)) {
+    if (job->policy == STORE_FSYNC_NEVER || (!framed && !job->checkpoint_due && !forgets)) {
         return;
     }
     int err;
-    bool flush = nwritten > 0 || job->force_sync;
+    bool flush = framed || job->checkpoint_due;
     if (job->sync_fault && flush) {
         job->sync_fault_used = true;
         err = job->sync_fault;
+    } else if (job->checkpoint_due) {
+        err = work_checkpoint(job, last_fd);
     } else {
         size_t len;
-        char *frames = job->force_sync ? NULL : job_frames(job, &len);
+        char *frames = job_frames(job, &len);
         if (frames && wal_room(&job->wal, len)) {
             err = wal_append(&job->wal, frames, len, flush);
-        } else {
+        } else if (job->may_checkpoint) {
             err = work_checkpoint(job, last_fd);
             flush = true;
+        } else {
+            err = frames ? ENOSPC : ENOMEM;
         }
         free(frames);
     }
@@ -378,18 +435,33 @@ static uint64_t retry_ms(const struct store *st)
     return st->cfg.retry_ms ? st->cfg.retry_ms : STORE_RETRY_MS;
 }
 
+static size_t lag_limit(const struct store *st)
+{
+    return st->cfg.lag_bytes ? st->cfg.lag_bytes : STORE_LAG_BYTES;
+}
+
 /* True when file `f` has bytes a job may take now: a failing file waits
- * for its retry time. */
+ * for its retry time; a released one has its held-back bytes written. */
 static bool file_ready(const struct store *st, const struct jfile *f)
 {
-    return (f->len > 0 || f->retry) && (!f->failing || uv_now(st->loop) >= f->retry_at);
+    return ((f->len > 0 || f->retry) && (!f->failing || uv_now(st->loop) >= f->retry_at)) ||
+           (f->lag_len > 0 && f->release);
+}
+
+/* True when file `f` goes into a job that starts now; with `all` (a
+ * checkpoint, or the store stopping) every held-back byte goes too, and
+ * every retry that holds bytes durable before. */
+static bool file_taken(const struct store *st, const struct jfile *f, bool all)
+{
+    return file_ready(st, f) ||
+           (all && (f->lag_len > 0 || (f->retry && f->retry_acked > f->retry_off)));
 }
 
 /* Puts `f` in the list of files holding bytes, or takes it out, as its
  * buffers say. Called after every change to them. */
 static void file_held_update(struct store *st, struct jfile *f)
 {
-    bool holds = f->len > 0 || f->retry;
+    bool holds = f->len > 0 || f->retry || (f->lag_len > 0 && f->release);
 
     if (holds && !f->held_prev) {
         f->held_next = st->held;
@@ -410,7 +482,7 @@ static void file_held_update(struct store *st, struct jfile *f)
 
 static bool has_pending(const struct store *st)
 {
-    if (st->nforgets > 0 || st->sync_owed) {
+    if (st->nforgets > 0 || st->sync_owed || (st->stopping && st->lag_bytes > 0)) {
         return true;
     }
     for (const struct jfile *f = st->held; f; f = f->held_next) {
@@ -470,6 +542,8 @@ static void keep_unwritten(struct store *st, struct jent *e)
     f->retry_nrec = e->nrec;
     f->retry_off = e->written;
     f->retry_len = e->len;
+    f->retry_acked = e->acked > e->written ? e->acked : 0;
+    st->nacked += f->retry_acked > 0;
     file_held_update(st, f);
 }
 
@@ -533,6 +607,88 @@ static void lru_trim(struct store *st)
     }
 }
 
+/* ---- Held-back bytes ---- */
+
+static void file_unlink(struct jfile *f);
+
+/* A buffer of records a job is done with goes back to its file for the
+ * next ones when the file has none and it is small; else it is freed. */
+#define STORE_RECYCLE_MAX 1024
+
+static void buf_recycle(struct jfile *f, struct jent *e)
+{
+    if (!f->buf && e->cap <= STORE_RECYCLE_MAX) {
+        f->buf = e->buf;
+        f->cap = e->cap;
+        f->len = 0;
+    } else {
+        free(e->buf);
+    }
+    e->buf = NULL;
+}
+
+/* Makes room in `f`'s held-back buffer for `more` bytes after those it
+ * holds, before a job takes the file: the job's end then adds them without
+ * allocating. A file holding none needs no room (its job's buffer becomes
+ * it). False when out of memory. */
+static bool lag_reserve(struct jfile *f, size_t more)
+{
+    size_t need = f->lag_len + more;
+
+    if (!f->lag || need <= f->lag_cap) {
+        return true;
+    }
+    size_t cap = f->lag_cap * 2 > need ? f->lag_cap * 2 : need;
+    char *nb = realloc(f->lag, cap);
+    if (!nb) {
+        return false;
+    }
+    f->lag = nb;
+    f->lag_cap = cap;
+    return true;
+}
+
+/* Keeps the bytes of entry `e`, framed and not written, as `f`'s
+ * held-back bytes, after those it holds (lag_reserve() made room). */
+static void lag_take(struct store *st, struct jfile *f, struct jent *e)
+{
+    if (!f->lag) {
+        f->lag = e->buf;
+        f->lag_cap = e->cap;
+        f->lag_len = e->len;
+        e->buf = NULL;
+    } else {
+        assert(f->lag_len + e->len <= f->lag_cap);
+        memcpy(f->lag + f->lag_len, e->buf, e->len);
+        f->lag_len += e->len;
+        buf_recycle(f, e);
+    }
+    f->lag_nrec += e->nrec;
+    st->lag_bytes += e->len;
+    st->unwritten -= e->nrec;
+}
+
+/* True when `f` holds nothing and no job has it: it may be dropped. */
+static bool file_idle(const struct jfile *f)
+{
+    return !f->in_job && !f->len && !f->retry && !f->failing && !f->lag_len && !f->held_prev;
+}
+
+/* Closes `f` and frees it (file_idle() said so); the next append opens it
+ * again and counts its bytes from the file. */
+static void file_drop(struct store *st, struct jfile *f)
+{
+    lru_remove(st, f);
+    if (f->fd >= 0) {
+        close(f->fd);
+    }
+    proto_code_map_del(&st->index, f->code);
+    file_unlink(f);
+    free(f->buf);
+    free(f->lag);
+    free(f);
+}
+
 static void after_work(uv_work_t *req, int status)
 {
     char q[LOG_QUOTE_MAX];
@@ -569,7 +725,8 @@ static void after_work(uv_work_t *req, int status)
         if (e->fault_used && st->fault.write_fails > 0) {
             st->fault.write_fails--;
         }
-        st->held_bytes -= e->written - e->off;
+        /* Bytes appended since the job before: counted in held_bytes. */
+        size_t fresh = e->retry ? 0 : e->len - e->frame_from;
         f->fd = e->fd;
         f->in_job = false;
         lru_touch(st, f);
@@ -578,7 +735,7 @@ static void after_work(uv_work_t *req, int status)
         if (f->forgotten) {
             /* Its room is gone; what was not written is dropped. */
             lru_remove(st, f);
-            st->held_bytes -= e->len - e->written;
+            st->held_bytes -= e->retry ? e->len - e->off : fresh;
             st->unwritten -= e->nrec;
             if (e->fd >= 0) {
                 close(e->fd);
@@ -586,13 +743,24 @@ static void after_work(uv_work_t *req, int status)
             free(e->buf);
             free(f->buf);
             free(f);
+            e->file = NULL;
             continue;
         }
-        if (e->err || status != 0) {
+        st->held_bytes -= e->retry ? e->written - e->off : fresh;
+        if (!e->write) {
+            /* Framed, not written: held back until more wait. */
+            lag_take(st, f, e);
+        } else if (e->err || status != 0) {
             st->stats.failures++;
             log_event(LOG_ERROR, "journal_write_failed", "room=%s error=%s kept_bytes=%zu", f->code,
                       log_quote(q, sizeof(q), e->err ? strerror(e->err) : "write cancelled"),
                       e->len - e->written);
+            if (!e->retry) {
+                /* Its held-back bytes are unwritten again, with the new. */
+                st->held_bytes += e->len - e->written;
+                st->unwritten += e->lag_nrec;
+                e->nrec += e->lag_nrec;
+            }
             if (e->written == e->len) {
                 st->unwritten -= e->nrec;
             }
@@ -604,7 +772,7 @@ static void after_work(uv_work_t *req, int status)
                 file_set_failing(st, f, true);
             }
         } else {
-            free(e->buf);
+            buf_recycle(f, e);
             st->unwritten -= e->nrec;
             /* A failing file has caught up once what it held is written
              * and nothing newer waits: its room hears it after `durable`
@@ -614,6 +782,20 @@ static void after_work(uv_work_t *req, int status)
                 ncaught++;
             }
         }
+    }
+    for (size_t i = 0; i < job->n; i++) {
+        struct jfile *f = job->ents[i].forget ? NULL : job->ents[i].file;
+        if (f) {
+            file_held_update(st, f);
+            if (f->release && file_idle(f)) {
+                file_drop(st, f);
+            }
+        }
+    }
+    if (status != 0) {
+        /* The worker did not run: bytes held back by this job were not
+         * framed, so the next job checkpoints. */
+        st->sync_owed = true;
     }
     if (job->sync_fault_used && st->fault.sync_fails > 0) {
         st->fault.sync_fails--;
@@ -673,18 +855,110 @@ static void after_work(uv_work_t *req, int status)
     }
 }
 
+/* Counts the files a job takes (from the held list, or every file with
+ * `all`), adds their frames' bytes to *frames, and makes room for the
+ * bytes each will hold back after it. False when out of memory. */
+static bool job_count(struct store *st, bool all, size_t *ret_n, size_t *frames)
+{
+    size_t n = 0;
+
+    for (struct jfile *f = all ? st->files : st->held; f; f = all ? f->next : f->held_next) {
+        if (!file_taken(st, f, all)) {
+            continue;
+        }
+        n++;
+        *frames += WAL_FRAME_SIZE(f->retry ? f->retry_len - f->retry_off : f->len);
+        if (!f->retry && !lag_reserve(f, f->len)) {
+            return false;
+        }
+    }
+    *ret_n = n;
+    return true;
+}
+
+/* Fills entry `e` with what file `f` holds for this job: its retry alone,
+ * or its new records, after its held-back bytes when it is written now
+ * (`all`, or enough held back), else framed only. */
+static void job_take(struct store *st, struct job *job, struct jfile *f, struct jent *e, bool all)
+{
+    bool never = job->policy == STORE_FSYNC_NEVER;
+
+    e->file = f;
+    e->fd = f->fd;
+    e->file_off = f->done; /* no other job has bytes of it */
+    if (f->retry) {
+        /* The older bytes go alone; records appended since wait for
+         * the next job. The file is failing, so its room holds back
+         * what follows them until it has caught up, whatever
+         * sequence number this job vouches for. */
+        e->buf = f->retry;
+        e->retry = true;
+        e->write = true;
+        e->nrec = f->retry_nrec;
+        f->retry_nrec = 0;
+        e->off = e->written = e->frame_from = f->retry_off;
+        e->len = e->cap = f->retry_len;
+        e->acked = f->retry_acked;
+        st->nacked -= f->retry_acked > 0;
+        f->retry_acked = 0;
+        f->retry = NULL;
+    } else {
+        /* A new journal is made by the job that takes its first records,
+         * so that one that cannot be made is found at once. */
+        e->write = all || never || f->release || f->failing || (f->done == 0 && !f->lag) ||
+                   f->lag_len + f->len >= lag_limit(st);
+        e->nrec = f->nrec;
+        f->nrec = 0;
+        if (e->write && f->lag) {
+            if (f->len) {
+                memcpy(f->lag + f->lag_len, f->buf, f->len);
+            }
+            e->buf = f->lag;
+            e->cap = f->lag_cap;
+            e->len = f->lag_len + f->len;
+            e->frame_from = e->acked = f->lag_len;
+            e->lag_nrec = f->lag_nrec;
+            st->lag_bytes -= f->lag_len;
+            f->lag = NULL;
+            f->lag_len = f->lag_cap = 0;
+            f->lag_nrec = 0;
+            f->len = 0; /* its buffer stays, for the next records */
+        } else {
+            e->buf = f->buf;
+            e->cap = f->cap;
+            e->len = f->len;
+            if (!e->write) {
+                e->file_off = f->done + f->lag_len;
+            }
+            f->buf = NULL;
+            f->len = f->cap = 0;
+        }
+        f->taken_seq = st->next_seq;
+    }
+}
+
 static void job_start(struct store *st)
 {
     struct job *job;
-    size_t n = st->nforgets;
+    size_t n, frames = 0;
 
     if (st->job_running || !has_pending(st)) {
         return;
     }
-    for (struct jfile *f = st->held; f; f = f->held_next) {
-        n += file_ready(st, f);
+    for (size_t i = 0; i < st->nforgets; i++) {
+        frames += WAL_FRAME_SIZE(0);
     }
-    job = calloc(1, sizeof(*job));
+    bool ok = job_count(st, false, &n, &frames);
+    /* A checkpoint when the frames would not fit, or an earlier flush
+     * failed; then, as when the store stops, every journal is written. */
+    bool due = st->cfg.fsync != STORE_FSYNC_NEVER &&
+               (st->sync_owed || st->wal.off + frames > st->wal.size);
+    bool all = due || st->stopping;
+    if (ok && all) {
+        ok = job_count(st, true, &n, &frames);
+    }
+    n += st->nforgets;
+    job = ok ? calloc(1, sizeof(*job)) : NULL;
     if (!job || !(job->ents = calloc(n ? n : 1, sizeof(*job->ents)))) {
         free(job);
         log_event(LOG_ERROR, "journal_out_of_memory", "during=write");
@@ -697,6 +971,7 @@ static void job_start(struct store *st)
     job->records = job->seq - st->job_seq;
     st->job_seq = job->seq;
     job->force_sync = st->sync_owed;
+    job->checkpoint_due = due;
     if (st->fault.sync_fails > 0 && job->policy != STORE_FSYNC_NEVER) {
         job->sync_fault = st->fault.sync_errno ? st->fault.sync_errno : EIO;
     }
@@ -708,41 +983,20 @@ static void job_start(struct store *st)
     st->nforgets = 0;
     uint64_t faults = st->fault.write_fails;
     size_t opened = 0;
-    for (struct jfile *f = st->held, *next; f; f = next) {
-        next = f->held_next;
-        if (!file_ready(st, f)) {
+    bool held_back = false;
+    for (struct jfile *f = all ? st->files : st->held, *next; f; f = next) {
+        next = all ? f->next : f->held_next;
+        if (!file_taken(st, f, all)) {
             continue;
         }
         struct jent *e = &job->ents[job->n++];
-        e->file = f;
-        e->fd = f->fd;
-        e->file_off = f->done; /* no other job has bytes of it */
+        job_take(st, job, f, e, all);
+        held_back |= !e->write;
         /* A journal opened for this job beyond the descriptors kept open
          * is closed again once written, so that a job never holds more
          * than max_open (and one) journals open. */
-        e->close_after = f->fd < 0 && ++opened + st->nopen > store_max_open(st);
-        if (f->retry) {
-            /* The older bytes go alone; records appended since wait for
-             * the next job. The file is failing, so its room holds back
-             * what follows them until it has caught up, whatever
-             * sequence number this job vouches for. */
-            e->buf = f->retry;
-            e->retry = true;
-            e->nrec = f->retry_nrec;
-            f->retry_nrec = 0;
-            e->off = e->written = f->retry_off;
-            e->len = f->retry_len;
-            f->retry = NULL;
-        } else {
-            e->buf = f->buf;
-            e->len = f->len;
-            e->nrec = f->nrec;
-            f->nrec = 0;
-            f->buf = NULL;
-            f->len = f->cap = 0;
-            f->taken_seq = st->next_seq;
-        }
-        if (faults > 0 &&
+        e->close_after = e->write && f->fd < 0 && ++opened + st->nopen > store_max_open(st);
+        if (e->write && faults > 0 &&
             (!st->fault.write_code[0] || strcmp(st->fault.write_code, f->code) == 0)) {
             faults--;
             e->fault_errno = st->fault.write_errno ? st->fault.write_errno : EIO;
@@ -755,6 +1009,7 @@ static void job_start(struct store *st)
         memcpy(e->code, f->code, sizeof(e->code));
         file_held_update(st, f);
     }
+    job->may_checkpoint = !held_back && st->lag_bytes == 0 && st->nacked == 0;
     job->req.data = job;
     job->started = uv_hrtime();
     st->job_running = true;
@@ -908,6 +1163,7 @@ int store_append(void *ctx, const char *code, const char *line, size_t len, uint
     store_record_write(f->buf + f->len, line, len);
     f->len += total;
     f->nrec++;
+    f->release = false;
     st->unwritten++;
     st->held_bytes += total;
     st->stats.records++;
@@ -955,7 +1211,7 @@ int store_read(void *ctx, const char *code, json_t **ret_records)
         /* A job may be appending past what is known to be written. */
         disk = f && f->done < (uint64_t)sb.st_size ? f->done : (uint64_t)sb.st_size;
     }
-    size_t mem = f ? (f->in_job && f->job_buf ? f->job_len - f->job_off : 0) +
+    size_t mem = f ? f->lag_len + (f->in_job && f->job_buf ? f->job_len - f->job_off : 0) +
                          (f->retry ? f->retry_len - f->retry_off : 0) + f->len
                    : 0;
     char *data = malloc((size_t)disk + mem + 1);
@@ -981,6 +1237,9 @@ int store_read(void *ctx, const char *code, json_t **ret_records)
     if (fd >= 0) {
         close(fd);
     }
+    if (f) {
+        take(data, &len, f->lag, f->lag_len);
+    }
     if (f && f->in_job && f->job_buf) {
         take(data, &len, f->job_buf + f->job_off, f->job_len - f->job_off);
     }
@@ -1000,19 +1259,20 @@ void store_release(void *ctx, const char *code)
     struct store *st = ctx;
     struct jfile *f = store_is_code(code) ? proto_code_map_get(&st->index, code) : NULL;
 
-    /* Only a journal with nothing to write and no job: the next append
-     * opens it again (and counts its bytes from the file). */
-    if (!f || f->in_job || f->len || f->retry || f->failing || f->held_prev) {
+    if (!f) {
         return;
     }
-    lru_remove(st, f);
-    if (f->fd >= 0) {
-        close(f->fd);
+    /* A journal with bytes to write, or in a job, is dropped once the job
+     * that writes them is done; its held-back bytes go in the next one. */
+    f->release = true;
+    if (file_idle(f)) {
+        file_drop(st, f);
+        return;
     }
-    proto_code_map_del(&st->index, f->code);
-    file_unlink(f);
-    free(f->buf);
-    free(f);
+    file_held_update(st, f);
+    if (f->lag_len > 0 && !f->in_job) {
+        schedule(st);
+    }
 }
 
 /* Schedules the removal of room `code`'s journal; see journal.h. */
@@ -1055,9 +1315,15 @@ void store_forget(void *ctx, const char *code)
         f->len = f->cap = 0;
         if (f->retry) {
             st->held_bytes -= f->retry_len - f->retry_off;
+            st->nacked -= f->retry_acked > 0;
             free(f->retry);
             f->retry = NULL;
         }
+        st->lag_bytes -= f->lag_len;
+        free(f->lag);
+        f->lag = NULL;
+        f->lag_len = f->lag_cap = 0;
+        f->lag_nrec = 0;
         file_held_update(st, f);
         if (f->in_job) {
             /* The running job owns its fd and buffer; after_work frees
@@ -1281,6 +1547,7 @@ struct store_stats store_stats(const struct store *st)
     s.durable_seq = st->durable;
     s.pending_records = pending_records(st);
     s.pending_bytes = st->held_bytes;
+    s.lag_bytes = st->lag_bytes;
     s.failing = st->failing || st->nfailing > 0;
     return s;
 }
@@ -1326,6 +1593,7 @@ void store_free(struct store *st)
             close(f->fd);
         }
         free(f->buf);
+        free(f->lag);
         free(f->retry);
         free(f);
     }

@@ -8,10 +8,14 @@
  * commit). A flush is one fdatasync() of the write-ahead file,
  * DATA_DIR/rooms/journal.wal (wal.h), which holds a copy of what the
  * journals were given since they were last flushed themselves; store_open()
- * writes that copy back into them. The store reports through its `durable` hook the highest
- * sequence number that is durable under the policy; its owner lets the
- * replies that follow a record go out only then. At start every journal is
- * read back and handed to the `restore` hook, which rebuilds the room.
+ * writes that copy back into them. Once a record's copy is flushed there,
+ * its journal may lag behind: a room's records are written into its own
+ * file only once `lag_bytes` of them wait, when the room is released, when
+ * the write-ahead file starts its next generation, or when the store stops;
+ * until then store_read() finds them in memory. The store reports through its `durable` hook the
+ * highest sequence number that is durable under the policy; its owner lets the replies that follow
+ * a record go out only then. At start every journal is read back and handed to the `restore` hook,
+ * which rebuilds the room.
  *
  * The store knows nothing of rooms beyond their codes: it reaches the rest
  * of the server only through `struct store_hooks`, and the append and
@@ -23,7 +27,11 @@
  * one room's fault: its journal is reported through the `failing` hook
  * (before any sequence number that passes its records is reported
  * durable), the other rooms' records go on, and the hook is called again
- * once that journal has caught up. A failed flush is everyone's: nothing
+ * once that journal has caught up. Records already durable through the
+ * write-ahead file stay so while their journal fails: the file does not
+ * start its next generation (and the store reports nothing more durable
+ * once it is full) until every such record is in its journal. A failed
+ * flush is everyone's: nothing
  * is reported durable until one succeeds. While it fails, records pile up
  * in memory.
  * store_stats() tells how many records and bytes wait (`pending_records`,
@@ -90,7 +98,16 @@ struct store_config {
     uint64_t max_pending_bytes;   /* appends refused past this many unwritten bytes; 0: none */
     size_t max_open;              /* journal fds kept open between writes; 0: STORE_MAX_OPEN */
     uint64_t wal_bytes;           /* size of the write-ahead file; 0: WAL_DEFAULT_BYTES */
+    /* A journal is written once this many of its durable bytes wait in
+     * memory; 0: STORE_LAG_BYTES; 1: at every write job (no lag). */
+    size_t lag_bytes;
 };
+
+/* Bytes of durable records a room's journal may hold back in memory
+ * before the next write job appends them to its file: about twenty
+ * records, so that a journal costs a write() per twenty moves rather than
+ * one a move. */
+#define STORE_LAG_BYTES 2048
 
 /* Journal descriptors kept open between writes, the most recently written:
  * beyond them a journal is closed after its write and opened again for
@@ -111,6 +128,7 @@ struct store_stats {
     uint64_t durable_seq;     /* highest sequence number reported durable */
     uint64_t pending_records; /* records appended and not yet durable */
     uint64_t pending_bytes;   /* bytes waiting to be written */
+    uint64_t lag_bytes;       /* durable bytes not yet in their journals */
     bool failing;             /* the last flush failed, or a room's journal write did */
     /* Write jobs by how long they took, from their start on the loop to
      * their report back (writes and flush included): bucket k counts the
@@ -187,9 +205,9 @@ int store_append(void *ctx, const char *code, const char *line, size_t len, uint
 int store_read(void *ctx, const char *code, json_t **ret_records);
 
 /* Room `code`'s journal is not needed for a while: its file is closed and
- * its memory freed, unless it has records to write (then it stays until
- * they are). `ctx` is the struct store. Has the shape of the lobby's
- * `release`. */
+ * its memory freed, at once or, when it has records to write, once the
+ * next write job has written them (a later append keeps it). `ctx` is the
+ * struct store. Has the shape of the lobby's `release`. */
 void store_release(void *ctx, const char *code);
 
 /* Removes room `code`'s journal (in the next write job); records of it
@@ -197,9 +215,9 @@ void store_release(void *ctx, const char *code);
  * the lobby's `forget`. */
 void store_forget(void *ctx, const char *code);
 
-/* Writes what waits now and stops the store's timer; the loop ends once
- * the last write is done. A write that fails from then on is not retried
- * (logged with what is lost). */
+/* Writes what waits now, every journal's held-back bytes included, and
+ * stops the store's timer; the loop ends once the last write is done. A write that fails from then
+ * on is not retried (logged with what is lost). */
 void store_stop(struct store *st);
 
 /* Counters since open, and what waits now. */

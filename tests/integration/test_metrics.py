@@ -158,6 +158,10 @@ class Metrics(unittest.TestCase):
         self.assertEqual(value(s, "conclave_journal_records_per_flush_sum"),
                          value(s, "conclave_journal_records_total"))
         self.assertEqual(value(s, "conclave_journal_flush_seconds_bucket", le="+Inf"), jobs)
+        # The room's records after its first (a few hundred bytes) wait in
+        # memory and the write-ahead file; its journal gets them at 2 KiB.
+        self.assertGreater(value(s, "conclave_journal_lag_bytes"), 0)
+        self.assertLess(value(s, "conclave_journal_lag_bytes"), 2048)
 
     def test_a_lobby_left_alone_expires_without_other_traffic(self):
         # Only HTTP scrapes reach the server after the creator goes: the
