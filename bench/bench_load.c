@@ -586,6 +586,9 @@ struct engine {
     int qhead, qlen;
     struct pair *setting_up;
     int phase; /* 0 warm-up (replay: up to the barrier), 1 window, 2 over */
+    /* Recording, after the window: only the replies to acts still in
+     * flight are read (and recorded), nothing more is sent. */
+    bool draining;
     double t0, t_start, t_end, gen0, gen1;
     double cpu0, cpu1; /* server CPU seconds at window start and end */
     long moves, refused, legal_reqs;
@@ -887,6 +890,10 @@ static void on_act_reply(struct engine *e, struct pair *p, struct conn *c, json_
     } else if (e->phase == 1) {
         e->refused++;
     }
+    if (e->draining) {
+        c->st = C_IDLE;
+        return;
+    }
     send_legal(e, c);
 }
 
@@ -900,6 +907,10 @@ static void on_message(struct engine *e, struct conn *c, json_t *m)
             return;
         }
         c->pending = 0;
+        if (e->draining && c->st != C_ACT) {
+            c->st = C_IDLE;
+            return;
+        }
         if (p->st == P_CREATE || p->st == P_JOIN || p->st == P_START) {
             on_setup_reply(e, p, c, m);
         } else if (c->st == C_LEGAL) {
@@ -957,7 +968,9 @@ static void on_message(struct engine *e, struct conn *c, json_t *m)
             if (e->phase < 2) {
                 room->ended = true;
             }
-            setup_enqueue(e, p, -1);
+            if (!e->draining) {
+                setup_enqueue(e, p, -1);
+            }
         }
     }
 }
@@ -1074,6 +1087,60 @@ static void engine_dump_stuck(struct engine *e)
     }
 }
 
+/* Waits up to `timeout` ms for lines from the server and handles each.
+ * Returns 0, or -1 once the run has failed. */
+static int engine_read(struct engine *e, struct pollfd *pfd, int timeout)
+{
+    int n = poll(pfd, (nfds_t)e->npairs * 2, timeout);
+
+    if (n < 0 && errno != EINTR) {
+        fail(e, "poll: %s", strerror(errno));
+        return -1;
+    }
+    for (int i = 0; n > 0 && i < e->npairs * 2 && !e->failed; i++) {
+        if (!pfd[i].revents) {
+            continue;
+        }
+        struct conn *c = &e->pairs[i / 2].c[i % 2];
+        char buf[65536];
+        ssize_t got = read(c->fd, buf, sizeof(buf));
+        if (got <= 0 || proto_framer_feed(&c->fr, buf, (size_t)got) != 0) {
+            fail(e, "the server closed a connection");
+            return -1;
+        }
+        const char *line;
+        size_t len;
+        while (!e->failed && proto_framer_next(&c->fr, &line, &len) > 0) {
+            json_t *m = json_loadb(line, len, 0, NULL);
+            if (m) {
+                on_message(e, c, m);
+            }
+            json_decref(m);
+        }
+    }
+    return e->failed ? -1 : 0;
+}
+
+/* After a recording's window: the acts still in flight are answered and
+ * recorded, so that no room's recording lacks a move that one recorded
+ * after it followed (its replay would wait for it forever). Nothing new is
+ * sent; the window's counts are already taken. */
+static void engine_drain(struct engine *e, struct pollfd *pfd)
+{
+    double end = now_s() + 30;
+
+    e->draining = true;
+    for (;;) {
+        bool inflight = false;
+        for (int i = 0; i < e->npairs * 2 && !inflight; i++) {
+            inflight = e->pairs[i / 2].c[i % 2].st == C_ACT && e->pairs[i / 2].c[i % 2].pending;
+        }
+        if (!inflight || now_s() > end || engine_read(e, pfd, 100) != 0) {
+            return;
+        }
+    }
+}
+
 /* Plays one measurement against the running server `srv`. For M_LEGAL the
  * recording is filled; for M_REPLAY it is played back. Fills the timing
  * fields of *res. Returns 0 or -1. */
@@ -1149,31 +1216,8 @@ static int engine_run(enum mode mode, const struct config *cfg, const char *game
             double ms = (next - t) * 1000;
             timeout = ms <= 0 ? 0 : ms > 100 ? 100 : (int)ms + (ms > (int)ms);
         }
-        int n = poll(pfd, (nfds_t)e.npairs * 2, timeout);
-        if (n < 0 && errno != EINTR) {
-            fail(&e, "poll: %s", strerror(errno));
+        if (engine_read(&e, pfd, timeout) != 0) {
             break;
-        }
-        for (int i = 0; n > 0 && i < e.npairs * 2 && !e.failed; i++) {
-            if (!pfd[i].revents) {
-                continue;
-            }
-            struct conn *c = &e.pairs[i / 2].c[i % 2];
-            char buf[65536];
-            ssize_t got = read(c->fd, buf, sizeof(buf));
-            if (got <= 0 || proto_framer_feed(&c->fr, buf, (size_t)got) != 0) {
-                fail(&e, "the server closed a connection");
-                break;
-            }
-            const char *line;
-            size_t len;
-            while (!e.failed && proto_framer_next(&c->fr, &line, &len) > 0) {
-                json_t *m = json_loadb(line, len, 0, NULL);
-                if (m) {
-                    on_message(&e, c, m);
-                }
-                json_decref(m);
-            }
         }
         t = now_s();
         if (mode == M_REPLAY) {
@@ -1181,6 +1225,9 @@ static int engine_run(enum mode mode, const struct config *cfg, const char *game
         } else {
             engine_tick(&e, t);
         }
+    }
+    if (!e.failed && mode == M_LEGAL) {
+        engine_drain(&e, pfd);
     }
     if (!e.failed) {
         if (mode == M_LEGAL) {

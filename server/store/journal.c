@@ -630,7 +630,11 @@ static void buf_recycle(struct jfile *f, struct jent *e)
 /* Makes room in `f`'s held-back buffer for `more` bytes after those it
  * holds, before a job takes the file: the job's end then adds them without
  * allocating. A file holding none needs no room (its job's buffer becomes
- * it). False when out of memory. */
+ * it). It grows by whole STORE_LAG_STEP bytes rather than doubling, so
+ * that a room awake keeps little more than what it holds back. False when
+ * out of memory. */
+#define STORE_LAG_STEP 512
+
 static bool lag_reserve(struct jfile *f, size_t more)
 {
     size_t need = f->lag_len + more;
@@ -638,7 +642,7 @@ static bool lag_reserve(struct jfile *f, size_t more)
     if (!f->lag || need <= f->lag_cap) {
         return true;
     }
-    size_t cap = f->lag_cap * 2 > need ? f->lag_cap * 2 : need;
+    size_t cap = (need + STORE_LAG_STEP - 1) / STORE_LAG_STEP * STORE_LAG_STEP;
     char *nb = realloc(f->lag, cap);
     if (!nb) {
         return false;
