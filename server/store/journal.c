@@ -11,8 +11,11 @@
  * highest sequence number now durable. Records that arrive while a job runs
  * wait for the next one, so under load one flush covers many actions. With
  * `batch` a job starts when the oldest waiting record has waited batch_ms;
- * with `always` and `never` it starts at once, and `never` reports the
- * records durable as soon as write() returned.
+ * with `always` and `never` it starts at the end of the loop turn that
+ * appended the record (a check handle, after the turn's I/O callbacks, or
+ * a prepare handle, before the loop waits), so that the records of one
+ * turn share it; `never` reports the records durable as soon as write()
+ * returned.
  *
  * A failed write keeps its unwritten tail (in the buffer it was in, with no
  * new allocation) as the file's retry buffer, and is retried every
@@ -180,6 +183,12 @@ struct store {
     bool stopping;
     bool timer_closed;
     uv_timer_t timer;
+    /* A write job that is due starts once the loop turn's callbacks are
+     * done (after its I/O, or before it waits), so that every record the
+     * turn appended goes into it. */
+    uv_check_t turn_check;
+    uv_prepare_t turn_prepare;
+    bool turn_armed;
     struct store_stats stats;
     struct store_fault fault;
     struct wal wal; /* its position is the worker's while a job runs */
@@ -1024,8 +1033,30 @@ static void job_start(struct store *st)
     }
 }
 
-/* Something new waits: starts a write now or arms the timer for it. Once
- * stopping there is no timer, so the write starts at once. */
+/* The loop turn that appended records is done: their write job starts. */
+static void turn_end(struct store *st)
+{
+    if (st->turn_armed) {
+        st->turn_armed = false;
+        uv_check_stop(&st->turn_check);
+        uv_prepare_stop(&st->turn_prepare);
+    }
+    job_start(st);
+}
+
+static void on_turn_check(uv_check_t *h)
+{
+    turn_end(h->data);
+}
+
+static void on_turn_prepare(uv_prepare_t *h)
+{
+    turn_end(h->data);
+}
+
+/* Something new waits: arms the end of the loop turn, or the batch's
+ * timer, to start a write. Once stopping there is neither, so the write
+ * starts at once. */
 static void schedule(struct store *st)
 {
     if (st->job_running) {
@@ -1036,7 +1067,11 @@ static void schedule(struct store *st)
     } else if (st->failing) {
         arm(st, retry_ms(st)); /* already armed: the retry goes first */
     } else if (st->cfg.fsync != STORE_FSYNC_BATCH) {
-        job_start(st);
+        if (!st->turn_armed) {
+            st->turn_armed = true;
+            uv_check_start(&st->turn_check, on_turn_check);
+            uv_prepare_start(&st->turn_prepare, on_turn_prepare);
+        }
     } else {
         arm(st, st->cfg.batch_ms);
     }
@@ -1397,6 +1432,10 @@ int store_open(uv_loop_t *loop, const struct store_config *cfg, const struct sto
         return rc;
     }
     st->timer.data = st;
+    uv_check_init(loop, &st->turn_check);
+    uv_prepare_init(loop, &st->turn_prepare);
+    st->turn_check.data = st;
+    st->turn_prepare.data = st;
     *ret_store = st;
     return 0;
 }
@@ -1539,6 +1578,9 @@ void store_stop(struct store *st)
     if (!st->timer_closed) {
         st->timer_closed = true;
         uv_close((uv_handle_t *)&st->timer, NULL);
+        st->turn_armed = false;
+        uv_close((uv_handle_t *)&st->turn_check, NULL);
+        uv_close((uv_handle_t *)&st->turn_prepare, NULL);
     }
     job_start(st);
 }

@@ -58,8 +58,9 @@
 #define STORE_RETRY_MS 1000 /* default pause before a failed write is retried */
 
 enum store_fsync {
-    /* A write + fdatasync starts as soon as a record waits; records that
-     * arrive during a running write share the next one. */
+    /* A write + fdatasync starts once the loop turn that appended a
+     * record has run its callbacks, with every record of the turn;
+     * records that arrive during a running write share the next one. */
     STORE_FSYNC_ALWAYS,
     /* Records gather for at most batch_ms, then write + fdatasync. */
     STORE_FSYNC_BATCH,
