@@ -111,6 +111,8 @@ static const char usage[] =
     "32)\n"
     "  --connect-rate N         new connections per second per client address (default 20;\n"
     "                           bursts of twice that)\n"
+    "  --review-rate BYTES      bytes of records a second one client address may send to\n"
+    "                           POST /review (default 2097152; bursts of twice that)\n"
     "  --max-spectators N       spectators per room (default 64)\n"
     "  --room-backlog BYTES     lines a room may hold back for its journal before it\n"
     "                           refuses actions (default 4194304)\n"
@@ -160,6 +162,7 @@ static void options_default(struct options *o)
     o->lobby.max_rooms_per_conn = 4;
     o->lobby.max_rooms_per_addr = 32;
     o->net.connect_rate = 20;
+    o->web.review_rate = 2u * 1024u * 1024u;
     o->lobby.max_spectators = 64;
     o->lobby.outbox_max = 4u * 1024u * 1024u;
     o->lobby.lobby_ttl_ms = 600000;
@@ -407,6 +410,7 @@ static int option_set(struct options *o, const char *key, const char *val, char 
         {"max-rooms-per-address", 1, 10000000, 1, 1,
          offsetof(struct options, lobby.max_rooms_per_addr)},
         {"connect-rate", 1, 1000000, 1, 1, offsetof(struct options, net.connect_rate)},
+        {"review-rate", 1, 1u << 30, 1, 2, offsetof(struct options, web.review_rate)},
         {"max-spectators", 0, 1000000, 1, 1, offsetof(struct options, lobby.max_spectators)},
         {"room-backlog", 65536, 1u << 30, 1, 2, offsetof(struct options, lobby.outbox_max)},
         {"max-line", 256, 16777216, 1, 2, offsetof(struct options, net.max_line)},

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bucket.h"
 #include "log.h"
 #include "outbuf.h"
 
@@ -47,20 +48,9 @@ struct conn {
     bool in_session; /* sess_fini still owed */
 };
 
-/* New connections per address: a token bucket per recent address, in a
- * small table where a full slot goes to the newcomer once its old address
- * has been quiet for a while (an address that churns stays in it). */
-#define CONNECT_SLOTS 1024
-
-struct connect_slot {
-    char addr[64];
-    double tokens;
-    uint64_t last_ms;
-};
-
 struct net_server {
     uv_loop_t *loop;
-    struct connect_slot *connect; /* CONNECT_SLOTS, allocated at start */
+    struct bucket_table connect; /* new connections per address */
     uv_tcp_t listener;
     uv_timer_t due_timer;
     uv_timer_t stop_timer;
@@ -484,42 +474,12 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
 
 /* ---- Accepting ---- */
 
-static uint32_t addr_hash(const char *s)
-{
-    uint32_t h = 2166136261u;
-
-    while (*s) {
-        h = (h ^ (unsigned char)*s++) * 16777619u;
-    }
-    return h;
-}
-
 /* True when `addr` may open one more connection now (and takes a token). */
 static bool connect_take(struct net_server *srv, const char *addr, uint64_t now)
 {
     const double rate = srv->cfg->connect_rate;
-    const double burst = 2.0 * rate;
-    struct connect_slot *slot = &srv->connect[addr_hash(addr) % CONNECT_SLOTS];
 
-    /* The slot's address refills its bucket in burst / rate seconds:
-     * after that it has nothing to remember and the slot changes hands.
-     * Until then a newcomer hashed to it shares its budget. */
-    if (strcmp(slot->addr, addr) != 0 &&
-        (!slot->addr[0] || now - slot->last_ms >= (uint64_t)(1000.0 * burst / rate))) {
-        snprintf(slot->addr, sizeof(slot->addr), "%s", addr);
-        slot->tokens = burst;
-        slot->last_ms = now;
-    }
-    slot->tokens += (double)(now - slot->last_ms) * rate / 1000.0;
-    if (slot->tokens > burst) {
-        slot->tokens = burst;
-    }
-    slot->last_ms = now;
-    if (slot->tokens < 1.0) {
-        return false;
-    }
-    slot->tokens -= 1.0;
-    return true;
+    return bucket_take(&srv->connect, addr, now, rate, 2.0 * rate, 1.0);
 }
 
 static unsigned conns_from(const struct net_server *srv, const char *addr)
@@ -732,7 +692,7 @@ int net_server_start(uv_loop_t *loop, const struct net_config *cfg, struct sess_
     int rc;
 
     srv = calloc(1, sizeof(*srv));
-    if (srv && !(srv->connect = calloc(CONNECT_SLOTS, sizeof(*srv->connect)))) {
+    if (srv && bucket_table_init(&srv->connect) != 0) {
         free(srv);
         srv = NULL;
     }
@@ -823,7 +783,7 @@ void net_server_stop(struct net_server *srv, uint64_t grace_ms)
 void net_server_free(struct net_server *srv)
 {
     if (srv) {
-        free(srv->connect);
+        bucket_table_fini(&srv->connect);
     }
     free(srv);
 }

@@ -32,6 +32,7 @@
 
 #include <libwebsockets.h>
 
+#include "bucket.h"
 #include "log.h"
 #include "lwslog.h"
 #include "lwstls.h"
@@ -74,7 +75,8 @@ struct http_req {
     unsigned char *owned; /* a file read from web_dir, the metrics, a review */
     char *in;             /* the request's body, in_want bytes when whole */
     size_t in_len, in_want;
-    int64_t rev; /* POST /review?rev=N; -1: the last */
+    int64_t rev;  /* POST /review?rev=N; -1: the last */
+    bool limited; /* over its address's share: the body is read, not kept */
 };
 
 struct web_server {
@@ -90,7 +92,8 @@ struct web_server {
     bool destroyed;
     unsigned char *scratch; /* LWS_PRE + one frame */
     size_t scratch_cap;
-    uint64_t *etags; /* one per embedded asset */
+    uint64_t *etags;             /* one per embedded asset */
+    struct bucket_table reviews; /* POST /review bytes per address */
 };
 
 /* ---- Files ---- */
@@ -259,14 +262,31 @@ static int http_text(struct lws *wsi, struct http_req *req, unsigned code, const
                        strlen(text), "no-store", 0, head);
 }
 
+/* The answer to a review over its address's share of bytes (429). */
+static const char review_limited[] =
+    "{\"ok\":false,\"error\":{\"code\":\"rate_limited\",\"message\":\"too many bytes of "
+    "records from this address: wait a little\"}}";
+
+/* The client's address as the TCP transport writes it: an IPv4 peer of
+ * a dual-stack socket is the same address as on TCP; "?" when unknown. */
+static void peer_addr(struct lws *wsi, char *out, size_t outlen)
+{
+    if (!lws_get_peer_simple(wsi, out, outlen)) {
+        snprintf(out, outlen, "?");
+    }
+    if (strncmp(out, "::ffff:", 7) == 0 && strchr(out + 7, '.')) {
+        memmove(out, out + 7, strlen(out + 7) + 1);
+    }
+}
+
 /* ---- POST /review ---- */
 
 /* A POST: only /review, with a Content-Length of at most WEB_POST_MAX and
  * a `rev` that is a number when given. The body is then read
  * (on_post_body) and answered when whole (on_post_done). */
-static int on_post(struct lws *wsi, struct http_req *req, const char *uri)
+static int on_post(struct web_server *web, struct lws *wsi, struct http_req *req, const char *uri)
 {
-    char buf[64];
+    char buf[64], addr[BUCKET_ADDR_MAX];
     const char *arg;
     char *end;
     unsigned long long want;
@@ -285,6 +305,18 @@ static int on_post(struct lws *wsi, struct http_req *req, const char *uri)
     if (want > WEB_POST_MAX) {
         return http_text(wsi, req, 413, "a record is at most 4 MiB\n", false);
     }
+    /* A review replays its record on the loop: each address gets its
+     * share, counted in the bytes it sends, before any is read. */
+    peer_addr(wsi, addr, sizeof(addr));
+    double rate = (double)web->cfg->review_rate;
+    req->in_want = (size_t)want;
+    req->in_len = 0;
+    if (!bucket_take(&web->reviews, addr, uv_now(web->loop), rate, 2.0 * rate, (double)want)) {
+        /* Answered once the body is in, so that the answer is read. */
+        log_event(LOG_DEBUG, "review_rate_limited", "addr=%s bytes=%llu", addr, want);
+        req->limited = true;
+        return 0;
+    }
     req->rev = -1;
     if ((arg = lws_get_urlarg_by_name(wsi, "rev=", buf, sizeof(buf)))) {
         long long rev;
@@ -298,15 +330,17 @@ static int on_post(struct lws *wsi, struct http_req *req, const char *uri)
     if (!(req->in = malloc((size_t)want))) {
         return http_text(wsi, req, 500, "out of memory\n", false);
     }
-    req->in_want = (size_t)want;
-    req->in_len = 0;
     return 0;
 }
 
 static int on_post_body(struct http_req *req, const void *in, size_t len)
 {
-    if (!req->in || len > req->in_want - req->in_len) {
+    if ((!req->in && !req->limited) || len > req->in_want - req->in_len) {
         return -1; /* more than it said */
+    }
+    if (req->limited) {
+        req->in_len += len;
+        return 0;
     }
     memcpy(req->in + req->in_len, in, len);
     req->in_len += len;
@@ -322,6 +356,11 @@ static int on_post_done(struct web_server *web, struct lws *wsi, struct http_req
     size_t len = 0;
     int rc;
 
+    if (req->limited) {
+        req->limited = false;
+        return http_answer(wsi, req, 429, "application/json", (const unsigned char *)review_limited,
+                           sizeof(review_limited) - 1, "no-store", 0, false);
+    }
     if (!req->in || req->in_len != req->in_want) {
         return -1;
     }
@@ -350,7 +389,7 @@ static int on_http(struct web_server *web, struct lws *wsi, struct http_req *req
     uint64_t etag = 0;
 
     if (lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0) {
-        return on_post(wsi, req, uri);
+        return on_post(web, wsi, req, uri);
     }
     if (!head && lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0) {
         /* No body: a request body may still be on its way, and nothing
@@ -650,13 +689,7 @@ static int on_ws_established(struct web_server *web, struct lws *wsi, struct wco
     }
     web->conns = c;
     web->nconns++;
-    if (!lws_get_peer_simple(wsi, c->link.addr, sizeof(c->link.addr))) {
-        snprintf(c->link.addr, sizeof(c->link.addr), "?");
-    }
-    /* An IPv4 peer of a dual-stack socket is the same address as on TCP. */
-    if (strncmp(c->link.addr, "::ffff:", 7) == 0 && strchr(c->link.addr + 7, '.')) {
-        memmove(c->link.addr, c->link.addr + 7, strlen(c->link.addr + 7) + 1);
-    }
+    peer_addr(wsi, c->link.addr, sizeof(c->link.addr));
     proto_framer_init(&c->framer, cfg->max_line);
     sess_hub_open(net_server_hub(net), &c->sess, net_server_next_id(net), &wconn_io, c, now);
     c->in_session = true;
@@ -836,7 +869,11 @@ int web_server_start(uv_loop_t *loop, const struct web_config *cfg, struct net_s
     void *loops[1] = {loop};
     bool tls = cfg->tls_cert[0] != '\0';
 
-    if (!web || !(web->etags = calloc(web_nassets ? web_nassets : 1, sizeof(*web->etags)))) {
+    if (!web || !(web->etags = calloc(web_nassets ? web_nassets : 1, sizeof(*web->etags))) ||
+        bucket_table_init(&web->reviews) != 0) {
+        if (web) {
+            free(web->etags);
+        }
         free(web);
         log_event(LOG_ERROR, "http_out_of_memory", "during=%s", "start");
         return -1;
@@ -955,5 +992,6 @@ void web_server_free(struct web_server *web)
     lwstls_client_free(web->tls);
     free(web->scratch);
     free(web->etags);
+    bucket_table_fini(&web->reviews);
     free(web);
 }

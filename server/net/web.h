@@ -35,6 +35,9 @@ struct web_config {
      * 500). NULL: /metrics is not found. */
     int (*metrics)(void *ctx, char **ret_text, size_t *ret_len);
     void *metrics_ctx;
+    /* POST /review: bytes of records a second one client address may send
+     * (bursts of twice that, and a record at most WEB_POST_MAX). */
+    size_t review_rate;
 };
 
 /* One file of the page: its path under / and its bytes. */

@@ -9,6 +9,7 @@ import hashlib
 import json
 import random
 import socket
+import time
 import urllib.error
 import urllib.request
 
@@ -176,6 +177,37 @@ class Table(ServerTest):
         status, r = http_review(self.srv.http_port, [1, 2])
         self.assertEqual((status, r["error"]["code"]), (400, "bad_request"))
         self.client("Ann").answers()
+
+    def test_review_route_gives_each_address_its_share(self):
+        """POST /review is charged by its Content-Length against the
+        address's share (--review-rate bytes a second, bursts of twice
+        that), before the body is read: a body over the burst is refused
+        with 429, one within it is read; the share refills with time."""
+        srv = Server("--review-rate", "10", http=True)
+        try:
+            def post(body):
+                req = urllib.request.Request("http://127.0.0.1:%d/review" % srv.http_port,
+                                             data=body, method="POST")
+                try:
+                    with urllib.request.urlopen(req, timeout=30) as r:
+                        return r.status, json.loads(r.read())
+                except urllib.error.HTTPError as e:
+                    return e.code, json.loads(e.read())
+            small = b"[" + b"1," * 6 + b"1]"  # 15 bytes: no record, but read
+            self.assertEqual(len(small), 15)
+            status, r = post(small)
+            self.assertEqual((status, r["error"]["code"]), (400, "bad_request"))
+            status, r = post(b"[" + b"1," * 11 + b"1]")  # 25 bytes: over the burst of 20
+            self.assertEqual((status, r["error"]["code"]), (429, "rate_limited"))
+            # Spent: a 15-byte body waits for the share to refill (a
+            # second and a half at 10 bytes a second).
+            codes = [post(small)[0] for _ in range(20)]
+            self.assertIn(429, codes)
+            time.sleep(2.1)
+            self.assertEqual(post(small)[0], 400)
+            self.assertTrue(srv.alive())
+        finally:
+            srv.stop()
 
     def test_rematch(self):
         """The first player to ask makes the new room and hosts it, at the
