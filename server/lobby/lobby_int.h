@@ -308,6 +308,7 @@ struct sleeper {
     uint64_t idle_since, ended_at;
     uint64_t clock_since;     /* the room's clock.since: time asleep counts */
     uint64_t clock_due;       /* its first clock to run out (UINT64_MAX: none runs) */
+    unsigned told, mentioned; /* its notices' seats already told (notices.told, .mentioned) */
     uint8_t token_hash[][32]; /* nseats of them, to take out of the index */
 };
 

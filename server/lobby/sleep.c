@@ -82,6 +82,10 @@ void lobby__room_sleep(struct lobby *lobby, struct room *room)
     z->ended_at = room->ended_at;
     z->clock_since = room->clock.since;
     z->clock_due = room->status == ROOM_PLAYING ? lobby__clock_due(&room->clock, NULL) : UINT64_MAX;
+    /* Not in the journal: a seat told of its turn before the sleep is not
+     * told again after the wake. */
+    z->told = room->notices.told;
+    z->mentioned = room->notices.mentioned;
     if (proto_code_map_put(&lobby->sleeping, z->code, z) != 0) {
         free(z);
         return;
@@ -160,6 +164,8 @@ struct room *lobby__room_wake(struct lobby *lobby, struct sleeper *z, uint64_t n
     if (room->clock.running) {
         room->clock.since = z->clock_since; /* the time asleep counts */
     }
+    room->notices.told = z->told;
+    room->notices.mentioned = z->mentioned;
     (void)lobby__views_build(room);
     log_event(LOG_DEBUG, "room_woken", "room=%s rev=%lld", room->code, (long long)room->rev);
     lobby__sleeper_drop(lobby, z, false);

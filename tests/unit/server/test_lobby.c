@@ -1401,14 +1401,21 @@ static void own_lobby_end(struct lobby *saved)
     store_fini();
 }
 
+/* A lobby of its own whose rooms sleep a second after everyone left. */
+static struct lobby *own_sleepy_lobby(void)
+{
+    struct lobby_config c = cfg;
+
+    c.sleep_after_ms = 1000;
+    return own_lobby(&c);
+}
+
 START_TEST(rooms_sleep_on_disk_and_wake_the_same)
 {
     char msg[GAME_MSG_MAX], tok0[64];
-    struct lobby_config c = cfg;
     struct lobby_stats ls;
 
-    c.sleep_after_ms = 1000;
-    struct lobby *saved = own_lobby(&c);
+    struct lobby *saved = own_sleepy_lobby();
     const char *code = two_player_game();
     char room[8];
     snprintf(room, sizeof(room), "%s", code);
@@ -1878,11 +1885,9 @@ END_TEST
 
 START_TEST(a_room_sleeps_only_once_its_records_are_durable)
 {
-    struct lobby_config c = cfg;
     struct lobby_stats ls;
 
-    c.sleep_after_ms = 1000;
-    struct lobby *saved = own_lobby(&c);
+    struct lobby *saved = own_sleepy_lobby();
     two_player_game();
     char msg[GAME_MSG_MAX];
     json_t *req = json_pack("{s:{s:s, s:i}}", "action", "type", "add", "n", 1);
@@ -2208,6 +2213,41 @@ START_TEST(a_player_who_is_away_is_told_of_the_turn_mentions_and_the_end)
 }
 END_TEST
 
+START_TEST(a_seat_told_of_its_turn_is_not_told_again_after_a_sleep)
+{
+    char msg[GAME_MSG_MAX], tok0[64];
+    struct lobby_stats ls;
+
+    struct lobby *saved = own_sleepy_lobby();
+    notices_on(lobby);
+    (void)two_player_game();
+    first_token(&peers[0], tok0);
+    ck_assert_int_eq(call_notify(&peers[1], json_pack("{s:s}", "webhook", "https://ntfy.sh/bo")),
+                     PROTO_OK);
+    settle();
+    lobby_peer_gone(lobby, &peers[1].peer, clock_ms);
+    ck_assert_int_eq(call_act(&peers[0], 1, -1), PROTO_OK);
+    settle();
+    ck_assert_uint_eq(told_of("turn", 1), 1);
+    /* The other player goes too: the room sleeps. Her token wakes it, and
+     * her chat line changes the room while the turn is still seat 1's,
+     * which it was told of before the sleep. */
+    ck_assert_uint_eq(both_go_and_wait(1000), 1);
+    json_t *req = json_pack("{s:s}", "token", tok0);
+    ck_assert_int_eq(run_op(lobby_resume, 0, &peers[2].peer, req, msg), PROTO_OK);
+    json_decref(req);
+    settle();
+    lobby_stats(lobby, &ls);
+    ck_assert_uint_eq(ls.woken, 1);
+    req = json_pack("{s:s}", "text", "still there?");
+    ck_assert_int_eq(run_op(lobby_chat, ROOM, &peers[2].peer, req, msg), PROTO_OK);
+    json_decref(req);
+    settle();
+    ck_assert_uint_eq(told_of("turn", 1), 1);
+    own_lobby_end(saved);
+}
+END_TEST
+
 START_TEST(targets_replay_and_go_with_the_player)
 {
     char msg[GAME_MSG_MAX], tok0[64];
@@ -2400,6 +2440,7 @@ int main(void)
         {"notify_off", notify_is_refused_without_notices},
         {"notify_targets", a_seat_s_targets_are_set_checked_and_journaled},
         {"notify_notices", a_player_who_is_away_is_told_of_the_turn_mentions_and_the_end},
+        {"notify_after_sleep", a_seat_told_of_its_turn_is_not_told_again_after_a_sleep},
         {"notify_replay", targets_replay_and_go_with_the_player},
         {"undo", an_undo_gives_back_every_view_as_it_was},
         {"undo_refused", an_undo_is_refused_in_words_where_it_could_tell_something},
