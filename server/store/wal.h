@@ -2,9 +2,10 @@
 /*
  * wal.h - the write-ahead file of the journals: DATA_DIR/rooms/journal.wal.
  *
- * A write job appends to the room journals without flushing them, then
- * appends the same bytes, framed with their room and file offset, to this
- * one file and flushes it with a single fdatasync(). A machine that stops
+ * A write job appends the records it takes, framed with their room and
+ * journal offset, to this one file and flushes it with a single
+ * fdatasync(); it appends them to the room journals too, without flushing
+ * them, at once or some jobs later (journal.h). A machine that stops
  * before the journals reach the disk is mended at the next start: every
  * frame of the file is written again at its place in its journal.
  *
