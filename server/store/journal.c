@@ -81,10 +81,7 @@ struct jfile {
      * file before their write failed: no checkpoint may pass them. */
     size_t retry_acked;
     bool release; /* its room was released: dropped once nothing waits */
-    /* next_seq when a job last took `buf`: every record still in `buf` has
-     * a higher sequence number. */
-    uint64_t taken_seq;
-    bool in_job; /* a write job holds this file's fd and a buffer */
+    bool in_job;  /* a write job holds this file's fd and a buffer */
     /* What store_read() puts together, on the loop thread: the file's
      * first `done` bytes are written and complete; while in a job, the
      * job's bytes job_buf[job_off, job_len) follow (read, never written,
@@ -142,7 +139,7 @@ struct job {
     uint64_t records; /* records appended since the job before */
     enum store_fsync policy;
     uint64_t fsyncs;
-    bool force_sync; /* an earlier sync failed: sync even with nothing new */
+    bool force_sync; /* an earlier flush failed: this job's checkpoint owes it */
     int sync_err;
     int sync_fault; /* test hook: fail the flush with this errno */
     bool sync_fault_used;
@@ -946,7 +943,6 @@ static void job_take(struct store *st, struct job *job, struct jfile *f, struct 
             f->buf = NULL;
             f->len = f->cap = 0;
         }
-        f->taken_seq = st->next_seq;
     }
 }
 
@@ -1153,7 +1149,6 @@ static struct jfile *file_get(struct store *st, const char *code)
         return NULL;
     }
     f->fd = -1;
-    f->taken_seq = st->next_seq;
     f->done = file_size_now(st, code);
     file_link(st, f);
     return f;
