@@ -84,6 +84,9 @@ static const char usage[] =
     "  --fsync always|batch|never  when the journal is flushed to disk (default always)\n"
     "  --fsync-delay MS         longest wait of a record for its batch, with --fsync batch\n"
     "                           (default 2)\n"
+    "  --wal-size BYTES         size of the write-ahead file journal.wal; when it is full,\n"
+    "                           every room's journal is flushed and it starts again\n"
+    "                           (default 16777216)\n"
     "  --bot-delay MS           pause before a bot moves (default 300)\n"
     "  --bot-max-level LEVEL    the strongest bot level offered: random, easy, normal or\n"
     "                           hard (default hard)\n"
@@ -402,6 +405,7 @@ static int option_set(struct options *o, const char *key, const char *val, char 
         {"agones-health", 100, 600000, 1, 0, offsetof(struct options, agones_cfg.health_ms)},
         {"drain-timeout", 0, 86400, 1000, 0, offsetof(struct options, drain_ms)},
         {"fsync-delay", 0, 1000, 1, 0, offsetof(struct options, store.batch_ms)},
+        {"wal-size", 65536, 1u << 30, 1, 0, offsetof(struct options, store.wal_bytes)},
         {"max-connections", 1, 1000000, 1, 1, offsetof(struct options, net.max_conns)},
         {"max-per-address", 1, 1000000, 1, 1, offsetof(struct options, net.max_conns_per_addr)},
         {"max-rooms", 1, 10000000, 1, 1, offsetof(struct options, lobby.max_rooms)},

@@ -66,7 +66,10 @@ def play(clients, n):
         i += 1
 
 
-class Restart(unittest.TestCase):
+class NodeTest(unittest.TestCase):
+    """Tests of one conclaved at a time on a data directory of their own,
+    which outlives each process; clients are closed at the end."""
+
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="conclave-restart-")
         self.node = None
@@ -88,6 +91,8 @@ class Restart(unittest.TestCase):
         self.clients.append(c)
         return c
 
+
+class Restart(NodeTest):
     def crash_and_resume(self, old, with_rev=True, *extra):
         """SIGKILL, restart, resume every client; returns the new clients."""
         self.node.kill9()
