@@ -741,6 +741,10 @@ static void metrics_store(struct metrics_text *t, const struct store_stats *ss)
     metrics_family(t, "conclave_journal_checkpoints_total", "counter",
                    "Journals flushed themselves, the write-ahead file started again.");
     metrics_sample(t, "conclave_journal_checkpoints_total", NULL, (double)ss->checkpoints);
+    metrics_family(t, "conclave_journal_loop_jobs_total", "counter",
+                   "Write jobs run on the event loop itself (the others ran on the thread "
+                   "pool).");
+    metrics_sample(t, "conclave_journal_loop_jobs_total", NULL, (double)ss->loop_jobs);
     metrics_family(t, "conclave_journal_write_failures_total", "counter",
                    "Failed journal writes and flushes (retried).");
     metrics_sample(t, "conclave_journal_write_failures_total", NULL, (double)ss->failures);
@@ -1429,11 +1433,12 @@ int main(int argc, char **argv)
     struct store_stats ss = store_stats(rt.store);
     log_event(LOG_INFO, "journal_summary",
               "records=%llu writes=%llu fsyncs=%llu failed_writes=%llu refused=%llu "
-              "job_ms_p50=%.3f job_ms_p99=%.3f checkpoints=%llu",
+              "job_ms_p50=%.3f job_ms_p99=%.3f checkpoints=%llu loop_jobs=%llu",
               (unsigned long long)ss.records, (unsigned long long)ss.writes,
               (unsigned long long)ss.fsyncs, (unsigned long long)ss.failures,
               (unsigned long long)ss.refused, (double)store_job_quantile_us(&ss, 0.5) / 1000,
-              (double)store_job_quantile_us(&ss, 0.99) / 1000, (unsigned long long)ss.checkpoints);
+              (double)store_job_quantile_us(&ss, 0.99) / 1000, (unsigned long long)ss.checkpoints,
+              (unsigned long long)ss.loop_jobs);
     web_server_free(rt.web);
     agones_free(rt.agones);
     allocator_free(rt.alloc);

@@ -1,21 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * journal.c - group commit of room journals on libuv's thread pool, and
- * the reading of journals at start. It never reads the lobby: it reports
+ * journal.c - group commit of room journals, on libuv's thread pool or on
+ * the loop itself, and the reading of journals at start. It never reads the lobby: it reports
  * durability and hands journals back through `struct store_hooks`.
  *
  * On the loop thread, store_append() formats a record into its room's
  * pending buffer and gives it the next sequence number. One write job at a
- * time takes every pending buffer to the thread pool, appends each to its
- * file and flushes it (per the policy), then reports on the loop thread the
- * highest sequence number now durable. Records that arrive while a job runs
+ * time takes every pending buffer, appends each to its file and flushes it
+ * (per the policy), then reports on the loop thread the highest sequence
+ * number now durable. A job runs on the thread pool, or, while the jobs'
+ * own time averages at most STORE_LOOP_JOB_US, on the loop itself just
+ * before it waits for I/O (after the turn's replies went out): then no
+ * thread is woken and nothing is handed back. Records that arrive while a job runs
  * wait for the next one, so under load one flush covers many actions. With
  * `batch` a job starts when the oldest waiting record has waited batch_ms;
  * with `always` and `never` it starts at the end of the loop turn that
  * appended the record (a check handle, after the turn's I/O callbacks, or
  * a prepare handle, before the loop waits), so that the records of one
- * turn share it; `never` reports the records durable as soon as write()
- * returned.
+ * turn share it (a job that runs on the loop starts at the prepare handle
+ * alone); `never` reports the records durable as soon as write() returned.
  *
  * A failed write keeps its unwritten tail (in the buffer it was in, with no
  * new allocation) as the file's retry buffer, and is retried every
@@ -132,6 +135,8 @@ struct job {
     uv_work_t req;
     struct store *st;
     uint64_t started; /* uv_hrtime() when the job was started */
+    uint64_t work_us; /* the worker's own time: writes and flush */
+    bool on_loop;     /* run on the loop thread, not the pool */
     char dir[PATH_MAX];
     struct jent *ents;
     size_t n;
@@ -141,7 +146,8 @@ struct job {
     uint64_t fsyncs;
     bool force_sync; /* an earlier flush failed: this job's checkpoint owes it */
     int sync_err;
-    int sync_fault; /* test hook: fail the flush with this errno */
+    int sync_fault;    /* test hook: fail the flush with this errno */
+    uint64_t delay_us; /* test hook: sleep first, as a slow disk would */
     bool sync_fault_used;
     struct wal wal;      /* the store's, lent to the worker for the job */
     bool checkpoint_due; /* every journal is written, then flushed: no frames */
@@ -176,6 +182,10 @@ struct store {
     bool failing;
     bool job_running;
     struct job *running; /* the job on the thread pool, or NULL */
+    /* The jobs' own time, a moving average (weight 1/4, checkpoints left
+     * out): whether the next job may run on the loop. */
+    uint64_t work_avg_us;
+    bool loop_next; /* a job on the loop ended with more to write */
     bool timer_armed;
     bool stopping;
     bool timer_closed;
@@ -191,7 +201,8 @@ struct store {
     struct wal wal; /* its position is the worker's while a job runs */
 };
 
-static void job_start(struct store *st);
+static bool job_start(struct store *st, bool may_loop);
+static void turn_end(struct store *st, bool may_loop);
 
 /* ---- Paths ---- */
 
@@ -228,9 +239,25 @@ static void write_entry(struct jent *e)
 
 static void work_sync(struct job *job, int last_fd);
 
+static void work_files(struct job *job);
+
 static void work(uv_work_t *req)
 {
     struct job *job = req->data;
+    uint64_t t0 = uv_hrtime();
+
+    if (job->delay_us) {
+        struct timespec ts = {.tv_sec = (time_t)(job->delay_us / 1000000),
+                              .tv_nsec = (long)(job->delay_us % 1000000) * 1000};
+        while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+        }
+    }
+    work_files(job);
+    job->work_us = (uv_hrtime() - t0) / 1000;
+}
+
+static void work_files(struct job *job)
+{
     char path[PATH_MAX];
 
     /* Forgets first, so that a code reused by a new room starts afresh. */
@@ -424,7 +451,7 @@ static void on_timer(uv_timer_t *t)
     struct store *st = t->data;
 
     st->timer_armed = false;
-    job_start(st);
+    turn_end(st, true);
 }
 
 static void arm(struct store *st, uint64_t ms)
@@ -708,6 +735,10 @@ static void after_work(uv_work_t *req, int status)
     size_t ncaught = 0; /* files that caught up in this job */
 
     st->stats.writes++;
+    if (!failed && !job->checkpoint) {
+        st->work_avg_us = st->work_avg_us - st->work_avg_us / 4 + job->work_us / 4;
+    }
+    bool on_loop = job->on_loop;
     uint64_t us = (uv_hrtime() - job->started) / 1000;
     int bucket = 0;
     while (bucket < STORE_JOB_BUCKETS - 1 && us >= (UINT64_C(1) << bucket)) {
@@ -834,10 +865,11 @@ static void after_work(uv_work_t *req, int status)
     }
     lru_trim(st);
     /* The next flush starts before the owner hears of this one, so that
-     * the replies it sends out do not delay the records waiting. */
-    bool next = !failed && has_pending(st);
+     * the replies it sends out do not delay the records waiting; after a
+     * job on the loop, the caller starts it once they are out. */
+    bool next = !failed && !on_loop && has_pending(st);
     if (next) {
-        job_start(st);
+        job_start(st, false);
     }
     if (report && st->hooks.durable) {
         st->hooks.durable(st->hooks.ctx, seq);
@@ -856,7 +888,9 @@ static void after_work(uv_work_t *req, int status)
     if (!has_pending(st)) {
         arm_file_retry(st);
     } else if (!failed) {
-        job_start(st);
+        if (!on_loop) {
+            job_start(st, false);
+        }
     } else if (!st->stopping) {
         arm(st, retry_ms(st));
     } else {
@@ -946,13 +980,24 @@ static void job_take(struct store *st, struct job *job, struct jfile *f, struct 
     }
 }
 
-static void job_start(struct store *st)
+/* True when the next write job may run on the loop thread: jobs have
+ * been quick, and nothing is failing or stopping. */
+static bool loop_ok(const struct store *st)
+{
+    return !st->cfg.pool_only && !st->stopping && !st->failing && !st->sync_owed &&
+           st->nfailing == 0 && st->work_avg_us <= STORE_LOOP_JOB_US;
+}
+
+/* Starts a write job of what waits, if none runs: on the loop itself (to
+ * its end) when `may_loop` and loop_ok() allow and no checkpoint is due,
+ * else on the thread pool. True when a job ran on the loop. */
+static bool job_start(struct store *st, bool may_loop)
 {
     struct job *job;
     size_t n, frames = 0;
 
     if (st->job_running || !has_pending(st)) {
-        return;
+        return false;
     }
     for (size_t i = 0; i < st->nforgets; i++) {
         frames += WAL_FRAME_SIZE(0);
@@ -972,7 +1017,7 @@ static void job_start(struct store *st)
         free(job);
         log_event(LOG_ERROR, "journal_out_of_memory", "during=write");
         arm(st, retry_ms(st));
-        return;
+        return false;
     }
     job->st = st;
     job->policy = st->cfg.fsync;
@@ -981,6 +1026,7 @@ static void job_start(struct store *st)
     st->job_seq = job->seq;
     job->force_sync = st->sync_owed;
     job->checkpoint_due = due;
+    job->delay_us = st->fault.work_delay_us;
     if (st->fault.sync_fails > 0 && job->policy != STORE_FSYNC_NEVER) {
         job->sync_fault = st->fault.sync_errno ? st->fault.sync_errno : EIO;
     }
@@ -1021,33 +1067,62 @@ static void job_start(struct store *st)
     job->may_checkpoint = !held_back && st->lag_bytes == 0 && st->nacked == 0;
     job->req.data = job;
     job->started = uv_hrtime();
+    job->on_loop = may_loop && !due && loop_ok(st);
     st->job_running = true;
     st->running = job;
+    if (job->on_loop) {
+        st->stats.loop_jobs++;
+        work(&job->req);
+        after_work(&job->req, 0);
+        return true;
+    }
     if (uv_queue_work(st->loop, &job->req, work, after_work) != 0) {
         /* Cannot happen with a valid loop; treat as a failed write. */
         after_work(&job->req, UV_ECANCELED);
     }
+    return false;
 }
 
-/* The loop turn that appended records is done: their write job starts. */
-static void turn_end(struct store *st)
+static void turn_disarm(struct store *st)
 {
     if (st->turn_armed) {
         st->turn_armed = false;
         uv_check_stop(&st->turn_check);
         uv_prepare_stop(&st->turn_prepare);
     }
-    job_start(st);
 }
 
+/* The loop turn that appended records is done: their write job starts.
+ * Records that the report of a job on the loop made (its owner's answer
+ * to them) go to the pool, so that the loop sends the replies first and
+ * is woken when they are durable. */
+static void turn_end(struct store *st, bool may_loop)
+{
+    turn_disarm(st);
+    if (job_start(st, may_loop) && !st->job_running && !st->failing && has_pending(st)) {
+        turn_disarm(st);
+        job_start(st, false);
+    }
+}
+
+/* After the turn's I/O: a job for the pool starts now; one that may run
+ * on the loop waits for the prepare handle, after the turn's replies
+ * went out (the network layer's check handle) and the next turn's timers
+ * added their records. */
 static void on_turn_check(uv_check_t *h)
 {
-    turn_end(h->data);
+    struct store *st = h->data;
+
+    if (loop_ok(st)) {
+        uv_check_stop(&st->turn_check);
+        return;
+    }
+    turn_end(st, false);
 }
 
 static void on_turn_prepare(uv_prepare_t *h)
 {
-    turn_end(h->data);
+    turn_end(h->data, true);
 }
 
 /* Something new waits: arms the end of the loop turn, or the batch's
@@ -1059,7 +1134,7 @@ static void schedule(struct store *st)
         return; /* after_work starts the next one */
     }
     if (st->stopping) {
-        job_start(st);
+        job_start(st, false);
     } else if (st->failing) {
         arm(st, retry_ms(st)); /* already armed: the retry goes first */
     } else if (st->cfg.fsync != STORE_FSYNC_BATCH) {
@@ -1577,7 +1652,7 @@ void store_stop(struct store *st)
         uv_close((uv_handle_t *)&st->turn_check, NULL);
         uv_close((uv_handle_t *)&st->turn_prepare, NULL);
     }
-    job_start(st);
+    job_start(st, false);
 }
 
 /* Counters and what waits now; see journal.h. */

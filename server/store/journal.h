@@ -102,7 +102,18 @@ struct store_config {
     /* A journal is written once this many of its durable bytes wait in
      * memory; 0: STORE_LAG_BYTES; 1: at every write job (no lag). */
     size_t lag_bytes;
+    /* Every write job on the thread pool; else a job may run on the event
+     * loop itself (see STORE_LOOP_JOB_US). */
+    bool pool_only;
 };
+
+/* A write job runs on the event loop itself, just before the loop waits
+ * for I/O, while the jobs' own time (their writes and flush, without the
+ * hand-offs) averages at most this many microseconds: a flush that short
+ * costs the loop less than a pool thread's wake-up and the report back.
+ * Past it (a slow disk), and for checkpoints, after a failure and at stop,
+ * jobs run on the thread pool, and the loop goes on meanwhile. */
+#define STORE_LOOP_JOB_US 1000
 
 /* Bytes of durable records a room's journal may hold back in memory
  * before the next write job appends them to its file: about twenty
@@ -125,6 +136,7 @@ struct store_stats {
     uint64_t fsyncs;          /* flushes: of the write-ahead file, or checkpoints */
     uint64_t checkpoints;     /* journals flushed themselves (syncfs), the
                                * write-ahead file started again */
+    uint64_t loop_jobs;       /* write jobs run on the event loop (the rest on the pool) */
     uint64_t failures;        /* failed writes and flushes (retried) */
     uint64_t durable_seq;     /* highest sequence number reported durable */
     uint64_t pending_records; /* records appended and not yet durable */
@@ -162,6 +174,8 @@ struct store_fault {
      * the bytes were written. */
     uint64_t sync_fails;
     int sync_errno;
+    /* Every write job's worker first sleeps this long (a slow disk). */
+    uint64_t work_delay_us;
 };
 
 struct store;

@@ -47,6 +47,15 @@ static int restore_result;
 static json_t *restored_records; /* array of each restore's records */
 static size_t forgotten;         /* records of journals removed on purpose */
 static bool lagging;             /* the journals may lag behind the write-ahead file */
+static int append_on_durable;    /* records the durable hook is to append, one a report */
+static int appended_on_durable;  /* and has appended */
+
+/* The second run of these tests puts every write job on the thread pool. */
+#ifdef JOURNAL_TEST_POOL_ONLY
+static const bool pool_only = true;
+#else
+static const bool pool_only = false;
+#endif
 
 /* ---- Files ---- */
 
@@ -204,6 +213,13 @@ static void on_durable(void *ctx, uint64_t seq)
     }
     durable_seq = seq;
     durable_calls++;
+    if (append_on_durable > 0) {
+        char line[64];
+        uint64_t next;
+        int len = snprintf(line, sizeof(line), "{\"t\":\"act\",\"n\":%d}", ++appended_on_durable);
+        append_on_durable--;
+        ck_assert_int_eq(store_append(st, "BBBBBB", line, (size_t)len, &next), 0);
+    }
 }
 
 static void on_failing(void *ctx, const char *code, bool failing)
@@ -259,6 +275,7 @@ static void setup(void)
     restored = 0;
     restore_result = 0;
     forgotten = 0;
+    append_on_durable = appended_on_durable = 0;
     restored_records = json_array();
 }
 
@@ -302,6 +319,7 @@ static void open_store_cfg(struct store_config cfg)
         .durable = on_durable, .restore = on_restore, .failing = on_failing, .ctx = &loop};
 
     snprintf(cfg.dir, sizeof(cfg.dir), "%s", dir);
+    cfg.pool_only |= pool_only;
     if (!cfg.lag_bytes) {
         cfg.lag_bytes = 1;
     }
@@ -1444,6 +1462,92 @@ START_TEST(a_held_back_journal_that_fails_holds_the_checkpoint)
 }
 END_TEST
 
+static bool expired;
+
+static void expire(uv_timer_t *t)
+{
+    (void)t;
+    expired = true;
+}
+
+/* Runs the loop until `*value` reaches `want` or DEADLINE_MS pass, with
+ * nothing else to wake it: a record left waiting for I/O that never comes
+ * is not written until the deadline. */
+static void run_quietly_until(const uint64_t *value, uint64_t want)
+{
+    uv_timer_t t;
+
+    expired = false;
+    uv_timer_init(&loop, &t);
+    uv_timer_start(&t, expire, DEADLINE_MS, 0);
+    while (*value < want && !expired) {
+        uv_run(&loop, UV_RUN_ONCE);
+    }
+    uv_close((uv_handle_t *)&t, NULL);
+    uv_run(&loop, UV_RUN_NOWAIT);
+}
+
+START_TEST(quick_jobs_run_on_the_loop_and_slow_ones_on_the_pool)
+{
+    open_store(STORE_FSYNC_ALWAYS, 1);
+    for (int i = 1; i <= 3; i++) {
+        run_until(&durable_seq, append("AAAAAA", i));
+    }
+    struct store_stats quick = store_stats(st);
+    ck_assert_uint_eq(quick.writes, 3);
+    ck_assert_uint_eq(quick.loop_jobs, pool_only ? 0 : 3);
+
+    /* A disk whose jobs take three times the bound: once their average
+     * passes it (two jobs at most), they run on the pool. */
+    struct store_fault slow = {.work_delay_us = 3 * STORE_LOOP_JOB_US};
+    store_set_fault(st, &slow);
+    for (int i = 4; i <= 9; i++) {
+        run_until(&durable_seq, append("AAAAAA", i));
+    }
+    struct store_stats s = store_stats(st);
+    ck_assert_uint_eq(s.writes, 9);
+    ck_assert_uint_le(s.loop_jobs - quick.loop_jobs, (pool_only ? 0 : 2));
+
+    /* Quick again: the pool's jobs bring the average down, and jobs come
+     * back to the loop. */
+    store_set_fault(st, NULL);
+    for (int i = 10; i <= 30; i++) {
+        run_until(&durable_seq, append("AAAAAA", i));
+    }
+    struct store_stats back = store_stats(st);
+    ck_assert_uint_eq(back.loop_jobs > s.loop_jobs, !pool_only);
+    expect_journal("AAAAAA", 1, 30);
+}
+END_TEST
+
+/* The owner answers each durable report with a new record, as a room
+ * does when a reply it sends makes a change: each is written with nothing
+ * else happening on the loop. */
+static void report_appends(enum store_fsync policy)
+{
+    open_store(policy, 600000);
+    append_on_durable = 3;
+    uv_update_time(&loop);
+    run_quietly_until(&durable_seq, append("AAAAAA", 1) + 3);
+    ck_assert_uint_eq(durable_seq, 4);
+    ck_assert_int_eq(append_on_durable, 0);
+    close_store();
+    expect_journal("AAAAAA", 1, 1);
+    expect_journal("BBBBBB", 1, 3);
+}
+
+START_TEST(records_the_durable_report_appends_are_flushed_without_more_io)
+{
+    report_appends(STORE_FSYNC_ALWAYS);
+}
+END_TEST
+
+START_TEST(records_the_durable_report_appends_are_written_without_more_io)
+{
+    report_appends(STORE_FSYNC_NEVER);
+}
+END_TEST
+
 int main(void)
 {
     const struct ck_case cases[] = {
@@ -1503,6 +1607,12 @@ int main(void)
          a_checkpoint_writes_every_journal_held_back},
         {"a_held_back_journal_that_fails_holds_the_checkpoint",
          a_held_back_journal_that_fails_holds_the_checkpoint},
+        {"quick_jobs_run_on_the_loop_and_slow_ones_on_the_pool",
+         quick_jobs_run_on_the_loop_and_slow_ones_on_the_pool},
+        {"records_the_durable_report_appends_are_flushed_without_more_io",
+         records_the_durable_report_appends_are_flushed_without_more_io},
+        {"records_the_durable_report_appends_are_written_without_more_io",
+         records_the_durable_report_appends_are_written_without_more_io},
     };
     if (sodium_init() < 0) {
         return EXIT_FAILURE;
