@@ -984,8 +984,10 @@ static void job_take(struct store *st, struct job *job, struct jfile *f, struct 
  * been quick, and nothing is failing or stopping. */
 static bool loop_ok(const struct store *st)
 {
+    uint64_t bound = st->cfg.loop_job_us ? st->cfg.loop_job_us : STORE_LOOP_JOB_US;
+
     return !st->cfg.pool_only && !st->stopping && !st->failing && !st->sync_owed &&
-           st->nfailing == 0 && st->work_avg_us <= STORE_LOOP_JOB_US;
+           st->nfailing == 0 && st->work_avg_us <= bound;
 }
 
 /* Starts a write job of what waits, if none runs: on the loop itself (to
@@ -1661,6 +1663,7 @@ struct store_stats store_stats(const struct store *st)
     struct store_stats s = st->stats;
 
     s.durable_seq = st->durable;
+    s.work_avg_us = st->work_avg_us;
     s.pending_records = pending_records(st);
     s.pending_bytes = st->held_bytes;
     s.lag_bytes = st->lag_bytes;

@@ -103,8 +103,10 @@ struct store_config {
      * memory; 0: STORE_LAG_BYTES; 1: at every write job (no lag). */
     size_t lag_bytes;
     /* Every write job on the thread pool; else a job may run on the event
-     * loop itself (see STORE_LOOP_JOB_US). */
+     * loop itself while the jobs' own time averages at most loop_job_us
+     * (0: STORE_LOOP_JOB_US). */
     bool pool_only;
+    uint64_t loop_job_us;
 };
 
 /* A write job runs on the event loop itself, just before the loop waits
@@ -137,6 +139,7 @@ struct store_stats {
     uint64_t checkpoints;     /* journals flushed themselves (syncfs), the
                                * write-ahead file started again */
     uint64_t loop_jobs;       /* write jobs run on the event loop (the rest on the pool) */
+    uint64_t work_avg_us;     /* the jobs' own time (writes, flush), a moving average */
     uint64_t failures;        /* failed writes and flushes (retried) */
     uint64_t durable_seq;     /* highest sequence number reported durable */
     uint64_t pending_records; /* records appended and not yet durable */
