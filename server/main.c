@@ -84,6 +84,9 @@ static const char usage[] =
     "  --fsync always|batch|never  when the journal is flushed to disk (default always)\n"
     "  --fsync-delay MS         longest wait of a record for its batch, with --fsync batch\n"
     "                           (default 2)\n"
+    "  --write-jobs auto|pool   where journal writes and flushes run: auto, on the event\n"
+    "                           loop while they average at most 1 ms, else on the thread\n"
+    "                           pool; pool, always on the thread pool (default auto)\n"
     "  --wal-size BYTES         size of the write-ahead file journal.wal; when it is full,\n"
     "                           every room's journal is flushed and it starts again\n"
     "                           (default 16777216)\n"
@@ -371,6 +374,14 @@ static int option_set(struct options *o, const char *key, const char *val, char 
             return -EINVAL;
         }
         o->store.fsync = (enum store_fsync)p;
+        return 0;
+    }
+    if (strcmp(key, "write-jobs") == 0) {
+        if (strcmp(val, "auto") != 0 && strcmp(val, "pool") != 0) {
+            snprintf(why, whylen, "auto or pool");
+            return -EINVAL;
+        }
+        o->store.pool_only = strcmp(val, "pool") == 0;
         return 0;
     }
     if (strcmp(key, "bot-max-level") == 0) {

@@ -163,6 +163,29 @@ class Metrics(unittest.TestCase):
         self.assertGreater(value(s, "conclave_journal_lag_bytes"), 0)
         self.assertLess(value(s, "conclave_journal_lag_bytes"), 2048)
 
+    def test_write_jobs_run_on_the_loop_unless_told_the_pool(self):
+        """By default a store's first write job runs on the event loop (no
+        job has been slow yet); with --write-jobs pool none does, and the
+        journal is written all the same."""
+        for extra, on_loop in (((), True), (("--write-jobs", "pool"), False)):
+            srv = Server(*extra, http=True)
+            try:
+                a = Client(srv.port, "Ann")
+                self.clients.append(a)
+                a.ok("create", game="stones", seats=2)
+                s, _ = scrape(srv.http_port)
+                jobs = value(s, "conclave_journal_flush_seconds_count")
+                self.assertGreater(jobs, 0)
+                self.assertEqual(value(s, "conclave_journal_records_total"), 2)
+                loop_jobs = value(s, "conclave_journal_loop_jobs_total")
+                if on_loop:
+                    self.assertGreater(loop_jobs, 0)
+                    self.assertLessEqual(loop_jobs, jobs)
+                else:
+                    self.assertEqual(loop_jobs, 0)
+            finally:
+                self.assertEqual(srv.stop(), 0)
+
     def test_a_lobby_left_alone_expires_without_other_traffic(self):
         # Only HTTP scrapes reach the server after the creator goes: the
         # lobby's expiry clock must start when its last connection closes.
