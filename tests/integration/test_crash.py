@@ -163,6 +163,7 @@ class Crash(NodeTest):
                 wait_until(lambda: self.checkpoints() > first, lambda: "no checkpoint")
                 time.sleep(rng.uniform(0, 0.15))
             checkpoints = max(checkpoints, self.checkpoints())
+            self.assertIsNone(self.node.proc.poll(), "the server stopped before it was killed")
             self.node.kill9()
             stop.set()
             for th in threads:
