@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * journal.c - group commit of room journals, on libuv's thread pool or on
- * the loop itself, and the reading of journals at start. It never reads the lobby: it reports
- * durability and hands journals back through `struct store_hooks`.
+ * the loop itself, and the reading of journals at start. It never reads
+ * the lobby: it reports durability and hands journals back through
+ * `struct store_hooks`.
  *
  * On the loop thread, store_append() formats a record into its room's
  * pending buffer and gives it the next sequence number. One write job at a
@@ -11,14 +12,15 @@
  * number now durable. A job runs on the thread pool, or, while the jobs'
  * own time averages at most STORE_LOOP_JOB_US, on the loop itself just
  * before it waits for I/O (after the turn's replies went out): then no
- * thread is woken and nothing is handed back. Records that arrive while a job runs
- * wait for the next one, so under load one flush covers many actions. With
- * `batch` a job starts when the oldest waiting record has waited batch_ms;
- * with `always` and `never` it starts at the end of the loop turn that
- * appended the record (a check handle, after the turn's I/O callbacks, or
- * a prepare handle, before the loop waits), so that the records of one
- * turn share it (a job that runs on the loop starts at the prepare handle
- * alone); `never` reports the records durable as soon as write() returned.
+ * thread is woken and nothing is handed back. Records that arrive while a
+ * job runs wait for the next one, so under load one flush covers many
+ * actions. With `batch` a job starts when the oldest waiting record has
+ * waited batch_ms; with `always` and `never` it starts at the end of the
+ * loop turn that appended the record (a check handle, after the turn's I/O
+ * callbacks, or a prepare handle, before the loop waits), so that the
+ * records of one turn share it (a job that runs on the loop starts at the
+ * prepare handle alone); `never` reports the records durable as soon as
+ * write() returned.
  *
  * A failed write keeps its unwritten tail (in the buffer it was in, with no
  * new allocation) as the file's retry buffer, and is retried every
@@ -185,7 +187,6 @@ struct store {
     /* The jobs' own time, a moving average (weight 1/4, checkpoints left
      * out): whether the next job may run on the loop. */
     uint64_t work_avg_us;
-    bool loop_next; /* a job on the loop ended with more to write */
     bool timer_armed;
     bool stopping;
     bool timer_closed;
