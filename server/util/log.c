@@ -20,9 +20,35 @@ void log_set_level(int level)
     min_level = level;
 }
 
+#define TRUNCATED " truncated=yes"
+
+/* Where the last whole field of line[from, n) ends: at the last space
+ * outside a quoted value (quotes escape '"' and '\\' with a backslash),
+ * or `from` when there is none. */
+static int last_field_end(const char *line, int from, int n)
+{
+    int end = from;
+    bool quoted = false;
+
+    for (int i = from; i < n; i++) {
+        if (quoted) {
+            if (line[i] == '\\') {
+                i++;
+            } else if (line[i] == '"') {
+                quoted = false;
+            }
+        } else if (line[i] == '"') {
+            quoted = true;
+        } else if (line[i] == ' ') {
+            end = i;
+        }
+    }
+    return end;
+}
+
 void log_event(enum log_level level, const char *event, const char *fields, ...)
 {
-    char stamp[32], line[2048];
+    char stamp[32], line[LOG_LINE_MAX];
     time_t t;
     struct tm tm;
     va_list ap;
@@ -36,13 +62,18 @@ void log_event(enum log_level level, const char *event, const char *fields, ...)
     int n = snprintf(line, sizeof(line), "ts=%s level=%s event=%s", stamp,
                      level_names[level <= LOG_ERROR ? level : LOG_ERROR], event);
     if (n > 0 && (size_t)n < sizeof(line) - 2 && fields[0]) {
+        int head = n;
         line[n++] = ' ';
         va_start(ap, fields);
         int m = vsnprintf(line + n, sizeof(line) - (size_t)n - 1, fields, ap);
         va_end(ap);
         n += m < 0 ? 0 : m;
         if ((size_t)n > sizeof(line) - 2) {
-            n = (int)sizeof(line) - 2;
+            /* Too long: the fields that fit whole, then a mark, so that
+             * the line still reads as key=value fields. */
+            n = last_field_end(line, head, (int)(sizeof(line) - sizeof(TRUNCATED) - 1));
+            memcpy(line + n, TRUNCATED, sizeof(TRUNCATED) - 1);
+            n += (int)sizeof(TRUNCATED) - 1;
         }
     }
     line[n++] = '\n';

@@ -25,8 +25,12 @@ enum log_level {
 /* Sets the lowest level written (LOG_INFO at start). */
 void log_set_level(int level);
 
+/* Longest line written, its newline included. */
+#define LOG_LINE_MAX 2048
+
 /* One line: the event and the fields written by `fields` (printf-style
- * "key=value key=value", may be ""). */
+ * "key=value key=value", may be ""). A line longer than LOG_LINE_MAX keeps
+ * the fields that fit whole and ends with "truncated=yes". */
 void log_event(enum log_level level, const char *event, const char *fields, ...)
     __attribute__((format(printf, 3, 4)));
 
