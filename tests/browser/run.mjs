@@ -1548,8 +1548,10 @@ async function keyboardGame(browser, base, game, seed) {
         await cdp.detach().catch(() => {});
         await chineseBoard(page, game);
       }
-      // Every third move on the board, the others from the list.
-      const key = moves % 3 === 1 ? await pickOnBoard(page, random, !escaped) : null;
+      // Every third move on the board, the others from the list; until one
+      // is chosen on the board, every move tries the board first (a game
+      // of one turn has few moves, and a move may offer nothing there).
+      const key = onBoard === 0 || moves % 3 === 1 ? await pickOnBoard(page, random, !escaped) : null;
       if (key) {
         escaped = true;
         onBoard++;
