@@ -22,7 +22,7 @@ struct bucket_slot {
     uint64_t last_ms;
 };
 
-/* BUCKET_SLOTS slots, allocated by bucket_table_new(). */
+/* BUCKET_SLOTS slots, allocated by bucket_table_init(). */
 struct bucket_table {
     struct bucket_slot *slots;
 };

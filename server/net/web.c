@@ -306,9 +306,16 @@ static int on_post(struct web_server *web, struct lws *wsi, struct http_req *req
         return http_text(wsi, req, 413, "a record is at most 4 MiB\n", false);
     }
     /* A review replays its record on the loop: each address gets its
-     * share, counted in the bytes it sends, before any is read. */
-    peer_addr(wsi, addr, sizeof(addr));
+     * share, counted in the bytes it sends, before any is read. A record
+     * over the whole burst would never fit it. */
     double rate = (double)web->cfg->review_rate;
+    if ((double)want > 2.0 * rate) {
+        return http_text(wsi, req, 413,
+                         "a record is larger than this server reviews at once (twice its "
+                         "--review-rate)\n",
+                         false);
+    }
+    peer_addr(wsi, addr, sizeof(addr));
     req->in_want = (size_t)want;
     req->in_len = 0;
     if (!bucket_take(&web->reviews, addr, uv_now(web->loop), rate, 2.0 * rate, (double)want)) {
