@@ -240,23 +240,6 @@ static void write_entry(struct jent *e)
 
 static void work_sync(struct job *job, int last_fd);
 
-static void work_files(struct job *job);
-
-static void work(uv_work_t *req)
-{
-    struct job *job = req->data;
-    uint64_t t0 = uv_hrtime();
-
-    if (job->delay_us) {
-        struct timespec ts = {.tv_sec = (time_t)(job->delay_us / 1000000),
-                              .tv_nsec = (long)(job->delay_us % 1000000) * 1000};
-        while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-        }
-    }
-    work_files(job);
-    job->work_us = (uv_hrtime() - t0) / 1000;
-}
-
 static void work_files(struct job *job)
 {
     char path[PATH_MAX];
@@ -320,6 +303,22 @@ static void work_files(struct job *job)
         close(to_close->fd);
         to_close->fd = -1;
     }
+}
+
+/* A job's work, on a pool thread or on the loop: its files, timed. */
+static void work(uv_work_t *req)
+{
+    struct job *job = req->data;
+    uint64_t t0 = uv_hrtime();
+
+    if (job->delay_us) {
+        struct timespec ts = {.tv_sec = (time_t)(job->delay_us / 1000000),
+                              .tv_nsec = (long)(job->delay_us % 1000000) * 1000};
+        while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+        }
+    }
+    work_files(job);
+    job->work_us = (uv_hrtime() - t0) / 1000;
 }
 
 /* Where the bytes entry `e` frames in this job end: all it holds when
