@@ -160,6 +160,13 @@ struct game_section {
      * rewrites and diffs only the items an action may have changed. */
     int (*nitems)(const void *state);
     void (*write_item)(struct game_text *out, const void *state, int item);
+    /* Optional, for a section of items that is a log: an item, once
+     * written, never changes; an action only appends items at the back
+     * and drops the oldest from the front. seq() counts every item ever
+     * appended (wrapping is fine), so that the server writes and sends only
+     * the new items. Such a section is not named by parts_changed()'s
+     * item mask. */
+    uint32_t (*seq)(const void *state);
 };
 
 /* Writes the array of the items write_item() writes, 0 .. n-1: the

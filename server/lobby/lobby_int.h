@@ -61,6 +61,7 @@ struct view_part {
      * part, or one of more than LOBBY_ITEMS_MAX items. */
     uint32_t *item_end;
     uint32_t nitems, item_cap;
+    uint32_t seq; /* a log section's seq() when its text was written */
 };
 
 /* The items of a section (game_section.write_item) a room keeps the ends

@@ -130,6 +130,9 @@ static int part_keep(struct room *room, struct view_part *p)
     }
     v->bytes = v->bytes - old + p->len;
     p->nitems = 0;
+    if (p->section >= 0 && room->game->sections[p->section].seq) {
+        p->seq = room->game->sections[p->section].seq(room->state);
+    }
     if (room->lobby->nitem_at > 0) {
         uint32_t n = room->lobby->nitem_at;
         if (n > p->item_cap) {
@@ -635,6 +638,26 @@ static int part_splice(struct room_view *v, struct view_part *p, size_t at, size
     return 0;
 }
 
+/* Test builds: the items a part kept are the section as written whole
+ * now, or the game broke its promise (parts_changed(), or a log's seq()).
+ * Leaves the scratch writer empty. */
+static void items_check(struct room *room, struct view_part *p)
+{
+    struct game_text *w = &room->lobby->scratch;
+
+    game_text_reset(w);
+#ifdef CONCLAVE_CHECKED
+    if (part_write(room, p) != 0 || w->len != p->len || memcmp(w->data, p->text, p->len) != 0) {
+        log_event(LOG_ERROR, "view_items_stale", "room=%s part=%s", room->code, p->key);
+        abort();
+    }
+    game_text_reset(w);
+#else
+    (void)room;
+    (void)p;
+#endif
+}
+
 /* Rewrites, in a part of items, the items not in `same`; writes their
  * ops to `patch`. 1 when an item changed, 0 when none
  * did, or a negative errno. */
@@ -673,17 +696,87 @@ static int publish_items(struct room *room, struct view_part *p, unsigned same,
         }
         any = 1;
     }
-    game_text_reset(w);
-#ifdef CONCLAVE_CHECKED
-    /* Test builds: the items kept are the section as written whole now,
-     * or the game's parts_changed() broke its promise. */
-    if (part_write(room, p) != 0 || w->len != p->len || memcmp(w->data, p->text, p->len) != 0) {
-        log_event(LOG_ERROR, "view_items_stale", "room=%s part=%s", room->code, p->key);
-        abort();
-    }
-    game_text_reset(w);
-#endif
+    items_check(room, p);
     return any;
+}
+
+/* Rewrites a log section (game_section.seq) from the items it kept: the
+ * oldest go from the front, and only the items appended since its text
+ * was written are written and sent. 1 when it changed, 0 when it did
+ * not, -EAGAIN when the kept items cannot be followed (the part is then
+ * rewritten whole), or -ENOMEM. */
+static int publish_log(struct room *room, struct view_part *p, struct proto_text *patch)
+{
+    struct game_text *w = &room->lobby->scratch;
+    const struct game_section *sec = &room->game->sections[p->section];
+    int n = sec->nitems(room->state);
+    uint32_t seq = sec->seq(room->state);
+    uint32_t added = seq - p->seq;
+    uint32_t keep, drop;
+    int rc;
+
+    if (n < 0 || n > LOBBY_ITEMS_MAX || (p->nitems == 0 && p->len != 2)) {
+        return -EAGAIN; /* items not kept */
+    }
+    keep = added < (uint32_t)n ? (uint32_t)n - added : 0;
+    if (keep > p->nitems) {
+        return -EAGAIN;
+    }
+    drop = p->nitems - keep;
+    if (drop == 0 && keep == (uint32_t)n) {
+        return 0;
+    }
+    if ((uint32_t)n > p->item_cap) {
+        uint32_t *ends = realloc(p->item_end, (size_t)n * sizeof(*ends));
+        if (!ends) {
+            return -EAGAIN;
+        }
+        p->item_end = ends;
+        p->item_cap = (uint32_t)n;
+    }
+    /* The oldest, with their commas (all between the brackets when none
+     * stays). */
+    for (uint32_t i = 0; i < drop; i++) {
+        size_t at = i == 0 ? 1 : p->item_end[i - 1] + 1;
+        rc = proto_patch_diff_item(patch, p->key, 0, p->text + at, p->item_end[i] - at, NULL, 0);
+        if (rc != 0) {
+            return rc;
+        }
+    }
+    if (drop > 0) {
+        /* From just after "[": through the comma after the last to go, or
+         * up to "]". */
+        size_t gone = keep > 0 ? p->item_end[drop - 1] : p->len - 2;
+        if (part_splice(&room->view, p, 1, gone, "", 0) != 0) {
+            return -ENOMEM;
+        }
+        for (uint32_t i = 0; i < keep; i++) {
+            p->item_end[i] = (uint32_t)(p->item_end[drop + i] - gone);
+        }
+    }
+    p->nitems = keep;
+    for (uint32_t i = keep; i < (uint32_t)n; i++) {
+        game_text_reset(w);
+        sec->write_item(w, room->state, (int)i);
+        rc = game_text_end(w);
+        if (rc == 0) {
+            rc = proto_patch_diff_item(patch, p->key, (int)i, NULL, 0, w->data, w->len);
+        }
+        if (rc == 0 && i > 0) {
+            rc = part_splice(&room->view, p, p->len - 1, 0, ",", 1);
+        }
+        if (rc == 0) {
+            rc = part_splice(&room->view, p, p->len - 1, 0, w->data, w->len);
+        }
+        if (rc != 0) {
+            return rc;
+        }
+        p->item_end[i] = (uint32_t)(p->len - 1);
+        p->nitems = i + 1;
+    }
+    p->seq = seq;
+    items_check(room, p);
+    return 1;
 }
 
 /* Rewrites the parts `changed` names; writes their ops to `patch`. */
@@ -703,8 +796,19 @@ static int publish_public(struct room *room, uint64_t changed, unsigned items_sa
         if (!(changed & bit)) {
             continue;
         }
-        if (p->nitems > 0 && items_same &&
-            room->game->sections[p->section].nitems(room->state) == (int)p->nitems) {
+        if (p->section >= 0 && room->game->sections[p->section].seq) {
+            rc = publish_log(room, p, patch);
+            if (rc != -EAGAIN) {
+                if (rc < 0) {
+                    return rc;
+                }
+                if (rc > 0 && i < first) {
+                    first = i;
+                }
+                continue;
+            }
+        } else if (p->nitems > 0 && items_same &&
+                   room->game->sections[p->section].nitems(room->state) == (int)p->nitems) {
             rc = publish_items(room, p, items_same, patch);
             if (rc < 0) {
                 return rc;

@@ -4,11 +4,15 @@
  */
 #include "fake_game.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "json_util.h"
 #include "rng.h"
+
+/* Lines the log shows: an "add 2" logs two, so that it wraps. */
+#define FAKE_LOG_N 3
 
 struct fake_state {
     struct game_rng rng;
@@ -19,8 +23,22 @@ struct fake_state {
     int forfeit; /* the seat that lost on time, -1: none */
     int secret[GAME_MAX_SEATS];
     char names[GAME_MAX_SEATS][GAME_NAME_MAX];
-    char last[GAME_MSG_MAX];
+    /* The log: its last FAKE_LOG_N lines, line k of all ever logged
+     * (log_seq of them) in log[k % FAKE_LOG_N]. */
+    char log[FAKE_LOG_N][GAME_MSG_MAX];
+    uint32_t log_seq;
 };
+
+/* Appends a line to the log. */
+static void fake_log(struct fake_state *s, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(s->log[s->log_seq % FAKE_LOG_N], GAME_MSG_MAX, fmt, ap);
+    va_end(ap);
+    s->log_seq++;
+}
 
 static json_t *fake_schema(void)
 {
@@ -80,7 +98,10 @@ static int fake_apply(void *state, int seat, const json_t *action, struct game_e
         return game_error_set(err, GAME_E_ILLEGAL, "R-fake-1: you may add 1 or 2, not %ld", n);
     }
     s->total += (int)n;
-    snprintf(s->last, sizeof(s->last), "%s added %ld", s->names[seat], n);
+    fake_log(s, "%s added %ld", s->names[seat], n);
+    if (n == 2) {
+        fake_log(s, "the total is %d", s->total);
+    }
     if (s->total >= 10) {
         s->winner = seat;
     } else {
@@ -99,7 +120,7 @@ static int fake_forfeit(void *state, int seat, struct game_error *err)
     }
     s->forfeit = seat;
     s->winner = (seat + 1) % s->nseats;
-    snprintf(s->last, sizeof(s->last), "%s lost on time", s->names[seat]);
+    fake_log(s, "%s lost on time", s->names[seat]);
     return GAME_OK;
 }
 
@@ -115,7 +136,7 @@ static int fake_skip(void *state, int seat, struct game_error *err)
     if (seat != s->turn || s->total == 0) {
         return game_error_set(err, GAME_E_ILLEGAL, "R-fake-2: the first turn may not pass");
     }
-    snprintf(s->last, sizeof(s->last), "%s was skipped", s->names[seat]);
+    fake_log(s, "%s was skipped", s->names[seat]);
     s->turn = (s->turn + 1) % s->nseats;
     return GAME_OK;
 }
@@ -156,15 +177,29 @@ static void sec_game(struct game_text *w, const void *state)
     game_text_str(w, "fake");
 }
 
-static void sec_log(struct game_text *w, const void *state)
+/* The log, oldest line first, as the items of a log section. */
+static int log_count(const void *state)
 {
     const struct fake_state *s = state;
 
-    game_text_arr(w);
-    if (s->last[0]) {
-        game_text_str(w, s->last);
-    }
-    game_text_end_arr(w);
+    return s->log_seq < FAKE_LOG_N ? (int)s->log_seq : FAKE_LOG_N;
+}
+
+static uint32_t log_seq(const void *state)
+{
+    return ((const struct fake_state *)state)->log_seq;
+}
+
+static void log_line(struct game_text *w, const void *state, int i)
+{
+    const struct fake_state *s = state;
+
+    game_text_str(w, s->log[(s->log_seq - (uint32_t)log_count(s) + (uint32_t)i) % FAKE_LOG_N]);
+}
+
+static void sec_log(struct game_text *w, const void *state)
+{
+    game_text_items(w, state, log_count(state), log_line);
 }
 
 static void sec_phase(struct game_text *w, const void *state)
@@ -218,9 +253,12 @@ static void sec_total(struct game_text *w, const void *state)
 }
 
 static const struct game_section fake_sections[] = {
-    {.key = "active", .write = sec_active}, {.key = "game", .write = sec_game},
-    {.key = "log", .write = sec_log},       {.key = "phase", .write = sec_phase},
-    {.key = "result", .write = sec_result}, {.key = "seats", .write = sec_seats},
+    {.key = "active", .write = sec_active},
+    {.key = "game", .write = sec_game},
+    {.key = "log", .write = sec_log, .nitems = log_count, .write_item = log_line, .seq = log_seq},
+    {.key = "phase", .write = sec_phase},
+    {.key = "result", .write = sec_result},
+    {.key = "seats", .write = sec_seats},
     {.key = "total", .write = sec_total},
 };
 

@@ -332,7 +332,8 @@ static char *item_text(const struct game_ops *g, size_t k, const void *st, int s
 
 /* A section of seat items is the array of its items, and the promise of
  * parts_changed(before, after): every item, and every seat's "you", whose
- * bit is clear is equal at `before` and at `after`. `after` holds
+ * bit is clear is equal at `before` and at `after`; a log's items are
+ * those its seq() says it kept, then new ones. `after` holds
  * the parts at `after`, `before_you` the "you"s at `before`. */
 static void check_seats(const struct config *c, const struct parts *after, char *const *before_you,
                         const void *st_before, const void *st_after, const json_t *action, int step)
@@ -358,9 +359,30 @@ static void check_seats(const struct config *c, const struct parts *after, char 
         struct game_text whole = {0};
         int n = g->sections[k].nitems(st_after);
         int nb = g->sections[k].nitems(st_before);
+        /* A log's items (game_section.seq): the first `keep` at `after`
+         * are the last `keep` at `before`, the rest were appended. */
+        int keep = -1;
+        if (g->sections[k].seq) {
+            uint32_t added = g->sections[k].seq(st_after) - g->sections[k].seq(st_before);
+            keep = added < (uint32_t)n ? n - (int)added : 0;
+            ck_assert_msg(keep <= nb, "%s step %d: \"%s\" kept %d of its %d items", g->id, step,
+                          g->sections[k].key, keep, nb);
+        }
         game_text_arr(&whole);
         for (int s = 0; s < n; s++) {
-            char *b = s < nb ? item_text(g, k, st_before, s) : NULL;
+            if (s < keep) {
+                char *b = item_text(g, k, st_before, nb - keep + s);
+                char *a = item_text(g, k, st_after, s);
+                if (strcmp(a, b) != 0) {
+                    char *act = json_dumps(action, JSON_COMPACT);
+                    ck_abort_msg("%s step %d: item %d of log \"%s\" is not the one its seq() "
+                                 "says it kept after %s",
+                                 g->id, step, s, g->sections[k].key, act ? act : "?");
+                }
+                free(a);
+                free(b);
+            }
+            char *b = s < nb && keep < 0 ? item_text(g, k, st_before, s) : NULL;
             char *a = item_text(g, k, st_after, s);
             if (b && n == nb && s < 32 && !(items & (1u << s)) && strcmp(a, b) != 0) {
                 char *act = json_dumps(action, JSON_COMPACT);

@@ -489,6 +489,7 @@ struct arc_state {
     char log_msg[ARC_LOG_N][ARC_LOG_LEN];
     int8_t log_n;
     int8_t log_head;
+    uint32_t log_seq; /* lines ever logged (the view's log items, game.h) */
 };
 
 extern const char *const arc_ess_name[ARC_NESS];

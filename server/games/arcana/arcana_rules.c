@@ -32,6 +32,7 @@ void arc__log(struct arc_state *st, const char *key, const char *fmt, ...)
                     fmt, ap);
     va_end(ap);
     st->log_head = (int8_t)((st->log_head + 1) % ARC_LOG_N);
+    st->log_seq++;
     if (st->log_n < ARC_LOG_N) {
         st->log_n++;
     }

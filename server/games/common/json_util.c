@@ -223,13 +223,3 @@ void game_text_msg(struct game_text *out, const char *msg)
     }
     game_text_end_arr(out);
 }
-
-void game_text_ring(struct game_text *out, const char *ring, size_t stride, int cap, int first,
-                    int n, void (*put)(struct game_text *, const char *))
-{
-    game_text_arr(out);
-    for (int i = 0; i < n; i++) {
-        put(out, ring + (size_t)((first + i) % cap) * stride);
-    }
-    game_text_end_arr(out);
-}

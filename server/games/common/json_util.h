@@ -54,13 +54,6 @@ void game_format_msg(char *line, size_t len, char *msg, size_t mlen, const char 
  * [key, arg, ...], or [] for an empty one. */
 void game_text_msg(struct game_text *out, const char *msg);
 
-/* Writes a game's log ring as a JSON array, oldest first: its `n` entries
- * from slot `first` on, wrapping at `cap` slots of `stride` bytes from
- * `ring`, each written with `put` (game_text_str for the lines,
- * game_text_msg for their messages). */
-void game_text_ring(struct game_text *out, const char *ring, size_t stride, int cap, int first,
-                    int n, void (*put)(struct game_text *, const char *));
-
 /* ---- Strict action objects ----
  * `rule` is the section the game cites for malformed actions (e.g.
  * "R-sorcerers-10"; NULL: none) and `type` the action's type name, so that

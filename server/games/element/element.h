@@ -164,6 +164,7 @@ struct element_state {
     char log_msg[ELEMENT_LOG_N][ELEMENT_LOG_LEN];
     int8_t log_n;
     int8_t log_head;
+    uint32_t log_seq; /* lines ever logged (the view's log items, game.h) */
 };
 
 /* ---- Names (element_state.c) ---- */

@@ -79,6 +79,7 @@ void element__log(struct element_state *st, const char *key, const char *fmt, ..
                     ELEMENT_LOG_LEN, key, fmt, ap);
     va_end(ap);
     st->log_head = (int8_t)((st->log_head + 1) % ELEMENT_LOG_N);
+    st->log_seq++;
     if (st->log_n < ELEMENT_LOG_N) {
         st->log_n++;
     }

@@ -79,28 +79,44 @@ static void write_game(struct game_text *out, const void *state)
     game_text_str(out, "element");
 }
 
-/* The log's ring `ring` (its lines or their messages), oldest first, each
- * written with `put`. */
-static void write_ring(struct game_text *out, const struct element_state *st,
-                       const char (*ring)[ELEMENT_LOG_LEN],
-                       void (*put)(struct game_text *, const char *))
+/* The log: its lines oldest first, as items (game_section.seq), and
+ * beside them their messages. Line `i` is in the ring's slot log_slot(). */
+static int log_slot(const struct element_state *st, int i)
 {
-    game_text_ring(out, ring[0], ELEMENT_LOG_LEN, ELEMENT_LOG_N,
-                   (st->log_head - st->log_n + 2 * ELEMENT_LOG_N) % ELEMENT_LOG_N, st->log_n, put);
+    return (st->log_head - st->log_n + i + 2 * ELEMENT_LOG_N) % ELEMENT_LOG_N;
+}
+
+static int log_count(const void *state)
+{
+    return ((const struct element_state *)state)->log_n;
+}
+
+static uint32_t log_seq(const void *state)
+{
+    return ((const struct element_state *)state)->log_seq;
+}
+
+static void write_log_line(struct game_text *out, const void *state, int i)
+{
+    const struct element_state *st = state;
+    game_text_str(out, st->log[log_slot(st, i)]);
+}
+
+/* One message per line of "log", in the same order (game_text_msg()). */
+static void write_log_msg(struct game_text *out, const void *state, int i)
+{
+    const struct element_state *st = state;
+    game_text_msg(out, st->log_msg[log_slot(st, i)]);
 }
 
 static void write_log(struct game_text *out, const void *state)
 {
-    const struct element_state *st = state;
-    write_ring(out, st, st->log, game_text_str);
+    game_text_items(out, state, log_count(state), write_log_line);
 }
 
-/* "log_keys": each line of "log" as its message [key, arg, ...], in the
- * same order. */
 static void write_log_keys(struct game_text *out, const void *state)
 {
-    const struct element_state *st = state;
-    write_ring(out, st, st->log_msg, game_text_msg);
+    game_text_items(out, state, log_count(state), write_log_msg);
 }
 
 static void write_squares(struct game_text *out, const uint8_t *sq, int n)
@@ -253,8 +269,8 @@ const struct game_section element__sections[ELEMENT_NSECTIONS] = {
     [ELEMENT_S_BAG] = {"bag", write_bag},
     [ELEMENT_S_BOARD] = {"board", write_board},
     [ELEMENT_S_GAME] = {"game", write_game},
-    [ELEMENT_S_LOG] = {"log", write_log},
-    [ELEMENT_S_LOG_KEYS] = {"log_keys", write_log_keys},
+    [ELEMENT_S_LOG] = {"log", write_log, log_count, write_log_line, log_seq},
+    [ELEMENT_S_LOG_KEYS] = {"log_keys", write_log_keys, log_count, write_log_msg, log_seq},
     [ELEMENT_S_PENDING] = {"pending", write_pending},
     [ELEMENT_S_PHASE] = {"phase", write_phase},
     [ELEMENT_S_RESULT] = {"result", write_result},

@@ -320,6 +320,7 @@ struct sorc_state {
      * beside each line its message (game_format_msg(), lang/sorcerers.json). */
     uint8_t log_head;
     uint8_t log_n;
+    uint32_t log_seq; /* lines ever logged (the view's log items, game.h) */
     char log[SORC_LOG_LINES][SORC_LOG_LEN];
     char log_msg[SORC_LOG_LINES][SORC_LOG_LEN];
 };

@@ -57,6 +57,7 @@ void sorc__log(struct sorc_state *st, const char *key, const char *fmt, ...)
         idx = st->log_head;
         st->log_head = (uint8_t)((st->log_head + 1) % SORC_LOG_LINES);
     }
+    st->log_seq++;
     va_start(ap, fmt);
     game_format_msg(st->log[idx], SORC_LOG_LEN, st->log_msg[idx], SORC_LOG_LEN, key, fmt, ap);
     va_end(ap);

@@ -337,28 +337,44 @@ static void write_grimhold(struct game_text *out, const void *state)
     game_text_end_obj(out);
 }
 
-/* The log's ring `ring` (its lines or their messages), oldest first, each
- * written with `put`. */
-static void write_ring(struct game_text *out, const struct sorc_state *st,
-                       const char (*ring)[SORC_LOG_LEN],
-                       void (*put)(struct game_text *, const char *))
+/* The log: its lines oldest first, as items (game_section.seq), and
+ * beside them their messages. Line `i` is in the ring's slot log_slot(). */
+static int log_slot(const struct sorc_state *st, int i)
 {
-    game_text_ring(out, ring[0], SORC_LOG_LEN, SORC_LOG_LINES, st->log_head, st->log_n, put);
+    return (st->log_head + i) % SORC_LOG_LINES;
+}
+
+static int log_count(const void *state)
+{
+    return ((const struct sorc_state *)state)->log_n;
+}
+
+static uint32_t log_seq(const void *state)
+{
+    return ((const struct sorc_state *)state)->log_seq;
+}
+
+static void write_log_line(struct game_text *out, const void *state, int i)
+{
+    const struct sorc_state *st = state;
+    game_text_str(out, st->log[log_slot(st, i)]);
+}
+
+/* One message per line of "log", in the same order (game_text_msg()). */
+static void write_log_msg(struct game_text *out, const void *state, int i)
+{
+    const struct sorc_state *st = state;
+    game_text_msg(out, st->log_msg[log_slot(st, i)]);
 }
 
 static void write_log(struct game_text *out, const void *state)
 {
-    const struct sorc_state *st = state;
-
-    write_ring(out, st, st->log, game_text_str);
+    game_text_items(out, state, log_count(state), write_log_line);
 }
 
-/* One message per line of "log", in the same order (game_text_msg()). */
 static void write_log_keys(struct game_text *out, const void *state)
 {
-    const struct sorc_state *st = state;
-
-    write_ring(out, st, st->log_msg, game_text_msg);
+    game_text_items(out, state, log_count(state), write_log_msg);
 }
 
 static void write_markers(struct game_text *out, const void *state)
@@ -489,8 +505,8 @@ const struct game_section sorc__sections[SORC_NSECTIONS] = {
     [SORC_SEC_GAME] = {"game", write_game},
     [SORC_SEC_GATES] = {"gates", write_gates},
     [SORC_SEC_GRIMHOLD] = {"grimhold", write_grimhold},
-    [SORC_SEC_LOG] = {"log", write_log},
-    [SORC_SEC_LOG_KEYS] = {"log_keys", write_log_keys},
+    [SORC_SEC_LOG] = {"log", write_log, log_count, write_log_line, log_seq},
+    [SORC_SEC_LOG_KEYS] = {"log_keys", write_log_keys, log_count, write_log_msg, log_seq},
     [SORC_SEC_MARKERS] = {"markers", write_markers},
     [SORC_SEC_MAX_TURNS] = {"max_turns", write_max_turns},
     [SORC_SEC_MOVED_BETWEEN_HANDS] = {"moved_between_hands", write_moved_between_hands},

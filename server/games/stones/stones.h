@@ -241,8 +241,9 @@ struct stones_state {
     char log[STONES_LOG_N][STONES_LOG_LEN];
     /* Each line's message (game_format_msg()), at the line's index. */
     char log_msg[STONES_LOG_N][STONES_LOG_LEN];
-    int8_t log_n;    /* entries used */
-    int8_t log_head; /* next entry to write */
+    int8_t log_n;     /* entries used */
+    int8_t log_head;  /* next entry to write */
+    uint32_t log_seq; /* lines ever logged (the view's log items, game.h) */
 
     struct game_rng rng;
 };

@@ -192,6 +192,7 @@ void stones__log(struct stones_state *st, const char *key, const char *fmt, ...)
                     STONES_LOG_LEN, key, fmt, ap);
     va_end(ap);
     st->log_head = (int8_t)((st->log_head + 1) % STONES_LOG_N);
+    st->log_seq++;
     if (st->log_n < STONES_LOG_N) {
         st->log_n++;
     }

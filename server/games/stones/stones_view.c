@@ -442,28 +442,44 @@ static void write_game_section(struct game_text *out, const void *state)
     game_text_str(out, "stones");
 }
 
-/* The log's ring `ring` (its lines or their messages), oldest first, each
- * written with `put`. */
-static void write_ring(struct game_text *out, const struct stones_state *st,
-                       const char (*ring)[STONES_LOG_LEN],
-                       void (*put)(struct game_text *, const char *))
+/* The log: its lines oldest first, as items (game_section.seq), and
+ * beside them their messages. Line `i` is in the ring's slot log_slot(). */
+static int log_slot(const struct stones_state *st, int i)
 {
-    game_text_ring(out, ring[0], STONES_LOG_LEN, STONES_LOG_N,
-                   (st->log_head - st->log_n + 2 * STONES_LOG_N) % STONES_LOG_N, st->log_n, put);
+    return (st->log_head - st->log_n + i + 2 * STONES_LOG_N) % STONES_LOG_N;
+}
+
+static int log_count(const void *state)
+{
+    return ((const struct stones_state *)state)->log_n;
+}
+
+static uint32_t log_seq(const void *state)
+{
+    return ((const struct stones_state *)state)->log_seq;
+}
+
+static void write_log_line(struct game_text *out, const void *state, int i)
+{
+    const struct stones_state *st = state;
+    game_text_str(out, st->log[log_slot(st, i)]);
+}
+
+/* One message per line of "log", in the same order (game_text_msg()). */
+static void write_log_msg(struct game_text *out, const void *state, int i)
+{
+    const struct stones_state *st = state;
+    game_text_msg(out, st->log_msg[log_slot(st, i)]);
 }
 
 static void write_log_section(struct game_text *out, const void *state)
 {
-    const struct stones_state *st = state;
-    write_ring(out, st, st->log, game_text_str);
+    game_text_items(out, state, log_count(state), write_log_line);
 }
 
-/* "log_keys": each line of "log" as its message [key, arg, ...], in the
- * same order. */
 static void write_log_keys_section(struct game_text *out, const void *state)
 {
-    const struct stones_state *st = state;
-    write_ring(out, st, st->log_msg, game_text_msg);
+    game_text_items(out, state, log_count(state), write_log_msg);
 }
 
 static void write_objectives_section(struct game_text *out, const void *state)
@@ -597,8 +613,8 @@ const struct game_section stones__sections[STONES_NSECTIONS] = {
     [STONES_S_BOARD] = {"board", write_board_section},
     [STONES_S_ELEMENT] = {"element", write_element_section},
     [STONES_S_GAME] = {"game", write_game_section},
-    [STONES_S_LOG] = {"log", write_log_section},
-    [STONES_S_LOG_KEYS] = {"log_keys", write_log_keys_section},
+    [STONES_S_LOG] = {"log", write_log_section, log_count, write_log_line, log_seq},
+    [STONES_S_LOG_KEYS] = {"log_keys", write_log_keys_section, log_count, write_log_msg, log_seq},
     [STONES_S_OBJECTIVES] = {"objectives", write_objectives_section},
     [STONES_S_PENDING] = {"pending", write_pending_section},
     [STONES_S_PHASE] = {"phase", write_phase_section},

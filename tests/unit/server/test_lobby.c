@@ -346,6 +346,77 @@ START_TEST(diffs_rebuild_every_view)
 }
 END_TEST
 
+static json_t *seen_by_spectator(struct lobby *l, const char *code);
+
+/* The ops of the last diff peer `t` received that touch "/log". */
+static json_t *last_log_ops(struct tpeer *t)
+{
+    json_t *ops = json_array();
+
+    for (size_t i = json_array_size(t->msgs); i > 0; i--) {
+        json_t *m = json_array_get(t->msgs, i - 1);
+        const char *ev = json_string_value(json_object_get(m, "ev"));
+        size_t k;
+        json_t *op;
+        if (!ev || strcmp(ev, "diff") != 0) {
+            continue;
+        }
+        json_array_foreach(json_object_get(m, "patch"), k, op) {
+            if (strncmp(json_string_value(json_object_get(op, "path")), "/log/", 5) == 0) {
+                json_array_append(ops, op);
+            }
+        }
+        break;
+    }
+    return ops;
+}
+
+START_TEST(a_log_sends_only_its_new_lines)
+{
+    const char *code = two_player_game();
+    char msg[GAME_MSG_MAX];
+
+    /* Seat 0 adds 1 (one line), seat 1 adds 2 (two lines: the log of
+     * three is full), seat 0 adds 2: the two oldest go, two come. */
+    ck_assert_int_eq(call_act(&peers[0], 1, -1), PROTO_OK);
+    ck_assert_int_eq(call_act(&peers[1], 2, -1), PROTO_OK);
+    ck_assert_int_eq(call_act(&peers[0], 2, -1), PROTO_OK);
+    json_t *ops = last_log_ops(&peers[1]);
+    json_t *want =
+        json_pack("[{s:s, s:s}, {s:s, s:s}, {s:s, s:s, s:s}, {s:s, s:s, s:s}]", "op", "remove",
+                  "path", "/log/0", "op", "remove", "path", "/log/0", "op", "add", "path", "/log/1",
+                  "value", "P0 added 2", "op", "add", "path", "/log/2", "value", "the total is 5");
+    char *got = json_dumps(ops, JSON_COMPACT);
+    ck_assert_msg(json_equal(ops, want), "log ops: %s", got);
+    free(got);
+    json_decref(ops);
+    json_decref(want);
+    /* Three lines, then one of one: the oldest of the three goes. */
+    ck_assert_int_eq(call_act(&peers[1], 1, -1), PROTO_OK);
+    ops = last_log_ops(&peers[0]);
+    want = json_pack("[{s:s, s:s}, {s:s, s:s, s:s}]", "op", "remove", "path", "/log/0", "op", "add",
+                     "path", "/log/2", "value", "P1 added 1");
+    got = json_dumps(ops, JSON_COMPACT);
+    ck_assert_msg(json_equal(ops, want), "log ops: %s", got);
+    free(got);
+    json_decref(ops);
+    json_decref(want);
+    /* What the diffs built is the view a spectator is sent whole. */
+    track(&peers[0]);
+    track(&peers[1]);
+    json_t *lines = json_pack("[s, s, s]", "P0 added 2", "the total is 5", "P1 added 1");
+    ck_assert(json_equal(json_object_get(peers[0].view, "log"), lines));
+    json_t *spec = seen_by_spectator(lobby, code);
+    json_t *pub = json_deep_copy(peers[1].view);
+    json_object_del(pub, "you");
+    ck_assert(json_equal(json_object_get(spec, "view"), pub));
+    ck_assert_int_eq(run_op(lobby_sync, ROOM, &peers[1].peer, NULL, msg), PROTO_OK);
+    json_decref(lines);
+    json_decref(spec);
+    json_decref(pub);
+}
+END_TEST
+
 START_TEST(resume_with_rev_sends_missed_diffs)
 {
     two_player_game();
@@ -2413,6 +2484,7 @@ int main(void)
         {"views", views_private_only_under_you},
         {"refusal", refused_act_changes_nothing},
         {"diffs", diffs_rebuild_every_view},
+        {"log_items", a_log_sends_only_its_new_lines},
         {"resume", resume_with_rev_sends_missed_diffs},
         {"bots", bots_finish_and_record_replays},
         {"leave", host_passes_on_leave},
