@@ -422,6 +422,10 @@ extern const struct game_section sorc__sections[SORC_NSECTIONS];
  * between the states `before` and `after`. */
 uint64_t sorc__changed(const void *before, const void *after);
 
+/* game_ops.parts_changed: which seats' items of "seats" and "you" may
+ * differ. */
+void sorc__parts_changed(const void *before, const void *after, unsigned *items, unsigned *you);
+
 /* game_ops.you: writes the private view of `seat` (0 or 1) to `out`. */
 void sorc__you(struct game_text *out, const void *state, int seat);
 

@@ -121,6 +121,7 @@ const struct game_ops sorc_game = {
     .sections = sorc__sections,
     .nsections = SORC_NSECTIONS,
     .changed = sorc__changed,
+    .parts_changed = sorc__parts_changed,
     .you = sorc__you,
     .legal = sorc_legal,
     .legal_text = sorc_legal_text,

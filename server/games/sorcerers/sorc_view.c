@@ -449,32 +449,40 @@ static void write_result(struct game_text *out, const void *state)
     game_text_end_obj(out);
 }
 
-static void write_seats(struct game_text *out, const void *state)
+static int seat_count(const void *state)
+{
+    (void)state;
+    return 2;
+}
+
+/* One seat's public part: an item of "seats". */
+static void write_seat(struct game_text *out, const void *state, int seat)
 {
     const struct sorc_state *st = state;
+    int side = sorc__side(st, seat);
 
-    game_text_arr(out);
-    for (int seat = 0; seat < 2; seat++) {
-        int side = sorc__side(st, seat);
-        game_text_obj(out);
-        game_text_kstr(out, "faction", faction(side));
-        game_text_kint(out, "hand_limit", sorc__hand_limit(st, side));
-        game_text_kint(out, "hand_size", st->nhand[side]);
-        game_text_kstr(out, "name", st->names[seat]);
-        game_text_kint(out, "seat", seat);
-        game_text_karr(out, "sorcerers");
-        for (int i = 0; i < st->ninplay; i++) {
-            if (sorc__controller(st->inplay[i].card) == side) {
-                write_sorcerer(out, st, i);
-            }
+    game_text_obj(out);
+    game_text_kstr(out, "faction", faction(side));
+    game_text_kint(out, "hand_limit", sorc__hand_limit(st, side));
+    game_text_kint(out, "hand_size", st->nhand[side]);
+    game_text_kstr(out, "name", st->names[seat]);
+    game_text_kint(out, "seat", seat);
+    game_text_karr(out, "sorcerers");
+    for (int i = 0; i < st->ninplay; i++) {
+        if (sorc__controller(st->inplay[i].card) == side) {
+            write_sorcerer(out, st, i);
         }
-        game_text_end_arr(out);
-        if (sealed_phase(st->phase)) {
-            game_text_kbool(out, "submitted", st->combo[side].submitted);
-        }
-        game_text_end_obj(out);
     }
     game_text_end_arr(out);
+    if (sealed_phase(st->phase)) {
+        game_text_kbool(out, "submitted", st->combo[side].submitted);
+    }
+    game_text_end_obj(out);
+}
+
+static void write_seats(struct game_text *out, const void *state)
+{
+    game_text_items(out, state, seat_count(state), write_seat);
 }
 
 /* Shown while the duel's winner steals. */
@@ -513,7 +521,7 @@ const struct game_section sorc__sections[SORC_NSECTIONS] = {
     [SORC_SEC_PHASE] = {"phase", write_phase},
     [SORC_SEC_PLAY] = {"play", write_play},
     [SORC_SEC_RESULT] = {"result", write_result},
-    [SORC_SEC_SEATS] = {"seats", write_seats},
+    [SORC_SEC_SEATS] = {"seats", write_seats, seat_count, write_seat},
     [SORC_SEC_STEALS_LEFT] = {"steals_left", write_steals_left},
     [SORC_SEC_TURN] = {"turn", write_turn},
 };
@@ -612,6 +620,86 @@ static int same_you(const struct sorc_state *b, const struct sorc_state *a)
     }
     /* The Track list names the cards of the deck. */
     return b->phase != SORC_P_EVENT_TRACK || same_prefix(b->deck, b->ndeck, a->deck, a->ndeck);
+}
+
+/* The sorcerers in play that `side` controls, in order, with their
+ * objects and flags (its seat's "sorcerers" and hand limit). */
+static int same_side_play(const struct sorc_state *b, const struct sorc_state *a, int side)
+{
+    int i = 0, j = 0;
+
+    for (;;) {
+        while (i < b->ninplay && sorc__controller(b->inplay[i].card) != side) {
+            i++;
+        }
+        while (j < a->ninplay && sorc__controller(a->inplay[j].card) != side) {
+            j++;
+        }
+        if (i == b->ninplay || j == a->ninplay) {
+            return i == b->ninplay && j == a->ninplay;
+        }
+        if (memcmp(&b->inplay[i], &a->inplay[j], sizeof(b->inplay[i])) != 0) {
+            return 0;
+        }
+        i++;
+        j++;
+    }
+}
+
+/* The item of "seats" of the seat playing `side` (same_seats(), for one
+ * side; the seating is the same). */
+static int same_seat(const struct sorc_state *b, const struct sorc_state *a, int side)
+{
+    int sealed = sealed_phase(b->phase);
+
+    if (!SAME(names[sorc__seat(b, side)]) || !SAME(nhand[side]) || !same_side_play(b, a, side) ||
+        sealed != sealed_phase(a->phase)) {
+        return 0;
+    }
+    return !sealed || b->combo[side].submitted == a->combo[side].submitted;
+}
+
+/* What "you" of the seat playing `side` reads (same_you(), for one side;
+ * the seating is the same). */
+static int same_side_you(const struct sorc_state *b, const struct sorc_state *a, int side)
+{
+    int opp = side ^ 1;
+
+    if (!SAME(phase) || !SAME(cur_side) || !SAME(combo[side]) || !SAME(scry_n[side]) ||
+        !SAME(scry[side]) || !SAME(div_n[side]) || !SAME(div[side]) || !SAME(tracked[side]) ||
+        !SAME(nxfer) || !SAME(xfer_card) || !SAME(xfer_from) ||
+        !same_prefix(b->hand[side], b->nhand[side], a->hand[side], a->nhand[side])) {
+        return 0;
+    }
+    /* The opponent's hand while stealing, the deck while tracking. */
+    if (b->phase == SORC_P_DUEL_STEAL &&
+        !same_prefix(b->hand[opp], b->nhand[opp], a->hand[opp], a->nhand[opp])) {
+        return 0;
+    }
+    return b->phase != SORC_P_EVENT_TRACK || same_prefix(b->deck, b->ndeck, a->deck, a->ndeck);
+}
+
+/* The item and "you" masks of game.h, by seat. */
+void sorc__parts_changed(const void *before, const void *after, unsigned *items, unsigned *you)
+{
+    const struct sorc_state *b = before;
+    const struct sorc_state *a = after;
+
+    *items = 0;
+    *you = 0;
+    if (!SAME(mer_seat)) {
+        *items = *you = 3u;
+        return;
+    }
+    for (int seat = 0; seat < 2; seat++) {
+        int side = sorc__side(b, seat);
+        if (!same_seat(b, a, side)) {
+            *items |= 1u << seat;
+        }
+        if (!same_side_you(b, a, side)) {
+            *you |= 1u << seat;
+        }
+    }
 }
 
 /* The change mask of game.h; see sorc.h. */
