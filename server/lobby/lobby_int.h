@@ -68,9 +68,10 @@ struct view_part {
  * of: one bit each in a change mask. */
 #define LOBBY_ITEMS_MAX 32
 
-/* The public part's hash state is kept before every LOBBY_HASH_EVERY-th
- * part: a change rehashes from the checkpoint before it. */
-#define LOBBY_HASH_EVERY 16
+/* The public part's hash state is kept before LOBBY_HASH_MARKS parts,
+ * those where a room's changes most often begin: a change rehashes from
+ * the nearest mark before its first part. */
+#define LOBBY_HASH_MARKS 2
 
 /* The bytes of a `state` line beyond the view's parts: its head, keys and
  * hash. */
@@ -83,14 +84,19 @@ struct room_view {
     size_t nparts;
     struct view_part *parts; /* sorted by key bytes */
     size_t bytes;            /* of the parts' texts */
-    /* BLAKE2b states: hash[j] is the state over "{" and the parts before
-     * part j * LOBBY_HASH_EVERY, hash[nhash - 1] the state over the whole
-     * public part without its closing brace, from which each recipient's
-     * hash continues. An action rehashes only from the checkpoint before
-     * its first changed part. Raw bytes, copied into an aligned
-     * crypto_generichash_state before use. */
-    size_t nhash;
+    /* BLAKE2b states: hash[m] (m < LOBBY_HASH_MARKS) the state over "{"
+     * and the parts before part mark[m] (none while mark[m] is 0 or
+     * !marked[m]), hash[LOBBY_HASH_MARKS] the state over the whole public
+     * part without its closing brace, from which each recipient's hash
+     * continues. An action rehashes only from the nearest mark before its
+     * first changed part; first[k] counts (halved when one saturates) the
+     * actions whose first changed part was k, and a mark moves to a part
+     * that has been first more often than the part it marks. Raw bytes,
+     * copied into an aligned crypto_generichash_state before use. */
     unsigned char (*hash)[LOBBY_HASH_STATE];
+    uint8_t *first; /* nparts counts */
+    uint16_t mark[LOBBY_HASH_MARKS];
+    bool marked[LOBBY_HASH_MARKS];
 };
 
 /* ---- Turn clocks (clock.c) ---- */

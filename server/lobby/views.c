@@ -53,10 +53,13 @@ void lobby__views_reset(struct room *room)
     }
     free(v->parts);
     free(v->hash);
+    free(v->first);
     v->parts = NULL;
     v->hash = NULL;
+    v->first = NULL;
     v->nparts = 0;
-    v->nhash = 0;
+    memset(v->mark, 0, sizeof(v->mark));
+    memset(v->marked, 0, sizeof(v->marked));
     v->bytes = 0;
     v->valid = false;
 }
@@ -68,14 +71,16 @@ static int parts_init(struct room *room)
     const struct game_ops *g = room->game;
     size_t n = g->nsections + 1 + (room->clock.rules.kind ? 1 : 0);
 
-    v->nhash = (n - 1 + LOBBY_HASH_EVERY) / LOBBY_HASH_EVERY + 1;
     v->parts = calloc(n, sizeof(*v->parts));
-    v->hash = malloc(v->nhash * sizeof(*v->hash));
-    if (!v->parts || !v->hash) {
+    v->hash = malloc((LOBBY_HASH_MARKS + 1) * sizeof(*v->hash));
+    v->first = calloc(n, sizeof(*v->first));
+    if (!v->parts || !v->hash || !v->first) {
         free(v->parts);
         free(v->hash);
+        free(v->first);
         v->parts = NULL;
         v->hash = NULL;
+        v->first = NULL;
         return -ENOMEM;
     }
     for (size_t k = 0; k < g->nsections; k++) {
@@ -241,33 +246,100 @@ static void key_add(struct proto_text *t, const char *key)
     proto_text_add(t, "\":", 2);
 }
 
-/* Rehashes the public part from the checkpoint before part `from` on (0:
- * all of it). */
+/* Counts part `from` as the first an action changed, and moves the mark
+ * of the part that was first least often to it when it has been first
+ * more often. The mark is set by the rehash that follows, which starts
+ * before it. */
+static void marks_note(struct room_view *v, size_t from)
+{
+    int weak = 0;
+
+    if (from == 0 || from >= v->nparts) {
+        return; /* the rehash starts at the beginning anyway */
+    }
+    if (v->first[from] == UINT8_MAX) {
+        for (size_t i = 0; i < v->nparts; i++) {
+            v->first[i] /= 2;
+        }
+    }
+    v->first[from]++;
+    for (int m = 0; m < LOBBY_HASH_MARKS; m++) {
+        if (v->mark[m] == from) {
+            return;
+        }
+    }
+    /* An unused mark (at 0, never first), else the least often first. */
+    for (int m = 1; m < LOBBY_HASH_MARKS; m++) {
+        if (v->first[v->mark[m]] < v->first[v->mark[weak]]) {
+            weak = m;
+        }
+    }
+    if (v->first[from] > v->first[v->mark[weak]]) {
+        v->mark[weak] = (uint16_t)from;
+        v->marked[weak] = false;
+    }
+}
+
+/* Adds part i, with its key, to the public part's hash. */
+static void hash_part(crypto_generichash_state *st, const struct room_view *v, size_t i)
+{
+    const struct view_part *p = &v->parts[i];
+
+    /* ",\"key\":" (no comma before the first) */
+    crypto_generichash_update(st, (const unsigned char *)",\"" + (i == 0), i ? 2 : 1);
+    crypto_generichash_update(st, (const unsigned char *)p->key, strlen(p->key));
+    crypto_generichash_update(st, (const unsigned char *)"\":", 2);
+    crypto_generichash_update(st, (const unsigned char *)p->text, p->len);
+}
+
+/* Rehashes the public part from the nearest mark before part `from` on
+ * (0: all of it), setting the marks it passes. */
 static void hash_public(struct room *room, size_t from)
 {
     struct room_view *v = &room->view;
-    size_t start = from - from % LOBBY_HASH_EVERY;
+    size_t start = 0;
+    int src = -1;
     crypto_generichash_state st;
 
-    if (start == 0) {
+    marks_note(v, from);
+    for (int m = 0; m < LOBBY_HASH_MARKS; m++) {
+        if (v->marked[m] && v->mark[m] <= from && v->mark[m] > start) {
+            start = v->mark[m];
+            src = m;
+        }
+    }
+    if (src < 0) {
         crypto_generichash_init(&st, NULL, 0, crypto_generichash_BYTES);
         crypto_generichash_update(&st, (const unsigned char *)"{", 1);
     } else {
-        memcpy(&st, v->hash[start / LOBBY_HASH_EVERY], sizeof(st));
+        memcpy(&st, v->hash[src], sizeof(st));
     }
     for (size_t i = start; i < v->nparts; i++) {
-        const struct view_part *p = &v->parts[i];
-        size_t klen = strlen(p->key);
-        if (i % LOBBY_HASH_EVERY == 0) {
-            memcpy(v->hash[i / LOBBY_HASH_EVERY], &st, sizeof(st));
+        for (int m = 0; m < LOBBY_HASH_MARKS; m++) {
+            if (v->mark[m] == i && i > 0 && m != src) {
+                memcpy(v->hash[m], &st, sizeof(st));
+                v->marked[m] = true;
+            }
         }
-        /* ",\"key\":" (no comma before the first) */
-        crypto_generichash_update(&st, (const unsigned char *)",\"" + (i == 0), i ? 2 : 1);
-        crypto_generichash_update(&st, (const unsigned char *)p->key, klen);
-        crypto_generichash_update(&st, (const unsigned char *)"\":", 2);
-        crypto_generichash_update(&st, (const unsigned char *)p->text, p->len);
+        hash_part(&st, v, i);
     }
-    memcpy(v->hash[v->nhash - 1], &st, sizeof(st));
+    memcpy(v->hash[LOBBY_HASH_MARKS], &st, sizeof(st));
+#ifdef CONCLAVE_CHECKED
+    /* Test builds: the public part's hash is the one hashed from "{" on, or
+     * a mark was stale. */
+    uint8_t kept[crypto_generichash_BYTES], whole[crypto_generichash_BYTES];
+    crypto_generichash_final(&st, kept, sizeof(kept));
+    crypto_generichash_init(&st, NULL, 0, crypto_generichash_BYTES);
+    crypto_generichash_update(&st, (const unsigned char *)"{", 1);
+    for (size_t i = 0; i < v->nparts; i++) {
+        hash_part(&st, v, i);
+    }
+    crypto_generichash_final(&st, whole, sizeof(whole));
+    if (memcmp(kept, whole, sizeof(kept)) != 0) {
+        log_event(LOG_ERROR, "view_hash_stale", "room=%s from=%zu", room->code, from);
+        abort();
+    }
+#endif
 }
 
 /* The hash of a recipient's view: the public part's, then its "you"
@@ -278,7 +350,7 @@ static void hash_finish(const struct room *room, const struct seat *s,
     crypto_generichash_state st;
     uint8_t h[crypto_generichash_BYTES];
 
-    memcpy(&st, room->view.hash[room->view.nhash - 1], sizeof(st));
+    memcpy(&st, room->view.hash[LOBBY_HASH_MARKS], sizeof(st));
     if (s) {
         crypto_generichash_update(&st, (const unsigned char *)",\"you\":", 7);
         crypto_generichash_update(&st, (const unsigned char *)s->you_text, s->you_len);
