@@ -796,6 +796,7 @@ static int publish_log(struct room *room, struct view_part *p, struct proto_text
     }
     drop = p->nitems - keep;
     if (drop == 0 && keep == (uint32_t)n) {
+        p->seq = seq;
         return 0;
     }
     if ((uint32_t)n > p->item_cap) {

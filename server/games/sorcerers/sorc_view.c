@@ -582,20 +582,6 @@ static int same_event(const struct sorc_state *b, const struct sorc_state *a)
            SAME(discard_left);
 }
 
-/* The seats: names, factions, hand sizes and limits, sorcerers, and the
- * "submitted" flags of the sealed states. */
-static int same_seats(const struct sorc_state *b, const struct sorc_state *a)
-{
-    int sealed = sealed_phase(b->phase);
-
-    if (!SAME(names) || !SAME(mer_seat) || !SAME(nhand) || !same_play(b, a) ||
-        sealed != sealed_phase(a->phase)) {
-        return 0;
-    }
-    return !sealed || (b->combo[0].submitted == a->combo[0].submitted &&
-                       b->combo[1].submitted == a->combo[1].submitted);
-}
-
 /* The steals left: null outside duel_steal. */
 static int same_steals_left(const struct sorc_state *b, const struct sorc_state *a)
 {
@@ -646,8 +632,10 @@ static int same_side_play(const struct sorc_state *b, const struct sorc_state *a
     }
 }
 
-/* The item of "seats" of the seat playing `side` (same_seats(), for one
- * side; the seating is the same). */
+/* The item of "seats" of the seat playing `side`: its name, hand size,
+ * sorcerers (and with them its hand limit) and, while combos are sealed,
+ * whether it submitted (its faction follows the seating, compared
+ * apart). */
 static int same_seat(const struct sorc_state *b, const struct sorc_state *a, int side)
 {
     int sealed = sealed_phase(b->phase);
@@ -751,7 +739,7 @@ uint64_t sorc__changed(const void *before, const void *after)
     if (!SAME(over) || !SAME(winner_side) || !SAME(reason) || !SAME(mer_seat)) {
         m |= BIT(SORC_SEC_RESULT);
     }
-    if (!same_seats(b, a)) {
+    if (!SAME(mer_seat) || !same_seat(b, a, 0) || !same_seat(b, a, 1)) {
         m |= BIT(SORC_SEC_SEATS);
     }
     if (!same_steals_left(b, a)) {
