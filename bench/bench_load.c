@@ -28,6 +28,9 @@
  *            the moves of the legal window: every room is stopped at its
  *            window start (a barrier), the CPU time is read, the rooms play
  *            on to their window end. Any refused or diverging move is an error.
+ *            With --target owed: conclaved's `legal` row (for its view,
+ *            `you` and record sizes), the strict floor's (for the moves),
+ *            then the owed floor's `act` row (as in compare).
  *   offered  open loop on the act path: the moves `legal` recorded are
  *            replayed as in `act`, but in the window each room's moves are
  *            due on a fixed schedule (RATE moves/s over all rooms); a move is
@@ -64,7 +67,7 @@
  *            act row put in one flush), beside the strict floor's move.
  *
  * usage: bench_load [--mode compare|legal|act|offered|offered-legal|idle]
- *                   [--target conclaved|floor] [--conclaved PATH] [--floor PATH]
+ *                   [--target conclaved|floor|owed] [--conclaved PATH] [--floor PATH]
  *                   [--floor-jansson PATH|none] [--preload PATH] [--game G]
  *                   [--games G,G] [--rooms N] [--fsync POLICY] [--warmup S]
  *                   [--seconds S] [--rate N] [--idle N] [--repeat N]
@@ -2003,7 +2006,7 @@ static void print_targets(const struct result *rs, int nrows, int nrep, const st
 
 static const char usage_text[] =
     "usage: bench_load [--mode compare|legal|act|offered|offered-legal|idle]\n"
-    "                  [--target conclaved|floor] [--conclaved PATH] [--floor PATH]\n"
+    "                  [--target conclaved|floor|owed] [--conclaved PATH] [--floor PATH]\n"
     "                  [--floor-jansson PATH|none] [--preload PATH] [--game G]\n"
     "                  [--games G,G] [--rooms N] [--fsync POLICY] [--warmup S] [--seconds S]\n"
     "                  [--rate MOVES_PER_S] [--idle CONNECTIONS] [--repeat N]\n";
@@ -2080,14 +2083,45 @@ static int parse_args(struct config *cfg, int argc, char **argv)
     return 0;
 }
 
+/* The mean journal record of conclaved's row `lr` (256 B when not known). */
+static long long record_bytes(const struct result *lr)
+{
+    return lr->records > 0 && lr->journal_sum > 0 ? lr->journal_sum / (long long)lr->records : 256;
+}
+
+/* The owed floor replays the strict floor's moves with the view, `you`
+ * and record sizes of conclaved's `legal` row `lr`: the mean view of its
+ * `state` events (a game's start: views grow after), its `you` with the
+ * `,"you":` and `}` the hash finishes with, and the mean journal record.
+ * False when the row saw no view. */
+static bool owed_config(const struct config *cfg, const struct result *lr, struct config *owed)
+{
+    if (lr->nviews <= 0) {
+        return false;
+    }
+    *owed = *cfg;
+    owed->owed_view = lr->view_sum / lr->nviews;
+    owed->owed_you = lr->you_sum / lr->nviews + 8;
+    owed->owed_record = record_bytes(lr);
+    if (owed->owed_you >= owed->owed_view) {
+        owed->owed_you = owed->owed_view / 2;
+    }
+    return true;
+}
+
 /* Runs what cfg->mode asks for and prints it. Returns the exit status. */
 static int run(const struct config *c)
 {
     struct config cfg = *c;
     bool compare = strcmp(cfg.mode, "compare") == 0;
-    bool floor = strcmp(cfg.target, "floor") == 0;
+    bool owed = strcmp(cfg.target, "owed") == 0;
+    bool floor = owed || strcmp(cfg.target, "floor") == 0;
     enum kind kind = floor ? K_FLOOR : K_CONCLAVED;
-    if ((compare || !floor) && !cfg.conclaved) {
+    if (owed && strcmp(cfg.mode, "act") != 0) {
+        fprintf(stderr, "bench_load: --target owed is for --mode act\n");
+        return 2;
+    }
+    if ((compare || !floor || owed) && !cfg.conclaved) {
         fprintf(stderr, "bench_load: no conclaved (--conclaved PATH or $CONCLAVED)\n");
         return 2;
     }
@@ -2118,6 +2152,17 @@ static int run(const struct config *c)
             n = 0;
             if (strcmp(cfg.mode, "legal") == 0) {
                 measure_legal(&cfg, kind, cfg.game, &rec, &row[n++]);
+            } else if (owed) {
+                /* conclaved's `legal` row for the sizes, the strict
+                 * floor's for the moves, then the owed floor's act. */
+                struct recording crec = {0};
+                struct config o;
+                measure_legal(&cfg, K_CONCLAVED, cfg.game, &crec, &row[n++]);
+                rec_free(&crec);
+                measure_legal(&cfg, K_FLOOR, cfg.game, &rec, &row[n++]);
+                if (owed_config(&cfg, &row[0], &o)) {
+                    measure_act(&o, K_FLOOR_OWED, cfg.game, &rec, &row[1], &row[n++]);
+                }
             } else if (strcmp(cfg.mode, "act") == 0) {
                 measure_legal(&cfg, kind, cfg.game, &rec, &row[n++]);
                 measure_act(&cfg, kind, cfg.game, &rec, &row[0], &row[n++]);
@@ -2192,23 +2237,10 @@ static int run(const struct config *c)
             long long file = in_place              ? lr->wal_bytes
                              : lr->journal_max > 0 ? lr->journal_max
                                                    : 65536;
-            long long recb = lr->records > 0 && lr->journal_sum > 0
-                                 ? lr->journal_sum / (long long)lr->records
-                                 : 256;
-            /* The owed floor replays the strict floor's moves with the
-             * view, `you` and record sizes of conclaved's: the mean view
-             * of its `state` events (a game's start: views grow after),
-             * its `you` with the `,"you":` and `}` the hash finishes
-             * with, and the mean journal record. */
-            if (lr->nviews > 0) {
-                struct config owed = cfg;
-                owed.owed_view = lr->view_sum / lr->nviews;
-                owed.owed_you = lr->you_sum / lr->nviews + 8;
-                owed.owed_record = recb;
-                if (owed.owed_you >= owed.owed_view) {
-                    owed.owed_you = owed.owed_view / 2;
-                }
-                measure_act(&owed, K_FLOOR_OWED, g, &rec_floor, &row[lf], &row[n++]);
+            long long recb = record_bytes(lr);
+            struct config oc;
+            if (owed_config(&cfg, lr, &oc)) {
+                measure_act(&oc, K_FLOOR_OWED, g, &rec_floor, &row[lf], &row[n++]);
             }
             measure_offered(&cfg, K_FLOOR, g, &rec_floor, &row[n++]);
             measure_offered(&cfg, K_CONCLAVED, g, &rec, &row[n++]);
