@@ -29,9 +29,11 @@
  *     arguments, is that line: what a client writes from the message in
  *     English is what the view says.
  *
- * It knows no game by name. Game number j of a configuration (0 <= j <
- * playouts_per_config) is played by run j % NRUNS, so that meson can
- * spread one game's games over several processes.
+ * It knows no game by name. Game number j of configuration number c (0 <=
+ * j < playouts_per_config, configurations counted from 0 in the order they
+ * are listed) is played by run (c + j) % NRUNS, so that meson can spread
+ * one game's games over several processes, a game with one game a
+ * configuration too.
  *
  * usage: test_playouts [GAME_ID [RUN NRUNS [GAMES_PER_CONFIG]]]
  */
@@ -575,14 +577,15 @@ START_TEST(random_playouts)
                 }
                 ck_assert_msg(n >= g->min_players && n <= g->max_players,
                               "%s: %d seats accepted outside min/max", g->id, n);
-                configs++;
                 int per_config =
                     games_per_config > 0 ? games_per_config : g->tests->playouts_per_config;
-                for (int j = run_index; j < per_config; j += nruns) {
+                for (int j = (nruns - configs % nruns + run_index) % nruns; j < per_config;
+                     j += nruns) {
                     uint64_t seed = (uint64_t)(gi * 1000003 + i * 7919 + (size_t)n * 131) +
                                     (uint64_t)j * 104729 + 1;
                     play_one(&c, seed, j < 3 * nruns);
                 }
+                configs++;
             }
         }
         json_decref(combos);
