@@ -714,11 +714,36 @@ static void path_member(struct differ *d, const char *key)
     proto_text_free(&k);
 }
 
+/* A differ writing to `out`, at the root. Its `small` is written only as
+ * items are pushed. */
+static void differ_init(struct differ *d, struct proto_text *out)
+{
+    d->out = out;
+    d->path.p = d->path.small;
+    d->path.len = 0;
+    d->path.cap = PATH_ON_STACK;
+    d->path.err = 0;
+    d->path.small[0] = '\0';
+    d->items = d->small;
+    d->nitems = 0;
+    d->cap = ITEMS_ON_STACK;
+}
+
+static void differ_fini(struct differ *d)
+{
+    if (d->path.p != d->path.small) {
+        free(d->path.p);
+    }
+    if (d->items != d->small) {
+        free(d->items);
+    }
+}
+
 /* proto_patch_diff_text, under "/key/index" when index >= 0. */
 static int diff_text_at(struct proto_text *out, const char *key, long index, const char *a,
                         size_t alen, const char *b, size_t blen)
 {
-    struct differ d; /* its `small` is written only as items are pushed */
+    struct differ d;
     struct text ta, tb;
     struct span sa = {a, alen, &ta};
     struct span sb = {b, blen, &tb};
@@ -731,15 +756,7 @@ static int diff_text_at(struct proto_text *out, const char *key, long index, con
     if ((a && alen > UINT32_MAX / 2) || (b && blen > UINT32_MAX / 2)) {
         return -EINVAL;
     }
-    d.out = out;
-    d.path.p = d.path.small;
-    d.path.len = 0;
-    d.path.cap = PATH_ON_STACK;
-    d.path.err = 0;
-    d.path.small[0] = '\0';
-    d.items = d.small;
-    d.nitems = 0;
-    d.cap = ITEMS_ON_STACK;
+    differ_init(&d, out);
     nends = (a ? alen : 0) + (b ? blen : 0) + 1;
     if (nends > ENDS_ON_STACK && !(ends = malloc(nends * sizeof(*ends)))) {
         return -ENOMEM;
@@ -776,12 +793,7 @@ static int diff_text_at(struct proto_text *out, const char *key, long index, con
             out->data[mark] = '\0';
         }
     }
-    if (d.path.p != d.path.small) {
-        free(d.path.p);
-    }
-    if (d.items != d.small) {
-        free(d.items);
-    }
+    differ_fini(&d);
     if (ends != small) {
         free(ends);
     }
@@ -798,6 +810,36 @@ int proto_patch_diff_item(struct proto_text *out, const char *key, int index, co
                           size_t alen, const char *b, size_t blen)
 {
     return diff_text_at(out, key, index < 0 ? 0 : index, a, alen, b, blen);
+}
+
+int proto_patch_item_op(struct proto_text *out, const char *key, int index, const char *v, size_t n)
+{
+    struct differ d;
+    struct span sv = {v, n, NULL};
+    int r;
+
+#ifdef CONCLAVE_CHECKED
+    /* Test builds: the value is one value as the canonical form writes it,
+     * as a diff would have found. */
+    if (v) {
+        struct text t;
+        uint32_t *ends = n > 0 && n < UINT32_MAX / 2 ? malloc(n * sizeof(*ends)) : NULL;
+        r = ends ? text_index(&t, v, n, ends) : n > 0 && n < UINT32_MAX / 2 ? -ENOMEM : -EINVAL;
+        free(ends);
+        if (r != 0) {
+            return r;
+        }
+    }
+#endif
+    differ_init(&d, out);
+    path_member(&d, key);
+    path_index(&d, index < 0 ? 0 : (size_t)index);
+    if (d.path.err == 0) {
+        emit(&d, v ? "add" : "remove", v ? &sv : NULL);
+    }
+    r = d.path.err ? d.path.err : out->err;
+    differ_fini(&d);
+    return r;
 }
 
 json_t *proto_patch_diff(const json_t *a, const json_t *b)

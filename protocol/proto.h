@@ -224,6 +224,15 @@ int proto_patch_diff_text(struct proto_text *out, const char *key, const char *a
 int proto_patch_diff_item(struct proto_text *out, const char *key, int index, const char *a,
                           size_t alen, const char *b, size_t blen);
 
+/* One op at "/key/index", with no diff: `add` of the value `v` (the
+ * canonical text of one value, n bytes, which the caller vouches for) when
+ * `v` is set, else `remove`; for an item the caller knows to be new, or
+ * gone (a log's). A comma goes before it as in proto_patch_diff_text.
+ * Returns 0 or -ENOMEM; test builds (CONCLAVE_CHECKED) also index `v` and
+ * return -EINVAL, writing nothing, when it is not one value. */
+int proto_patch_item_op(struct proto_text *out, const char *key, int index, const char *v,
+                        size_t n);
+
 /* New reference: the JSON Patch (array) turning `a` into `b`, the ops of
  * proto_patch_diff_text between their canonical forms. An empty array when
  * equal; NULL on ENOMEM or when either holds a real. */

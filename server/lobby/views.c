@@ -807,18 +807,16 @@ static int publish_log(struct room *room, struct view_part *p, struct proto_text
         p->item_end = ends;
         p->item_cap = (uint32_t)n;
     }
-    /* The oldest, with their commas (all between the brackets when none
-     * stays). */
+    /* The oldest go, each from the front. */
     for (uint32_t i = 0; i < drop; i++) {
-        size_t at = i == 0 ? 1 : p->item_end[i - 1] + 1;
-        rc = proto_patch_diff_item(patch, p->key, 0, p->text + at, p->item_end[i] - at, NULL, 0);
+        rc = proto_patch_item_op(patch, p->key, 0, NULL, 0);
         if (rc != 0) {
             return rc;
         }
     }
     if (drop > 0) {
-        /* From just after "[": through the comma after the last to go, or
-         * up to "]". */
+        /* Their text with their commas: from just after "[" through the
+         * comma after the last to go, or up to "]" when none stays. */
         size_t gone = keep > 0 ? p->item_end[drop - 1] : p->len - 2;
         if (part_splice(&room->view, p, 1, gone, "", 0) != 0) {
             return -ENOMEM;
@@ -833,7 +831,7 @@ static int publish_log(struct room *room, struct view_part *p, struct proto_text
         sec->write_item(w, room->state, (int)i);
         rc = game_text_end(w);
         if (rc == 0) {
-            rc = proto_patch_diff_item(patch, p->key, (int)i, NULL, 0, w->data, w->len);
+            rc = proto_patch_item_op(patch, p->key, (int)i, w->data, w->len);
         }
         if (rc == 0 && i > 0) {
             rc = part_splice(&room->view, p, p->len - 1, 0, ",", 1);

@@ -325,6 +325,21 @@ START_TEST(test_diff_sliding_window)
 }
 END_TEST
 
+/* The comma-separated ops in `ops`, as a patch, turn *doc into `want`. */
+static void check_ops_apply(const struct proto_text *ops, json_t **doc, const json_t *want)
+{
+    struct proto_text arr = {0};
+
+    proto_text_add(&arr, "[", 1);
+    proto_text_add(&arr, ops->data, ops->len);
+    proto_text_add(&arr, "]", 1);
+    json_t *patch = load(arr.data);
+    ck_assert_int_eq(proto_patch_apply(doc, patch), 0);
+    ck_assert(json_equal(*doc, want));
+    json_decref(patch);
+    proto_text_free(&arr);
+}
+
 /* Ops for one member of a document, written under its key from the
  * members' canonical texts: added, removed, changed, unchanged. */
 START_TEST(test_diff_text_member)
@@ -346,13 +361,7 @@ START_TEST(test_diff_text_member)
     ck_assert_int_eq(proto_patch_diff_text(&t, "n", NULL, 0, "[3]", 3), 0);
 
     /* The ops, as a patch, turn the document into the new one. */
-    struct proto_text arr = {0};
-    proto_text_add(&arr, "[", 1);
-    proto_text_add(&arr, t.data, t.len);
-    proto_text_add(&arr, "]", 1);
-    json_t *patch = load(arr.data);
-    ck_assert_int_eq(proto_patch_apply(&doc, patch), 0);
-    ck_assert(json_equal(doc, want));
+    check_ops_apply(&t, &doc, want);
 
     /* Text that is not one whole value is refused, and writes nothing. */
     len = t.len;
@@ -361,8 +370,6 @@ START_TEST(test_diff_text_member)
     ck_assert_int_eq(proto_patch_diff_text(&t, "x", "{\"a\":1}", 7, "{\"a\"1}", 6), -EINVAL);
     ck_assert_uint_eq(t.len, len);
     proto_text_free(&t);
-    proto_text_free(&arr);
-    json_decref(patch);
     json_decref(doc);
     json_decref(want);
 }
@@ -381,6 +388,33 @@ START_TEST(test_diff_item)
     ck_assert_str_eq(t.data, "{\"op\":\"replace\",\"path\":\"/seats/1/vp\",\"value\":4},"
                              "{\"op\":\"replace\",\"path\":\"/a~1b/0\",\"value\":2}");
     proto_text_free(&t);
+}
+END_TEST
+
+/* An item known to be new or gone gets its op with no diff: `add` of its
+ * text at "/key/index", or `remove` there; the ops apply as a patch. */
+START_TEST(test_item_op)
+{
+    struct proto_text t = {0};
+    json_t *doc = load("{\"a/b~\":[1,2],\"log\":[\"x\",\"y\",\"z\"]}");
+    json_t *want = load("{\"a/b~\":[2],\"log\":[\"x\",\"y\",\"z\",\"Ann cast\"]}");
+
+    ck_assert_int_eq(proto_patch_item_op(&t, "log", 3, "\"Ann cast\"", 10), 0);
+    ck_assert_str_eq(t.data, "{\"op\":\"add\",\"path\":\"/log/3\",\"value\":\"Ann cast\"}");
+    ck_assert_int_eq(proto_patch_item_op(&t, "a/b~", 0, NULL, 0), 0);
+    ck_assert_str_eq(t.data, "{\"op\":\"add\",\"path\":\"/log/3\",\"value\":\"Ann cast\"},"
+                             "{\"op\":\"remove\",\"path\":\"/a~1b~0/0\"}");
+    check_ops_apply(&t, &doc, want);
+#ifdef CONCLAVE_CHECKED
+    /* Test builds check the value the caller vouches for. */
+    size_t len = t.len;
+    ck_assert_int_eq(proto_patch_item_op(&t, "log", 0, "[1", 2), -EINVAL);
+    ck_assert_int_eq(proto_patch_item_op(&t, "log", 0, "1,2", 3), -EINVAL);
+    ck_assert_uint_eq(t.len, len);
+#endif
+    proto_text_free(&t);
+    json_decref(doc);
+    json_decref(want);
 }
 END_TEST
 
@@ -696,6 +730,7 @@ int main(void)
         {"diff_sliding_window", test_diff_sliding_window},
         {"diff_text_member", test_diff_text_member},
         {"diff_item", test_diff_item},
+        {"item_op", test_item_op},
         {"diff_long_path", test_diff_long_path},
         {"diff_text_escaped_keys", test_diff_text_escaped_keys},
         {"diff_text_long", test_diff_text_long},
