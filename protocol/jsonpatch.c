@@ -739,9 +739,10 @@ static void differ_fini(struct differ *d)
     }
 }
 
-/* proto_patch_diff_text, under "/key/index" when index >= 0. */
-static int diff_text_at(struct proto_text *out, const char *key, long index, const char *a,
-                        size_t alen, const char *b, size_t blen)
+/* proto_patch_diff_text, under "/key/index" when index >= 0, and
+ * "/key/index/member" when `member` is set too. */
+static int diff_text_at(struct proto_text *out, const char *key, long index, const char *member,
+                        const char *a, size_t alen, const char *b, size_t blen)
 {
     struct differ d;
     struct text ta, tb;
@@ -773,6 +774,9 @@ static int diff_text_at(struct proto_text *out, const char *key, long index, con
     }
     if (index >= 0) {
         path_index(&d, (size_t)index);
+        if (member) {
+            path_member(&d, member);
+        }
     }
     if (d.path.err == 0) {
         if (a && b) {
@@ -803,13 +807,19 @@ static int diff_text_at(struct proto_text *out, const char *key, long index, con
 int proto_patch_diff_text(struct proto_text *out, const char *key, const char *a, size_t alen,
                           const char *b, size_t blen)
 {
-    return diff_text_at(out, key, -1, a, alen, b, blen);
+    return diff_text_at(out, key, -1, NULL, a, alen, b, blen);
 }
 
 int proto_patch_diff_item(struct proto_text *out, const char *key, int index, const char *a,
                           size_t alen, const char *b, size_t blen)
 {
-    return diff_text_at(out, key, index < 0 ? 0 : index, a, alen, b, blen);
+    return diff_text_at(out, key, index < 0 ? 0 : index, NULL, a, alen, b, blen);
+}
+
+int proto_patch_diff_field(struct proto_text *out, const char *key, int index, const char *member,
+                           const char *a, size_t alen, const char *b, size_t blen)
+{
+    return diff_text_at(out, key, index < 0 ? 0 : index, member, a, alen, b, blen);
 }
 
 int proto_patch_item_op(struct proto_text *out, const char *key, int index, const char *v, size_t n)

@@ -224,6 +224,11 @@ int proto_patch_diff_text(struct proto_text *out, const char *key, const char *a
 int proto_patch_diff_item(struct proto_text *out, const char *key, int index, const char *a,
                           size_t alen, const char *b, size_t blen);
 
+/* proto_patch_diff_text for member `member` of item `index` of the array
+ * `key`: the paths are under "/key/index/member". */
+int proto_patch_diff_field(struct proto_text *out, const char *key, int index, const char *member,
+                           const char *a, size_t alen, const char *b, size_t blen);
+
 /* One op at "/key/index", with no diff: `add` of the value `v` (the
  * canonical text of one value, n bytes, which the caller vouches for) when
  * `v` is set, else `remove`; for an item the caller knows to be new, or

@@ -167,12 +167,34 @@ struct game_section {
      * the new items. Such a section is not named by parts_changed()'s
      * item mask. */
     uint32_t (*seq)(const void *state);
+    /* Optional, for a section of items each an object of the same
+     * members, its fields: nfields of them (at most GAME_FIELDS_MAX),
+     * their keys in field_keys (sorted by bytes), and write_field()
+     * writing the value of field `field` of item `item`, so that
+     * write_item writes exactly {"key 0":<field 0>,"key 1":<field 1>,..}
+     * (game_text_fields() is such a write_item). fields_changed() names
+     * the fields of item `item` that may differ between `before` and
+     * `after` (as parts_changed(): bit f for field f, a clear bit a
+     * promise); the server then rewrites and diffs only those of an item
+     * that changed. At most one section of a game has fields. */
+    int nfields;
+    const char *const *field_keys;
+    void (*write_field)(struct game_text *out, const void *state, int item, int field);
+    uint32_t (*fields_changed)(const void *before, const void *after, int item);
 };
+
+/* The fields a section of items may have (game_section.nfields). */
+#define GAME_FIELDS_MAX 32
 
 /* Writes the array of the items write_item() writes, 0 .. n-1: the
  * `write` of a section that has a `write_item`. */
 void game_text_items(struct game_text *out, const void *state, int n,
                      void (*write_item)(struct game_text *out, const void *state, int item));
+
+/* Writes item `item` of section `sec` as the object of its fields (its
+ * field_keys and write_field()). */
+void game_text_fields(struct game_text *out, const struct game_section *sec, const void *state,
+                      int item);
 
 struct game_tests; /* test hooks, game_tests.h */
 struct game_rng;   /* the games' generator, common/rng.h */

@@ -417,32 +417,47 @@ static void start_discard(struct room *room, struct room_event *ev)
 #define SECTION_BITS ((UINT64_C(1) << GAME_MAX_SECTIONS) - 1)
 
 /* Adds the parts an event changed to the commit: `changed`, a game change
- * mask, and the items and the seats' "you" it left equal (0: none
- * known). */
+ * mask, the items and the seats' "you" it left equal (0: none known), and
+ * the fields of the other items that it may have changed (NULL: all). */
 static void commit_changed(struct room_commit *c, uint64_t changed, unsigned items_same,
-                           unsigned you_same)
+                           unsigned you_same, const uint32_t *fields)
 {
+    bool again = (c->changed & SECTION_BITS) != 0;
+
     /* A seat's part is known equal only where every event that named it
-     * said so. */
-    c->items_same = c->changed & SECTION_BITS ? c->items_same & items_same : items_same;
+     * said so, and a field only where every event left it. */
+    for (int i = 0; i < LOBBY_ITEMS_MAX; i++) {
+        uint32_t f = fields ? fields[i] : UINT32_MAX;
+        c->fields[i] = again ? c->fields[i] | f : f;
+    }
+    c->items_same = again ? c->items_same & items_same : items_same;
     c->you_same = c->changed & GAME_CHANGED_YOU ? c->you_same & you_same : you_same;
     c->changed |= changed;
 }
 
 /* The items and the seats' "you" the game says the step from `before` to
- * room->state left equal (0 when it cannot say). */
+ * room->state left equal (0 when it cannot say), and for each other item
+ * of its section with fields, the fields that may differ. */
 static void parts_same(const struct room *room, const void *before, unsigned *items_same,
-                       unsigned *you_same)
+                       unsigned *you_same, uint32_t fields[LOBBY_ITEMS_MAX])
 {
     const struct game_ops *g = room->game;
     unsigned seats = room->nseats >= 32 ? ~0u : (1u << room->nseats) - 1;
     unsigned items = ~0u, you = ~0u;
+    const struct game_section *sec = NULL;
 
     if (g->parts_changed) {
         g->parts_changed(before, room->state, &items, &you);
     }
     *items_same = ~items;
     *you_same = ~you & seats;
+    for (size_t k = 0; k < g->nsections && !sec; k++) {
+        sec = g->sections[k].fields_changed ? &g->sections[k] : NULL;
+    }
+    for (int i = 0; i < LOBBY_ITEMS_MAX; i++) {
+        fields[i] =
+            sec && (items & (1u << i)) ? sec->fields_changed(before, room->state, i) : UINT32_MAX;
+    }
 }
 
 /* Builds the game aside from the seats as they will be. */
@@ -498,7 +513,7 @@ static void start_apply(struct room *room, struct room_event *ev, struct room_co
     room->status = ROOM_PLAYING;
     room->rev = 1;
     lobby__clock_start(&room->clock, room->nseats, room->game->active(room->state), c->now);
-    commit_changed(c, GAME_CHANGED_ALL, 0, 0);
+    commit_changed(c, GAME_CHANGED_ALL, 0, 0, NULL);
 }
 
 /* ---- act ---- */
@@ -574,8 +589,9 @@ static void act_apply(struct room *room, struct room_event *ev, struct room_comm
     }
     uint64_t changed = room->game->changed(before, room->state);
     unsigned items_same, you_same;
-    parts_same(room, before, &items_same, &you_same);
-    commit_changed(c, changed, items_same, you_same);
+    uint32_t fields[LOBBY_ITEMS_MAX];
+    parts_same(room, before, &items_same, &you_same, fields);
+    commit_changed(c, changed, items_same, you_same, fields);
     lobby__undo_after_act(room, before, ev->index, changed, you_same);
     if (room->clock.rules.kind) {
         c->changed |= LOBBY_CHANGED_CLOCK;
@@ -713,8 +729,9 @@ static void timeout_apply(struct room *room, struct room_event *ev, struct room_
         room->state = room->scratch;
         room->scratch = before;
         unsigned items_same, you_same;
-        parts_same(room, before, &items_same, &you_same);
-        commit_changed(c, room->game->changed(before, room->state), items_same, you_same);
+        uint32_t fields[LOBBY_ITEMS_MAX];
+        parts_same(room, before, &items_same, &you_same, fields);
+        commit_changed(c, room->game->changed(before, room->state), items_same, you_same, fields);
         lobby__undo_clear(room, UNDO_WHY_OTHERS);
         room->clock.left[ev->index] = 0;
         lobby__clock_settle(&room->clock, ev->index, room->game->active(room->state), c->now);
@@ -883,7 +900,7 @@ static void undo_apply(struct room *room, struct room_event *ev, struct room_com
     lobby__undo_pop(room);
     room->rev++;
     lobby__clock_settle(&room->clock, -1, room->game->active(room->state), c->now);
-    commit_changed(c, GAME_CHANGED_ALL, 0, 0);
+    commit_changed(c, GAME_CHANGED_ALL, 0, 0, NULL);
 }
 
 /* ---- rematch: a rematch offered, a player's answer ---- */

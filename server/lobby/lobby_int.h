@@ -62,6 +62,11 @@ struct view_part {
     uint32_t *item_end;
     uint32_t nitems, item_cap;
     uint32_t seq; /* a log section's seq() when its text was written */
+    /* A section of items with fields (game_section.nfields): where each
+     * field's value ends in `text`, field f of item i at
+     * field_end[i * nfields + f] (room for `field_cap`); NULL otherwise. */
+    uint32_t *field_end;
+    uint32_t field_cap;
 };
 
 /* The items of a section (game_section.write_item) a room keeps the ends
@@ -370,6 +375,8 @@ struct lobby {
     struct proto_text own;       /* a seat's own ops in its diff line (views.c) */
     uint32_t item_at[LOBBY_ITEMS_MAX]; /* where the items part_write() wrote end (views.c) */
     uint32_t nitem_at;                 /* how many: 0 for a part without items */
+    /* Where their fields' values end, for a section with fields. */
+    uint32_t field_at[LOBBY_ITEMS_MAX * GAME_FIELDS_MAX];
     struct ended_game ended[LOBBY_ENDED_LIST];       /* the latest to end, in no order */
     struct review_aside *reviews[LOBBY_REVIEW_KEEP]; /* finished games rebuilt (review.c) */
     uint64_t reviews_used;
@@ -474,6 +481,9 @@ struct room_commit {
      * parts_changed() says; 0 when an event that named such a part did
      * not say (event.c). */
     unsigned items_same, you_same;
+    /* For each item not in items_same, of the game's section with fields:
+     * the fields that may differ (all ones when not known). */
+    uint32_t fields[LOBBY_ITEMS_MAX];
 };
 
 /* The one commit of every event: its check, its record appended to the

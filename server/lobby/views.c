@@ -43,6 +43,34 @@ static int part_cmp(const void *a, const void *b)
     return strcmp(((const struct view_part *)a)->key, ((const struct view_part *)b)->key);
 }
 
+/* The number of fields of the items of part `p`'s section (0: none). */
+static int part_fields(const struct room *room, const struct view_part *p)
+{
+    const struct game_section *sec;
+
+    if (p->section < 0) {
+        return 0;
+    }
+    sec = &room->game->sections[p->section];
+    return sec->write_field && sec->nfields > 0 && sec->nfields <= GAME_FIELDS_MAX ? sec->nfields
+                                                                                   : 0;
+}
+
+/* Writes item `item` of section `sec` as the object of its fields, as
+ * game_text_fields() does, noting in at[f] where the value of field f
+ * ends in `w`. */
+static void fields_write(struct game_text *w, const struct game_section *sec, const void *state,
+                         int item, uint32_t *at)
+{
+    game_text_obj(w);
+    for (int f = 0; f < sec->nfields; f++) {
+        game_text_key(w, sec->field_keys[f]);
+        sec->write_field(w, state, item, f);
+        at[f] = (uint32_t)w->len;
+    }
+    game_text_end_obj(w);
+}
+
 void lobby__views_reset(struct room *room)
 {
     struct room_view *v = &room->view;
@@ -50,6 +78,7 @@ void lobby__views_reset(struct room *room)
     for (size_t i = 0; i < v->nparts; i++) {
         game_text_free_data(v->parts[i].text);
         free(v->parts[i].item_end);
+        free(v->parts[i].field_end);
     }
     free(v->parts);
     free(v->hash);
@@ -149,7 +178,19 @@ static int part_keep(struct room *room, struct view_part *p)
             p->item_end = ends;
             p->item_cap = n;
         }
+        uint32_t nf = (uint32_t)part_fields(room, p);
+        if (nf > 0 && n * nf > p->field_cap) {
+            uint32_t *ends = realloc(p->field_end, n * nf * sizeof(*ends));
+            if (!ends) {
+                return 0;
+            }
+            p->field_end = ends;
+            p->field_cap = n * nf;
+        }
         memcpy(p->item_end, room->lobby->item_at, n * sizeof(*p->item_end));
+        if (nf > 0) {
+            memcpy(p->field_end, room->lobby->field_at, n * nf * sizeof(*p->field_end));
+        }
         p->nitems = n;
     }
     return 0;
@@ -210,9 +251,14 @@ static int part_write(struct room *room, const struct view_part *p)
     if (n > 0 && n <= LOBBY_ITEMS_MAX) {
         /* Item by item, as the section's own write() would, noting where
          * each ends. */
+        int nf = part_fields(room, p);
         game_text_arr(w);
         for (int i = 0; i < n; i++) {
-            sec->write_item(w, room->state, i);
+            if (nf > 0) {
+                fields_write(w, sec, room->state, i, &room->lobby->field_at[i * nf]);
+            } else {
+                sec->write_item(w, room->state, i);
+            }
             room->lobby->item_at[i] = (uint32_t)w->len;
         }
         game_text_end_arr(w);
@@ -719,7 +765,10 @@ static void items_check(struct room *room, struct view_part *p)
 
     game_text_reset(w);
 #ifdef CONCLAVE_CHECKED
-    if (part_write(room, p) != 0 || w->len != p->len || memcmp(w->data, p->text, p->len) != 0) {
+    size_t nf = (size_t)part_fields(room, p);
+    if (part_write(room, p) != 0 || w->len != p->len || memcmp(w->data, p->text, p->len) != 0 ||
+        (nf > 0 && memcmp(room->lobby->field_at, p->field_end,
+                          p->nitems * nf * sizeof(*p->field_end)) != 0)) {
         log_event(LOG_ERROR, "view_items_stale", "room=%s part=%s", room->code, p->key);
         abort();
     }
@@ -730,14 +779,73 @@ static void items_check(struct room *room, struct view_part *p)
 #endif
 }
 
-/* Rewrites, in a part of items, the items not in `same`; writes their
- * ops to `patch`. 1 when an item changed, 0 when none
- * did, or a negative errno. */
-static int publish_items(struct room *room, struct view_part *p, unsigned same,
-                         struct proto_text *patch)
+/* The ends kept in part `p` from item i's on (its fields' from field f
+ * on), and every later item's, moved by the `delta` bytes item i's text
+ * grew by. */
+static void ends_move(struct view_part *p, int nf, uint32_t i, int f, size_t delta)
+{
+    for (uint32_t j = i; j < p->nitems; j++) {
+        p->item_end[j] = (uint32_t)(p->item_end[j] + delta);
+    }
+    for (size_t k = (size_t)i * (size_t)nf + (size_t)f; k < (size_t)p->nitems * (size_t)nf; k++) {
+        p->field_end[k] = (uint32_t)(p->field_end[k] + delta);
+    }
+}
+
+/* Rewrites the fields `m` of item i of a part whose items have fields
+ * (nf of them); writes their ops to `patch`. 1 when one changed, 0 when
+ * none did, or a negative errno. */
+static int publish_fields(struct room *room, struct view_part *p, int nf, uint32_t i, uint32_t m,
+                          struct proto_text *patch)
 {
     struct game_text *w = &room->lobby->scratch;
     const struct game_section *sec = &room->game->sections[p->section];
+    uint32_t *end = &p->field_end[(size_t)i * (size_t)nf];
+    size_t item_at = i == 0 ? 1 : p->item_end[i - 1] + 1;
+    int any = 0;
+
+    for (int f = 0; f < nf; f++) {
+        if (!(m & (UINT32_C(1) << f))) {
+            continue;
+        }
+        /* {"key":value, or ,"key":value */
+        const char *key = sec->field_keys[f];
+        size_t at = (f == 0 ? item_at + 1 : end[f - 1] + 1) + strlen(key) + 3;
+        size_t n = end[f] - at;
+        int rc;
+        game_text_reset(w);
+        sec->write_field(w, room->state, (int)i, f);
+        rc = game_text_end(w);
+        if (rc != 0) {
+            return rc;
+        }
+        if (w->len == n && memcmp(w->data, p->text + at, n) == 0) {
+            continue;
+        }
+        rc = proto_patch_diff_field(patch, p->key, (int)i, key, p->text + at, n, w->data, w->len);
+        if (rc == 0) {
+            rc = part_splice(&room->view, p, at, n, w->data, w->len);
+        }
+        if (rc != 0) {
+            return rc;
+        }
+        ends_move(p, nf, i, f, w->len - n);
+        any = 1;
+    }
+    return any;
+}
+
+/* Rewrites, in a part of items, the items not in `same` (of an item with
+ * fields, the fields `fields` names); writes their ops to `patch`. 1 when
+ * an item changed, 0 when none did, or a negative errno. */
+static int publish_items(struct room *room, struct view_part *p, unsigned same,
+                         const uint32_t *fields, struct proto_text *patch)
+{
+    struct game_text *w = &room->lobby->scratch;
+    const struct game_section *sec = &room->game->sections[p->section];
+    int nf = part_fields(room, p);
+    uint32_t all = nf == 32 ? UINT32_MAX : (UINT32_C(1) << nf) - 1;
+    uint32_t at_field[GAME_FIELDS_MAX];
     int any = 0;
 
     for (uint32_t i = 0; i < p->nitems; i++) {
@@ -747,8 +855,20 @@ static int publish_items(struct room *room, struct view_part *p, unsigned same,
         if (same & (1u << i)) {
             continue;
         }
+        if (nf > 0 && (fields[i] & all) != all) {
+            rc = publish_fields(room, p, nf, i, fields[i] & all, patch);
+            if (rc < 0) {
+                return rc;
+            }
+            any |= rc;
+            continue;
+        }
         game_text_reset(w);
-        sec->write_item(w, room->state, (int)i);
+        if (nf > 0) {
+            fields_write(w, sec, room->state, (int)i, at_field);
+        } else {
+            sec->write_item(w, room->state, (int)i);
+        }
         rc = game_text_end(w);
         if (rc != 0) {
             return rc;
@@ -763,8 +883,10 @@ static int publish_items(struct room *room, struct view_part *p, unsigned same,
         if (rc != 0) {
             return rc;
         }
-        for (uint32_t j = i; j < p->nitems; j++) {
-            p->item_end[j] = (uint32_t)(p->item_end[j] + w->len - n);
+        /* The later items' ends move; this one's fields end anew. */
+        ends_move(p, nf, i, nf, w->len - n);
+        for (int f = 0; f < nf; f++) {
+            p->field_end[(size_t)i * (size_t)nf + (size_t)f] = (uint32_t)(at + at_field[f]);
         }
         any = 1;
     }
@@ -852,7 +974,7 @@ static int publish_log(struct room *room, struct view_part *p, struct proto_text
 
 /* Rewrites the parts `changed` names; writes their ops to `patch`. */
 static int publish_public(struct room *room, uint64_t changed, unsigned items_same,
-                          struct proto_text *patch)
+                          const uint32_t *fields, struct proto_text *patch)
 {
     struct room_view *v = &room->view;
     struct game_text *w = &room->lobby->scratch;
@@ -880,7 +1002,7 @@ static int publish_public(struct room *room, uint64_t changed, unsigned items_sa
             }
         } else if (p->nitems > 0 && items_same &&
                    room->game->sections[p->section].nitems(room->state) == (int)p->nitems) {
-            rc = publish_items(room, p, items_same, patch);
+            rc = publish_items(room, p, items_same, fields, patch);
             if (rc < 0) {
                 return rc;
             }
@@ -977,7 +1099,7 @@ void lobby__views_publish(struct room *room, const struct room_commit *c)
         return;
     }
     proto_text_reset(patch);
-    if (publish_public(room, changed, c->items_same, patch) != 0 || patch->err != 0) {
+    if (publish_public(room, changed, c->items_same, c->fields, patch) != 0 || patch->err != 0) {
         publish_failed(room);
         return;
     }

@@ -22,6 +22,10 @@ struct fake_state {
     int winner;  /* -1 while running */
     int forfeit; /* the seat that lost on time, -1: none */
     int secret[GAME_MAX_SEATS];
+    /* What each seat has added, each time (at most 10: the race ends
+     * at 10). */
+    int adds[GAME_MAX_SEATS][10];
+    int nadds[GAME_MAX_SEATS];
     char names[GAME_MAX_SEATS][GAME_NAME_MAX];
     /* The log: its last FAKE_LOG_N lines, line k of all ever logged
      * (log_seq of them) in log[k % FAKE_LOG_N]. */
@@ -98,6 +102,7 @@ static int fake_apply(void *state, int seat, const json_t *action, struct game_e
         return game_error_set(err, GAME_E_ILLEGAL, "R-fake-1: you may add 1 or 2, not %ld", n);
     }
     s->total += (int)n;
+    s->adds[seat][s->nadds[seat]++] = (int)n;
     fake_log(s, "%s added %ld", s->names[seat], n);
     if (n == 2) {
         fake_log(s, "the total is %d", s->total);
@@ -232,17 +237,44 @@ static void sec_result(struct game_text *w, const void *state)
     game_text_end_obj(w);
 }
 
-static void sec_seats(struct game_text *w, const void *state)
+/* The seats, items of two fields: what each has added, each time, and
+ * its name. */
+static const char *const seat_fields[] = {"adds", "name"};
+
+static void seat_field(struct game_text *w, const void *state, int i, int f)
 {
     const struct fake_state *s = state;
 
-    game_text_arr(w);
-    for (int i = 0; i < s->nseats; i++) {
-        game_text_obj(w);
-        game_text_kstr(w, "name", s->names[i]);
-        game_text_end_obj(w);
+    if (f == 0) {
+        game_text_arr(w);
+        for (int k = 0; k < s->nadds[i]; k++) {
+            game_text_int(w, s->adds[i][k]);
+        }
+        game_text_end_arr(w);
+    } else {
+        game_text_str(w, s->names[i]);
     }
-    game_text_end_arr(w);
+}
+
+static int seat_count(const void *state)
+{
+    return ((const struct fake_state *)state)->nseats;
+}
+
+static void seat_item(struct game_text *w, const void *state, int i);
+
+static void sec_seats(struct game_text *w, const void *state)
+{
+    game_text_items(w, state, seat_count(state), seat_item);
+}
+
+/* A seat's name never changes after setup: only its adds may. */
+static uint32_t seat_fields_changed(const void *before, const void *after, int i)
+{
+    (void)before;
+    (void)after;
+    (void)i;
+    return 1u << 0;
 }
 
 static void sec_total(struct game_text *w, const void *state)
@@ -258,15 +290,43 @@ static const struct game_section fake_sections[] = {
     {.key = "log", .write = sec_log, .nitems = log_count, .write_item = log_line, .seq = log_seq},
     {.key = "phase", .write = sec_phase},
     {.key = "result", .write = sec_result},
-    {.key = "seats", .write = sec_seats},
+    {.key = "seats",
+     .write = sec_seats,
+     .nitems = seat_count,
+     .write_item = seat_item,
+     .nfields = 2,
+     .field_keys = seat_fields,
+     .write_field = seat_field,
+     .fields_changed = seat_fields_changed},
     {.key = "total", .write = sec_total},
 };
 
-/* The seats' names and secrets never change after setup; everything else
- * moves with each action, so the other sections are always named. */
+static void seat_item(struct game_text *w, const void *state, int i)
+{
+    game_text_fields(w, &fake_sections[5], state, i);
+}
+
+/* The game's id and the seats' secrets never change after setup;
+ * everything else moves with each action, so the other sections are
+ * always named. */
 static uint64_t fake_changed(const void *before, const void *after)
 {
-    return (UINT64_C(1) << 7) - 1 - (UINT64_C(1) << 1) - (UINT64_C(1) << 5);
+    (void)before;
+    (void)after;
+    return (UINT64_C(1) << 7) - 1 - (UINT64_C(1) << 1);
+}
+
+/* Only the seat that added has a seat item that changed; no "you" does. */
+static void fake_parts_changed(const void *before, const void *after, unsigned *items,
+                               unsigned *you)
+{
+    const struct fake_state *b = before, *a = after;
+
+    *items = 0;
+    for (int i = 0; i < a->nseats; i++) {
+        *items |= (unsigned)(b->nadds[i] != a->nadds[i]) << i;
+    }
+    *you = 0;
 }
 
 static void fake_you(struct game_text *w, const void *state, int seat)
@@ -323,6 +383,7 @@ const struct game_ops fake_game = {
     .sections = fake_sections,
     .nsections = sizeof(fake_sections) / sizeof(fake_sections[0]),
     .changed = fake_changed,
+    .parts_changed = fake_parts_changed,
     .you = fake_you,
     .legal = fake_legal,
     .active = fake_active,

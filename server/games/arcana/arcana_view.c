@@ -330,45 +330,134 @@ static void write_round(struct game_text *out, const void *state)
     game_text_int(out, ((const struct arc_state *)state)->c.round);
 }
 
-static void write_seat(struct game_text *out, const void *state, int s)
+/* A seat's item: an object of these fields (sorted by bytes). */
+enum seat_field {
+    F_DECK,
+    F_DISCARD,
+    F_HAND,
+    F_ITEM,
+    F_KEPT,
+    F_LOOKED,
+    F_MAGE,
+    F_MAGE_CHOSEN,
+    F_NAME,
+    F_PASSED,
+    F_PICKED,
+    F_PLAY,
+    F_POOL,
+    F_VP,
+    SEAT_NFIELDS
+};
+
+static const char *const seat_keys[SEAT_NFIELDS] = {
+    [F_DECK] = "deck",     [F_DISCARD] = "discard",
+    [F_HAND] = "hand",     [F_ITEM] = "item",
+    [F_KEPT] = "kept",     [F_LOOKED] = "looked",
+    [F_MAGE] = "mage",     [F_MAGE_CHOSEN] = "mage_chosen",
+    [F_NAME] = "name",     [F_PASSED] = "passed",
+    [F_PICKED] = "picked", [F_PLAY] = "play",
+    [F_POOL] = "pool",     [F_VP] = "vp",
+};
+
+static void write_seat_field(struct game_text *out, const void *state, int s, int f)
 {
     const struct arc_state *st = state;
     const struct arc_core *c = &st->c;
     const struct arc_seat *p = &c->seat[s];
     int8_t v[ARC_NCARDS];
-    game_text_obj(out);
-    game_text_kint(out, "deck", arc__zone_count(c, ARC_L_DECK, s));
-    game_text_key(out, "discard");
-    write_zone(out, c, ARC_L_DISCARD, s);
-    game_text_kint(out, "hand", arc__zone_count(c, ARC_L_HAND, s));
-    game_text_key(out, "item");
-    write_card_or_null(out, p->item);
-    game_text_kint(out, "kept", arc__zone_count(c, ARC_L_KEPT, s));
-    game_text_key(out, "looked");
-    if (p->looked_deck >= 0) {
-        game_text_obj(out);
-        game_text_kint(out, "count", p->looked_n);
-        game_text_kstr(out, "deck", p->looked_deck == 0 ? "own" : "monument");
-        game_text_end_obj(out);
-    } else {
-        game_text_null(out);
+
+    switch ((enum seat_field)f) {
+    case F_DECK:
+        game_text_int(out, arc__zone_count(c, ARC_L_DECK, s));
+        break;
+    case F_DISCARD:
+        write_zone(out, c, ARC_L_DISCARD, s);
+        break;
+    case F_HAND:
+        game_text_int(out, arc__zone_count(c, ARC_L_HAND, s));
+        break;
+    case F_ITEM:
+        write_card_or_null(out, p->item);
+        break;
+    case F_KEPT:
+        game_text_int(out, arc__zone_count(c, ARC_L_KEPT, s));
+        break;
+    case F_LOOKED:
+        if (p->looked_deck >= 0) {
+            game_text_obj(out);
+            game_text_kint(out, "count", p->looked_n);
+            game_text_kstr(out, "deck", p->looked_deck == 0 ? "own" : "monument");
+            game_text_end_obj(out);
+        } else {
+            game_text_null(out);
+        }
+        break;
+    case F_MAGE:
+        write_card_or_null(out, p->mage);
+        break;
+    case F_MAGE_CHOSEN:
+        game_text_bool(out, p->mage >= 0 || p->mage_pick >= 0);
+        break;
+    case F_NAME:
+        game_text_str(out, st->names[s]);
+        break;
+    case F_PASSED:
+        game_text_bool(out, p->passed);
+        break;
+    case F_PICKED:
+        game_text_bool(out, p->draft_pick >= 0);
+        break;
+    case F_PLAY: {
+        int n = arc__components(c, s, v);
+        game_text_arr(out);
+        for (int i = 0; i < n; i++) {
+            write_component(out, c, v[i]);
+        }
+        game_text_end_arr(out);
+        break;
     }
-    game_text_key(out, "mage");
-    write_card_or_null(out, p->mage);
-    game_text_kbool(out, "mage_chosen", p->mage >= 0 || p->mage_pick >= 0);
-    game_text_kstr(out, "name", st->names[s]);
-    game_text_kbool(out, "passed", p->passed);
-    game_text_kbool(out, "picked", p->draft_pick >= 0);
-    game_text_karr(out, "play");
-    int n = arc__components(c, s, v);
-    for (int i = 0; i < n; i++) {
-        write_component(out, c, v[i]);
+    case F_POOL:
+        write_ess(out, p->pool);
+        break;
+    case F_VP:
+    case SEAT_NFIELDS:
+        game_text_int(out, arc__vp(c, s));
+        break;
     }
-    game_text_end_arr(out);
-    game_text_key(out, "pool");
-    write_ess(out, p->pool);
-    game_text_kint(out, "vp", arc__vp(c, s));
-    game_text_end_obj(out);
+}
+
+static void write_seat(struct game_text *out, const void *state, int s)
+{
+    game_text_fields(out, &arc__sections[ARC_S_SEATS], state, s);
+}
+
+/* The fields of seat s's item that may differ: its pool and its points
+ * when nothing else of the seat changed (its other members, its cards,
+ * its name), else all. */
+static uint32_t seat_fields_changed(const void *before, const void *after, int s)
+{
+    const struct arc_state *sa = before;
+    const struct arc_state *sb = after;
+    const struct arc_core *a = &sa->c;
+    const struct arc_core *b = &sb->c;
+    const uint32_t all = (UINT32_C(1) << SEAT_NFIELDS) - 1;
+    struct arc_seat pa;
+
+    if (a->nseats != b->nseats || s >= b->nseats || strcmp(sa->names[s], sb->names[s]) != 0) {
+        return all;
+    }
+    pa = a->seat[s];
+    memcpy(pa.pool, b->seat[s].pool, sizeof(pa.pool));
+    if (memcmp(&pa, &b->seat[s], sizeof(pa)) != 0) {
+        return all;
+    }
+    for (int i = 0; i < ARC_NCARDS; i++) {
+        if ((a->card[i].owner == s || b->card[i].owner == s) &&
+            memcmp(&a->card[i], &b->card[i], sizeof(a->card[i])) != 0) {
+            return all;
+        }
+    }
+    return (UINT32_C(1) << F_POOL) | (UINT32_C(1) << F_VP);
 }
 
 static int seat_count(const void *state)
@@ -392,7 +481,9 @@ const struct game_section arc__sections[ARC_NSECTIONS] = {
     [ARC_S_PHASE] = {"phase", write_phase},
     [ARC_S_RESULT] = {"result", write_result},
     [ARC_S_ROUND] = {"round", write_round},
-    [ARC_S_SEATS] = {"seats", write_seats, seat_count, write_seat},
+    [ARC_S_SEATS] = {"seats", write_seats, seat_count, write_seat, .nfields = SEAT_NFIELDS,
+                     .field_keys = seat_keys, .write_field = write_seat_field,
+                     .fields_changed = seat_fields_changed},
 };
 
 #define BIT(k) (UINT64_C(1) << (k))

@@ -489,3 +489,14 @@ void game_text_items(struct game_text *out, const void *state, int n,
     }
     game_text_end_arr(out);
 }
+
+void game_text_fields(struct game_text *out, const struct game_section *sec, const void *state,
+                      int item)
+{
+    game_text_obj(out);
+    for (int f = 0; f < sec->nfields; f++) {
+        game_text_key(out, sec->field_keys[f]);
+        sec->write_field(out, state, item, f);
+    }
+    game_text_end_obj(out);
+}

@@ -348,8 +348,9 @@ END_TEST
 
 static json_t *seen_by_spectator(struct lobby *l, const char *code);
 
-/* The ops of the last diff peer `t` received that touch "/log". */
-static json_t *last_log_ops(struct tpeer *t)
+/* The ops of the last diff peer `t` received whose paths start with
+ * `prefix`. */
+static json_t *last_ops(struct tpeer *t, const char *prefix)
 {
     json_t *ops = json_array();
 
@@ -362,13 +363,43 @@ static json_t *last_log_ops(struct tpeer *t)
             continue;
         }
         json_array_foreach(json_object_get(m, "patch"), k, op) {
-            if (strncmp(json_string_value(json_object_get(op, "path")), "/log/", 5) == 0) {
+            if (strncmp(json_string_value(json_object_get(op, "path")), prefix, strlen(prefix)) ==
+                0) {
                 json_array_append(ops, op);
             }
         }
         break;
     }
     return ops;
+}
+
+/* The ops of the last diff `t` received under `prefix` are `want`
+ * (taken). */
+static void check_last_ops(struct tpeer *t, const char *prefix, json_t *want)
+{
+    json_t *ops = last_ops(t, prefix);
+    char *got = json_dumps(ops, JSON_COMPACT);
+
+    ck_assert_msg(json_equal(ops, want), "%s ops: %s", prefix, got);
+    free(got);
+    json_decref(ops);
+    json_decref(want);
+}
+
+/* What the diffs built for the two players holds `value` (taken) at
+ * `key`, and is the view a spectator of room `code` is sent whole. */
+static void check_built_view(const char *code, const char *key, json_t *value)
+{
+    track(&peers[0]);
+    track(&peers[1]);
+    ck_assert(json_equal(json_object_get(peers[0].view, key), value));
+    json_t *spec = seen_by_spectator(lobby, code);
+    json_t *pub = json_deep_copy(peers[1].view);
+    json_object_del(pub, "you");
+    ck_assert(json_equal(json_object_get(spec, "view"), pub));
+    json_decref(value);
+    json_decref(spec);
+    json_decref(pub);
 }
 
 START_TEST(a_log_sends_only_its_new_lines)
@@ -380,38 +411,39 @@ START_TEST(a_log_sends_only_its_new_lines)
     ck_assert_int_eq(call_act(&peers[0], 1, -1), PROTO_OK);
     ck_assert_int_eq(call_act(&peers[1], 2, -1), PROTO_OK);
     ck_assert_int_eq(call_act(&peers[0], 2, -1), PROTO_OK);
-    json_t *ops = last_log_ops(&peers[1]);
-    json_t *want =
-        json_pack("[{s:s, s:s}, {s:s, s:s}, {s:s, s:s, s:s}, {s:s, s:s, s:s}]", "op", "remove",
-                  "path", "/log/0", "op", "remove", "path", "/log/0", "op", "add", "path", "/log/1",
-                  "value", "P0 added 2", "op", "add", "path", "/log/2", "value", "the total is 5");
-    char *got = json_dumps(ops, JSON_COMPACT);
-    ck_assert_msg(json_equal(ops, want), "log ops: %s", got);
-    free(got);
-    json_decref(ops);
-    json_decref(want);
+    check_last_ops(&peers[1], "/log/",
+                   json_pack("[{s:s, s:s}, {s:s, s:s}, {s:s, s:s, s:s}, {s:s, s:s, s:s}]", "op",
+                             "remove", "path", "/log/0", "op", "remove", "path", "/log/0", "op",
+                             "add", "path", "/log/1", "value", "P0 added 2", "op", "add", "path",
+                             "/log/2", "value", "the total is 5"));
     /* Three lines, then one of one: the oldest of the three goes. */
     ck_assert_int_eq(call_act(&peers[1], 1, -1), PROTO_OK);
-    ops = last_log_ops(&peers[0]);
-    want = json_pack("[{s:s, s:s}, {s:s, s:s, s:s}]", "op", "remove", "path", "/log/0", "op", "add",
-                     "path", "/log/2", "value", "P1 added 1");
-    got = json_dumps(ops, JSON_COMPACT);
-    ck_assert_msg(json_equal(ops, want), "log ops: %s", got);
-    free(got);
-    json_decref(ops);
-    json_decref(want);
-    /* What the diffs built is the view a spectator is sent whole. */
-    track(&peers[0]);
-    track(&peers[1]);
-    json_t *lines = json_pack("[s, s, s]", "P0 added 2", "the total is 5", "P1 added 1");
-    ck_assert(json_equal(json_object_get(peers[0].view, "log"), lines));
-    json_t *spec = seen_by_spectator(lobby, code);
-    json_t *pub = json_deep_copy(peers[1].view);
-    json_object_del(pub, "you");
-    ck_assert(json_equal(json_object_get(spec, "view"), pub));
-    json_decref(lines);
-    json_decref(spec);
-    json_decref(pub);
+    check_last_ops(&peers[0], "/log/",
+                   json_pack("[{s:s, s:s}, {s:s, s:s, s:s}]", "op", "remove", "path", "/log/0",
+                             "op", "add", "path", "/log/2", "value", "P1 added 1"));
+    check_built_view(code, "log",
+                     json_pack("[s, s, s]", "P0 added 2", "the total is 5", "P1 added 1"));
+}
+END_TEST
+
+/* A seat whose item changed in one field gets that field's op alone, and
+ * the view the diffs build is the one a spectator is sent whole. */
+START_TEST(a_seat_sends_only_its_changed_fields)
+{
+    const char *code = two_player_game();
+
+    ck_assert_int_eq(call_act(&peers[0], 1, -1), PROTO_OK);
+    ck_assert_int_eq(call_act(&peers[1], 2, -1), PROTO_OK);
+    check_last_ops(
+        &peers[0], "/seats/",
+        json_pack("[{s:s, s:s, s:i}]", "op", "add", "path", "/seats/1/adds/0", "value", 2));
+    ck_assert_int_eq(call_act(&peers[0], 2, -1), PROTO_OK);
+    check_last_ops(
+        &peers[1], "/seats/",
+        json_pack("[{s:s, s:s, s:i}]", "op", "add", "path", "/seats/0/adds/1", "value", 2));
+    check_built_view(code, "seats",
+                     json_pack("[{s:[i, i], s:s}, {s:[i], s:s}]", "adds", 1, 2, "name", "P0",
+                               "adds", 2, "name", "P1"));
 }
 END_TEST
 
@@ -2483,6 +2515,7 @@ int main(void)
         {"refusal", refused_act_changes_nothing},
         {"diffs", diffs_rebuild_every_view},
         {"log_items", a_log_sends_only_its_new_lines},
+        {"seat_fields", a_seat_sends_only_its_changed_fields},
         {"resume", resume_with_rev_sends_missed_diffs},
         {"bots", bots_finish_and_record_replays},
         {"leave", host_passes_on_leave},
