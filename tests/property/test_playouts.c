@@ -332,6 +332,48 @@ static char *item_text(const struct game_ops *g, size_t k, const void *st, int s
     return text;
 }
 
+/* Field f of item `item` of section k, as its write_field() writes it
+ * (to be freed). */
+static char *field_text(const struct game_ops *g, size_t k, const void *st, int item, int f)
+{
+    struct game_text w = {0};
+    char *text;
+
+    g->sections[k].write_field(&w, st, item, f);
+    ck_assert_msg(game_text_end(&w) == 0, "%s: field \"%s\" of item %d of \"%s\" is not one value",
+                  g->id, g->sections[k].field_keys[f], item, g->sections[k].key);
+    text = strdup(w.data);
+    ck_assert_ptr_nonnull(text);
+    game_text_free(&w);
+    return text;
+}
+
+/* The promise of fields_changed(before, after, item) for an item of
+ * section k that may have changed: every field whose bit is clear is
+ * equal at `before` and at `after`. */
+static void check_fields(const struct game_ops *g, size_t k, const void *st_before,
+                         const void *st_after, int item, const json_t *action, int step)
+{
+    const struct game_section *sec = &g->sections[k];
+    uint32_t m = sec->fields_changed(st_before, st_after, item);
+
+    for (int f = 0; f < sec->nfields; f++) {
+        if (m & (UINT32_C(1) << f)) {
+            continue;
+        }
+        char *b = field_text(g, k, st_before, item, f);
+        char *a = field_text(g, k, st_after, item, f);
+        if (strcmp(a, b) != 0) {
+            char *act = json_dumps(action, JSON_COMPACT);
+            ck_abort_msg("%s step %d: field \"%s\" of item %d of \"%s\" changed after %s, but "
+                         "its fields_changed() bit is clear",
+                         g->id, step, sec->field_keys[f], item, sec->key, act ? act : "?");
+        }
+        free(a);
+        free(b);
+    }
+}
+
 /* A section of seat items is the array of its items, and the promise of
  * parts_changed(before, after): every item, and every seat's "you", whose
  * bit is clear is equal at `before` and at `after`; a log's items are
@@ -391,6 +433,9 @@ static void check_seats(const struct config *c, const struct parts *after, char 
                 ck_abort_msg("%s step %d: item %d of \"%s\" changed after %s, but its "
                              "parts_changed() bit is clear",
                              g->id, step, s, g->sections[k].key, act ? act : "?");
+            }
+            if (b && n == nb && g->sections[k].fields_changed) {
+                check_fields(g, k, st_before, st_after, s, action, step);
             }
             g->sections[k].write_item(&whole, st_after, s);
             free(a);
