@@ -454,9 +454,10 @@ static void parts_same(const struct room *room, const void *before, unsigned *it
     for (size_t k = 0; k < g->nsections && !sec; k++) {
         sec = g->sections[k].fields_changed ? &g->sections[k] : NULL;
     }
+    int n = sec ? sec->nitems(room->state) : 0;
     for (int i = 0; i < LOBBY_ITEMS_MAX; i++) {
         fields[i] =
-            sec && (items & (1u << i)) ? sec->fields_changed(before, room->state, i) : UINT32_MAX;
+            i < n && (items & (1u << i)) ? sec->fields_changed(before, room->state, i) : UINT32_MAX;
     }
 }
 
