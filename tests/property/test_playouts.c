@@ -597,6 +597,26 @@ static void play_one(const struct config *c, uint64_t game_seed, bool deep)
     free(scratch);
 }
 
+/* A section with fields has all its hooks, at most GAME_FIELDS_MAX
+ * fields, and is the game's only one (a commit carries one set of field
+ * masks). */
+static void check_field_sections(const struct game_ops *g)
+{
+    int with = 0;
+
+    for (size_t k = 0; k < g->nsections; k++) {
+        const struct game_section *sec = &g->sections[k];
+        if (sec->nfields == 0 && !sec->write_field && !sec->fields_changed) {
+            continue;
+        }
+        with++;
+        ck_assert_msg(sec->nfields > 0 && sec->nfields <= GAME_FIELDS_MAX && sec->field_keys &&
+                          sec->write_field && sec->fields_changed && sec->write_item,
+                      "%s: section \"%s\" has fields without all their hooks", g->id, sec->key);
+    }
+    ck_assert_msg(with <= 1, "%s: %d sections have fields", g->id, with);
+}
+
 START_TEST(random_playouts)
 {
     int configs = 0;
@@ -606,6 +626,7 @@ START_TEST(random_playouts)
         if (only_game && strcmp(only_game, g->id) != 0) {
             continue;
         }
+        check_field_sections(g);
         json_t *schema = g->options_schema();
         json_t *combos = option_combos(schema, false);
         json_decref(schema);
