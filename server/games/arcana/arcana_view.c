@@ -572,13 +572,29 @@ uint64_t arc__changed(const void *before, const void *after)
  * owns (before or after), the first player's token and the Golden
  * Statue's points (its victory points); its "you" from its own seat, the
  * cards it owns, and the cards it looks at (the resolution's). */
+/* The zones a seat's "you" shows (arc__you). */
+static bool you_zone(int loc)
+{
+    return loc == ARC_L_HAND || loc == ARC_L_KEPT || loc == ARC_L_LOOK || loc == ARC_L_MAGEOPT ||
+           loc == ARC_L_PACK;
+}
+
+/* Whether the members of a seat that its "you" shows are the same. */
+static bool same_you_seat(const struct arc_seat *a, const struct arc_seat *b)
+{
+    return a->known_own_n == b->known_own_n && a->known_mon_n == b->known_mon_n &&
+           memcmp(a->known_own, b->known_own, sizeof(a->known_own)) == 0 &&
+           memcmp(a->known_mon, b->known_mon, sizeof(a->known_mon)) == 0 &&
+           a->mage_pick == b->mage_pick && a->draft_pick == b->draft_pick;
+}
+
 void arc__parts_changed(const void *before, const void *after, unsigned *items, unsigned *you)
 {
     const struct arc_state *sa = before;
     const struct arc_state *sb = after;
     const struct arc_core *a = &sa->c;
     const struct arc_core *b = &sb->c;
-    unsigned own = 0, look = 0;
+    unsigned own = 0, look = 0, shown = 0;
 
     if (a->nseats != b->nseats) {
         *items = *you = ~0u;
@@ -587,11 +603,15 @@ void arc__parts_changed(const void *before, const void *after, unsigned *items, 
     for (int s = 0; s < b->nseats; s++) {
         if (memcmp(&a->seat[s], &b->seat[s], sizeof(a->seat[s])) != 0) {
             own |= 1u << s;
+            shown |= same_you_seat(&a->seat[s], &b->seat[s]) ? 0 : 1u << s;
         }
     }
     for (int i = 0; i < ARC_NCARDS; i++) {
         if (memcmp(&a->card[i], &b->card[i], sizeof(a->card[i])) != 0) {
             own |= owner_bit(a->card[i].owner) | owner_bit(b->card[i].owner);
+            /* A card in or out of a zone its owner's "you" shows. */
+            shown |= (you_zone(a->card[i].loc) ? owner_bit(a->card[i].owner) : 0) |
+                     (you_zone(b->card[i].loc) ? owner_bit(b->card[i].owner) : 0);
         }
         if (a->card[i].loc == ARC_L_LOOK) {
             look |= owner_bit(a->card[i].owner);
@@ -600,7 +620,7 @@ void arc__parts_changed(const void *before, const void *after, unsigned *items, 
             look |= owner_bit(b->card[i].owner);
         }
     }
-    *you = own | (DIFF(res) ? look : 0);
+    *you = shown | (DIFF(res) ? look : 0);
     for (int s = 0; s < b->nseats; s++) {
         if (strcmp(sa->names[s], sb->names[s]) != 0) {
             own |= 1u << s;
