@@ -192,9 +192,10 @@ void game_text_items(struct game_text *out, const void *state, int n,
                      void (*write_item)(struct game_text *out, const void *state, int item));
 
 /* Writes item `item` of section `sec` as the object of its fields (its
- * field_keys and write_field()). */
+ * field_keys and write_field()); with `ends`, notes in ends[f] where the
+ * value of field f ends in `out`. */
 void game_text_fields(struct game_text *out, const struct game_section *sec, const void *state,
-                      int item);
+                      int item, uint32_t *ends);
 
 struct game_tests; /* test hooks, game_tests.h */
 struct game_rng;   /* the games' generator, common/rng.h */

@@ -56,21 +56,6 @@ static int part_fields(const struct room *room, const struct view_part *p)
                                                                                    : 0;
 }
 
-/* Writes item `item` of section `sec` as the object of its fields, as
- * game_text_fields() does, noting in at[f] where the value of field f
- * ends in `w`. */
-static void fields_write(struct game_text *w, const struct game_section *sec, const void *state,
-                         int item, uint32_t *at)
-{
-    game_text_obj(w);
-    for (int f = 0; f < sec->nfields; f++) {
-        game_text_key(w, sec->field_keys[f]);
-        sec->write_field(w, state, item, f);
-        at[f] = (uint32_t)w->len;
-    }
-    game_text_end_obj(w);
-}
-
 void lobby__views_reset(struct room *room)
 {
     struct room_view *v = &room->view;
@@ -255,7 +240,7 @@ static int part_write(struct room *room, const struct view_part *p)
         game_text_arr(w);
         for (int i = 0; i < n; i++) {
             if (nf > 0) {
-                fields_write(w, sec, room->state, i, &room->lobby->field_at[i * nf]);
+                game_text_fields(w, sec, room->state, i, &room->lobby->field_at[i * nf]);
             } else {
                 sec->write_item(w, room->state, i);
             }
@@ -865,7 +850,7 @@ static int publish_items(struct room *room, struct view_part *p, unsigned same,
         }
         game_text_reset(w);
         if (nf > 0) {
-            fields_write(w, sec, room->state, (int)i, at_field);
+            game_text_fields(w, sec, room->state, (int)i, at_field);
         } else {
             sec->write_item(w, room->state, (int)i);
         }

@@ -303,7 +303,7 @@ static const struct game_section fake_sections[] = {
 
 static void seat_item(struct game_text *w, const void *state, int i)
 {
-    game_text_fields(w, &fake_sections[5], state, i);
+    game_text_fields(w, &fake_sections[5], state, i, NULL);
 }
 
 /* The game's id and the seats' secrets never change after setup;

@@ -428,7 +428,7 @@ static void write_seat_field(struct game_text *out, const void *state, int s, in
 
 static void write_seat(struct game_text *out, const void *state, int s)
 {
-    game_text_fields(out, &arc__sections[ARC_S_SEATS], state, s);
+    game_text_fields(out, &arc__sections[ARC_S_SEATS], state, s, NULL);
 }
 
 /* The fields of seat s's item that may differ: its pool and its points
@@ -568,10 +568,6 @@ uint64_t arc__changed(const void *before, const void *after)
     return m;
 }
 
-/* A seat's item is written from its own seat, its name, the cards it
- * owns (before or after), the first player's token and the Golden
- * Statue's points (its victory points); its "you" from its own seat, the
- * cards it owns, and the cards it looks at (the resolution's). */
 /* The zones a seat's "you" shows (arc__you). */
 static bool you_zone(int loc)
 {
@@ -588,6 +584,11 @@ static bool same_you_seat(const struct arc_seat *a, const struct arc_seat *b)
            a->mage_pick == b->mage_pick && a->draft_pick == b->draft_pick;
 }
 
+/* A seat's item is written from its own seat, its name, the cards it
+ * owns (before or after), the first player's token and the Golden
+ * Statue's points (its victory points); its "you" from what it shows of
+ * its seat, the cards in and out of the zones it shows, and the cards it
+ * looks at (the resolution's). */
 void arc__parts_changed(const void *before, const void *after, unsigned *items, unsigned *you)
 {
     const struct arc_state *sa = before;

@@ -491,12 +491,15 @@ void game_text_items(struct game_text *out, const void *state, int n,
 }
 
 void game_text_fields(struct game_text *out, const struct game_section *sec, const void *state,
-                      int item)
+                      int item, uint32_t *ends)
 {
     game_text_obj(out);
     for (int f = 0; f < sec->nfields; f++) {
         game_text_key(out, sec->field_keys[f]);
         sec->write_field(out, state, item, f);
+        if (ends) {
+            ends[f] = (uint32_t)out->len;
+        }
     }
     game_text_end_obj(out);
 }
