@@ -151,13 +151,14 @@ void game_text_karr(struct game_text *t, const char *key); /* key, [ */
 struct game_section {
     const char *key; /* its key; every key sorts (by bytes) before "you" */
     /* Writes the member's value for `state` (one JSON value; null is a
-     * value). A function of the state alone. */
+     * value). A function of the state alone. NULL for a section of items,
+     * whose value is their array (game_section_write()). */
     void (*write)(struct game_text *out, const void *state);
     /* Optional, for a member that is an array of items, one per seat or
      * per player (their public state): nitems() of them, each written by
-     * write_item(), so that `write` writes exactly the array of items 0 ..
-     * nitems()-1. With the game's parts_changed() the server then
-     * rewrites and diffs only the items an action may have changed. */
+     * write_item(); its value is the array of items 0 .. nitems()-1. With
+     * the game's parts_changed() the server then rewrites and diffs only
+     * the items an action may have changed. */
     int (*nitems)(const void *state);
     void (*write_item)(struct game_text *out, const void *state, int item);
     /* Optional, for a section of items that is a log: an item, once
@@ -186,10 +187,9 @@ struct game_section {
 /* The fields a section of items may have (game_section.nfields). */
 #define GAME_FIELDS_MAX 32
 
-/* Writes the array of the items write_item() writes, 0 .. n-1: the
- * `write` of a section that has a `write_item`. */
-void game_text_items(struct game_text *out, const void *state, int n,
-                     void (*write_item)(struct game_text *out, const void *state, int item));
+/* Writes the value of section `sec` for `state`: its `write`, or the
+ * array of its items. */
+void game_section_write(struct game_text *out, const struct game_section *sec, const void *state);
 
 /* Writes item `item` of section `sec` as the object of its fields (its
  * field_keys and write_field()); with `ends`, notes in ends[f] where the

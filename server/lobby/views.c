@@ -234,7 +234,7 @@ static int part_write(struct room *room, const struct view_part *p)
     const struct game_section *sec = &room->game->sections[p->section];
     int n = sec->write_item ? sec->nitems(room->state) : 0;
     if (n > 0 && n <= LOBBY_ITEMS_MAX) {
-        /* Item by item, as the section's own write() would, noting where
+        /* Item by item, as game_section_write() would, noting where
          * each ends. */
         int nf = part_fields(room, p);
         game_text_arr(w);
@@ -249,7 +249,7 @@ static int part_write(struct room *room, const struct view_part *p)
         game_text_end_arr(w);
         room->lobby->nitem_at = (uint32_t)n;
     } else {
-        sec->write(w, room->state);
+        game_section_write(w, sec, room->state);
     }
     rc = game_text_end(w);
     if (rc == 0 && w->data[0] == '{' && strcmp(p->key, "result") == 0) {

@@ -202,11 +202,6 @@ static void log_line(struct game_text *w, const void *state, int i)
     game_text_str(w, s->log[(s->log_seq - (uint32_t)log_count(s) + (uint32_t)i) % FAKE_LOG_N]);
 }
 
-static void sec_log(struct game_text *w, const void *state)
-{
-    game_text_items(w, state, log_count(state), log_line);
-}
-
 static void sec_phase(struct game_text *w, const void *state)
 {
     const struct fake_state *s = state;
@@ -263,11 +258,6 @@ static int seat_count(const void *state)
 
 static void seat_item(struct game_text *w, const void *state, int i);
 
-static void sec_seats(struct game_text *w, const void *state)
-{
-    game_text_items(w, state, seat_count(state), seat_item);
-}
-
 /* A seat's name never changes after setup: only its adds may. */
 static uint32_t seat_fields_changed(const void *before, const void *after, int i)
 {
@@ -287,11 +277,10 @@ static void sec_total(struct game_text *w, const void *state)
 static const struct game_section fake_sections[] = {
     {.key = "active", .write = sec_active},
     {.key = "game", .write = sec_game},
-    {.key = "log", .write = sec_log, .nitems = log_count, .write_item = log_line, .seq = log_seq},
+    {.key = "log", .nitems = log_count, .write_item = log_line, .seq = log_seq},
     {.key = "phase", .write = sec_phase},
     {.key = "result", .write = sec_result},
     {.key = "seats",
-     .write = sec_seats,
      .nitems = seat_count,
      .write_item = seat_item,
      .nfields = 2,

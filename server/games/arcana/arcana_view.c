@@ -225,16 +225,6 @@ static void write_log_msg(struct game_text *out, const void *state, int i)
     game_text_msg(out, st->log_msg[log_slot(st, i)]);
 }
 
-static void write_log(struct game_text *out, const void *state)
-{
-    game_text_items(out, state, log_count(state), write_log_line);
-}
-
-static void write_log_keys(struct game_text *out, const void *state)
-{
-    game_text_items(out, state, log_count(state), write_log_msg);
-}
-
 static void write_winner_list(struct game_text *out, unsigned mask, int n)
 {
     game_text_arr(out);
@@ -465,23 +455,18 @@ static int seat_count(const void *state)
     return ((const struct arc_state *)state)->c.nseats;
 }
 
-static void write_seats(struct game_text *out, const void *state)
-{
-    game_text_items(out, state, seat_count(state), write_seat);
-}
-
 const struct game_section arc__sections[ARC_NSECTIONS] = {
     [ARC_S_ACTIVE] = {"active", write_active},
     [ARC_S_BOARD] = {"board", write_board},
     [ARC_S_DECISION] = {"decision", write_decision},
     [ARC_S_GAME] = {"game", write_game},
-    [ARC_S_LOG] = {"log", write_log, log_count, write_log_line, log_seq},
-    [ARC_S_LOG_KEYS] = {"log_keys", write_log_keys, log_count, write_log_msg, log_seq},
+    [ARC_S_LOG] = {"log", NULL, log_count, write_log_line, log_seq},
+    [ARC_S_LOG_KEYS] = {"log_keys", NULL, log_count, write_log_msg, log_seq},
     [ARC_S_MATCH] = {"match", write_match},
     [ARC_S_PHASE] = {"phase", write_phase},
     [ARC_S_RESULT] = {"result", write_result},
     [ARC_S_ROUND] = {"round", write_round},
-    [ARC_S_SEATS] = {"seats", write_seats, seat_count, write_seat, .nfields = SEAT_NFIELDS,
+    [ARC_S_SEATS] = {"seats", NULL, seat_count, write_seat, .nfields = SEAT_NFIELDS,
                      .field_keys = seat_keys, .write_field = write_seat_field,
                      .fields_changed = seat_fields_changed},
 };

@@ -86,7 +86,7 @@ int game_view_text(const struct game_ops *g, const void *state, int seat, struct
     game_text_obj(out);
     for (size_t k = 0; k < g->nsections; k++) {
         game_text_key(out, g->sections[k].key);
-        g->sections[k].write(out, state);
+        game_section_write(out, &g->sections[k], state);
     }
     if (seat >= 0) {
         game_text_key(out, "you");
@@ -128,7 +128,7 @@ json_t *game_section_json(const struct game_ops *g, const void *state, int secti
     if (section < 0) {
         g->you(&t, state, seat);
     } else {
-        g->sections[section].write(&t, state);
+        game_section_write(&t, &g->sections[section], state);
     }
     return text_json(&t);
 }

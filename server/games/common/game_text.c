@@ -480,12 +480,16 @@ void game_text_karr(struct game_text *t, const char *key)
     game_text_arr(t);
 }
 
-void game_text_items(struct game_text *out, const void *state, int n,
-                     void (*write_item)(struct game_text *out, const void *state, int item))
+void game_section_write(struct game_text *out, const struct game_section *sec, const void *state)
 {
+    if (sec->write) {
+        sec->write(out, state);
+        return;
+    }
+    int n = sec->nitems(state);
     game_text_arr(out);
     for (int i = 0; i < n; i++) {
-        write_item(out, state, i);
+        sec->write_item(out, state, i);
     }
     game_text_end_arr(out);
 }

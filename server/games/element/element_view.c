@@ -109,16 +109,6 @@ static void write_log_msg(struct game_text *out, const void *state, int i)
     game_text_msg(out, st->log_msg[log_slot(st, i)]);
 }
 
-static void write_log(struct game_text *out, const void *state)
-{
-    game_text_items(out, state, log_count(state), write_log_line);
-}
-
-static void write_log_keys(struct game_text *out, const void *state)
-{
-    game_text_items(out, state, log_count(state), write_log_msg);
-}
-
 static void write_squares(struct game_text *out, const uint8_t *sq, int n)
 {
     char name[4];
@@ -269,8 +259,8 @@ const struct game_section element__sections[ELEMENT_NSECTIONS] = {
     [ELEMENT_S_BAG] = {"bag", write_bag},
     [ELEMENT_S_BOARD] = {"board", write_board},
     [ELEMENT_S_GAME] = {"game", write_game},
-    [ELEMENT_S_LOG] = {"log", write_log, log_count, write_log_line, log_seq},
-    [ELEMENT_S_LOG_KEYS] = {"log_keys", write_log_keys, log_count, write_log_msg, log_seq},
+    [ELEMENT_S_LOG] = {"log", NULL, log_count, write_log_line, log_seq},
+    [ELEMENT_S_LOG_KEYS] = {"log_keys", NULL, log_count, write_log_msg, log_seq},
     [ELEMENT_S_PENDING] = {"pending", write_pending},
     [ELEMENT_S_PHASE] = {"phase", write_phase},
     [ELEMENT_S_RESULT] = {"result", write_result},

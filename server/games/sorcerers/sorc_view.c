@@ -367,16 +367,6 @@ static void write_log_msg(struct game_text *out, const void *state, int i)
     game_text_msg(out, st->log_msg[log_slot(st, i)]);
 }
 
-static void write_log(struct game_text *out, const void *state)
-{
-    game_text_items(out, state, log_count(state), write_log_line);
-}
-
-static void write_log_keys(struct game_text *out, const void *state)
-{
-    game_text_items(out, state, log_count(state), write_log_msg);
-}
-
 static void write_markers(struct game_text *out, const void *state)
 {
     const struct sorc_state *st = state;
@@ -480,11 +470,6 @@ static void write_seat(struct game_text *out, const void *state, int seat)
     game_text_end_obj(out);
 }
 
-static void write_seats(struct game_text *out, const void *state)
-{
-    game_text_items(out, state, seat_count(state), write_seat);
-}
-
 /* Shown while the duel's winner steals. */
 static void write_steals_left(struct game_text *out, const void *state)
 {
@@ -513,15 +498,15 @@ const struct game_section sorc__sections[SORC_NSECTIONS] = {
     [SORC_SEC_GAME] = {"game", write_game},
     [SORC_SEC_GATES] = {"gates", write_gates},
     [SORC_SEC_GRIMHOLD] = {"grimhold", write_grimhold},
-    [SORC_SEC_LOG] = {"log", write_log, log_count, write_log_line, log_seq},
-    [SORC_SEC_LOG_KEYS] = {"log_keys", write_log_keys, log_count, write_log_msg, log_seq},
+    [SORC_SEC_LOG] = {"log", NULL, log_count, write_log_line, log_seq},
+    [SORC_SEC_LOG_KEYS] = {"log_keys", NULL, log_count, write_log_msg, log_seq},
     [SORC_SEC_MARKERS] = {"markers", write_markers},
     [SORC_SEC_MAX_TURNS] = {"max_turns", write_max_turns},
     [SORC_SEC_MOVED_BETWEEN_HANDS] = {"moved_between_hands", write_moved_between_hands},
     [SORC_SEC_PHASE] = {"phase", write_phase},
     [SORC_SEC_PLAY] = {"play", write_play},
     [SORC_SEC_RESULT] = {"result", write_result},
-    [SORC_SEC_SEATS] = {"seats", write_seats, seat_count, write_seat},
+    [SORC_SEC_SEATS] = {"seats", NULL, seat_count, write_seat},
     [SORC_SEC_STEALS_LEFT] = {"steals_left", write_steals_left},
     [SORC_SEC_TURN] = {"turn", write_turn},
 };

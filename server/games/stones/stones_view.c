@@ -472,16 +472,6 @@ static void write_log_msg(struct game_text *out, const void *state, int i)
     game_text_msg(out, st->log_msg[log_slot(st, i)]);
 }
 
-static void write_log_section(struct game_text *out, const void *state)
-{
-    game_text_items(out, state, log_count(state), write_log_line);
-}
-
-static void write_log_keys_section(struct game_text *out, const void *state)
-{
-    game_text_items(out, state, log_count(state), write_log_msg);
-}
-
 static void write_objectives_section(struct game_text *out, const void *state)
 {
     const struct stones_state *st = state;
@@ -522,11 +512,6 @@ static void write_phase_section(struct game_text *out, const void *state)
 static int player_count(const void *state)
 {
     return ((const struct stones_state *)state)->np;
-}
-
-static void write_players_section(struct game_text *out, const void *state)
-{
-    game_text_items(out, state, player_count(state), write_player);
 }
 
 static void write_qi_supply_section(struct game_text *out, const void *state)
@@ -613,12 +598,12 @@ const struct game_section stones__sections[STONES_NSECTIONS] = {
     [STONES_S_BOARD] = {"board", write_board_section},
     [STONES_S_ELEMENT] = {"element", write_element_section},
     [STONES_S_GAME] = {"game", write_game_section},
-    [STONES_S_LOG] = {"log", write_log_section, log_count, write_log_line, log_seq},
-    [STONES_S_LOG_KEYS] = {"log_keys", write_log_keys_section, log_count, write_log_msg, log_seq},
+    [STONES_S_LOG] = {"log", NULL, log_count, write_log_line, log_seq},
+    [STONES_S_LOG_KEYS] = {"log_keys", NULL, log_count, write_log_msg, log_seq},
     [STONES_S_OBJECTIVES] = {"objectives", write_objectives_section},
     [STONES_S_PENDING] = {"pending", write_pending_section},
     [STONES_S_PHASE] = {"phase", write_phase_section},
-    [STONES_S_PLAYERS] = {"players", write_players_section, player_count, write_player},
+    [STONES_S_PLAYERS] = {"players", NULL, player_count, write_player},
     [STONES_S_QI_SUPPLY] = {"qi_supply", write_qi_supply_section},
     [STONES_S_RESULT] = {"result", write_result_section},
     [STONES_S_SEATS] = {"seats", write_seats_section},
