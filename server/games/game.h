@@ -173,7 +173,7 @@ struct game_section {
      * their keys in field_keys (sorted by bytes), and write_field()
      * writing the value of field `field` of item `item`, so that
      * write_item writes exactly {"key 0":<field 0>,"key 1":<field 1>,..}
-     * (game_text_fields() is such a write_item). fields_changed() names
+     * (a write_item that calls game_text_fields()). fields_changed() names
      * the fields of item `item` that may differ between `before` and
      * `after` (as parts_changed(): bit f for field f, a clear bit a
      * promise); the server then rewrites and diffs only those of an item

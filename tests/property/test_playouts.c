@@ -587,9 +587,7 @@ static void play_one(const struct config *c, uint64_t game_seed, bool deep)
     free(scratch);
 }
 
-/* A section writes its value one way: with `write`, or as the array of
- * its items (nitems and write_item, no `write`). A section with fields
- * has all its hooks, at most GAME_FIELDS_MAX fields, and is the game's
+/* A section with fields has all its hooks, at most GAME_FIELDS_MAX fields, and is the game's
  * only one (a commit carries one set of field masks). */
 static void check_sections(const struct game_ops *g)
 {
@@ -597,8 +595,6 @@ static void check_sections(const struct game_ops *g)
 
     for (size_t k = 0; k < g->nsections; k++) {
         const struct game_section *sec = &g->sections[k];
-        ck_assert_msg(sec->write_item ? sec->nitems && !sec->write : sec->write != NULL,
-                      "%s: section \"%s\" has neither `write` nor items, or both", g->id, sec->key);
         if (sec->nfields == 0 && !sec->write_field && !sec->fields_changed) {
             continue;
         }

@@ -40,7 +40,12 @@ START_TEST(sections_are_sorted_and_complete)
                       g->nsections, GAME_MAX_SECTIONS);
         for (size_t k = 0; k < g->nsections; k++) {
             const struct game_section *s = &g->sections[k];
-            ck_assert_msg(s->key && s->write, "%s: section %zu lacks its key or writer", g->id, k);
+            /* Its value written one way: `write`, or the array of its
+             * items (nitems and write_item, no `write`). */
+            ck_assert_msg(s->key && (s->write_item ? s->nitems && !s->write : s->write != NULL),
+                          "%s: section %zu lacks its key, or has neither a writer nor items, or "
+                          "both",
+                          g->id, k);
             /* strcmp compares as unsigned char: the order of the key bytes. */
             ck_assert_msg(strcmp(s->key, "you") < 0,
                           "%s: section \"%s\" does not sort before "
