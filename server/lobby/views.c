@@ -311,15 +311,40 @@ static void marks_note(struct room_view *v, size_t from)
     }
 }
 
-/* Adds part i, with its key, to the public part's hash. */
+/* Adds part i, with its key, to the public part's hash: ",\"key\":" (no
+ * comma before the first) and the value, in one update when they fit
+ * HASH_PART_JOIN bytes together (each update has its own cost, most parts
+ * are short), else in two. */
+#define HASH_PART_JOIN 256
 static void hash_part(crypto_generichash_state *st, const struct room_view *v, size_t i)
 {
     const struct view_part *p = &v->parts[i];
+    unsigned char buf[HASH_PART_JOIN];
+    size_t klen = strlen(p->key);
+    size_t n = 0;
 
-    /* ",\"key\":" (no comma before the first) */
-    crypto_generichash_update(st, (const unsigned char *)",\"" + (i == 0), i ? 2 : 1);
-    crypto_generichash_update(st, (const unsigned char *)p->key, strlen(p->key));
-    crypto_generichash_update(st, (const unsigned char *)"\":", 2);
+    if (klen + 4 > sizeof(buf)) {
+        /* No game names a section so; hashed all the same. */
+        crypto_generichash_update(st, (const unsigned char *)",\"" + (i == 0), i ? 2 : 1);
+        crypto_generichash_update(st, (const unsigned char *)p->key, klen);
+        crypto_generichash_update(st, (const unsigned char *)"\":", 2);
+        crypto_generichash_update(st, (const unsigned char *)p->text, p->len);
+        return;
+    }
+    if (i > 0) {
+        buf[n++] = ',';
+    }
+    buf[n++] = '"';
+    memcpy(buf + n, p->key, klen);
+    n += klen;
+    buf[n++] = '"';
+    buf[n++] = ':';
+    if (p->len <= sizeof(buf) - n) {
+        memcpy(buf + n, p->text, p->len);
+        crypto_generichash_update(st, buf, n + p->len);
+        return;
+    }
+    crypto_generichash_update(st, buf, n);
     crypto_generichash_update(st, (const unsigned char *)p->text, p->len);
 }
 
@@ -380,13 +405,22 @@ static void hash_finish(const struct room *room, const struct seat *s,
 {
     crypto_generichash_state st;
     uint8_t h[crypto_generichash_BYTES];
+    unsigned char buf[HASH_PART_JOIN];
 
     memcpy(&st, room->view.hash[LOBBY_HASH_MARKS], sizeof(st));
-    if (s) {
-        crypto_generichash_update(&st, (const unsigned char *)",\"you\":", 7);
-        crypto_generichash_update(&st, (const unsigned char *)s->you_text, s->you_len);
+    if (s && s->you_len <= sizeof(buf) - 8) {
+        /* ,"you":{...}} in one update */
+        memcpy(buf, ",\"you\":", 7);
+        memcpy(buf + 7, s->you_text, s->you_len);
+        buf[7 + s->you_len] = '}';
+        crypto_generichash_update(&st, buf, s->you_len + 8);
+    } else {
+        if (s) {
+            crypto_generichash_update(&st, (const unsigned char *)",\"you\":", 7);
+            crypto_generichash_update(&st, (const unsigned char *)s->you_text, s->you_len);
+        }
+        crypto_generichash_update(&st, (const unsigned char *)"}", 1);
     }
-    crypto_generichash_update(&st, (const unsigned char *)"}", 1);
     crypto_generichash_final(&st, h, sizeof(h));
     proto_hex(h, sizeof(h), out);
 }
