@@ -421,33 +421,78 @@ static void write_seat(struct game_text *out, const void *state, int s)
     game_text_fields(out, &arc__sections[ARC_S_SEATS], state, s, NULL);
 }
 
-/* The fields of seat s's item that may differ: its pool and its points
- * when nothing else of the seat changed (its other members, its cards,
- * its name), else all. */
+#define FIELD(f) (UINT32_C(1) << (f))
+
+/* The field of a seat's item that shows the seat's cards at `loc`: its
+ * deck, discard, hand and kept cards, its components in play. */
+static uint32_t zone_field(int loc)
+{
+    switch (loc) {
+    case ARC_L_DECK:
+        return FIELD(F_DECK);
+    case ARC_L_DISCARD:
+        return FIELD(F_DISCARD);
+    case ARC_L_HAND:
+        return FIELD(F_HAND);
+    case ARC_L_KEPT:
+        return FIELD(F_KEPT);
+    case ARC_L_PLAY:
+        return FIELD(F_PLAY);
+    default:
+        return 0;
+    }
+}
+
+/* The fields of seat s's item that may differ: each member of the seat
+ * names the fields it is shown in; a card of the seat's (before or after)
+ * that changed names the fields of the zones it was and is in; the
+ * points, counted from much of the table, are always named. */
 static uint32_t seat_fields_changed(const void *before, const void *after, int s)
 {
     const struct arc_state *sa = before;
     const struct arc_state *sb = after;
     const struct arc_core *a = &sa->c;
     const struct arc_core *b = &sb->c;
-    const uint32_t all = (UINT32_C(1) << SEAT_NFIELDS) - 1;
-    struct arc_seat pa;
+    const struct arc_seat *pa, *pb;
+    uint32_t m = FIELD(F_VP);
 
-    if (a->nseats != b->nseats || s >= b->nseats || strcmp(sa->names[s], sb->names[s]) != 0) {
-        return all;
+    if (a->nseats != b->nseats || s >= b->nseats) {
+        return (UINT32_C(1) << SEAT_NFIELDS) - 1;
     }
-    pa = a->seat[s];
-    memcpy(pa.pool, b->seat[s].pool, sizeof(pa.pool));
-    if (memcmp(&pa, &b->seat[s], sizeof(pa)) != 0) {
-        return all;
+    pa = &a->seat[s];
+    pb = &b->seat[s];
+    if (strcmp(sa->names[s], sb->names[s]) != 0) {
+        m |= FIELD(F_NAME);
+    }
+    if (memcmp(pa->pool, pb->pool, sizeof(pa->pool)) != 0) {
+        m |= FIELD(F_POOL);
+    }
+    if (pa->passed != pb->passed) {
+        m |= FIELD(F_PASSED);
+    }
+    if (pa->mage != pb->mage) {
+        m |= FIELD(F_MAGE) | FIELD(F_MAGE_CHOSEN);
+    }
+    if (pa->mage_pick != pb->mage_pick) {
+        m |= FIELD(F_MAGE_CHOSEN);
+    }
+    if (pa->item != pb->item) {
+        m |= FIELD(F_ITEM);
+    }
+    if (pa->draft_pick != pb->draft_pick) {
+        m |= FIELD(F_PICKED);
+    }
+    if (pa->looked_deck != pb->looked_deck || pa->looked_n != pb->looked_n) {
+        m |= FIELD(F_LOOKED);
     }
     for (int i = 0; i < ARC_NCARDS; i++) {
-        if ((a->card[i].owner == s || b->card[i].owner == s) &&
-            memcmp(&a->card[i], &b->card[i], sizeof(a->card[i])) != 0) {
-            return all;
+        const struct arc_cardst *ka = &a->card[i], *kb = &b->card[i];
+        if ((ka->owner == s || kb->owner == s) && memcmp(ka, kb, sizeof(*ka)) != 0) {
+            m |= (ka->owner == s ? zone_field(ka->loc) : 0) |
+                 (kb->owner == s ? zone_field(kb->loc) : 0);
         }
     }
-    return (UINT32_C(1) << F_POOL) | (UINT32_C(1) << F_VP);
+    return m;
 }
 
 static int seat_count(const void *state)
