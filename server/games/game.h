@@ -136,7 +136,8 @@ void game_text_str_or_null(struct game_text *t, const char *s);
 #define GAME_TEXT_INT_OBJ_MAX 16
 
 /* The object {keys[0]: v[0], ...} of n integer members, keys plain and in
- * increasing byte order (as game_text_key() takes them), in one call. */
+ * increasing byte order (as game_text_key() takes them) and of at most 32
+ * bytes each, in one call. */
 void game_text_int_obj(struct game_text *t, const char *const *keys, const long long *v, int n);
 
 /* A key and its value in one call. */

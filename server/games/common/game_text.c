@@ -230,6 +230,18 @@ static const bool plain[256] = {
  * longer ones (none of the games writes one) take a second. */
 #define KEY_FAST 32
 
+/* Whether key k (n bytes) comes after key prev (m bytes) in byte order. */
+static inline bool key_after(const char *prev, size_t m, const char *k, size_t n)
+{
+    size_t l = m < n ? m : n;
+    int cmp = 0;
+
+    for (size_t i = 0; i < l && cmp == 0; i++) {
+        cmp = (int)(unsigned char)prev[i] - (int)(unsigned char)k[i];
+    }
+    return cmp < 0 || (cmp == 0 && m < n);
+}
+
 void game_text_key(struct game_text *t, const char *key)
 {
     size_t n = 0;
@@ -272,13 +284,7 @@ void game_text_key(struct game_text *t, const char *key)
     /* Plain keys need no escapes, so their bytes in the text are the
      * bytes the canonical order compares. */
     if (top->count > 0) {
-        const unsigned char *prev = (const unsigned char *)t->data + top->key_off;
-        size_t m = top->key_len < n ? top->key_len : n;
-        int cmp = 0;
-        for (size_t i = 0; i < m && cmp == 0; i++) {
-            cmp = (int)prev[i] - (int)(unsigned char)o[i];
-        }
-        if (cmp > 0 || (cmp == 0 && top->key_len >= n)) {
+        if (!key_after(t->data + top->key_off, top->key_len, o, n)) {
             fail(t, -EINVAL);
             return;
         }
@@ -331,8 +337,8 @@ void game_text_int(struct game_text *t, long long v)
 
 void game_text_int_obj(struct game_text *t, const char *const *keys, const long long *v, int n)
 {
-    size_t klen[GAME_TEXT_INT_OBJ_MAX];
-    size_t need = 2;
+    const char *prev = NULL;
+    size_t prev_len = 0;
     char *o;
 
     if (t->err != 0) {
@@ -342,37 +348,38 @@ void game_text_int_obj(struct game_text *t, const char *const *keys, const long 
         fail(t, -EINVAL);
         return;
     }
-    /* The keys as game_text_key() would take them: plain, each after the
-     * one before. */
-    for (int i = 0; i < n; i++) {
-        size_t k = 0;
-        while (plain[(unsigned char)keys[i][k]]) {
-            k++;
-        }
-        if (k == 0 || keys[i][k] != '\0' || (i > 0 && strcmp(keys[i - 1], keys[i]) >= 0)) {
-            fail(t, -EINVAL);
-            return;
-        }
-        klen[i] = k;
-        need += k + 4 + 20; /* ,"key": and the digits */
-    }
-    if (!value_begin(t) || !reserve(t, need)) {
+    /* Room for every member at its longest: ,"key": and 20 digits. */
+    if (!value_begin(t) || !reserve(t, 2 + (size_t)n * (KEY_FAST + 4 + 20))) {
         return;
     }
+    /* Each key checked (plain, at most KEY_FAST bytes, after the one
+     * before) as it is copied; the text counts only once all are. */
     o = t->data + t->len;
     *o++ = '{';
     for (int i = 0; i < n; i++) {
+        const char *k = keys[i];
         char num[24];
-        size_t nd;
-        const char *d = int_digits(num, v[i], &nd);
+        size_t m = 0, nd;
+        const char *d;
         if (i > 0) {
             *o++ = ',';
         }
         *o++ = '"';
-        memcpy(o, keys[i], klen[i]);
-        o += klen[i];
+        while (m < KEY_FAST && plain[(unsigned char)k[m]]) {
+            o[m] = k[m];
+            m++;
+        }
+        if (m == 0 || k[m] != '\0' || (prev && !key_after(prev, prev_len, o, m))) {
+            t->data[t->len] = '\0';
+            fail(t, -EINVAL);
+            return;
+        }
+        prev = o;
+        prev_len = m;
+        o += m;
         *o++ = '"';
         *o++ = ':';
+        d = int_digits(num, v[i], &nd);
         memcpy(o, d, nd);
         o += nd;
     }

@@ -232,6 +232,27 @@ static void int_obj_not_plain(struct game_text *t)
     game_text_int_obj(t, keys, v, 1);
 }
 
+static void int_obj_key_twice(struct game_text *t)
+{
+    static const char *const keys[] = {"gold", "gold"};
+    const long long v[] = {1, 2};
+    game_text_int_obj(t, keys, v, 2);
+}
+
+static void int_obj_prefix_after_key(struct game_text *t)
+{
+    static const char *const keys[] = {"golden", "gold"};
+    const long long v[] = {1, 2};
+    game_text_int_obj(t, keys, v, 2);
+}
+
+static void int_obj_key_too_long(struct game_text *t)
+{
+    static const char *const keys[] = {"a", "b23456789012345678901234567890123"};
+    const long long v[] = {1, 2};
+    game_text_int_obj(t, keys, v, 2);
+}
+
 static void int_obj_as_member_without_key(struct game_text *t)
 {
     static const char *const keys[] = {"a"};
@@ -268,6 +289,10 @@ START_TEST(refuses_what_would_not_be_canonical)
     refused(nested_too_deep, "nesting past GAME_TEXT_DEPTH");
     refused(int_obj_out_of_order, "an object of integers with its keys out of order");
     refused(int_obj_not_plain, "an object of integers with a key with '-'");
+    refused(int_obj_key_twice, "an object of integers with a key twice");
+    refused(int_obj_prefix_after_key,
+            "an object of integers with a key after a longer one it begins");
+    refused(int_obj_key_too_long, "an object of integers with a key of 33 bytes");
     refused(int_obj_as_member_without_key, "an object of integers where a key belongs");
 }
 END_TEST
