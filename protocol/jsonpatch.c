@@ -471,21 +471,40 @@ static void path_cut(struct differ *d, size_t mark)
  * something already. */
 static void emit(struct differ *d, const char *op, const struct span *value)
 {
+    static const char head[] = ",{\"op\":\"";
+    static const char mid[] = "\",\"path\":\"";
+    static const char val[] = "\",\"value\":";
     struct proto_text *t = d->out;
+    size_t oplen = strlen(op);
+    bool comma = t->len > 0;
+    char *o;
 
-    if (t->len > 0) {
-        proto_text_add(t, ",", 1);
+    /* One reservation for the whole op, then its pieces copied in. */
+    proto_text_reserve(t, sizeof(head) + oplen + sizeof(mid) + d->path.len + sizeof(val) +
+                              (value ? value->n : 0));
+    if (t->err != 0) {
+        return;
     }
-    proto_text_str(t, "{\"op\":\"");
-    proto_text_str(t, op);
-    proto_text_str(t, "\",\"path\":\"");
-    proto_text_add(t, d->path.p, d->path.len);
-    proto_text_add(t, "\"", 1);
+    o = t->data + t->len;
+    memcpy(o, head + !comma, sizeof(head) - 1 - !comma);
+    o += sizeof(head) - 1 - !comma;
+    memcpy(o, op, oplen);
+    o += oplen;
+    memcpy(o, mid, sizeof(mid) - 1);
+    o += sizeof(mid) - 1;
+    memcpy(o, d->path.p, d->path.len);
+    o += d->path.len;
     if (value) {
-        proto_text_str(t, ",\"value\":");
-        proto_text_add(t, value->p, value->n);
+        memcpy(o, val, sizeof(val) - 1);
+        o += sizeof(val) - 1;
+        memcpy(o, value->p, value->n);
+        o += value->n;
+    } else {
+        *o++ = '"';
     }
-    proto_text_add(t, "}", 1);
+    *o++ = '}';
+    *o = '\0';
+    t->len = (size_t)(o - t->data);
 }
 
 static int diff_value(struct differ *d, struct span a, struct span b);
