@@ -139,7 +139,7 @@ struct job {
     uint64_t started; /* uv_hrtime() when the job was started */
     uint64_t work_us; /* the worker's own time: writes and flush */
     bool on_loop;     /* run on the loop thread, not the pool */
-    char dir[PATH_MAX];
+    const char *dir;  /* the store's rooms_dir, which never changes */
     struct jent *ents;
     size_t n;
     uint64_t seq;     /* durable once this job succeeds */
@@ -200,6 +200,11 @@ struct store {
     struct store_stats stats;
     struct store_fault fault;
     struct wal wal; /* its position is the worker's while a job runs */
+    /* The one write job that runs at a time, and the room for its
+     * entries, both kept from job to job. */
+    struct job job;
+    struct jent *job_ents;
+    size_t job_ents_cap;
 };
 
 static bool job_start(struct store *st, bool may_loop);
@@ -850,7 +855,6 @@ static void after_work(uv_work_t *req, int status)
     } else if (status == 0 && !job->sync_err && job->force_sync) {
         st->sync_owed = false;
     }
-    free(job->ents);
     /* The worker moved the write-ahead file's position only for what
      * succeeded. */
     st->wal = job->wal;
@@ -858,7 +862,6 @@ static void after_work(uv_work_t *req, int status)
     st->running = NULL;
     st->failing = failed;
     uint64_t seq = job->seq;
-    free(job);
     bool report = !failed && seq > st->durable;
     if (report) {
         st->durable = seq;
@@ -1014,13 +1017,27 @@ static bool job_start(struct store *st, bool may_loop)
         ok = job_count(st, true, &n, &frames);
     }
     n += st->nforgets;
-    job = ok ? calloc(1, sizeof(*job)) : NULL;
-    if (!job || !(job->ents = calloc(n ? n : 1, sizeof(*job->ents)))) {
-        free(job);
+    if (ok && n > st->job_ents_cap) {
+        size_t cap = st->job_ents_cap ? st->job_ents_cap : 16;
+        struct jent *ents;
+        while (cap < n) {
+            cap *= 2;
+        }
+        ents = realloc(st->job_ents, cap * sizeof(*ents));
+        if (ents) {
+            st->job_ents = ents;
+            st->job_ents_cap = cap;
+        }
+        ok = ents != NULL;
+    }
+    if (!ok) {
         log_event(LOG_ERROR, "journal_out_of_memory", "during=write");
         arm(st, retry_ms(st));
         return false;
     }
+    job = &st->job;
+    *job = (struct job){.ents = st->job_ents, .dir = st->rooms_dir};
+    memset(job->ents, 0, n * sizeof(*job->ents));
     job->st = st;
     job->policy = st->cfg.fsync;
     job->seq = st->next_seq;
@@ -1032,7 +1049,6 @@ static bool job_start(struct store *st, bool may_loop)
     if (st->fault.sync_fails > 0 && job->policy != STORE_FSYNC_NEVER) {
         job->sync_fault = st->fault.sync_errno ? st->fault.sync_errno : EIO;
     }
-    memcpy(job->dir, st->rooms_dir, sizeof(job->dir));
     job->wal = st->wal;
     for (size_t i = 0; i < st->nforgets; i++) {
         job->ents[job->n++] = st->forgets[i];
@@ -1722,6 +1738,7 @@ void store_free(struct store *st)
         }
     }
     free(st->forgets);
+    free(st->job_ents);
     wal_close(&st->wal);
     free(st);
 }
