@@ -630,7 +630,6 @@ static void hist_push(const struct room *room, struct seat *s, int64_t rev, char
     /* What a state line of the seat would take. */
     size_t view = room->view.bytes + s->you_len + LOBBY_STATE_ENVELOPE;
     struct diff_line *d;
-    char *exact;
 
     if (!s->hist) {
         s->hist = malloc(LOBBY_DIFF_KEEP * sizeof(*s->hist));
@@ -645,12 +644,10 @@ static void hist_push(const struct room *room, struct seat *s, int64_t rev, char
     if (view < share) {
         share = view;
     }
-    /* The line was written into a buffer that grew by doubling. */
-    exact = realloc(line, len + 1);
     d = &s->hist[rev % LOBBY_DIFF_KEEP];
     hist_drop(s, d);
     d->rev = rev;
-    d->line = exact ? exact : line;
+    d->line = line; /* diff_line() made it of its exact length */
     d->len = len;
     s->hist_bytes += len;
     for (int64_t r = rev - LOBBY_DIFF_KEEP + 1; r < rev && s->hist_bytes > share; r++) {
@@ -709,27 +706,50 @@ static size_t digits(uint64_t n)
 static char *diff_line(const struct room *room, const struct seat *s, const char *pub,
                        size_t pub_len, const char *own, size_t own_len, size_t *ret_len)
 {
-    static const char head[] = "{\"ev\":\"diff\",\"room\":\"\",\"rev\":,\"patch\":[";
-    static const char tail[] = "],\"hash\":\"\"}\n";
-    char hash[PROTO_HASH_HEX_LEN + 1];
-    struct proto_text t = {0};
+    static const char head[] = "{\"ev\":\"diff\",\"room\":\"";
+    static const char rev[] = "\",\"rev\":";
+    static const char patch[] = ",\"patch\":[";
+    static const char hash_key[] = "],\"hash\":\"";
+    static const char tail[] = "\"}\n";
+    uint64_t r = room->rev < 0 ? 0 : (uint64_t)room->rev;
+    size_t code_len = strlen(room->code);
+    size_t nd = digits(r);
+    size_t len = sizeof(head) - 1 + code_len + sizeof(rev) - 1 + nd + sizeof(patch) - 1 + pub_len +
+                 (pub_len && own_len) + own_len + sizeof(hash_key) - 1 + PROTO_HASH_HEX_LEN +
+                 sizeof(tail) - 1;
+    char *line, *o;
 
-    proto_text_reserve(&t, sizeof(head) - 1 + strlen(room->code) +
-                               digits(room->rev < 0 ? 0 : (uint64_t)room->rev) + pub_len +
-                               (pub_len && own_len) + own_len + sizeof(tail) - 1 +
-                               PROTO_HASH_HEX_LEN);
-    event_head(&t, room, "diff");
-    proto_text_str(&t, ",\"patch\":[");
-    proto_text_add(&t, pub, pub_len);
-    if (pub_len && own_len) {
-        proto_text_add(&t, ",", 1);
+    if (len > PROTO_OUT_LINE_MAX || !(line = malloc(len + 1))) {
+        return NULL;
     }
-    proto_text_add(&t, own, own_len);
-    hash_finish(room, s, hash);
-    proto_text_str(&t, "],\"hash\":\"");
-    proto_text_str(&t, hash);
-    proto_text_str(&t, "\"}\n");
-    return proto_text_take(&t, PROTO_OUT_LINE_MAX, ret_len);
+    /* The line written straight into a buffer of its exact length. */
+    o = line;
+    memcpy(o, head, sizeof(head) - 1);
+    o += sizeof(head) - 1;
+    memcpy(o, room->code, code_len);
+    o += code_len;
+    memcpy(o, rev, sizeof(rev) - 1);
+    o += sizeof(rev) - 1;
+    for (size_t k = nd; k-- > 0; r /= 10) {
+        o[k] = (char)('0' + r % 10);
+    }
+    o += nd;
+    memcpy(o, patch, sizeof(patch) - 1);
+    o += sizeof(patch) - 1;
+    memcpy(o, pub, pub_len);
+    o += pub_len;
+    if (pub_len && own_len) {
+        *o++ = ',';
+    }
+    memcpy(o, own, own_len);
+    o += own_len;
+    memcpy(o, hash_key, sizeof(hash_key) - 1);
+    o += sizeof(hash_key) - 1;
+    hash_finish(room, s, o);
+    o += PROTO_HASH_HEX_LEN;
+    memcpy(o, tail, sizeof(tail));
+    *ret_len = len;
+    return line;
 }
 
 /* Everyone lost track (out of memory): the cache is dropped and every
