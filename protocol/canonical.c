@@ -81,21 +81,27 @@ void proto_text_str(struct proto_text *t, const char *s)
     proto_text_add(t, s, strlen(s));
 }
 
-void proto_text_int(struct proto_text *t, long long v)
+char *proto_dec(char buf[PROTO_DEC_MAX], uint64_t v)
 {
-    char num[24];
-    size_t n = 0;
-    /* The magnitude as unsigned, so that LLONG_MIN has one too. */
-    unsigned long long m = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    char *p = buf + PROTO_DEC_MAX;
 
     do {
-        num[sizeof(num) - 1 - n++] = (char)('0' + m % 10);
-        m /= 10;
-    } while (m > 0);
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while (v > 0);
+    return p;
+}
+
+void proto_text_int(struct proto_text *t, long long v)
+{
+    char num[1 + PROTO_DEC_MAX];
+    /* The magnitude as unsigned, so that LLONG_MIN has one too. */
+    char *p = proto_dec(num + 1, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v);
+
     if (v < 0) {
-        num[sizeof(num) - 1 - n++] = '-';
+        *--p = '-';
     }
-    proto_text_add(t, num + sizeof(num) - n, n);
+    proto_text_add(t, p, (size_t)(num + sizeof(num) - p));
 }
 
 void proto_text_string(struct proto_text *t, const char *s, size_t n)

@@ -450,15 +450,11 @@ static void path_key(struct differ *d, struct span key)
 
 static void path_index(struct differ *d, size_t i)
 {
-    char num[24];
-    size_t k = sizeof(num);
+    char num[1 + PROTO_DEC_MAX];
+    char *p = proto_dec(num + 1, i);
 
-    do {
-        num[--k] = (char)('0' + i % 10);
-        i /= 10;
-    } while (i > 0);
-    num[--k] = '/';
-    path_add(d, num + k, sizeof(num) - k);
+    *--p = '/';
+    path_add(d, p, (size_t)(num + sizeof(num) - p));
 }
 
 static void path_cut(struct differ *d, size_t mark)

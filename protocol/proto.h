@@ -268,6 +268,13 @@ void proto_text_hash(const char *text, size_t len, char out[PROTO_HASH_HEX_LEN +
 /* Lowercase hex of `n` bytes into out (2n+1 bytes). */
 void proto_hex(const uint8_t *bytes, size_t n, char *out);
 
+/* Room for the decimal digits of any uint64_t. */
+#define PROTO_DEC_MAX 20
+
+/* Writes the decimal digits of v so that they end at buf + PROTO_DEC_MAX
+ * and returns where they start (no NUL). */
+char *proto_dec(char buf[PROTO_DEC_MAX], uint64_t v);
+
 /* ---- Room codes ---- */
 
 /* Encodes 30 random bits (low bits of `bits`) as 6 Crockford base32

@@ -689,18 +689,6 @@ bool lobby__views_resend(struct room *room, struct lobby_peer *peer, int seat, i
     return true;
 }
 
-/* Decimal digits of n. */
-static size_t digits(uint64_t n)
-{
-    size_t d = 1;
-
-    while (n >= 10) {
-        n /= 10;
-        d++;
-    }
-    return d;
-}
-
 /* The `diff` line of one recipient from the shared public ops and its own,
  * in a buffer of exactly its length (a seat keeps it for `resume`). */
 static char *diff_line(const struct room *room, const struct seat *s, const char *pub,
@@ -711,9 +699,10 @@ static char *diff_line(const struct room *room, const struct seat *s, const char
     static const char patch[] = ",\"patch\":[";
     static const char hash_key[] = "],\"hash\":\"";
     static const char tail[] = "\"}\n";
-    uint64_t r = room->rev < 0 ? 0 : (uint64_t)room->rev;
+    char num[PROTO_DEC_MAX];
+    const char *d = proto_dec(num, room->rev < 0 ? 0 : (uint64_t)room->rev);
     size_t code_len = strlen(room->code);
-    size_t nd = digits(r);
+    size_t nd = (size_t)(num + sizeof(num) - d);
     size_t len = sizeof(head) - 1 + code_len + sizeof(rev) - 1 + nd + sizeof(patch) - 1 + pub_len +
                  (pub_len && own_len) + own_len + sizeof(hash_key) - 1 + PROTO_HASH_HEX_LEN +
                  sizeof(tail) - 1;
@@ -730,9 +719,7 @@ static char *diff_line(const struct room *room, const struct seat *s, const char
     o += code_len;
     memcpy(o, rev, sizeof(rev) - 1);
     o += sizeof(rev) - 1;
-    for (size_t k = nd; k-- > 0; r /= 10) {
-        o[k] = (char)('0' + r % 10);
-    }
+    memcpy(o, d, nd);
     o += nd;
     memcpy(o, patch, sizeof(patch) - 1);
     o += sizeof(patch) - 1;
