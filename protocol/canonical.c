@@ -92,15 +92,22 @@ char *proto_dec(char buf[PROTO_DEC_MAX], uint64_t v)
     return p;
 }
 
-void proto_text_int(struct proto_text *t, long long v)
+char *proto_dec_signed(char buf[1 + PROTO_DEC_MAX], long long v)
 {
-    char num[1 + PROTO_DEC_MAX];
     /* The magnitude as unsigned, so that LLONG_MIN has one too. */
-    char *p = proto_dec(num + 1, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v);
+    char *p = proto_dec(buf + 1, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v);
 
     if (v < 0) {
         *--p = '-';
     }
+    return p;
+}
+
+void proto_text_int(struct proto_text *t, long long v)
+{
+    char num[1 + PROTO_DEC_MAX];
+    char *p = proto_dec_signed(num, v);
+
     proto_text_add(t, p, (size_t)(num + sizeof(num) - p));
 }
 

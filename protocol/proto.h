@@ -275,6 +275,10 @@ void proto_hex(const uint8_t *bytes, size_t n, char *out);
  * and returns where they start (no NUL). */
 char *proto_dec(char buf[PROTO_DEC_MAX], uint64_t v);
 
+/* proto_dec() for a signed v, its '-' included: ends at buf + 1 +
+ * PROTO_DEC_MAX. */
+char *proto_dec_signed(char buf[1 + PROTO_DEC_MAX], long long v);
+
 /* ---- Room codes ---- */
 
 /* Encodes 30 random bits (low bits of `bits`) as 6 Crockford base32

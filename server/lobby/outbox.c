@@ -235,35 +235,71 @@ void lobby__id_add(struct proto_text *t, const json_t *id)
     }
 }
 
+/* Writes "ok":true,"rev":rev, with "undo":true when `undo`, and the
+ * closing brace and newline at `o` (at most REV_TAIL_MAX bytes); their
+ * length. */
+#define REV_TAIL_MAX 64
+static size_t rev_tail(char *o, int64_t rev, bool undo)
+{
+    static const char ok[] = "\"ok\":true,\"rev\":";
+    static const char undo_true[] = ",\"undo\":true";
+    char num[PROTO_DEC_MAX];
+    const char *d = proto_dec(num, rev < 0 ? 0 : (uint64_t)rev);
+    size_t nd = (size_t)(num + sizeof(num) - d);
+    char *start = o;
+
+    memcpy(o, ok, sizeof(ok) - 1);
+    o += sizeof(ok) - 1;
+    memcpy(o, d, nd);
+    o += nd;
+    if (undo) {
+        memcpy(o, undo_true, sizeof(undo_true) - 1);
+        o += sizeof(undo_true) - 1;
+    }
+    memcpy(o, "}\n", 2);
+    return (size_t)(o + 2 - start);
+}
+
 void lobby__reply_rev(struct room *room, struct lobby_peer *peer, const json_t *id, int64_t rev)
 {
+    /* {"re":id, and the tail: on the stack when the id is an integer or
+     * absent (every client this server knows), else through a text. */
+    char line[8 + 1 + PROTO_DEC_MAX + REV_TAIL_MAX];
     struct proto_text t = {0};
-    char *line;
-    size_t n;
+    size_t n = 0;
+    char *text;
+    bool undo;
 
     if (!peer) {
         return;
     }
-    if (id) {
-        proto_text_str(&t, "{\"re\":");
-        lobby__id_add(&t, id);
-        proto_text_str(&t, ",\"ok\":true,\"rev\":");
-    } else {
-        proto_text_str(&t, "{\"ok\":true,\"rev\":");
+    /* The seat may take its last action back (`undo`). */
+    undo = room->undo.n > 0 && room->undo.seat == peer->seat;
+    if (!id || json_is_integer(id)) {
+        memcpy(line, "{\"re\":", 6);
+        n = id ? 6 : 1;
+        if (id) {
+            char num[1 + PROTO_DEC_MAX];
+            const char *d = proto_dec_signed(num, (long long)json_integer_value(id));
+            memcpy(line + n, d, (size_t)(num + sizeof(num) - d));
+            n += (size_t)(num + sizeof(num) - d);
+            line[n++] = ',';
+        }
+        n += rev_tail(line + n, rev, undo);
+        lobby__out(room, peer, line, n);
+        return;
     }
-    proto_text_int(&t, (long long)rev);
-    if (room->undo.n > 0 && room->undo.seat == peer->seat) {
-        /* The seat may take its last action back (`undo`). */
-        proto_text_str(&t, ",\"undo\":true");
-    }
-    proto_text_add(&t, "}\n", 2);
-    line = proto_text_take(&t, PROTO_OUT_LINE_MAX, &n);
-    if (!line) {
+    proto_text_str(&t, "{\"re\":");
+    lobby__id_add(&t, id);
+    proto_text_add(&t, ",", 1);
+    proto_text_add(&t, line, rev_tail(line, rev, undo));
+    text = proto_text_take(&t, PROTO_OUT_LINE_MAX, &n);
+    if (!text) {
         peer->close(peer);
         return;
     }
-    lobby__out(room, peer, line, n);
-    free(line);
+    lobby__out(room, peer, text, n);
+    free(text);
 }
 
 /* Sends {"re": id, "ok": true}. */

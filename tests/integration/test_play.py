@@ -163,6 +163,34 @@ class Play(ServerTest):
         b.pump(lambda x: x.count("state") == 2)
         self.assertEqual(built, b.view)
 
+    def test_an_accepted_act_answers_with_its_id_whatever_its_form(self):
+        a, b, _ = start_two(self)
+        # A string, a negative and a large integer, and none: the reply is
+        # {"re": id, "ok": true, "rev": N} with the id as sent, or no "re".
+        for rid in ["m-1", -7, 9007199254740993, None]:
+            me = actor([a, b])
+            acts = me.ok("legal")["actions"]
+            rev = me.rev
+            msg = {"op": "act", "action": acts[0], "rev": rev}
+            if rid is not None:
+                msg["id"] = rid
+            me.send(msg)
+            while True:
+                m = me.read()
+                if "ev" in m:
+                    me.on_event(m)
+                    continue
+                break
+            self.assertEqual(m.get("ok"), True, m)
+            self.assertEqual(m["rev"], rev + 1, m)
+            if rid is None:
+                self.assertNotIn("re", m)
+            else:
+                self.assertEqual(m["re"], rid)
+                self.assertIs(type(m["re"]), type(rid))
+            a.pump(lambda x: x.rev == rev + 1)
+            b.pump(lambda x: x.rev == rev + 1)
+
     def test_every_legal_action_is_accepted_as_listed(self):
         a, b, _ = start_two(self)
         for _ in range(25):
