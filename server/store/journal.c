@@ -31,7 +31,8 @@
  * full, or after a failed flush, the job flushes the journals themselves
  * with one syncfs() of the data directory's file system instead, and the
  * write-ahead file starts its next generation. The worker touches only the
- * job it is given.
+ * job it is given (and the name of the rooms directory, which never
+ * changes); the store keeps that one job from job to job.
  *
  * A journal may lag behind the write-ahead file: a job that takes few
  * bytes of a room frames them into that file without writing them to the
@@ -1017,7 +1018,7 @@ static bool job_start(struct store *st, bool may_loop)
         ok = job_count(st, true, &n, &frames);
     }
     n += st->nforgets;
-    if (ok && n > st->job_ents_cap) {
+    if (ok && (n > st->job_ents_cap || !st->job_ents)) {
         size_t cap = st->job_ents_cap ? st->job_ents_cap : 16;
         struct jent *ents;
         while (cap < n) {
