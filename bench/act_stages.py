@@ -9,7 +9,10 @@ below that is on its stack; prints the stages in microseconds of CPU a move
 (the act row's CPU a move times the stage's share of the samples).
 
     bench/act_stages.py --game stones [--target conclaved|floor|owed]
-                        [--build build] [--seconds 8]
+                        [--by stage|object] [--build build] [--seconds 8]
+
+With `--by object` each sample is counted in the object its innermost
+frame ran in (the kernel, the server, libc, libsodium, jansson, libuv).
 
 `owed` is the owed floor (bench_floor --owed, at the sizes of conclaved's
 `legal` row). Needs perf and permission to attach to a process.
@@ -83,6 +86,7 @@ def main():
     ap.add_argument("--target", default="conclaved", choices=["conclaved", "floor", "owed"])
     ap.add_argument("--build", default="build")
     ap.add_argument("--seconds", type=float, default=8)
+    ap.add_argument("--by", default="stage", choices=["stage", "object"])
     args = ap.parse_args()
 
     b = args.build
@@ -120,13 +124,23 @@ def main():
             sys.exit("act_stages: bench_load failed:\n" + "".join(output))
         script = subprocess.run(["perf", "script", "-i", data, "-F", "comm,tid,ip,sym"],
                                 capture_output=True, text=True).stdout
+        objects = subprocess.run(["perf", "report", "-i", data, "--no-children", "--sort",
+                                  "dso", "-q", "--stdio"],
+                                 capture_output=True, text=True).stdout
     act = [l for l in output if re.match(r"^\s+\S+\s+\S+\s+act\s", l)]
     if not act:
         sys.exit("act_stages: no act row:\n" + "".join(output))
     us = float(re.search(r"server\s+([0-9.]+) us/move", act[-1]).group(1))
     samples = stacks(script)
-    shares = stage_shares(samples)
     print("%s %s: act %.1f us a move, %d samples" % (args.target, args.game, us, len(samples)))
+    if args.by == "object":
+        for line in objects.splitlines():
+            m = re.match(r"\s*([0-9.]+)%\s+(\S+)", line)
+            if m:
+                share = float(m.group(1)) / 100
+                print("  %-26s %5.2f us  %4.1f %%" % (m.group(2), us * share, 100 * share))
+        return
+    shares = stage_shares(samples)
     for k in ORDER:
         print("  %-26s %5.2f us  %4.1f %%" % (k, us * shares.get(k, 0), 100 * shares.get(k, 0)))
 
