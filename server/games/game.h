@@ -125,6 +125,15 @@ void game_text_end_arr(struct game_text *t);
 void game_text_key(struct game_text *t, const char *key);
 
 void game_text_int(struct game_text *t, long long v);
+
+/* Room for the decimal digits of any long long or unsigned long long,
+ * with a sign. */
+#define GAME_DIGITS_MAX 24
+
+/* Writes the decimal digits of m, after a '-' when `negative`, so that
+ * they end at num + GAME_DIGITS_MAX; returns where they start, and their
+ * count in *n (no NUL). */
+const char *game_digits(char num[GAME_DIGITS_MAX], unsigned long long m, bool negative, size_t *n);
 void game_text_bool(struct game_text *t, bool v);
 void game_text_null(struct game_text *t);
 void game_text_str(struct game_text *t, const char *s); /* valid UTF-8 */

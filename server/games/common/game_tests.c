@@ -27,14 +27,11 @@ static size_t append(char *path, size_t len, const char *seg, size_t n)
 /* Appends "/" and the decimal `i`. */
 static size_t append_index(char *path, size_t len, size_t i)
 {
-    char digits[24];
-    size_t n = sizeof(digits);
+    char num[GAME_DIGITS_MAX];
+    size_t n;
+    const char *d = game_digits(num, i, false, &n);
 
-    do {
-        digits[--n] = (char)('0' + i % 10);
-        i /= 10;
-    } while (i > 0);
-    return append(path, len, digits + n, sizeof(digits) - n);
+    return append(path, len, d, n);
 }
 
 static void walk(const json_t *v, char *path, size_t len, game_tests_visit_cb cb, void *ud)

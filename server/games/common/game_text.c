@@ -302,28 +302,31 @@ void game_text_key(struct game_text *t, const char *key)
     t->after_key = true;
 }
 
-/* The decimal digits of v (and its sign) at the end of `num`: where they
- * start, and how many in *n. */
-static const char *int_digits(char num[24], long long v, size_t *n)
+const char *game_digits(char num[GAME_DIGITS_MAX], unsigned long long m, bool negative, size_t *n)
 {
-    /* The magnitude as unsigned, so that LLONG_MIN has one too. */
-    unsigned long long m = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
     size_t k = 0;
 
     do {
-        num[23 - k++] = (char)('0' + m % 10);
+        num[GAME_DIGITS_MAX - 1 - k++] = (char)('0' + m % 10);
         m /= 10;
     } while (m > 0);
-    if (v < 0) {
-        num[23 - k++] = '-';
+    if (negative) {
+        num[GAME_DIGITS_MAX - 1 - k++] = '-';
     }
     *n = k;
-    return num + 24 - k;
+    return num + GAME_DIGITS_MAX - k;
+}
+
+/* The decimal digits of v (and its sign) at the end of `num`. */
+static const char *int_digits(char num[GAME_DIGITS_MAX], long long v, size_t *n)
+{
+    /* The magnitude as unsigned, so that LLONG_MIN has one too. */
+    return game_digits(num, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v, v < 0, n);
 }
 
 void game_text_int(struct game_text *t, long long v)
 {
-    char num[24];
+    char num[GAME_DIGITS_MAX];
     size_t n;
     const char *d;
 
@@ -358,7 +361,7 @@ void game_text_int_obj(struct game_text *t, const char *const *keys, const long 
     *o++ = '{';
     for (int i = 0; i < n; i++) {
         const char *k = keys[i];
-        char num[24];
+        char num[GAME_DIGITS_MAX];
         size_t m = 0, nd;
         const char *d;
         if (i > 0) {

@@ -7,6 +7,7 @@
  */
 #include "json_util.h"
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -113,12 +114,87 @@ int game_json_bad_field(struct game_error *err, const char *rule, const char *ty
                           rule ? rule : "", rule ? ": " : "", shown, article(type), type, must);
 }
 
+/* One conversion of those a log message carries (%s, %d, %u, %ld, %lu) at
+ * `spec` (just past its '%'): its text in *arg and *n (digits written into
+ * num), and the length of the specifier; 0 for any other conversion, whose
+ * argument is left unread. */
+static size_t conv_arg(const char *spec, va_list *ap, char num[GAME_DIGITS_MAX], const char **arg,
+                       size_t *n)
+{
+    bool is_long = spec[0] == 'l';
+
+    switch (spec[is_long]) {
+    case 's':
+        *arg = va_arg(*ap, const char *);
+        *n = strlen(*arg);
+        break;
+    case 'd': {
+        long long v = is_long ? va_arg(*ap, long) : va_arg(*ap, int);
+        *arg = game_digits(num, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v, v < 0,
+                           n);
+        break;
+    }
+    case 'u':
+        *arg = game_digits(num, is_long ? va_arg(*ap, unsigned long) : va_arg(*ap, unsigned), false,
+                           n);
+        break;
+    default:
+        return 0;
+    }
+    return 1 + (size_t)is_long;
+}
+
+/* The line `fmt` makes, written as far as it fits into line[len] (zeroed
+ * already) when every conversion is one conv_arg() takes; the length the
+ * whole line has, or -1 (nothing written) for any other conversion. */
+static long line_plain(char *line, size_t len, const char *fmt, va_list ap0)
+{
+    size_t at = 0, total = 0;
+    va_list ap;
+
+    va_copy(ap, ap0);
+    for (const char *p = fmt; *p;) {
+        char num[GAME_DIGITS_MAX];
+        const char *arg = p;
+        size_t n, k;
+        if (*p != '%') {
+            n = strcspn(p, "%");
+            p += n;
+        } else if (p[1] == '%') {
+            n = 1;
+            p += 2;
+        } else if ((k = conv_arg(p + 1, &ap, num, &arg, &n)) != 0) {
+            p += 1 + k;
+        } else {
+            va_end(ap);
+            memset(line, 0, at);
+            return -1;
+        }
+        if (at + 1 < len) {
+            size_t c = n < len - 1 - at ? n : len - 1 - at;
+            memcpy(line + at, arg, c);
+            at += c;
+        }
+        total += n;
+    }
+    va_end(ap);
+    return total > LONG_MAX ? LONG_MAX : (long)total;
+}
+
 void game_format_line(char *line, size_t len, const char *fmt, va_list ap)
 {
-    int n;
+    long n;
 
+    if (len == 0) {
+        return;
+    }
     memset(line, 0, len);
-    n = vsnprintf(line, len, fmt, ap);
+    /* The conversions a message carries are written here; vsnprintf()
+     * takes any other. */
+    n = line_plain(line, len, fmt, ap);
+    if (n < 0) {
+        n = vsnprintf(line, len, fmt, ap);
+    }
     if (n >= 0 && (size_t)n >= len) {
         /* Cut: drop a UTF-8 sequence left without its end. */
         size_t end = strlen(line);
@@ -148,10 +224,10 @@ static bool msg_put(char *msg, size_t mlen, size_t *at, const char *s, size_t n)
     return true;
 }
 
-/* The arguments of `fmt` after the key, each as the line shows it. false
+/* Writes key and the arguments of `fmt` into msg (zeroed); false
  * when one does not fit or a conversion is not one game_format_msg()
  * takes. */
-static bool msg_args(char *msg, size_t mlen, const char *key, const char *fmt, va_list ap)
+static bool msg_args(char *msg, size_t mlen, const char *key, const char *fmt, va_list *ap)
 {
     const char sep = GAME_MSG_SEP;
     size_t at = 0;
@@ -160,37 +236,18 @@ static bool msg_args(char *msg, size_t mlen, const char *key, const char *fmt, v
         return false;
     }
     for (const char *p = strchr(fmt, '%'); p; p = strchr(p, '%')) {
-        char num[24];
-        const char *arg = num;
-        bool is_long = p[1] == 'l';
-        char conv = p[1 + is_long];
-        int n;
-        if (is_long && conv != 'd' && conv != 'u') {
-            return false;
-        }
-        switch (conv) {
-        case '%':
+        char num[GAME_DIGITS_MAX];
+        const char *arg;
+        size_t n, k;
+        if (p[1] == '%') {
             p += 2;
             continue;
-        case 's':
-            arg = va_arg(ap, const char *);
-            n = (int)strlen(arg);
-            break;
-        case 'd':
-            n = is_long ? snprintf(num, sizeof(num), "%ld", va_arg(ap, long))
-                        : snprintf(num, sizeof(num), "%d", va_arg(ap, int));
-            break;
-        case 'u':
-            n = is_long ? snprintf(num, sizeof(num), "%lu", va_arg(ap, unsigned long))
-                        : snprintf(num, sizeof(num), "%u", va_arg(ap, unsigned));
-            break;
-        default:
+        }
+        k = conv_arg(p + 1, ap, num, &arg, &n);
+        if (k == 0 || !msg_put(msg, mlen, &at, &sep, 1) || !msg_put(msg, mlen, &at, arg, n)) {
             return false;
         }
-        if (!msg_put(msg, mlen, &at, &sep, 1) || !msg_put(msg, mlen, &at, arg, (size_t)n)) {
-            return false;
-        }
-        p += 2 + is_long;
+        p += 1 + k;
     }
     return true;
 }
@@ -203,7 +260,7 @@ void game_format_msg(char *line, size_t len, char *msg, size_t mlen, const char 
     va_copy(again, ap);
     game_format_line(line, len, fmt, ap);
     memset(msg, 0, mlen);
-    if (mlen == 0 || !msg_args(msg, mlen, key, fmt, again)) {
+    if (mlen == 0 || !msg_args(msg, mlen, key, fmt, &again)) {
         memset(msg, 0, mlen);
     }
     va_end(again);

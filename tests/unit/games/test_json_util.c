@@ -9,6 +9,7 @@
  * fit.
  */
 #include <stdarg.h>
+#include <limits.h>
 #include <string.h>
 
 #include "ck_run.h"
@@ -115,6 +116,30 @@ START_TEST(format_line_cuts_at_a_character_boundary)
 }
 END_TEST
 
+/* The conversions a message carries are written without printf: the line
+ * is the one snprintf() writes, at the ends of every integer's range and
+ * cut at any length. */
+START_TEST(format_line_writes_what_snprintf_writes)
+{
+    char line[128], whole[160];
+    int n = snprintf(whole, sizeof(whole), "%s|%d|%d|%u|%ld|%ld|%lu|%%|%s.", "Ann", INT_MIN,
+                     INT_MAX, UINT_MAX, LONG_MIN, LONG_MAX, ULONG_MAX, "");
+
+    ck_assert_int_lt(n, (int)sizeof(line));
+    for (size_t len = 1; len <= sizeof(line); len++) {
+        size_t keep = (size_t)n < len - 1 ? (size_t)n : len - 1;
+        format(line, len, "%s|%d|%d|%u|%ld|%ld|%lu|%%|%s.", "Ann", INT_MIN, INT_MAX, UINT_MAX,
+               LONG_MIN, LONG_MAX, ULONG_MAX, "");
+        ck_assert_uint_eq(strlen(line), keep);
+        ck_assert_int_eq(memcmp(line, whole, keep), 0);
+        /* The bytes past the line stay zero (game states compare whole). */
+        for (size_t i = keep; i < len; i++) {
+            ck_assert_int_eq(line[i], 0);
+        }
+    }
+}
+END_TEST
+
 static void format_msg(char *line, size_t len, char *msg, size_t mlen, const char *key,
                        const char *fmt, ...)
 {
@@ -186,6 +211,7 @@ int main(void)
         {"a_sent_key_is_shown_safely", a_sent_key_is_shown_safely},
         {"bad_field_names_the_field", bad_field_names_the_field},
         {"format_line_cuts_at_a_character_boundary", format_line_cuts_at_a_character_boundary},
+        {"format_line_writes_what_snprintf_writes", format_line_writes_what_snprintf_writes},
         {"format_msg_keeps_key_and_arguments", format_msg_keeps_key_and_arguments},
         {"format_msg_without_room_leaves_none", format_msg_without_room_leaves_none},
     };
