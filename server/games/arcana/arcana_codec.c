@@ -127,8 +127,9 @@ int arc__action_decode(const json_t *j, struct arc_action *ret, struct game_erro
     }
     const char *type = game_json_str(j, "type");
     for (int i = 1; type && i < ARC_A_COUNT; i++) {
-        if (strcmp(type, action_name[i]) == 0) {
+        if (type[0] == action_name[i][0] && strcmp(type, action_name[i]) == 0) {
             a.type = (int8_t)i;
+            break;
         }
     }
     if (a.type == ARC_A_NONE) {

@@ -43,8 +43,9 @@ int arc__card_find(const char *id)
     if (!id) {
         return -1;
     }
+    /* The first byte before the whole id: most cards differ there. */
     for (int i = 0; i < ARC_NCARDS; i++) {
-        if (strcmp(arc_cards[i].id, id) == 0) {
+        if (arc_cards[i].id[0] == id[0] && strcmp(arc_cards[i].id, id) == 0) {
             return i;
         }
     }
