@@ -408,9 +408,24 @@ void game_text_null(struct game_text *t)
     }
 }
 
+/* Whether any of the eight bytes of w needs an escape: below 0x20, '"'
+ * or '\\' (bytes of 0x80 and above never match). */
+static inline bool word_needs_escape(uint64_t w)
+{
+    const uint64_t ones = UINT64_C(0x0101010101010101);
+    const uint64_t highs = UINT64_C(0x8080808080808080);
+    uint64_t q = w ^ (ones * '"');           /* zero where w has '"' */
+    uint64_t b = w ^ (ones * '\\');          /* zero where w has '\\' */
+    uint64_t below = (w - ones * 0x20) & ~w; /* a byte below 0x20 */
+    uint64_t zeros = ((q - ones) & ~q) | ((b - ones) & ~b);
+
+    return ((below | zeros) & highs) != 0;
+}
+
 void game_text_strn(struct game_text *t, const char *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
+    size_t i = 0;
     char *o;
 
     /* At most six bytes per input byte, and the quotes. */
@@ -420,7 +435,19 @@ void game_text_strn(struct game_text *t, const char *s, size_t n)
     }
     o = t->data + t->len;
     *o++ = '"';
-    for (size_t i = 0; i < n; i++) {
+    /* Eight bytes at a time while none needs an escape (most strings are
+     * names and ids), then byte by byte. */
+    while (n - i >= 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        if (word_needs_escape(w)) {
+            break;
+        }
+        i += 8;
+    }
+    memcpy(o, s, i);
+    o += i;
+    for (; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         if (c == '"' || c == '\\') {
             *o++ = '\\';

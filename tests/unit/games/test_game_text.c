@@ -91,6 +91,36 @@ START_TEST(strings_and_integers_are_written_as_the_canonical_form_writes_them)
 }
 END_TEST
 
+/* A byte that needs an escape is escaped wherever it stands in a string,
+ * in the first eight bytes or after any number of plain ones. */
+START_TEST(every_byte_to_escape_is_escaped_at_any_place)
+{
+    static const char special[] = {'"', '\\', '\x01', '\x1f', '\n', '\0'};
+    char s[40];
+
+    for (size_t k = 0; k < sizeof(special); k++) {
+        for (size_t at = 0; at < 24; at++) {
+            struct game_text t = {0};
+            json_t *v;
+            size_t len;
+            char *want;
+            /* Plain bytes (ASCII, then a UTF-8 sequence) around the one. */
+            memcpy(s, "abcdefghijklmnopqrstuvwxyz0123456789\xc3\xa9!", 39);
+            s[at] = special[k];
+            game_text_strn(&t, s, 39);
+            v = json_stringn(s, 39);
+            ck_assert_ptr_nonnull(v);
+            want = proto_canonical(v, &len);
+            ck_assert_ptr_nonnull(want);
+            expect(&t, want);
+            free(want);
+            json_decref(v);
+            game_text_free(&t);
+        }
+    }
+}
+END_TEST
+
 /* Each misuse leaves err set and the text no longer grows. */
 static void refused(void (*misuse)(struct game_text *), const char *what)
 {
@@ -394,6 +424,7 @@ int main(void)
     const struct ck_case cases[] = {
         {"nested", writes_nested_values_with_their_commas},
         {"canonical_bytes", strings_and_integers_are_written_as_the_canonical_form_writes_them},
+        {"escapes", every_byte_to_escape_is_escaped_at_any_place},
         {"refusals", refuses_what_would_not_be_canonical},
         {"objects_own_order", each_object_orders_its_own_keys},
         {"long_keys", long_keys_are_written_whole},
