@@ -53,6 +53,22 @@ START_TEST(writes_nested_values_with_their_commas)
 }
 END_TEST
 
+/* The writer holds the canonical form of v (which it takes, as it frees
+ * the writer). */
+static void expect_canonical(struct game_text *t, json_t *v)
+{
+    size_t len;
+    char *want;
+
+    ck_assert_ptr_nonnull(v);
+    want = proto_canonical(v, &len);
+    ck_assert_ptr_nonnull(want);
+    expect(t, want);
+    free(want);
+    json_decref(v);
+    game_text_free(t);
+}
+
 /* The bytes are those of the canonical form of the same value. */
 START_TEST(strings_and_integers_are_written_as_the_canonical_form_writes_them)
 {
@@ -81,13 +97,7 @@ START_TEST(strings_and_integers_are_written_as_the_canonical_form_writes_them)
     game_text_strn(&t, "cut here", 3);
     json_array_append_new(v, json_string("cut"));
     game_text_end_arr(&t);
-    size_t len;
-    char *want = proto_canonical(v, &len);
-    ck_assert_ptr_nonnull(want);
-    expect(&t, want);
-    free(want);
-    json_decref(v);
-    game_text_free(&t);
+    expect_canonical(&t, v);
 }
 END_TEST
 
@@ -101,21 +111,11 @@ START_TEST(every_byte_to_escape_is_escaped_at_any_place)
     for (size_t k = 0; k < sizeof(special); k++) {
         for (size_t at = 0; at < 24; at++) {
             struct game_text t = {0};
-            json_t *v;
-            size_t len;
-            char *want;
             /* Plain bytes (ASCII, then a UTF-8 sequence) around the one. */
             memcpy(s, "abcdefghijklmnopqrstuvwxyz0123456789\xc3\xa9!", 39);
             s[at] = special[k];
             game_text_strn(&t, s, 39);
-            v = json_stringn(s, 39);
-            ck_assert_ptr_nonnull(v);
-            want = proto_canonical(v, &len);
-            ck_assert_ptr_nonnull(want);
-            expect(&t, want);
-            free(want);
-            json_decref(v);
-            game_text_free(&t);
+            expect_canonical(&t, json_stringn(s, 39));
         }
     }
 }
