@@ -126,7 +126,7 @@ def main():
                                 capture_output=True, text=True).stdout
         objects = subprocess.run(["perf", "report", "-i", data, "--no-children", "--sort",
                                   "dso", "-q", "--stdio"],
-                                 capture_output=True, text=True).stdout
+                                 capture_output=True, text=True).stdout if args.by == "object" else ""
     act = [l for l in output if re.match(r"^\s+\S+\s+\S+\s+act\s", l)]
     if not act:
         sys.exit("act_stages: no act row:\n" + "".join(output))

@@ -81,7 +81,7 @@ void proto_text_str(struct proto_text *t, const char *s)
     proto_text_add(t, s, strlen(s));
 }
 
-char *proto_dec(char buf[PROTO_DEC_MAX], uint64_t v)
+char *proto_dec(char buf[PROTO_DEC_MAX], uint64_t v, size_t *n)
 {
     char *p = buf + PROTO_DEC_MAX;
 
@@ -89,16 +89,18 @@ char *proto_dec(char buf[PROTO_DEC_MAX], uint64_t v)
         *--p = (char)('0' + v % 10);
         v /= 10;
     } while (v > 0);
+    *n = (size_t)(buf + PROTO_DEC_MAX - p);
     return p;
 }
 
-char *proto_dec_signed(char buf[1 + PROTO_DEC_MAX], long long v)
+char *proto_dec_signed(char buf[1 + PROTO_DEC_MAX], long long v, size_t *n)
 {
     /* The magnitude as unsigned, so that LLONG_MIN has one too. */
-    char *p = proto_dec(buf + 1, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v);
+    char *p = proto_dec(buf + 1, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v, n);
 
     if (v < 0) {
         *--p = '-';
+        ++*n;
     }
     return p;
 }
@@ -106,9 +108,10 @@ char *proto_dec_signed(char buf[1 + PROTO_DEC_MAX], long long v)
 void proto_text_int(struct proto_text *t, long long v)
 {
     char num[1 + PROTO_DEC_MAX];
-    char *p = proto_dec_signed(num, v);
+    size_t n;
+    char *p = proto_dec_signed(num, v, &n);
 
-    proto_text_add(t, p, (size_t)(num + sizeof(num) - p));
+    proto_text_add(t, p, n);
 }
 
 void proto_text_string(struct proto_text *t, const char *s, size_t n)

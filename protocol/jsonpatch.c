@@ -451,10 +451,11 @@ static void path_key(struct differ *d, struct span key)
 static void path_index(struct differ *d, size_t i)
 {
     char num[1 + PROTO_DEC_MAX];
-    char *p = proto_dec(num + 1, i);
+    size_t n;
+    char *p = proto_dec(num + 1, i, &n);
 
     *--p = '/';
-    path_add(d, p, (size_t)(num + sizeof(num) - p));
+    path_add(d, p, n + 1);
 }
 
 static void path_cut(struct differ *d, size_t mark)
@@ -481,20 +482,13 @@ static void emit(struct differ *d, const char *op, const struct span *value)
     if (t->err != 0) {
         return;
     }
-    o = t->data + t->len;
-    memcpy(o, head + !comma, sizeof(head) - 1 - !comma);
-    o += sizeof(head) - 1 - !comma;
-    memcpy(o, op, oplen);
-    o += oplen;
-    memcpy(o, mid, sizeof(mid) - 1);
-    o += sizeof(mid) - 1;
-    memcpy(o, d->path.p, d->path.len);
-    o += d->path.len;
+    o = proto_put(t->data + t->len, head + !comma, sizeof(head) - 1 - !comma);
+    o = proto_put(o, op, oplen);
+    o = proto_put(o, mid, sizeof(mid) - 1);
+    o = proto_put(o, d->path.p, d->path.len);
     if (value) {
-        memcpy(o, val, sizeof(val) - 1);
-        o += sizeof(val) - 1;
-        memcpy(o, value->p, value->n);
-        o += value->n;
+        o = proto_put(o, val, sizeof(val) - 1);
+        o = proto_put(o, value->p, value->n);
     } else {
         *o++ = '"';
     }

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <jansson.h>
 
@@ -272,12 +273,20 @@ void proto_hex(const uint8_t *bytes, size_t n, char *out);
 #define PROTO_DEC_MAX 20
 
 /* Writes the decimal digits of v so that they end at buf + PROTO_DEC_MAX
- * and returns where they start (no NUL). */
-char *proto_dec(char buf[PROTO_DEC_MAX], uint64_t v);
+ * and returns where they start, their count in *n (no NUL). */
+char *proto_dec(char buf[PROTO_DEC_MAX], uint64_t v, size_t *n);
 
 /* proto_dec() for a signed v, its '-' included: ends at buf + 1 +
  * PROTO_DEC_MAX. */
-char *proto_dec_signed(char buf[1 + PROTO_DEC_MAX], long long v);
+char *proto_dec_signed(char buf[1 + PROTO_DEC_MAX], long long v, size_t *n);
+
+/* Copies n bytes to o and returns the byte after them: for a line written
+ * piece by piece into room measured beforehand. */
+static inline char *proto_put(char *o, const void *s, size_t n)
+{
+    memcpy(o, s, n);
+    return o + n;
+}
 
 /* ---- Room codes ---- */
 

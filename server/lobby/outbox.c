@@ -244,20 +244,17 @@ static size_t rev_tail(char *o, int64_t rev, bool undo)
     static const char ok[] = "\"ok\":true,\"rev\":";
     static const char undo_true[] = ",\"undo\":true";
     char num[PROTO_DEC_MAX];
-    const char *d = proto_dec(num, rev < 0 ? 0 : (uint64_t)rev);
-    size_t nd = (size_t)(num + sizeof(num) - d);
+    size_t nd;
+    const char *d = proto_dec(num, rev < 0 ? 0 : (uint64_t)rev, &nd);
     char *start = o;
 
-    memcpy(o, ok, sizeof(ok) - 1);
-    o += sizeof(ok) - 1;
-    memcpy(o, d, nd);
-    o += nd;
+    o = proto_put(o, ok, sizeof(ok) - 1);
+    o = proto_put(o, d, nd);
     if (undo) {
-        memcpy(o, undo_true, sizeof(undo_true) - 1);
-        o += sizeof(undo_true) - 1;
+        o = proto_put(o, undo_true, sizeof(undo_true) - 1);
     }
-    memcpy(o, "}\n", 2);
-    return (size_t)(o + 2 - start);
+    o = proto_put(o, "}\n", 2);
+    return (size_t)(o - start);
 }
 
 void lobby__reply_rev(struct room *room, struct lobby_peer *peer, const json_t *id, int64_t rev)
@@ -266,7 +263,7 @@ void lobby__reply_rev(struct room *room, struct lobby_peer *peer, const json_t *
      * absent (every client this server knows), else through a text. */
     char line[8 + 1 + PROTO_DEC_MAX + REV_TAIL_MAX];
     struct proto_text t = {0};
-    size_t n = 0;
+    size_t n;
     char *text;
     bool undo;
 
@@ -276,17 +273,16 @@ void lobby__reply_rev(struct room *room, struct lobby_peer *peer, const json_t *
     /* The seat may take its last action back (`undo`). */
     undo = room->undo.n > 0 && room->undo.seat == peer->seat;
     if (!id || json_is_integer(id)) {
-        memcpy(line, "{\"re\":", 6);
-        n = id ? 6 : 1;
+        char *o = proto_put(line, "{\"re\":", id ? 6 : 1);
         if (id) {
             char num[1 + PROTO_DEC_MAX];
-            const char *d = proto_dec_signed(num, (long long)json_integer_value(id));
-            memcpy(line + n, d, (size_t)(num + sizeof(num) - d));
-            n += (size_t)(num + sizeof(num) - d);
-            line[n++] = ',';
+            size_t nd;
+            const char *d = proto_dec_signed(num, (long long)json_integer_value(id), &nd);
+            o = proto_put(o, d, nd);
+            *o++ = ',';
         }
-        n += rev_tail(line + n, rev, undo);
-        lobby__out(room, peer, line, n);
+        o += rev_tail(o, rev, undo);
+        lobby__out(room, peer, line, (size_t)(o - line));
         return;
     }
     proto_text_str(&t, "{\"re\":");

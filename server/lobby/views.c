@@ -700,9 +700,9 @@ static char *diff_line(const struct room *room, const struct seat *s, const char
     static const char hash_key[] = "],\"hash\":\"";
     static const char tail[] = "\"}\n";
     char num[PROTO_DEC_MAX];
-    const char *d = proto_dec(num, room->rev < 0 ? 0 : (uint64_t)room->rev);
+    size_t nd;
+    const char *d = proto_dec(num, room->rev < 0 ? 0 : (uint64_t)room->rev, &nd);
     size_t code_len = strlen(room->code);
-    size_t nd = (size_t)(num + sizeof(num) - d);
     size_t len = sizeof(head) - 1 + code_len + sizeof(rev) - 1 + nd + sizeof(patch) - 1 + pub_len +
                  (pub_len && own_len) + own_len + sizeof(hash_key) - 1 + PROTO_HASH_HEX_LEN +
                  sizeof(tail) - 1;
@@ -712,26 +712,17 @@ static char *diff_line(const struct room *room, const struct seat *s, const char
         return NULL;
     }
     /* The line written straight into a buffer of its exact length. */
-    o = line;
-    memcpy(o, head, sizeof(head) - 1);
-    o += sizeof(head) - 1;
-    memcpy(o, room->code, code_len);
-    o += code_len;
-    memcpy(o, rev, sizeof(rev) - 1);
-    o += sizeof(rev) - 1;
-    memcpy(o, d, nd);
-    o += nd;
-    memcpy(o, patch, sizeof(patch) - 1);
-    o += sizeof(patch) - 1;
-    memcpy(o, pub, pub_len);
-    o += pub_len;
+    o = proto_put(line, head, sizeof(head) - 1);
+    o = proto_put(o, room->code, code_len);
+    o = proto_put(o, rev, sizeof(rev) - 1);
+    o = proto_put(o, d, nd);
+    o = proto_put(o, patch, sizeof(patch) - 1);
+    o = proto_put(o, pub, pub_len);
     if (pub_len && own_len) {
         *o++ = ',';
     }
-    memcpy(o, own, own_len);
-    o += own_len;
-    memcpy(o, hash_key, sizeof(hash_key) - 1);
-    o += sizeof(hash_key) - 1;
+    o = proto_put(o, own, own_len);
+    o = proto_put(o, hash_key, sizeof(hash_key) - 1);
     hash_finish(room, s, o);
     o += PROTO_HASH_HEX_LEN;
     memcpy(o, tail, sizeof(tail));
