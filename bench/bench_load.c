@@ -50,14 +50,15 @@
  *            `legal` and `act` for floor/jansson too (when its binary is
  *            there); `act` for the owed floor (bench_floor --owed: the
  *            strict floor's moves with the view hash and a durable record
- *            before each reply, at the view, `you` and record sizes of
- *            conclaved's run); then, for each game, a probe of the disk's own flush
- *            (in a directory beside the data directories, 2,000 steps or
- *            2 s, each a record-sized write then fdatasync: in place in a
- *            file the size of conclaved's write-ahead file, as conclaved
- *            writes it, or appended to one as large as its largest journal
- *            when it has none); the same probe again, paced at one step
- *            every 2 ms, beside a second run of the `never` row (its
+ *            before each reply, at the sizes of conclaved's run: the bytes
+ *            of the public view a move's hash must read again, from the
+ *            first byte the move changed, and each seat's `you`, measured
+ *            by one seat in every 25th room following its view through the
+ *            diffs of the `legal` row; the mean journal record); then, for each game, a probe of
+ * the disk's own flush (in a directory beside the data directories, 2,000 steps or 2 s, each a
+ * record-sized write then fdatasync: in place in a file the size of conclaved's write-ahead file,
+ * as conclaved writes it, or appended to one as large as its largest journal when it has none); the
+ * same probe again, paced at one step every 2 ms, beside a second run of the `never` row (its
  *            figures not kept), to see the flush as the loaded machine
  *            gives it; and a
  *            table of the targets: ratios to the strict floor, and the
@@ -185,6 +186,11 @@ struct result {
      * start), canonical and compact: bytes in all, of their `you`, and
      * how many. */
     long long view_sum, you_sum, nviews;
+    /* The views after each move, followed by applying the diffs in the
+     * sampled rooms (VIEW_SAMPLE): bytes in all, of their `you`, of the
+     * public part from the first byte the move changed on (what the hash
+     * must read again, however it keeps what it read before), and how many. */
+    long long move_view_sum, move_you_sum, move_tail_sum, nmove_views;
 };
 
 static double self_cpu_s(void)
@@ -390,6 +396,8 @@ struct conn {
     bool ended;         /* `ended` seen for the current room */
     double lat_base;    /* when the outstanding act started counting */
     char *action;       /* the action sent or held, JSON text */
+    json_t *view;       /* sampled seats of `legal`: the view, diffs applied, */
+    char *text;         /* and its canonical text */
 };
 
 static int conn_dial(struct conn *c, int port)
@@ -418,6 +426,10 @@ static void conn_close(struct conn *c)
     proto_framer_fini(&c->fr);
     free(c->action);
     c->action = NULL;
+    json_decref(c->view);
+    c->view = NULL;
+    free(c->text);
+    c->text = NULL;
 }
 
 /* Sends one request: `fmt` is the request without "id" and without the
@@ -601,6 +613,7 @@ struct engine {
     bool paced;      /* replay: the window's moves are sent on a schedule */
     bool failed;
     long long view_sum, you_sum, nviews; /* see struct result */
+    long long move_view_sum, move_you_sum, move_tail_sum, nmove_views;
 };
 
 static void fail(struct engine *e, const char *fmt, ...)
@@ -900,6 +913,53 @@ static void on_act_reply(struct engine *e, struct pair *p, struct conn *c, json_
     send_legal(e, c);
 }
 
+/* One seat in VIEW_SAMPLE rooms (seat 0 of every VIEW_SAMPLE-th pair)
+ * follows its view through the diffs in the `legal` row, to measure the
+ * views that moves hash: few enough that this program's own work stays
+ * small beside the 50 rooms' traffic. */
+#define VIEW_SAMPLE 25
+
+#define VIEW_FLAGS (JSON_COMPACT | JSON_SORT_KEYS)
+
+/* Adds `view`'s canonical, compact size and its `you`'s to *all and *you,
+ * and counts it. */
+static void view_add(const json_t *view, long long *all, long long *you, long long *n)
+{
+    *all += (long long)json_dumpb(view, NULL, 0, VIEW_FLAGS);
+    *you +=
+        (long long)json_dumpb(json_object_get(view, "you"), NULL, 0, VIEW_FLAGS | JSON_ENCODE_ANY);
+    (*n)++;
+}
+
+/* A sampled seat's diff: applied to the view it follows, whose new text
+ * is measured against the one before. False when the diff does not apply. */
+static bool view_follow(struct engine *e, struct conn *c, const json_t *patch)
+{
+    if (proto_patch_apply(&c->view, patch) != 0) {
+        return false;
+    }
+    char *text = json_dumps(c->view, VIEW_FLAGS);
+    if (!text) {
+        return true;
+    }
+    size_t len = strlen(text);
+    size_t you = json_dumpb(json_object_get(c->view, "you"), NULL, 0, VIEW_FLAGS | JSON_ENCODE_ANY);
+    /* The public part: all but `,"you":` + its `you` + `}`, or the `}`. */
+    size_t pub = len - (you ? you + 8 : 1);
+    size_t same = 0;
+    size_t old = c->text ? strlen(c->text) : 0;
+    while (same < old && same < len && c->text[same] == text[same]) {
+        same++;
+    }
+    e->move_view_sum += (long long)len;
+    e->move_you_sum += (long long)you;
+    e->move_tail_sum += (long long)(pub > same ? pub - same : 0);
+    e->nmove_views++;
+    free(c->text);
+    c->text = text;
+    return true;
+}
+
 static void on_message(struct engine *e, struct conn *c, json_t *m)
 {
     struct pair *p = c->pair;
@@ -946,14 +1006,21 @@ static void on_message(struct engine *e, struct conn *c, json_t *m)
             return;
         }
         if (ev[0] != 'd') {
-            const json_t *view = json_object_get(m, "view");
+            json_t *view = json_object_get(m, "view");
             if (view) {
-                const size_t flags = JSON_COMPACT | JSON_SORT_KEYS;
-                e->view_sum += (long long)json_dumpb(view, NULL, 0, flags);
-                e->you_sum += (long long)json_dumpb(json_object_get(view, "you"), NULL, 0,
-                                                    flags | JSON_ENCODE_ANY);
-                e->nviews++;
+                view_add(view, &e->view_sum, &e->you_sum, &e->nviews);
+                if (e->mode == M_LEGAL && c->seat == 0 && (p - e->pairs) % VIEW_SAMPLE == 0) {
+                    json_decref(c->view);
+                    free(c->text);
+                    c->view = json_incref(view);
+                    c->text = json_dumps(view, VIEW_FLAGS);
+                }
             }
+            return;
+        }
+        if (c->view && !view_follow(e, c, json_object_get(m, "patch"))) {
+            fail(e, "a diff of room %s (rev %lld) does not apply to the view it follows", code,
+                 rev);
             return;
         }
         if (c->st == C_EVENT && e->phase < 2) {
@@ -1248,6 +1315,10 @@ static int engine_run(enum mode mode, const struct config *cfg, const char *game
         res->view_sum = e.view_sum;
         res->you_sum = e.you_sum;
         res->nviews = e.nviews;
+        res->move_view_sum = e.move_view_sum;
+        res->move_you_sum = e.move_you_sum;
+        res->move_tail_sum = e.move_tail_sum;
+        res->nmove_views = e.nmove_views;
         if (e.nlat) {
             qsort(e.lat, e.nlat, sizeof(double), cmp_double);
             res->p50 = 1000 * e.lat[e.nlat / 2];
@@ -2090,22 +2161,39 @@ static long long record_bytes(const struct result *lr)
 }
 
 /* The owed floor replays the strict floor's moves with the view, `you`
- * and record sizes of conclaved's `legal` row `lr`: the mean view of its
- * `state` events (a game's start: views grow after), its `you` with the
- * `,"you":` and `}` the hash finishes with, and the mean journal record.
- * False when the row saw no view. */
-static bool owed_config(const struct config *cfg, const struct result *lr, struct config *owed)
+ * and record sizes of conclaved's `legal` row `lr`. Its view is what a
+ * move's hash must read: the public part from the first byte the move
+ * changed (the part before it can be kept hashed), then each seat's `you`
+ * with the `,"you":` and `}` the hash finishes with, as the sampled seats
+ * followed their views. When no diff was followed, the mean view of the
+ * row's `state` events (a game's start: views grow as a game goes on).
+ * Its records are the mean journal record. Prints the sizes. False when
+ * the row saw no view. */
+static bool owed_config(const struct config *cfg, const char *game, const struct result *lr,
+                        struct config *owed)
 {
     if (lr->nviews <= 0) {
         return false;
     }
     *owed = *cfg;
-    owed->owed_view = lr->view_sum / lr->nviews;
-    owed->owed_you = lr->you_sum / lr->nviews + 8;
-    owed->owed_record = record_bytes(lr);
-    if (owed->owed_you >= owed->owed_view) {
-        owed->owed_you = owed->owed_view / 2;
+    if (lr->nmove_views > 0) {
+        long long tail = lr->move_tail_sum / lr->nmove_views;
+        owed->owed_you = lr->move_you_sum / lr->nmove_views + 8;
+        owed->owed_view = owed->owed_you + (tail > 0 ? tail : 1);
+    } else {
+        owed->owed_view = lr->view_sum / lr->nviews;
+        owed->owed_you = lr->you_sum / lr->nviews + 8;
+        if (owed->owed_you >= owed->owed_view) {
+            owed->owed_you = owed->owed_view / 2;
+        }
     }
+    owed->owed_record = record_bytes(lr);
+    printf("  floor/owed %-9s views of %lld bytes after a move (%lld followed; %lld at a "
+           "game's start): hashes %lld bytes of the public part and a you of %lld; records of "
+           "%lld bytes\n",
+           game, lr->nmove_views ? lr->move_view_sum / lr->nmove_views : 0, lr->nmove_views,
+           lr->view_sum / lr->nviews, owed->owed_view - owed->owed_you, owed->owed_you,
+           owed->owed_record);
     return true;
 }
 
@@ -2160,7 +2248,7 @@ static int run(const struct config *c)
                 measure_legal(&cfg, K_CONCLAVED, cfg.game, &crec, &row[n++]);
                 rec_free(&crec);
                 measure_legal(&cfg, K_FLOOR, cfg.game, &rec, &row[n++]);
-                if (owed_config(&cfg, &row[0], &o)) {
+                if (owed_config(&cfg, cfg.game, &row[0], &o)) {
                     measure_act(&o, K_FLOOR_OWED, cfg.game, &rec, &row[1], &row[n++]);
                 }
             } else if (strcmp(cfg.mode, "act") == 0) {
@@ -2239,7 +2327,7 @@ static int run(const struct config *c)
                                                    : 65536;
             long long recb = record_bytes(lr);
             struct config oc;
-            if (owed_config(&cfg, lr, &oc)) {
+            if (owed_config(&cfg, g, lr, &oc)) {
                 measure_act(&oc, K_FLOOR_OWED, g, &rec_floor, &row[lf], &row[n++]);
             }
             measure_offered(&cfg, K_FLOOR, g, &rec_floor, &row[n++]);

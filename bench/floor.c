@@ -26,10 +26,13 @@
  *
  * With --owed DIR it is the *owed floor*: besides the above, it does what
  * protocol v1 and the promise never to lose an accepted move owe for each
- * move, as cheaply as they can be done. Each move hashes a view of
- * --view-bytes bytes with BLAKE2b (libsodium's crypto_generichash, as the
- * protocol asks): its public part once, then a finish with each seat's
- * last --you-bytes, whose hex goes in that seat's diff; and each move
+ * move, as cheaply as they can be done. Each move hashes --view-bytes
+ * bytes with BLAKE2b (libsodium's crypto_generichash, as the protocol
+ * asks): the public part once (what a move must hash again of it: bench_load
+ * passes the bytes from the first one the move changed to the part's end,
+ * as if the hash of the bytes before them were kept), then a finish with
+ * each seat's last --you-bytes, whose hex goes in that seat's diff; and
+ * each move
  * appends a record of --record-bytes to one file in DIR, written in place
  * in its 16 MiB and flushed with one fdatasync() per loop turn before the
  * turn's replies leave (group commit, on the loop: no thread to wake).
