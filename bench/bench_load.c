@@ -221,6 +221,48 @@ static void remove_dir(const char *dir)
     }
 }
 
+/* The servers' directories, removed when the run ends rather than after
+ * each row. On an ext4 file system without a journal (this machine's), a
+ * new file's inode is never one freed in the last one to two minutes: the
+ * search for a free one walks past every inode a row just removed, and
+ * opening a new room's journal cost conclaved 170 to 330 µs of CPU in the
+ * rows that followed a row's removal, against 22 to 30 µs otherwise. The
+ * write-ahead file (16 MiB a row) goes at once: one inode. */
+static char (*doomed)[64];
+static size_t ndoomed, doomed_cap;
+
+static void remove_doomed(void)
+{
+    for (size_t i = 0; i < ndoomed; i++) {
+        remove_dir(doomed[i]);
+    }
+    free(doomed);
+    doomed = NULL;
+    ndoomed = doomed_cap = 0;
+}
+
+static void doom_dir(const char *dir)
+{
+    char wal[128];
+
+    snprintf(wal, sizeof(wal), "%s/data/rooms/journal.wal", dir);
+    (void)unlink(wal);
+    if (ndoomed == doomed_cap) {
+        size_t cap = doomed_cap ? 2 * doomed_cap : 64;
+        char(*grown)[64] = realloc(doomed, cap * sizeof(*grown));
+        if (!grown) {
+            remove_dir(dir);
+            return;
+        }
+        if (!doomed) {
+            atexit(remove_doomed);
+        }
+        doomed = grown;
+        doomed_cap = cap;
+    }
+    snprintf(doomed[ndoomed++], sizeof(doomed[0]), "%s", dir);
+}
+
 /* Starts the server of kind `kind` on 127.0.0.1:0 with its output in a
  * fresh temporary directory, and waits for its "listening on" line.
  * Returns 0 and fills *s, or -1 (with a message on stderr). */
@@ -375,7 +417,7 @@ static void server_stop(struct server *s, struct result *res)
         snprintf(path, sizeof(path), "%s/data", s->dir);
         dir_sizes(path, &res->journal_sum, &res->journal_max, &res->wal_bytes);
     }
-    remove_dir(s->dir);
+    doom_dir(s->dir);
 }
 
 /* ---- Connections ---- */
