@@ -54,11 +54,14 @@
  *            of the public view a move's hash must read again, from the
  *            first byte the move changed, and each seat's `you`, measured
  *            by one seat in every 25th room following its view through the
- *            diffs of the `legal` row; the mean journal record); then, for each game, a probe of
- * the disk's own flush (in a directory beside the data directories, 2,000 steps or 2 s, each a
- * record-sized write then fdatasync: in place in a file the size of conclaved's write-ahead file,
- * as conclaved writes it, or appended to one as large as its largest journal when it has none); the
- * same probe again, paced at one step every 2 ms, beside a second run of the `never` row (its
+ *            diffs of the `legal` row; the mean journal record); then, for
+ *            each game, a probe of the disk's own flush (in a directory
+ *            beside the data directories, 2,000 steps or 2 s, each a
+ *            record-sized write then fdatasync: in place in a file the size
+ *            of conclaved's write-ahead file, as conclaved writes it, or
+ *            appended to one as large as its largest journal when it has
+ *            none); the same probe again, paced at one step every 2 ms,
+ *            beside a second run of the `never` row (its
  *            figures not kept), to see the flush as the loaded machine
  *            gives it; and a
  *            table of the targets: ratios to the strict floor, and the
@@ -987,7 +990,8 @@ static bool view_follow(struct engine *e, struct conn *c, const json_t *patch)
     size_t len = strlen(text);
     size_t you = json_dumpb(json_object_get(c->view, "you"), NULL, 0, VIEW_FLAGS | JSON_ENCODE_ANY);
     /* The public part: all but `,"you":` + its `you` + `}`, or the `}`. */
-    size_t pub = len - (you ? you + 8 : 1);
+    size_t end = you ? you + 8 : 1;
+    size_t pub = len > end ? len - end : 0;
     size_t same = 0;
     size_t old = c->text ? strlen(c->text) : 0;
     while (same < old && same < len && c->text[same] == text[same]) {
