@@ -32,11 +32,10 @@
  * passes the bytes from the first one the move changed to the part's end,
  * as if the hash of the bytes before them were kept), then a finish with
  * each seat's last --you-bytes, whose hex goes in that seat's diff; and
- * each move
- * appends a record of --record-bytes to one file in DIR, written in place
- * in its 16 MiB and flushed with one fdatasync() per loop turn before the
- * turn's replies leave (group commit, on the loop: no thread to wake).
- * It keeps no journal per room, no history and checks no rules. On stop it
+ * each move appends a record of --record-bytes to one file in DIR, written
+ * in place in its 16 MiB and flushed with one fdatasync() per loop turn
+ * before the turn's replies leave (group commit, on the loop: no thread to
+ * wake). It keeps no journal per room, no history and checks no rules. On stop it
  * writes "event=journal_summary records=R writes=W fsyncs=F" to stderr,
  * as conclaved's closing line does.
  *
