@@ -134,6 +134,9 @@ void game_text_int(struct game_text *t, long long v);
  * they end at num + GAME_DIGITS_MAX; returns where they start, and their
  * count in *n (no NUL). */
 const char *game_digits(char num[GAME_DIGITS_MAX], unsigned long long m, bool negative, size_t *n);
+
+/* game_digits() for a signed v, its '-' included. */
+const char *game_digits_signed(char num[GAME_DIGITS_MAX], long long v, size_t *n);
 void game_text_bool(struct game_text *t, bool v);
 void game_text_null(struct game_text *t);
 void game_text_str(struct game_text *t, const char *s); /* valid UTF-8 */

@@ -317,8 +317,7 @@ const char *game_digits(char num[GAME_DIGITS_MAX], unsigned long long m, bool ne
     return num + GAME_DIGITS_MAX - k;
 }
 
-/* The decimal digits of v (and its sign) at the end of `num`. */
-static const char *int_digits(char num[GAME_DIGITS_MAX], long long v, size_t *n)
+const char *game_digits_signed(char num[GAME_DIGITS_MAX], long long v, size_t *n)
 {
     /* The magnitude as unsigned, so that LLONG_MIN has one too. */
     return game_digits(num, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v, v < 0, n);
@@ -333,7 +332,7 @@ void game_text_int(struct game_text *t, long long v)
     if (!value_begin(t)) {
         return;
     }
-    d = int_digits(num, v, &n);
+    d = game_digits_signed(num, v, &n);
     put(t, d, n);
     value_end(t);
 }
@@ -382,7 +381,7 @@ void game_text_int_obj(struct game_text *t, const char *const *keys, const long 
         o += m;
         *o++ = '"';
         *o++ = ':';
-        d = int_digits(num, v[i], &nd);
+        d = game_digits_signed(num, v[i], &nd);
         memcpy(o, d, nd);
         o += nd;
     }

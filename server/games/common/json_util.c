@@ -130,8 +130,7 @@ static size_t conv_arg(const char *spec, va_list *ap, char num[GAME_DIGITS_MAX],
         break;
     case 'd': {
         long long v = is_long ? va_arg(*ap, long) : va_arg(*ap, int);
-        *arg = game_digits(num, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v, v < 0,
-                           n);
+        *arg = game_digits_signed(num, v, n);
         break;
     }
     case 'u':
