@@ -463,20 +463,22 @@ def phase_live(o, out, deadline):
             srv.stop()
     out.append("")
     out.append("| game | actions | reached: median (min-max) | ended | rooms | RSS reference / "
-               "with the rooms | RSS per room | heap in use per room | 2 x state | "
-               "RSS - 2 x state | heap - 2 x state |")
+               "with the rooms | RSS per room | heap in use per room | state | "
+               "RSS - state | heap - state |")
     out.append("|---|---:|---|---:|---:|---|---:|---:|---:|---:|---:|")
     for r in rows:
-        two = 2 * r["state"] / 1024 if r["state"] else None
+        # A room holds its game's state once (an action is tried on the
+        # lobby's spare block).
+        one = r["state"] / 1024 if r["state"] else None
         out.append("| %s | %d | %d (%d-%d)%s | %d | %d | %.1f / %.1f MiB | %.1f KiB | %s | %s | "
                    "%s | %s |"
                    % (r["game"], r["cp"], r["med"], r["lo"], r["hi"],
                       " (cut by the budget)" if r["cut"] else "", r["ended"], r["n"],
                       r["base"] / 1024, r["rss"] / 1024, r["per"],
                       "%.1f KiB" % r["heap"] if r["heap"] is not None else "-",
-                      "%.1f KiB" % two if two else "-",
-                      "%.1f KiB" % (r["per"] - two) if two else "-",
-                      "%.1f KiB" % (r["heap"] - two) if two and r["heap"] is not None else "-"))
+                      "%.1f KiB" % one if one else "-",
+                      "%.1f KiB" % (r["per"] - one) if one else "-",
+                      "%.1f KiB" % (r["heap"] - one) if one and r["heap"] is not None else "-"))
     for r in rows:
         if r["stuck"]:
             out.append("%s: %d rooms had no legal action for either seat before their end"

@@ -6,7 +6,7 @@
  * player's request, a bot's move or the server's own decision. Each event
  * has an encoder (its journal record), a decoder (the record back), an
  * optional check (what must hold, and the work that may fail, done where
- * nothing shows: an action is tried on the scratch copy, a start builds
+ * nothing shows: an action is tried on the lobby's spare state, a start builds
  * its game aside) and an apply that cannot fail. lobby__event_commit() runs
  * them in that order, appending the record between check and apply, so a
  * record that is not taken leaves the room exactly as it was. Restoring a
@@ -408,8 +408,7 @@ static int start_decode(const struct room *room, const json_t *rec, struct room_
 static void start_discard(struct room *room, struct room_event *ev)
 {
     free(ev->start.state);
-    free(ev->start.scratch);
-    ev->start.state = ev->start.scratch = NULL;
+    ev->start.state = NULL;
     (void)room;
 }
 
@@ -481,8 +480,7 @@ static int start_check(struct room *room, struct room_event *ev, char *msg)
         snprintf(setup.names[f->seat], sizeof(setup.names[f->seat]), "%s", f->name);
     }
     ev->start.state = malloc(room->game->state_size);
-    ev->start.scratch = malloc(room->game->state_size);
-    if (!ev->start.state || !ev->start.scratch) {
+    if (!ev->start.state) {
         start_discard(room, ev);
         snprintf(msg, GAME_MSG_MAX, "out of memory");
         return PROTO_ERR_INTERNAL;
@@ -509,8 +507,7 @@ static void start_apply(struct room *room, struct room_event *ev, struct room_co
         lobby__seat_forget(s);
     }
     room->state = ev->start.state;
-    room->scratch = ev->start.scratch;
-    ev->start.state = ev->start.scratch = NULL;
+    ev->start.state = NULL;
     room->status = ROOM_PLAYING;
     room->rev = 1;
     lobby__clock_start(&room->clock, room->nseats, room->game->active(room->state), c->now);
@@ -555,17 +552,55 @@ static int act_decode(const struct room *room, const json_t *rec, struct room_ev
     return 0;
 }
 
-/* Tries the action on the scratch copy. */
+/* The lobby's spare state block for the room's game, made at its first
+ * use; NULL (msg set, when given) when it cannot be made. */
+static void **spare_of(struct room *room, char *msg)
+{
+    struct lobby *lobby = room->lobby;
+    size_t g = 0;
+
+    while (lobby->cfg.games[g] && lobby->cfg.games[g] != room->game) {
+        g++;
+    }
+    if (lobby->cfg.games[g] && !lobby->spare[g]) {
+        lobby->spare[g] = malloc(room->game->state_size);
+    }
+    if (!lobby->cfg.games[g] || !lobby->spare[g]) {
+        if (msg) {
+            snprintf(msg, GAME_MSG_MAX, "out of memory");
+        }
+        return NULL;
+    }
+    return &lobby->spare[g];
+}
+
+/* The state the spare became takes the room's place; the room's state
+ * becomes the spare, and is returned: the position before. */
+static void *spare_commit(struct room *room)
+{
+    void **spare = spare_of(room, NULL);
+    void *before = room->state;
+
+    room->state = *spare;
+    *spare = before;
+    return before;
+}
+
+/* Tries the action on the spare state block. */
 static int act_check(struct room *room, struct room_event *ev, char *msg)
 {
     struct game_error gerr = {0};
+    void **spare;
     int rc;
 
     if (room->status != ROOM_PLAYING) {
         snprintf(msg, GAME_MSG_MAX, "the game is not running");
         return room->status == ROOM_ENDED ? PROTO_ERR_GAME_OVER : PROTO_ERR_NOT_IN_GAME;
     }
-    rc = game_try(room->game, room->state, room->scratch, ev->index, ev->act.action, &gerr);
+    if (!(spare = spare_of(room, msg))) {
+        return PROTO_ERR_INTERNAL;
+    }
+    rc = game_try(room->game, room->state, *spare, ev->index, ev->act.action, &gerr);
     if (rc != GAME_OK) {
         snprintf(msg, GAME_MSG_MAX, "%s", gerr.message);
         return lobby__game_status_to_proto(rc);
@@ -573,16 +608,15 @@ static int act_check(struct room *room, struct room_event *ev, char *msg)
     return PROTO_OK;
 }
 
-/* The scratch copy becomes the state. A game the action ends is over:
+/* The tried state becomes the room's. A game the action ends is over:
  * the room ends with it (the end record that follows marks it). */
 static void act_apply(struct room *room, struct room_event *ev, struct room_commit *c)
 {
     struct lobby *lobby = room->lobby;
-    void *before = room->state;
+    void *before;
 
     lobby__clock_charge(&room->clock, ev->ms, ev->index);
-    room->state = room->scratch;
-    room->scratch = before;
+    before = spare_commit(room);
     room->rev++;
     lobby__clock_settle(&room->clock, ev->index, room->game->active(room->state), c->now);
     for (unsigned g = 0; !lobby->restoring && g < LOBBY_STATS_GAMES && lobby->cfg.games[g]; g++) {
@@ -688,7 +722,7 @@ static int timeout_decode(const struct room *room, const json_t *rec, struct roo
     return 0;
 }
 
-/* A loss or a skip is tried on the scratch copy. One the game cannot
+/* A loss or a skip is tried on the spare state block. One the game cannot
  * make falls back, when the server decides (not in a replay, which does
  * what the record says), to what a room without the policy does. */
 static int timeout_check(struct room *room, struct room_event *ev, char *msg)
@@ -699,8 +733,12 @@ static int timeout_check(struct room *room, struct room_event *ev, char *msg)
     }
     if (ev->deed == TIMEOUT_LOSE || ev->deed == TIMEOUT_SKIP) {
         struct game_error gerr = {0};
-        if (game_try_timeout(room->game, room->state, room->scratch, ev->index,
-                             ev->deed == TIMEOUT_LOSE, &gerr) == GAME_OK) {
+        void **spare = spare_of(room, msg);
+        if (!spare) {
+            return PROTO_ERR_INTERNAL;
+        }
+        if (game_try_timeout(room->game, room->state, *spare, ev->index, ev->deed == TIMEOUT_LOSE,
+                             &gerr) == GAME_OK) {
             return PROTO_OK;
         }
         if (room->lobby->restoring) {
@@ -722,13 +760,11 @@ static int timeout_check(struct room *room, struct room_event *ev, char *msg)
 static void timeout_apply(struct room *room, struct room_event *ev, struct room_commit *c)
 {
     struct seat *s = &room->seats[ev->index];
-    void *before = room->state;
 
     lobby__clock_charge(&room->clock, ev->ms, -1);
     room->rev++; /* the view changes: its clock, who plays the seat, or the game */
     if (ev->deed == TIMEOUT_LOSE || ev->deed == TIMEOUT_SKIP) {
-        room->state = room->scratch;
-        room->scratch = before;
+        void *before = spare_commit(room);
         unsigned items_same, you_same;
         uint32_t fields[LOBBY_ITEMS_MAX];
         parts_same(room, before, &items_same, &you_same, fields);

@@ -271,8 +271,7 @@ struct room {
     struct seat seats[GAME_MAX_SEATS];
     int host; /* seat of the host, -1 when nobody */
     enum room_status status;
-    void *state;   /* the game, state_size bytes */
-    void *scratch; /* where an action is tried; the previous state after a commit */
+    void *state; /* the game, state_size bytes; an action is tried on the lobby's spare */
     uint8_t seed[GAME_SEED_BYTES];
     char seed_commit[PROTO_HASH_HEX_LEN + 1];
     int64_t rev;
@@ -369,6 +368,12 @@ struct lobby {
     /* Where views are written before they are compared with what was
      * published; its buffer changes places with the part's it replaces. */
     struct game_text scratch;
+    /* Where an action is tried (event.c): a state block for each game of
+     * cfg.games, in its order, made at the first try. A commit takes it
+     * as the room's state and leaves the state it replaced in its place,
+     * readable as the position before until the next try: the block a try
+     * writes is always one the last commit read, never a room's cold copy. */
+    void **spare;
     struct proto_text undo_runs; /* an undo position's runs as they are found (undo.c) */
     struct proto_text reply;     /* where a long reply (`legal`) is written */
     struct proto_text patch;     /* an action's public ops, shared by its diff lines (views.c) */
@@ -451,7 +456,7 @@ struct room_event {
         struct {
             int nfill;
             struct start_fill fill[GAME_MAX_SEATS];
-            void *state, *scratch; /* the game built by the check */
+            void *state; /* the game built by the check */
         } start;
         struct {
             const json_t *action; /* borrowed */

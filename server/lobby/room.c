@@ -207,11 +207,20 @@ static int room_lookup(struct lobby *lobby, const json_t *req, uint64_t now, str
 struct lobby *lobby_new(const struct lobby_config *cfg)
 {
     struct lobby *lobby = calloc(1, sizeof(*lobby));
+    size_t ngames = 0;
 
+    while (cfg->games && cfg->games[ngames]) {
+        ngames++;
+    }
     if (lobby) {
         lobby->cfg = *cfg;
         lobby->next_due = UINT64_MAX;
         lobby->sleep_due = UINT64_MAX;
+        lobby->spare = calloc(ngames + 1, sizeof(*lobby->spare));
+    }
+    if (lobby && !lobby->spare) {
+        free(lobby);
+        lobby = NULL;
     }
     return lobby;
 }
@@ -234,6 +243,10 @@ void lobby_free(struct lobby *lobby)
     lobby__keys_free(&lobby->tokens);
     lobby__keys_free(&lobby->creators);
     game_text_free(&lobby->scratch);
+    for (size_t g = 0; lobby->cfg.games && lobby->cfg.games[g]; g++) {
+        free(lobby->spare[g]);
+    }
+    free(lobby->spare);
     proto_text_free(&lobby->undo_runs);
     proto_text_free(&lobby->reply);
     proto_text_free(&lobby->patch);

@@ -64,7 +64,6 @@ void lobby__room_free(struct room *room)
     lobby__views_reset(room);
     json_decref(room->options);
     free(room->state);
-    free(room->scratch);
     free(room);
 }
 
