@@ -22,15 +22,15 @@
  *   act      the act path alone: a second server replays the recorded games
  *            with `act` only, never `legal`. Both servers get the same create
  *            and join requests in the same order (rooms are set up one at a
- *            time), and conclaved runs with
- *            libbench_detrand.so preloaded, so they draw the same room codes
- *            and seeds and the games repeat exactly. The window holds exactly
- *            the moves of the legal window: every room is stopped at its
- *            window start (a barrier), the CPU time is read, the rooms play
- *            on to their window end. Any refused or diverging move is an error.
- *            With --target owed: conclaved's `legal` row (for its view,
- *            `you` and record sizes), the strict floor's (for the moves),
- *            then the owed floor's `act` row (as in compare).
+ *            time), and conclaved runs with libbench_detrand.so preloaded, so
+ *            they draw the same room codes and seeds and the games repeat
+ *            exactly. The window holds exactly the moves of the legal window:
+ *            every room is stopped at its window start (a barrier), the CPU
+ *            time is read, the rooms play on to their window end. Any refused
+ *            or diverging move is an error. With --target owed: conclaved's
+ *            `legal` row (for its view, `you`, record and diff line sizes), the
+ *            strict floor's (for the moves), then the owed floor's `act` row
+ *            (as in compare).
  *   offered  open loop on the act path: the moves `legal` recorded are
  *            replayed as in `act`, but in the window each room's moves are
  *            due on a fixed schedule (RATE moves/s over all rooms); a move is
@@ -45,30 +45,29 @@
  *            resident memory (VmRSS) before and after gives KiB per connection.
  *   compare  all of the above for the floor and conclaved, interleaved, for
  *            each game, and one table; the open-loop row once more with
- *            conclaved on --fsync never (server "conclaved/never"), which
- *            shows what share of its latency is the wait for the disk;
- *            `legal` and `act` for floor/jansson too (when its binary is
- *            there); `act` for the owed floor (bench_floor --owed: the
- *            strict floor's moves with the view hash and a durable record
- *            before each reply, at the sizes of conclaved's run: the bytes
- *            of the public view a move's hash must read again, from the
- *            first byte the move changed, and each seat's `you`, measured
- *            by one seat in every 25th room following its view through the
- *            diffs of the `legal` row; the mean journal record); then, for
- *            each game, a probe of the disk's own flush (in a directory
- *            beside the data directories, 2,000 steps or 2 s, each a
- *            record-sized write then fdatasync: in place in a file the size
- *            of conclaved's write-ahead file, as conclaved writes it, or
- *            appended to one as large as its largest journal when it has
- *            none); the same probe again, paced at one step every 2 ms,
- *            beside a second run of the `never` row (its
- *            figures not kept), to see the flush as the loaded machine
- *            gives it; and a
- *            table of the targets: ratios to the strict floor, and the
- *            durable act p99 against 2 x the flush p99 + the --fsync never
- *            p99; then what the flushes alone cost a move of the act path
- *            (the probe's CPU time a flush over the records conclaved's
- *            act row put in one flush), beside the strict floor's move.
+ *            conclaved on --fsync never (server "conclaved/never"), which shows
+ *            what share of its latency is the wait for the disk; `legal` and
+ *            `act` for floor/jansson too (when its binary is there); `act` for
+ *            the owed floor (bench_floor --owed: the strict floor's moves with
+ *            the view hash and a durable record before each reply, at the sizes
+ *            of conclaved's run: the bytes of the public view a move's hash
+ *            must read again, from the first byte the move changed, and each
+ *            seat's `you`, measured by one seat in every 25th room following
+ *            its view through the diffs of the `legal` row; the mean journal
+ *            record; diff lines of the mean length of those the following seats
+ *            received); then, for each game, a probe of the disk's own flush
+ *            (in a directory beside the data directories, 2,000 steps or 2 s,
+ *            each a record-sized write then fdatasync: in place in a file the
+ *            size of conclaved's write-ahead file, as conclaved writes it, or
+ *            appended to one as large as its largest journal when it has none);
+ *            the same probe again, paced at one step every 2 ms, beside a
+ *            second run of the `never` row (its figures not kept), to see the
+ *            flush as the loaded machine gives it; and a table of the targets:
+ *            ratios to the strict floor, and the durable act p99 against 2 x
+ *            the flush p99 + the --fsync never p99; then what the flushes alone
+ *            cost a move of the act path (the probe's CPU time a flush over the
+ *            records conclaved's act row put in one flush), beside the strict
+ *            floor's move.
  *
  * usage: bench_load [--mode compare|legal|act|offered|offered-legal|idle]
  *                   [--target conclaved|floor|owed] [--conclaved PATH] [--floor PATH]
@@ -162,8 +161,9 @@ struct config {
     double rate;
     int idle;
     int repeat; /* 0: 3 for compare, 1 otherwise */
-    /* The owed floor's view, `you` and record sizes, from conclaved's rows. */
-    long long owed_view, owed_you, owed_record;
+    /* The owed floor's view, `you`, record and diff line sizes, from
+     * conclaved's rows. */
+    long long owed_view, owed_you, owed_record, owed_diff;
 };
 
 struct result {
@@ -192,8 +192,9 @@ struct result {
     /* The views after each move, followed by applying the diffs in the
      * sampled rooms (VIEW_SAMPLE): bytes in all, of their `you`, of the
      * public part from the first byte the move changed on (what the hash
-     * must read again, however it keeps what it read before), and how many. */
-    long long move_view_sum, move_you_sum, move_tail_sum, nmove_views;
+     * must read again, however it keeps what it read before), and how many;
+     * and the bytes of the diff lines that brought them, newline included. */
+    long long move_view_sum, move_you_sum, move_tail_sum, nmove_views, move_line_sum;
 };
 
 static double self_cpu_s(void)
@@ -271,7 +272,7 @@ static void doom_dir(const char *dir)
  * Returns 0 and fills *s, or -1 (with a message on stderr). */
 static int server_start(struct server *s, const struct config *cfg, enum kind kind)
 {
-    char data[96], conns[32], rooms[32], view[24], you[24], record[24];
+    char data[96], conns[32], rooms[32], view[24], you[24], record[24], diff[24];
     bool floor = kind != K_CONCLAVED;
     char *bin = (char *)(kind == K_FLOOR || kind == K_FLOOR_OWED ? cfg->floor
                          : kind == K_FLOOR_JANSSON               ? cfg->floor_jansson
@@ -291,9 +292,11 @@ static int server_start(struct server *s, const struct config *cfg, enum kind ki
     snprintf(view, sizeof(view), "%lld", cfg->owed_view);
     snprintf(you, sizeof(you), "%lld", cfg->owed_you);
     snprintf(record, sizeof(record), "%lld", cfg->owed_record);
-    char *owed_argv[] = {bin,  "--listen",       "127.0.0.1:0", "--owed",
-                         data, "--view-bytes",   view,          "--you-bytes",
-                         you,  "--record-bytes", record,        NULL};
+    snprintf(diff, sizeof(diff), "%lld", cfg->owed_diff);
+    char *owed_argv[] = {
+        bin,  "--listen",    "127.0.0.1:0", "--owed",         data,   "--view-bytes",
+        view, "--you-bytes", you,           "--record-bytes", record, "--diff-bytes",
+        diff, NULL};
     if (kind == K_FLOOR_OWED && mkdir(data, 0700) != 0) {
         fprintf(stderr, "bench_load: cannot make %s\n", data);
         remove_dir(s->dir);
@@ -658,7 +661,8 @@ struct engine {
     bool paced;      /* replay: the window's moves are sent on a schedule */
     bool failed;
     long long view_sum, you_sum, nviews; /* see struct result */
-    long long move_view_sum, move_you_sum, move_tail_sum, nmove_views;
+    long long move_view_sum, move_you_sum, move_tail_sum, nmove_views, move_line_sum;
+    size_t line_len; /* of the line on_message() is given, newline included */
 };
 
 static void fail(struct engine *e, const char *fmt, ...)
@@ -1000,6 +1004,7 @@ static bool view_follow(struct engine *e, struct conn *c, const json_t *patch)
     e->move_view_sum += (long long)len;
     e->move_you_sum += (long long)you;
     e->move_tail_sum += (long long)(pub > same ? pub - same : 0);
+    e->move_line_sum += (long long)e->line_len;
     e->nmove_views++;
     free(c->text);
     c->text = text;
@@ -1228,6 +1233,7 @@ static int engine_read(struct engine *e, struct pollfd *pfd, int timeout)
         size_t len;
         while (!e->failed && proto_framer_next(&c->fr, &line, &len) > 0) {
             json_t *m = json_loadb(line, len, 0, NULL);
+            e->line_len = len + 1;
             if (m) {
                 on_message(e, c, m);
             }
@@ -1365,6 +1371,7 @@ static int engine_run(enum mode mode, const struct config *cfg, const char *game
         res->move_you_sum = e.move_you_sum;
         res->move_tail_sum = e.move_tail_sum;
         res->nmove_views = e.nmove_views;
+        res->move_line_sum = e.move_line_sum;
         if (e.nlat) {
             qsort(e.lat, e.nlat, sizeof(double), cmp_double);
             res->p50 = 1000 * e.lat[e.nlat / 2];
@@ -2206,14 +2213,16 @@ static long long record_bytes(const struct result *lr)
     return lr->records > 0 && lr->journal_sum > 0 ? lr->journal_sum / (long long)lr->records : 256;
 }
 
-/* The owed floor replays the strict floor's moves with the view, `you`
- * and record sizes of conclaved's `legal` row `lr`. Its view is what a
+/* The owed floor replays the strict floor's moves with the view, `you`,
+ * record and diff line sizes of conclaved's `legal` row `lr`. Its view is what a
  * move's hash must read: the public part from the first byte the move
  * changed (the part before it can be kept hashed), then each seat's `you`
  * with the `,"you":` and `}` the hash finishes with, as the sampled seats
  * followed their views. When no diff was followed, the mean view of the
  * row's `state` events (a game's start: views grow as a game goes on).
- * Its records are the mean journal record. Prints the sizes. False when
+ * Its records are the mean journal record, its diff lines the mean of
+ * those that brought the followed views (0, its own, when none was
+ * followed). Prints the sizes. False when
  * the row saw no view. */
 static bool owed_config(const struct config *cfg, const char *game, const struct result *lr,
                         struct config *owed)
@@ -2234,12 +2243,13 @@ static bool owed_config(const struct config *cfg, const char *game, const struct
         }
     }
     owed->owed_record = record_bytes(lr);
+    owed->owed_diff = lr->nmove_views > 0 ? lr->move_line_sum / lr->nmove_views : 0;
     printf("  floor/owed %-9s views of %lld bytes after a move (%lld followed; %lld at a "
            "game's start): hashes %lld bytes of the public part and a you of %lld; records of "
-           "%lld bytes\n",
+           "%lld bytes; diff lines of %lld bytes\n",
            game, lr->nmove_views ? lr->move_view_sum / lr->nmove_views : 0, lr->nmove_views,
            lr->view_sum / lr->nviews, owed->owed_view - owed->owed_you, owed->owed_you,
-           owed->owed_record);
+           owed->owed_record, owed->owed_diff);
     return true;
 }
 

@@ -35,12 +35,17 @@
  * each move appends a record of --record-bytes to one file in DIR, written
  * in place in its 16 MiB and flushed with one fdatasync() per loop turn
  * before the turn's replies leave (group commit, on the loop: no thread to
- * wake). It keeps no journal per room, no history and checks no rules. On stop it
+ * wake). With --diff-bytes N each seat's diff line is N bytes long (the
+ * mean of conclaved's, which bench_load measures): what a move's patch
+ * holds is the game's, but the bytes each write hands the kernel are owed,
+ * and a loopback write costs more above a few hundred bytes than below.
+ * It keeps no journal per room, no history and checks no rules. On stop it
  * writes "event=journal_summary records=R writes=W fsyncs=F" to stderr,
  * as conclaved's closing line does.
  *
  * usage: bench_floor [--listen HOST:PORT] [--moves N]
- *                    [--owed DIR --view-bytes N --you-bytes N --record-bytes N]
+ *                    [--owed DIR --view-bytes N --you-bytes N --record-bytes N
+ *                     [--diff-bytes N]]
  * Prints "listening on HOST:PORT" once on stdout; stops on SIGINT/SIGTERM.
  */
 #include <errno.h>
@@ -112,6 +117,7 @@ static struct {
     uint64_t off;
     unsigned char *view; /* a view's text: the public part, then a seat's `you` */
     size_t view_bytes, you_bytes, record_bytes;
+    size_t diff_bytes;     /* a diff line's length, newline included (0: its own) */
     struct floor_buf turn; /* records of this loop turn, not yet written */
     unsigned long long records, writes, fsyncs;
 } owed = {.fd = -1};
@@ -519,6 +525,35 @@ static void op_legal(struct floor_conn *c, json_t *id)
     }
 }
 
+/* A diff line of --diff-bytes bytes (or its own length, when longer): the
+ * turn's op, then an op appending a log line whose text is as long as it
+ * takes. What a move's patch says is the game's; how many bytes reach the
+ * kernel is the protocol's, and a loopback write's cost depends on it. */
+static void diff_padded(struct floor_conn *c, const struct floor_room *r, const char *hex)
+{
+    static const char tail[] = "\"}]}\n";
+    size_t at = c->out.len;
+
+    out_printf(c,
+               "{\"ev\":\"diff\",\"room\":\"%s\",\"rev\":%lld,\"hash\":\"%s\",\"patch\":[{\"op\":"
+               "\"replace\",\"path\":\"/turn\",\"value\":%d},{\"op\":\"add\",\"path\":"
+               "\"/log/-\",\"value\":\"",
+               r->code, r->rev, hex, r->turn);
+    if (c->closing) {
+        return;
+    }
+    size_t head = c->out.len - at;
+    size_t pad =
+        owed.diff_bytes > head + sizeof(tail) - 1 ? owed.diff_bytes - head - (sizeof(tail) - 1) : 0;
+    if (buf_reserve(&c->out, pad + sizeof(tail)) != 0) {
+        conn_close(c);
+        return;
+    }
+    memset(c->out.data + c->out.len, 'l', pad);
+    memcpy(c->out.data + c->out.len + pad, tail, sizeof(tail) - 1);
+    c->out.len += pad + sizeof(tail) - 1;
+}
+
 static void op_act(struct floor_conn *c, json_t *req, json_t *id)
 {
     struct floor_room *r = c->room;
@@ -555,7 +590,9 @@ static void op_act(struct floor_conn *c, json_t *req, json_t *id)
     reply_open(c, id);
     out_printf(c, ",\"rev\":%lld}\n", r->rev);
     for (int s = 0; s < 2; s++) {
-        if (r->seat[s]) {
+        if (r->seat[s] && owed.diff_bytes) {
+            diff_padded(r->seat[s], r, hex[s]);
+        } else if (r->seat[s]) {
             out_printf(r->seat[s],
                        "{\"ev\":\"diff\",\"room\":\"%s\",\"rev\":%lld,\"patch\":[{\"op\":"
                        "\"replace\",\"path\":\"/turn\",\"value\":%d}],\"hash\":\"%s\"}\n",
@@ -762,10 +799,12 @@ int main(int argc, char **argv)
             owed.you_bytes = (size_t)atol(argv[++i]);
         } else if (strcmp(argv[i], "--record-bytes") == 0 && i + 1 < argc) {
             owed.record_bytes = (size_t)atol(argv[++i]);
+        } else if (strcmp(argv[i], "--diff-bytes") == 0 && i + 1 < argc) {
+            owed.diff_bytes = (size_t)atol(argv[++i]);
         } else {
             fprintf(stderr, "usage: bench_floor [--listen HOST:PORT] [--moves N]\n"
                             "                   [--owed DIR --view-bytes N --you-bytes N "
-                            "--record-bytes N]\n");
+                            "--record-bytes N [--diff-bytes N]]\n");
             return 2;
         }
     }
@@ -774,9 +813,9 @@ int main(int argc, char **argv)
     }
     if (owed_dir) {
         if (owed.view_bytes < 2 || owed.you_bytes < 1 || owed.you_bytes >= owed.view_bytes ||
-            owed.record_bytes < 2 || owed.record_bytes > 65536) {
-            fprintf(stderr, "bench_floor: --owed needs --view-bytes > --you-bytes >= 1 and "
-                            "--record-bytes from 2 to 65536\n");
+            owed.record_bytes < 2 || owed.record_bytes > 65536 || owed.diff_bytes > 65536) {
+            fprintf(stderr, "bench_floor: --owed needs --view-bytes > --you-bytes >= 1, "
+                            "--record-bytes from 2 to 65536 and --diff-bytes to 65536\n");
             return 2;
         }
         if (sodium_init() < 0 || owed_open(owed_dir) != 0) {
