@@ -74,11 +74,13 @@
  *                   [--floor-jansson PATH|none] [--preload PATH] [--game G]
  *                   [--games G,G] [--rooms N] [--fsync POLICY] [--warmup S]
  *                   [--seconds S] [--rate N] [--idle N] [--repeat N]
- * --repeat runs the whole sequence N times (default 3 for compare, else 1);
- * the table shows medians, which a busy machine disturbs far less than a
- * single run. PATH defaults: $CONCLAVED; bench_floor, bench_floor_jansson
- * (left out when absent) and libbench_detrand.so next to this program. Runs
- * are bounded in time and stop by themselves.
+ *                   [--floor-diff-bytes N]
+ * --floor-diff-bytes gives the strict floor's diff lines that length
+ * (bench_floor --diff-bytes), to see what longer lines cost the kernel;
+ * a compare run leaves it out. --repeat runs the whole sequence N times (default 3 for compare,
+ * else 1); the table shows medians, which a busy machine disturbs far less than a single run. PATH
+ * defaults: $CONCLAVED; bench_floor, bench_floor_jansson (left out when absent) and
+ * libbench_detrand.so next to this program. Runs are bounded in time and stop by themselves.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -164,6 +166,7 @@ struct config {
     /* The owed floor's view, `you`, record and diff line sizes, from
      * conclaved's rows. */
     long long owed_view, owed_you, owed_record, owed_diff;
+    long long floor_diff; /* the strict floor's diff lines (0: its own) */
 };
 
 struct result {
@@ -288,7 +291,12 @@ static int server_start(struct server *s, const struct config *cfg, enum kind ki
      * descriptor limit, or it does not start. */
     snprintf(conns, sizeof(conns), "%llu", (unsigned long long)server_max_conns());
     snprintf(rooms, sizeof(rooms), "%d", BENCH_MAX_ROOMS);
-    char *floor_argv[] = {bin, "--listen", "127.0.0.1:0", NULL};
+    char fdiff[24];
+    snprintf(fdiff, sizeof(fdiff), "%lld", cfg->floor_diff);
+    char *floor_argv[] = {bin, "--listen", "127.0.0.1:0", "--diff-bytes", fdiff, NULL};
+    if (kind != K_FLOOR || cfg->floor_diff == 0) {
+        floor_argv[3] = NULL; /* floor/jansson has no --diff-bytes */
+    }
     snprintf(view, sizeof(view), "%lld", cfg->owed_view);
     snprintf(you, sizeof(you), "%lld", cfg->owed_you);
     snprintf(record, sizeof(record), "%lld", cfg->owed_record);
@@ -2133,7 +2141,8 @@ static const char usage_text[] =
     "                  [--target conclaved|floor|owed] [--conclaved PATH] [--floor PATH]\n"
     "                  [--floor-jansson PATH|none] [--preload PATH] [--game G]\n"
     "                  [--games G,G] [--rooms N] [--fsync POLICY] [--warmup S] [--seconds S]\n"
-    "                  [--rate MOVES_PER_S] [--idle CONNECTIONS] [--repeat N]\n";
+    "                  [--rate MOVES_PER_S] [--idle CONNECTIONS] [--repeat N]\n"
+    "                  [--floor-diff-bytes N]\n";
 
 static char *beside_self(const char *name)
 {
@@ -2195,13 +2204,15 @@ static int parse_args(struct config *cfg, int argc, char **argv)
             cfg->idle = atoi(v);
         } else if (strcmp(a, "--repeat") == 0) {
             cfg->repeat = atoi(v);
+        } else if (strcmp(a, "--floor-diff-bytes") == 0) {
+            cfg->floor_diff = atoll(v);
         } else {
             return -1;
         }
     }
     if (cfg->rooms < 1 || cfg->rooms > MAX_ROOMS || cfg->warmup < 0 || cfg->seconds <= 0 ||
         cfg->rate <= 0 || cfg->idle < 1 || cfg->idle > 64 * IDLE_PER_WORKER || cfg->repeat < 0 ||
-        cfg->repeat > 64) {
+        cfg->repeat > 64 || cfg->floor_diff < 0 || cfg->floor_diff > 65536) {
         return -1;
     }
     return 0;
@@ -2263,6 +2274,10 @@ static int run(const struct config *c)
     enum kind kind = floor ? K_FLOOR : K_CONCLAVED;
     if (owed && strcmp(cfg.mode, "act") != 0) {
         fprintf(stderr, "bench_load: --target owed is for --mode act\n");
+        return 2;
+    }
+    if (compare && cfg.floor_diff) {
+        fprintf(stderr, "bench_load: a compare run measures the strict floor as it is\n");
         return 2;
     }
     if ((compare || !floor || owed) && !cfg.conclaved) {

@@ -35,17 +35,19 @@
  * each move appends a record of --record-bytes to one file in DIR, written
  * in place in its 16 MiB and flushed with one fdatasync() per loop turn
  * before the turn's replies leave (group commit, on the loop: no thread to
- * wake). With --diff-bytes N each seat's diff line is N bytes long (the
- * mean of conclaved's, which bench_load measures): what a move's patch
- * holds is the game's, but the bytes each write hands the kernel are owed,
- * and a loopback write costs more above a few hundred bytes than below.
- * It keeps no journal per room, no history and checks no rules. On stop it
- * writes "event=journal_summary records=R writes=W fsyncs=F" to stderr,
- * as conclaved's closing line does.
+ * wake). It keeps no journal per room, no history and checks no rules.
+ * On stop it writes "event=journal_summary records=R writes=W fsyncs=F" to
+ * stderr, as conclaved's closing line does.
  *
- * usage: bench_floor [--listen HOST:PORT] [--moves N]
- *                    [--owed DIR --view-bytes N --you-bytes N --record-bytes N
- *                     [--diff-bytes N]]
+ * With --diff-bytes N (strict or owed) each seat's diff line is N bytes
+ * long, the turn's op followed by one that sets the view's "pad" to a
+ * string as long as it takes; bench_load gives the owed floor the mean of conclaved's. What a
+ * move's patch holds is the game's, but the bytes each write hands the
+ * kernel are owed, and a loopback write costs more above a few hundred
+ * bytes than below.
+ *
+ * usage: bench_floor [--listen HOST:PORT] [--moves N] [--diff-bytes N]
+ *                    [--owed DIR --view-bytes N --you-bytes N --record-bytes N]
  * Prints "listening on HOST:PORT" once on stdout; stops on SIGINT/SIGTERM.
  */
 #include <errno.h>
@@ -111,13 +113,15 @@ static const char crockford[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 #define OWED_FILE_BYTES (16u << 20)
 #define OWED_DATA 4096u
 
+/* A diff line's length, newline included (--diff-bytes; 0: its own). */
+static size_t diff_bytes;
+
 static struct {
     bool on;
     int fd;
     uint64_t off;
     unsigned char *view; /* a view's text: the public part, then a seat's `you` */
     size_t view_bytes, you_bytes, record_bytes;
-    size_t diff_bytes;     /* a diff line's length, newline included (0: its own) */
     struct floor_buf turn; /* records of this loop turn, not yet written */
     unsigned long long records, writes, fsyncs;
 } owed = {.fd = -1};
@@ -526,9 +530,8 @@ static void op_legal(struct floor_conn *c, json_t *id)
 }
 
 /* A diff line of --diff-bytes bytes (or its own length, when longer): the
- * turn's op, then an op appending a log line whose text is as long as it
- * takes. What a move's patch says is the game's; how many bytes reach the
- * kernel is the protocol's, and a loopback write's cost depends on it. */
+ * turn's op, then one setting the view's "pad" to a string as long as it
+ * takes (an `add`, which applies whether or not the view has one yet). */
 static void diff_padded(struct floor_conn *c, const struct floor_room *r, const char *hex)
 {
     static const char tail[] = "\"}]}\n";
@@ -537,14 +540,13 @@ static void diff_padded(struct floor_conn *c, const struct floor_room *r, const 
     out_printf(c,
                "{\"ev\":\"diff\",\"room\":\"%s\",\"rev\":%lld,\"hash\":\"%s\",\"patch\":[{\"op\":"
                "\"replace\",\"path\":\"/turn\",\"value\":%d},{\"op\":\"add\",\"path\":"
-               "\"/log/-\",\"value\":\"",
+               "\"/pad\",\"value\":\"",
                r->code, r->rev, hex, r->turn);
     if (c->closing) {
         return;
     }
     size_t head = c->out.len - at;
-    size_t pad =
-        owed.diff_bytes > head + sizeof(tail) - 1 ? owed.diff_bytes - head - (sizeof(tail) - 1) : 0;
+    size_t pad = diff_bytes > head + sizeof(tail) - 1 ? diff_bytes - head - (sizeof(tail) - 1) : 0;
     if (buf_reserve(&c->out, pad + sizeof(tail)) != 0) {
         conn_close(c);
         return;
@@ -590,7 +592,7 @@ static void op_act(struct floor_conn *c, json_t *req, json_t *id)
     reply_open(c, id);
     out_printf(c, ",\"rev\":%lld}\n", r->rev);
     for (int s = 0; s < 2; s++) {
-        if (r->seat[s] && owed.diff_bytes) {
+        if (r->seat[s] && diff_bytes) {
             diff_padded(r->seat[s], r, hex[s]);
         } else if (r->seat[s]) {
             out_printf(r->seat[s],
@@ -800,22 +802,26 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[i], "--record-bytes") == 0 && i + 1 < argc) {
             owed.record_bytes = (size_t)atol(argv[++i]);
         } else if (strcmp(argv[i], "--diff-bytes") == 0 && i + 1 < argc) {
-            owed.diff_bytes = (size_t)atol(argv[++i]);
+            diff_bytes = (size_t)atol(argv[++i]);
         } else {
-            fprintf(stderr, "usage: bench_floor [--listen HOST:PORT] [--moves N]\n"
+            fprintf(stderr, "usage: bench_floor [--listen HOST:PORT] [--moves N] [--diff-bytes N]\n"
                             "                   [--owed DIR --view-bytes N --you-bytes N "
-                            "--record-bytes N [--diff-bytes N]]\n");
+                            "--record-bytes N]\n");
             return 2;
         }
     }
     if (game_moves < 1) {
         game_moves = 1;
     }
+    if (diff_bytes > 65536) {
+        fprintf(stderr, "bench_floor: --diff-bytes is at most 65536\n");
+        return 2;
+    }
     if (owed_dir) {
         if (owed.view_bytes < 2 || owed.you_bytes < 1 || owed.you_bytes >= owed.view_bytes ||
-            owed.record_bytes < 2 || owed.record_bytes > 65536 || owed.diff_bytes > 65536) {
-            fprintf(stderr, "bench_floor: --owed needs --view-bytes > --you-bytes >= 1, "
-                            "--record-bytes from 2 to 65536 and --diff-bytes to 65536\n");
+            owed.record_bytes < 2 || owed.record_bytes > 65536) {
+            fprintf(stderr, "bench_floor: --owed needs --view-bytes > --you-bytes >= 1 and "
+                            "--record-bytes from 2 to 65536\n");
             return 2;
         }
         if (sodium_init() < 0 || owed_open(owed_dir) != 0) {
