@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -421,6 +422,179 @@ START_TEST(test_out_of_memory)
 }
 END_TEST
 
+/* ---- The quick reader against jansson ---- */
+
+/* A small deterministic generator (xorshift), so that a failure repeats. */
+static uint64_t gen_state = 0x9e3779b97f4a7c15u;
+
+static unsigned gen(unsigned n)
+{
+    gen_state ^= gen_state << 13;
+    gen_state ^= gen_state >> 7;
+    gen_state ^= gen_state << 17;
+    return (unsigned)(gen_state % n);
+}
+
+struct gbuf {
+    char data[4096];
+    size_t len;
+};
+
+static void put(struct gbuf *b, const char *s)
+{
+    size_t n = strlen(s);
+    if (b->len + n < sizeof(b->data)) {
+        memcpy(b->data + b->len, s, n);
+        b->len += n;
+    }
+}
+
+static void put_space(struct gbuf *b)
+{
+    static const char *const spaces[] = {"", "", "", " ", "\t", "\r", "\n", "  "};
+    put(b, spaces[gen(8)]);
+}
+
+/* A string's body: plain ASCII mostly, now and then what the quick
+ * reader must leave to jansson (escapes, UTF-8, a control byte, DEL). */
+static void put_chars(struct gbuf *b)
+{
+    static const char *const pieces[] = {
+        "a",   "type",    "x",       " ",        "Z9",           "~",    "\x7f", "\\\"", "\\\\",
+        "\\n", "\\u00e9", "\\u0000", "\xc3\xa9", "\xe2\x82\xac", "\xff", "\x01", "/",    "\\/"};
+    int n = (int)gen(5);
+    for (int i = 0; i < n; i++) {
+        put(b, pieces[gen(5) ? gen(7) : gen(sizeof(pieces) / sizeof(pieces[0]))]);
+    }
+}
+
+static void put_number(struct gbuf *b)
+{
+    static const char *const odd[] = {"0",   "-0",   "01", "-01", "1.5", "1e3",
+                                      "2E1", "-2.0", "1.", "-",   ".5",  "00"};
+    char digits[32];
+    if (gen(4) == 0) {
+        put(b, odd[gen(sizeof(odd) / sizeof(odd[0]))]);
+        return;
+    }
+    int n = 1 + (int)gen(21); /* up to 21 digits: past what an integer holds */
+    int at = 0;
+    if (gen(3) == 0) {
+        digits[at++] = '-';
+    }
+    digits[at++] = (char)('1' + gen(9));
+    for (int i = 1; i < n; i++) {
+        digits[at++] = (char)('0' + gen(10));
+    }
+    digits[at] = '\0';
+    put(b, digits);
+}
+
+static void put_value(struct gbuf *b, int depth)
+{
+    static const char *const keys[] = {"op", "id", "action", "type", "rev", "", "n"};
+    unsigned k = gen(depth > 3 ? 5 : 8);
+    put_space(b);
+    if (k == 0) {
+        put(b, "\"");
+        put_chars(b);
+        put(b, "\"");
+    } else if (k == 1) {
+        put_number(b);
+    } else if (k == 2) {
+        static const char *const words[] = {"true", "false", "null", "tru", "nul", "falsey"};
+        put(b, words[gen(8) ? gen(3) : gen(6)]);
+    } else if (k == 3 || k == 4) {
+        put(b, "[");
+        int n = (int)gen(4);
+        for (int i = 0; i < n; i++) {
+            put_value(b, depth + 1);
+            if (i + 1 < n || gen(12) == 0) {
+                put(b, ",");
+            }
+        }
+        put_space(b);
+        put(b, "]");
+    } else {
+        put(b, "{");
+        int n = (int)gen(5);
+        for (int i = 0; i < n; i++) {
+            put_space(b);
+            put(b, "\"");
+            if (gen(8) == 0) {
+                put_chars(b);
+            } else {
+                put(b, keys[gen(sizeof(keys) / sizeof(keys[0]))]); /* repeats */
+            }
+            put(b, "\"");
+            put_space(b);
+            put(b, gen(30) ? ":" : "");
+            put_value(b, depth + 1);
+            if (i + 1 < n || gen(12) == 0) {
+                put(b, ",");
+            }
+        }
+        put_space(b);
+        put(b, "}");
+    }
+    put_space(b);
+}
+
+/* Whatever the line, proto_request_parse() answers as json_loadb() and
+ * the checks after it did before the quick reader: the same error code,
+ * and on success the same tree with its keys in the same order. Lines
+ * are random requests, some of them cut, spliced or with a byte changed. */
+START_TEST(test_request_quick_reader)
+{
+    int accepted = 0, refused = 0;
+    for (int round = 0; round < 60000; round++) {
+        struct gbuf b = {.len = 0};
+        if (gen(3)) {
+            put(&b, "{\"op\":\"act\",\"id\":");
+            put_number(&b);
+            put(&b, ",\"action\":");
+        }
+        put_value(&b, 0);
+        if (b.data[0] == '{' && gen(3)) {
+            put(&b, "}");
+        }
+        unsigned damage = gen(10);
+        if (damage == 0 && b.len > 1) {
+            b.len = gen((unsigned)b.len);
+        } else if (damage == 1 && b.len > 0) {
+            b.data[gen((unsigned)b.len)] = "{}[]\",: 0-a.e\\"[gen(15)];
+        } else if (damage == 2) {
+            put(&b, gen(2) ? " x" : "{}");
+        }
+
+        struct proto_request req;
+        char err[256];
+        enum proto_err e = proto_request_parse(b.data, b.len, &req, err, sizeof(err));
+        json_t *want = json_loadb(b.data, b.len, JSON_DECODE_ANY, NULL);
+        if (!want) {
+            ck_assert_int_eq(e, PROTO_ERR_BAD_JSON);
+            ck_assert_ptr_null(req.msg);
+        } else if (!json_is_object(want)) {
+            ck_assert_int_eq(e, PROTO_ERR_BAD_REQUEST);
+        } else {
+            ck_assert_ptr_nonnull(req.msg);
+            char *got_text = json_dumps(req.msg, JSON_COMPACT | JSON_ENCODE_ANY);
+            char *want_text = json_dumps(want, JSON_COMPACT | JSON_ENCODE_ANY);
+            ck_assert_str_eq(got_text, want_text);
+            free(got_text);
+            free(want_text);
+        }
+        accepted += e == PROTO_OK;
+        refused += e != PROTO_OK;
+        json_decref(want);
+        proto_request_fini(&req);
+    }
+    /* Both kinds of line are seen in numbers. */
+    ck_assert_int_gt(accepted, 3000);
+    ck_assert_int_gt(refused, 3000);
+}
+END_TEST
+
 int main(void)
 {
     const struct ck_case cases[] = {
@@ -439,6 +613,7 @@ int main(void)
         {"names_refused", test_names_refused},
         {"utf8_len", test_utf8_len},
         {"out_of_memory", test_out_of_memory},
+        {"request_quick_reader", test_request_quick_reader},
     };
     return CK_RUN("envelope", cases, NULL, NULL);
 }
