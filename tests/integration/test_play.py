@@ -83,7 +83,7 @@ class Play(ServerTest):
         """A seat that makes several moves in a row takes them back one by
         one, the last first: after each undo every member has the view it
         had before that move, byte for byte, down to the first of the run
-        (at most the last eight)."""
+        or, of a longer run, the last eight, after which undo is refused."""
         runs = {}
         for game in ("stones", "arcana"):
             a, b, code = start_two(self, game)
@@ -98,7 +98,7 @@ class Play(ServerTest):
                 # The seat's run: its moves while it stays the one to act
                 # and each may come back.
                 kept = []
-                while len(kept) < 8 and actor([a, b]) is me:
+                while len(kept) < 10 and actor([a, b]) is me:
                     before = [json.dumps(c.view, sort_keys=True) for c in (a, b, s)]
                     acts = me.ok("legal")["actions"]
                     r = me.ok("act", action=acts[len(kept) % len(acts)], rev=me.rev)
@@ -110,12 +110,16 @@ class Play(ServerTest):
                     kept.append(before)
                 if len(kept) < 2:
                     continue
+                longer = len(kept) > 8
+                kept = kept[-8:]
                 while kept:
                     u = me.ok("undo")
                     for c in (a, b, s):
                         c.pump(lambda x: x.rev >= u["rev"])
                     self.assertEqual([json.dumps(c.view, sort_keys=True) for c in (a, b, s)],
                                      kept.pop(), "%s: the views after an undo" % game)
+                if longer:
+                    self.assertTrue(me.err("undo", "illegal_action")["error"]["message"])
                 runs[game] += 1
                 if runs[game] == 3:
                     break

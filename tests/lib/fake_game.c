@@ -19,6 +19,8 @@ struct fake_state {
     int nseats;
     int total;
     int turn;
+    int run;     /* adds a seat makes before the turn passes (option "run") */
+    int in_run;  /* made so far in this turn */
     int winner;  /* -1 while running */
     int forfeit; /* the seat that lost on time, -1: none */
     int secret[GAME_MAX_SEATS];
@@ -46,7 +48,8 @@ static void fake_log(struct fake_state *s, const char *fmt, ...)
 
 static json_t *fake_schema(void)
 {
-    return json_pack("{s:{s:s, s:i, s:i}}", "target", "type", "int", "default", 10, "max", 10);
+    return json_pack("{s:{s:s, s:i, s:i}, s:{s:s, s:i, s:i}}", "target", "type", "int", "default",
+                     10, "max", 10, "run", "type", "int", "default", 1, "max", 10);
 }
 
 static int fake_check(const json_t *options, int nseats, struct game_error *err)
@@ -58,7 +61,10 @@ static int fake_check(const json_t *options, int nseats, struct game_error *err)
         return game_error_set(err, GAME_E_BAD_OPTION, "Race to 10 takes 2 to 4 seats");
     }
     json_object_foreach((json_t *)options, key, v) {
-        return game_error_set(err, GAME_E_BAD_OPTION, "unknown option \"%s\"", key);
+        if (strcmp(key, "run") != 0 || !json_is_integer(v) || json_integer_value(v) < 1 ||
+            json_integer_value(v) > 10) {
+            return game_error_set(err, GAME_E_BAD_OPTION, "unknown option \"%s\"", key);
+        }
     }
     return GAME_OK;
 }
@@ -74,6 +80,9 @@ static int fake_init(void *state, const json_t *options, const struct game_setup
     memset(s, 0, sizeof(*s));
     game_rng_seed(&s->rng, setup->seed);
     s->nseats = setup->nseats;
+    s->run = json_is_integer(json_object_get(options, "run"))
+                 ? (int)json_integer_value(json_object_get(options, "run"))
+                 : 1;
     s->winner = -1;
     s->forfeit = -1;
     for (int i = 0; i < s->nseats; i++) {
@@ -109,7 +118,8 @@ static int fake_apply(void *state, int seat, const json_t *action, struct game_e
     }
     if (s->total >= 10) {
         s->winner = seat;
-    } else {
+    } else if (++s->in_run >= s->run) {
+        s->in_run = 0;
         s->turn = (s->turn + 1) % s->nseats;
     }
     return GAME_OK;
@@ -142,6 +152,7 @@ static int fake_skip(void *state, int seat, struct game_error *err)
         return game_error_set(err, GAME_E_ILLEGAL, "R-fake-2: the first turn may not pass");
     }
     fake_log(s, "%s was skipped", s->names[seat]);
+    s->in_run = 0;
     s->turn = (s->turn + 1) % s->nseats;
     return GAME_OK;
 }

@@ -2460,6 +2460,51 @@ START_TEST(an_undo_gives_back_every_view_as_it_was)
 }
 END_TEST
 
+/* A seat's run of nine moves: the last eight come back one by one, each
+ * to the views before it, and then undo is refused; a replay of the
+ * journal gives the same room. */
+START_TEST(a_run_of_moves_comes_back_eight_deep)
+{
+    struct lobby *saved = own_lobby(&cfg);
+    json_t *before[9][2];
+
+    ck_assert_int_eq(call_create(&peers[0], 2, json_pack("{s:i}", "run", 9)), PROTO_OK);
+    char code[8];
+    snprintf(code, sizeof(code), "%s", room_code(&peers[0]));
+    ck_assert_int_eq(call_join(&peers[1], code, -1), PROTO_OK);
+    ck_assert_int_eq(call_start(&peers[0], false), PROTO_OK);
+    for (int i = 0; i < 9; i++) {
+        track(&peers[0]);
+        track(&peers[1]);
+        before[i][0] = json_deep_copy(peers[0].view);
+        before[i][1] = json_deep_copy(peers[1].view);
+        ck_assert_int_eq(call_act(&peers[0], 1, -1), PROTO_OK);
+        settle();
+        ck_assert(json_is_true(json_object_get(last_reply(&peers[0]), "undo")));
+    }
+    for (int i = 8; i >= 1; i--) {
+        ck_assert_int_eq(call_undo(&peers[0]), PROTO_OK);
+        settle();
+        track(&peers[0]);
+        track(&peers[1]);
+        ck_assert(json_equal(peers[0].view, before[i][0]));
+        ck_assert(json_equal(peers[1].view, before[i][1]));
+    }
+    /* The first move of the run was pushed out by the ninth. */
+    ck_assert_int_eq(call_undo(&peers[0]), PROTO_ERR_ILLEGAL_ACTION);
+    ck_assert(!json_equal(peers[0].view, before[0][0]));
+    /* Seat 0 plays its run on; a replay gives the same room. */
+    ck_assert_int_eq(call_act(&peers[0], 1, -1), PROTO_OK);
+    settle();
+    replays_the_same(code, NULL);
+    for (int i = 0; i < 9; i++) {
+        json_decref(before[i][0]);
+        json_decref(before[i][1]);
+    }
+    own_lobby_end(saved);
+}
+END_TEST
+
 START_TEST(an_undo_is_refused_in_words_where_it_could_tell_something)
 {
     struct lobby *saved = own_lobby(&cfg);
@@ -2546,6 +2591,7 @@ int main(void)
         {"notify_after_sleep", a_seat_told_of_its_turn_is_not_told_again_after_a_sleep},
         {"notify_replay", targets_replay_and_go_with_the_player},
         {"undo", an_undo_gives_back_every_view_as_it_was},
+        {"undo_run", a_run_of_moves_comes_back_eight_deep},
         {"undo_refused", an_undo_is_refused_in_words_where_it_could_tell_something},
         {"clock_sleep", a_sleeping_room_s_clock_runs_and_wakes_it_to_time_out},
         {"spectator_cap", spectators_are_capped},
