@@ -637,13 +637,19 @@ void arc__parts_changed(const void *before, const void *after, unsigned *items, 
             shown |= same_you_seat(&a->seat[s], &b->seat[s]) ? 0 : 1u << s;
         }
     }
-    for (int i = 0; i < ARC_NCARDS; i++) {
+    /* Most moves (a payment, a gain) move no card: one comparison of
+     * them all first. */
+    bool cards = DIFF(card), res = DIFF(res);
+    for (int i = 0; cards && i < ARC_NCARDS; i++) {
         if (memcmp(&a->card[i], &b->card[i], sizeof(a->card[i])) != 0) {
             own |= owner_bit(a->card[i].owner) | owner_bit(b->card[i].owner);
             /* A card in or out of a zone its owner's "you" shows. */
             shown |= (you_zone(a->card[i].loc) ? owner_bit(a->card[i].owner) : 0) |
                      (you_zone(b->card[i].loc) ? owner_bit(b->card[i].owner) : 0);
         }
+    }
+    /* The cards looked at, whose owners' "you" show the resolution. */
+    for (int i = 0; res && i < ARC_NCARDS; i++) {
         if (a->card[i].loc == ARC_L_LOOK) {
             look |= owner_bit(a->card[i].owner);
         }
@@ -651,7 +657,7 @@ void arc__parts_changed(const void *before, const void *after, unsigned *items, 
             look |= owner_bit(b->card[i].owner);
         }
     }
-    *you = shown | (DIFF(res) ? look : 0);
+    *you = shown | look;
     for (int s = 0; s < b->nseats; s++) {
         if (strcmp(sa->names[s], sb->names[s]) != 0) {
             own |= 1u << s;
