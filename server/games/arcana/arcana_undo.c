@@ -68,7 +68,9 @@ bool arc__undoable(const void *before, const void *after, int seat)
         b->match.ngames != a->match.ngames) {
         return false;
     }
-    for (int i = 0; i < ARC_NCARDS; i++) {
+    /* Most actions (a payment, a gain) move no card at all. */
+    bool cards = memcmp(b->card, a->card, sizeof(b->card)) != 0;
+    for (int i = 0; cards && i < ARC_NCARDS; i++) {
         const struct arc_cardst *kb = &b->card[i];
         const struct arc_cardst *ka = &a->card[i];
         if (card_hidden_from(kb, ka, seat) && memcmp(kb, ka, sizeof(*kb)) != 0) {
