@@ -41,10 +41,10 @@
  *
  * With --diff-bytes N (strict or owed) each seat's diff line is N bytes
  * long, the turn's op followed by one that sets the view's "pad" to a
- * string as long as it takes; bench_load gives the owed floor the mean of conclaved's. What a
- * move's patch holds is the game's, but the bytes each write hands the
- * kernel are owed, and a loopback write costs more above a few hundred
- * bytes than below.
+ * string as long as it takes; bench_load gives the owed floor the mean of
+ * conclaved's. What a move's patch holds is the game's, but the bytes each
+ * write hands the kernel are owed, and a loopback write costs more above a
+ * few hundred bytes than below.
  *
  * usage: bench_floor [--listen HOST:PORT] [--moves N] [--diff-bytes N]
  *                    [--owed DIR --view-bytes N --you-bytes N --record-bytes N]

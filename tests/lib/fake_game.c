@@ -61,9 +61,11 @@ static int fake_check(const json_t *options, int nseats, struct game_error *err)
         return game_error_set(err, GAME_E_BAD_OPTION, "Race to 10 takes 2 to 4 seats");
     }
     json_object_foreach((json_t *)options, key, v) {
-        if (strcmp(key, "run") != 0 || !json_is_integer(v) || json_integer_value(v) < 1 ||
-            json_integer_value(v) > 10) {
+        if (strcmp(key, "run") != 0) {
             return game_error_set(err, GAME_E_BAD_OPTION, "unknown option \"%s\"", key);
+        }
+        if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 10) {
+            return game_error_set(err, GAME_E_BAD_OPTION, "\"run\" is 1 to 10 adds a turn");
         }
     }
     return GAME_OK;
