@@ -77,10 +77,12 @@
  *                   [--floor-diff-bytes N]
  * --floor-diff-bytes gives the strict floor's diff lines that length
  * (bench_floor --diff-bytes), to see what longer lines cost the kernel;
- * a compare run leaves it out. --repeat runs the whole sequence N times (default 3 for compare,
- * else 1); the table shows medians, which a busy machine disturbs far less than a single run. PATH
- * defaults: $CONCLAVED; bench_floor, bench_floor_jansson (left out when absent) and
- * libbench_detrand.so next to this program. Runs are bounded in time and stop by themselves.
+ * a compare run leaves it out. --repeat runs the whole sequence N times
+ * (default 3 for compare, else 1); the table shows medians, which a busy
+ * machine disturbs far less than a single run. PATH defaults: $CONCLAVED;
+ * bench_floor, bench_floor_jansson (left out when absent) and
+ * libbench_detrand.so next to this program. Runs are bounded in time and
+ * stop by themselves.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -2225,16 +2227,15 @@ static long long record_bytes(const struct result *lr)
 }
 
 /* The owed floor replays the strict floor's moves with the view, `you`,
- * record and diff line sizes of conclaved's `legal` row `lr`. Its view is what a
- * move's hash must read: the public part from the first byte the move
- * changed (the part before it can be kept hashed), then each seat's `you`
- * with the `,"you":` and `}` the hash finishes with, as the sampled seats
- * followed their views. When no diff was followed, the mean view of the
- * row's `state` events (a game's start: views grow as a game goes on).
- * Its records are the mean journal record, its diff lines the mean of
- * those that brought the followed views (0, its own, when none was
- * followed). Prints the sizes. False when
- * the row saw no view. */
+ * record and diff line sizes of conclaved's `legal` row `lr`. Its view is
+ * what a move's hash must read: the public part from the first byte the
+ * move changed (the part before it can be kept hashed), then each seat's
+ * `you` with the `,"you":` and `}` the hash finishes with, as the sampled
+ * seats followed their views. When no diff was followed, the mean view of
+ * the row's `state` events (a game's start: views grow as a game goes
+ * on). Its records are the mean journal record, its diff lines the mean
+ * of those that brought the followed views (0, its own, when none was
+ * followed). Prints the sizes. False when the row saw no view. */
 static bool owed_config(const struct config *cfg, const char *game, const struct result *lr,
                         struct config *owed)
 {

@@ -383,13 +383,15 @@ enum proto_err proto_request_parse(const char *line, size_t len, struct proto_re
         set_err(errbuf, errlen, "empty line");
         return PROTO_ERR_BAD_JSON;
     }
-    if (nested_too_deep(line, len)) {
-        set_err(errbuf, errlen, "nested too deep (more than %d levels)", PROTO_DEPTH_MAX);
-        return PROTO_ERR_BAD_JSON;
-    }
+    /* The quick reader declines what nests deeper than the limit; a line
+     * it declines is scanned for that before jansson reads it. */
     json_error_t jerr;
     json_t *msg = quick_load(line, len);
     bool quick = msg != NULL;
+    if (!quick && nested_too_deep(line, len)) {
+        set_err(errbuf, errlen, "nested too deep (more than %d levels)", PROTO_DEPTH_MAX);
+        return PROTO_ERR_BAD_JSON;
+    }
     if (!quick) {
         msg = json_loadb(line, len, JSON_DECODE_ANY, &jerr);
     }
